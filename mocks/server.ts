@@ -1,0 +1,227 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { getResponse } from 'msw';
+import { createHandlers, createMockBackend } from './handlers.ts';
+import { loadSpec } from './spec.node.ts';
+import { loadStaticFiles, type StaticFile } from './static-files.ts';
+import { contentSecurityPolicy, securityHeaders } from './security-headers.ts';
+import { MAX_FORM_BYTES } from './body.ts';
+import { errorBody } from './errors.ts';
+
+export interface ServerOptions {
+  port?: number;
+  host?: string;
+  delayMs?: number;
+  /** The built app to serve; without one only the API answers. */
+  distDir?: string | null;
+}
+
+export interface RunningServer {
+  url: string;
+  server: Server;
+  /** Serves another build from now on, as a deploy would. */
+  deploy(distDir: string): void;
+  close(): Promise<void>;
+}
+
+const API_PREFIX = '/api/';
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
+  return new Promise((resolveBody, reject) => {
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > limit) {
+      req.resume();
+      resolveBody('too-large');
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.removeAllListeners('data');
+        req.resume();
+        resolveBody('too-large');
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolveBody(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function readUiConfig(distDir: string | null): Record<string, unknown> {
+  if (!distDir) return {};
+  const path = resolve(distDir, 'assets/ui-config.json');
+  if (!existsSync(path)) return {};
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
+    return parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    console.warn(`${path} is not valid JSON: the Content-Security-Policy uses the built-in endpoints`);
+    return {};
+  }
+}
+
+export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
+  const { port = 8080, host = '127.0.0.1', delayMs = 1000 } = options;
+  const backend = await createMockBackend({ spec: loadSpec(), delayMs, basePath: '/api' });
+  const handlers = createHandlers(backend, { anyOrigin: true });
+
+  let files = new Map<string, StaticFile>();
+  let headers: Record<string, string> = securityHeaders(contentSecurityPolicy());
+  const deploy = (dir: string) => {
+    files = loadStaticFiles(dir);
+    headers = securityHeaders(contentSecurityPolicy(readUiConfig(dir)));
+  };
+  if (options.distDir) deploy(options.distDir);
+
+  async function answerApi(req: IncomingMessage, res: ServerResponse, origin: string) {
+    const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await readBody(req, MAX_FORM_BYTES);
+    if (body === 'too-large') {
+      res.writeHead(413, { ...headers, 'content-type': 'application/json', connection: 'close' });
+      res.end(JSON.stringify(errorBody(413, 'The request body is too large')));
+      return;
+    }
+    const request = new Request(new URL(req.url!, origin), {
+      method: req.method,
+      headers: req.headers as Record<string, string>,
+      body: body && body.length > 0 ? new Uint8Array(body) : undefined,
+    });
+    const response = await getResponse(handlers, request);
+    if (!response) {
+      res.writeHead(404, { ...headers, 'content-type': 'application/json' });
+      res.end(JSON.stringify(errorBody(404, 'Not found')));
+      return;
+    }
+    const out: Record<string, string> = { ...headers, 'cache-control': 'no-store' };
+    response.headers.forEach((value, key) => (out[key] = value));
+    const payload = Buffer.from(await response.arrayBuffer());
+    res.writeHead(response.status, out);
+    res.end(req.method === 'HEAD' ? undefined : payload);
+  }
+
+  function answerStatic(req: IncomingMessage, res: ServerResponse, pathname: string) {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { ...headers, allow: 'GET, HEAD', 'content-type': 'application/json' });
+      res.end(JSON.stringify(errorBody(405, 'Method not allowed')));
+      return;
+    }
+    let file = files.get(pathname);
+    // App routes are client-side: any path without a file extension gets the app shell.
+    if (!file && !/\.[a-z0-9]+$/i.test(pathname)) file = files.get('/index.html');
+    if (!file) {
+      res.writeHead(404, { ...headers, 'content-type': 'text/plain; charset=utf-8' });
+      res.end('Not found');
+      return;
+    }
+    const out: Record<string, string> = {
+      ...headers,
+      'content-type': file.type,
+      'cache-control': file.cacheControl,
+      etag: file.etag,
+      'last-modified': file.lastModified,
+      vary: 'Accept-Encoding',
+    };
+    if (file.type.startsWith('text/html') && !/(?:^|;\s*)XSRF-TOKEN=/.test(req.headers.cookie ?? '')) {
+      out['set-cookie'] = `XSRF-TOKEN=${randomBytes(18).toString('base64url')}; Path=/; SameSite=Strict`;
+    }
+    const inm = req.headers['if-none-match'];
+    const ims = req.headers['if-modified-since'];
+    const fresh = inm !== undefined
+      ? inm.split(',').some((tag) => tag.trim().replace(/^W\//, '') === file.etag)
+      : ims !== undefined && Date.parse(ims) >= Date.parse(file.lastModified);
+    if (fresh) {
+      res.writeHead(304, out);
+      res.end();
+      return;
+    }
+    const accept = String(req.headers['accept-encoding'] ?? '');
+    let payload = file.body;
+    if (file.br && /\bbr\b/.test(accept)) {
+      payload = file.br;
+      out['content-encoding'] = 'br';
+    } else if (file.gzip && /\bgzip\b/.test(accept)) {
+      payload = file.gzip;
+      out['content-encoding'] = 'gzip';
+    }
+    out['content-length'] = String(payload.length);
+    res.writeHead(200, out);
+    res.end(req.method === 'HEAD' ? undefined : payload);
+  }
+
+  const server = createServer((req, res) => {
+    const origin = `http://${req.headers.host ?? `${host}:${port}`}`;
+    let pathname: string;
+    try {
+      pathname = decodeURIComponent(new URL(req.url ?? '/', origin).pathname);
+    } catch {
+      res.writeHead(400, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(errorBody(400, 'The URL is malformed')));
+      return;
+    }
+    const work = pathname.startsWith(API_PREFIX) ? answerApi(req, res, origin) : Promise.resolve(answerStatic(req, res, pathname));
+    work.catch((error: unknown) => {
+      console.error('Server failure', error);
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(errorBody(500, 'The server failed; see its log')));
+    });
+  });
+  server.keepAliveTimeout = 5000;
+
+  await new Promise<void>((ready) => server.listen(port, host, ready));
+  const address = server.address() as AddressInfo;
+  return {
+    url: `http://${host}:${address.port}`,
+    server,
+    deploy,
+    close: () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
+}
+
+function readDelay(value: string | undefined): number {
+  if (value === undefined || value === '') return 1000;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) {
+    console.warn(`MOCK_DELAY_MS='${value}' is not a number of milliseconds: using 1000`);
+    return 1000;
+  }
+  return n;
+}
+
+function readPort(value: string | undefined): number {
+  const n = Number(value ?? 8080);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) {
+    console.warn(`PORT='${value}' is not a port number: using 8080`);
+    return 8080;
+  }
+  return n;
+}
+
+const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isMain) {
+  const distDir = resolve(process.env.DIST_DIR ?? 'dist');
+  if (!existsSync(resolve(distDir, 'index.html'))) {
+    console.error(`No build in ${distDir}: run 'npm run build' first (or 'npm start', which builds).`);
+    process.exit(1);
+  }
+  const running = await startServer({
+    port: readPort(process.env.PORT),
+    host: process.env.HOST || '127.0.0.1',
+    delayMs: readDelay(process.env.MOCK_DELAY_MS),
+    distDir,
+  });
+  console.log(`Circle is served on ${running.url} (API under ${running.url}/api/)`);
+  const stop = () => void running.close().then(() => process.exit(0));
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
