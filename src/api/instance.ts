@@ -1,0 +1,26 @@
+import { createApiClient, unwrap, type ApiClient } from './client';
+import { collectionsApi } from './collections';
+import { profileApi } from './profile';
+import { retryingFetch } from './retry';
+
+/** The app's one API client, built at start from the configuration's API base URL. */
+let client: ApiClient | null = null;
+
+export function configureApi(baseUrl: string): void {
+  const absolute = new URL(baseUrl, globalThis.location?.href ?? 'http://localhost/').href;
+  client = createApiClient({ baseUrl: absolute, fetch: retryingFetch() });
+}
+
+function current(): ApiClient {
+  if (!client) configureApi('/api/');
+  return client!;
+}
+
+export const api = {
+  profile: () => profileApi(current()),
+  collections: () => collectionsApi(current()),
+  /** Restores the backend's seed data. */
+  reset: async (): Promise<void> => {
+    await unwrap(current().POST('/commands/{name}', { params: { path: { name: 'reset' } } }));
+  },
+};

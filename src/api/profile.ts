@@ -1,0 +1,56 @@
+import type { components } from './schema';
+import { type ApiClient, unwrap } from './client';
+import { progressFetch, type ProgressListener } from './transport';
+
+export type Profile = components['schemas']['Profile'];
+export type ProfileInput = components['schemas']['ProfileInput'];
+export type ProfilePatch = components['schemas']['ProfilePatch'];
+
+export interface TransferOptions {
+  onProgress?: ProgressListener;
+  signal?: AbortSignal;
+}
+
+/** The profile's fields as multipart/form-data, with the avatar file when one is chosen. */
+export function toFormData(fields: Partial<ProfileInput>, avatar?: Blob | null): FormData {
+  const form = new FormData();
+  for (const [key, value] of Object.entries(fields)) {
+    if (value === undefined || value === null) continue;
+    form.append(key, Array.isArray(value) ? value.join(',') : String(value));
+  }
+  if (avatar) form.append('avatar', avatar, avatar instanceof File ? avatar.name : 'avatar');
+  return form;
+}
+
+export function profileApi(client: ApiClient) {
+  return {
+    get(signal?: AbortSignal): Promise<Profile> {
+      return unwrap(client.GET('/user/profile/myprofile', { signal }));
+    },
+    create(fields: ProfileInput, avatar: Blob | null, { onProgress = () => {}, signal }: TransferOptions = {}): Promise<Profile> {
+      return unwrap(
+        client.POST('/user/profile', {
+          // The form is built from `fields`; the typed body keeps the call checked against the contract.
+          body: fields as unknown as components['schemas']['ProfileForm'],
+          bodySerializer: () => toFormData(fields, avatar),
+          fetch: progressFetch(onProgress),
+          signal,
+        }),
+      );
+    },
+    update(id: string, fields: ProfilePatch, avatar: Blob | null, { onProgress = () => {}, signal }: TransferOptions = {}): Promise<Profile> {
+      return unwrap(
+        client.PATCH('/user/profile/{id}', {
+          params: { path: { id } },
+          body: fields as unknown as components['schemas']['ProfilePatchForm'],
+          bodySerializer: () => toFormData(fields, avatar),
+          fetch: progressFetch(onProgress),
+          signal,
+        }),
+      );
+    },
+    async remove(id: string): Promise<void> {
+      await unwrap(client.DELETE('/user/profile/{id}', { params: { path: { id } } }));
+    },
+  };
+}

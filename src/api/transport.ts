@@ -1,0 +1,120 @@
+/**
+ * A fetch that reports transfer progress and honours AbortSignal, for openapi-fetch's `fetch`
+ * option. fetch() cannot report upload progress, so browsers go through XMLHttpRequest; where
+ * there is none (Node), the body is streamed through a counter instead.
+ */
+export type TransferEvent =
+  | { type: 'sent' }
+  | { type: 'upload'; loaded: number; total: number }
+  | { type: 'download'; loaded: number; total: number };
+
+export type ProgressListener = (event: TransferEvent) => void;
+export type FetchLike = (request: Request) => Promise<Response>;
+
+function abortError(): DOMException {
+  return new DOMException('The request was cancelled', 'AbortError');
+}
+
+function parseHeaders(raw: string): Headers {
+  const headers = new Headers();
+  for (const line of raw.trim().split(/[\r\n]+/)) {
+    const at = line.indexOf(':');
+    if (at > 0) headers.append(line.slice(0, at).trim(), line.slice(at + 1).trim());
+  }
+  return headers;
+}
+
+async function xhrFetch(request: Request, onProgress: ProgressListener): Promise<Response> {
+  if (request.signal.aborted) throw abortError();
+  const body = request.method === 'GET' || request.method === 'HEAD' ? null : await request.blob();
+  return new Promise<Response>((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open(request.method, request.url, true);
+    xhr.responseType = 'arraybuffer';
+    xhr.withCredentials = request.credentials === 'include';
+    request.headers.forEach((value, key) => xhr.setRequestHeader(key, value));
+    const onAbort = () => xhr.abort();
+    request.signal.addEventListener('abort', onAbort, { once: true });
+    const done = () => request.signal.removeEventListener('abort', onAbort);
+    xhr.upload.onprogress = (e) => onProgress({ type: 'upload', loaded: e.loaded, total: e.lengthComputable ? e.total : 0 });
+    xhr.onprogress = (e) => onProgress({ type: 'download', loaded: e.loaded, total: e.lengthComputable ? e.total : 0 });
+    xhr.onload = () => {
+      done();
+      const nullBody = xhr.status === 204 || xhr.status === 304;
+      resolve(
+        new Response(nullBody ? null : (xhr.response as ArrayBuffer), {
+          status: xhr.status,
+          statusText: xhr.statusText,
+          headers: parseHeaders(xhr.getAllResponseHeaders()),
+        }),
+      );
+    };
+    xhr.onerror = () => {
+      done();
+      reject(new TypeError('Network request failed'));
+    };
+    xhr.ontimeout = xhr.onerror;
+    xhr.onabort = () => {
+      done();
+      reject(abortError());
+    };
+    onProgress({ type: 'sent' });
+    xhr.send(body);
+  });
+}
+
+/** Counts bytes as a stream is read, reporting each step. */
+function counted(stream: ReadableStream<Uint8Array>, total: number, report: (loaded: number, total: number) => void) {
+  let loaded = 0;
+  return stream.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        loaded += chunk.byteLength;
+        report(loaded, total);
+        controller.enqueue(chunk);
+      },
+    }),
+  );
+}
+
+async function streamFetch(request: Request, onProgress: ProgressListener, base: FetchLike): Promise<Response> {
+  let upload: Request = request;
+  if (request.body) {
+    const bytes = new Uint8Array(await request.arrayBuffer());
+    const total = bytes.byteLength;
+    const CHUNK = 16 * 1024;
+    const source = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let at = 0; at < total; at += CHUNK) controller.enqueue(bytes.subarray(at, at + CHUNK));
+        controller.close();
+      },
+    });
+    const headers = new Headers(request.headers);
+    headers.set('content-length', String(total));
+    upload = new Request(request.url, {
+      method: request.method,
+      headers,
+      signal: request.signal,
+      body: counted(source, total, (loaded) => onProgress({ type: 'upload', loaded, total })),
+      duplex: 'half',
+    } as RequestInit & { duplex: 'half' });
+  }
+  onProgress({ type: 'sent' });
+  const response = await base(upload);
+  if (!response.body) return response;
+  const total = Number(response.headers.get('content-length') ?? 0);
+  const body = counted(response.body, total, (loaded) => onProgress({ type: 'download', loaded, total }));
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+/** A fetch for openapi-fetch that reports every transfer event to `onProgress`. */
+export function progressFetch(onProgress: ProgressListener, base: FetchLike = (r) => fetch(r)): FetchLike {
+  return (request) =>
+    typeof XMLHttpRequest === 'function' ? xhrFetch(request, onProgress) : streamFetch(request, onProgress, base);
+}
+
+/** Whole percent of a transfer, or null when its size is unknown. */
+export function percentOf(event: { loaded: number; total: number }): number | null {
+  if (!event.total) return null;
+  return Math.min(100, Math.round((event.loaded / event.total) * 100));
+}

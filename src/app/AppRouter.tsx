@@ -1,0 +1,94 @@
+import { Suspense, useEffect, useLayoutEffect, useRef } from 'react';
+import { Redirect, useLocation, useRouter, useSearch } from 'wouter';
+import { breadcrumbsFor, resolvePath, routerStateFor } from './resolve-route';
+import { lazyScreen, forget } from './lazy-routes';
+import { buildTitle } from './title';
+import { applyScroll } from './scroll';
+import { Shell } from './layouts/Shell';
+import { ErrorBoundary } from './ErrorBoundary';
+import { t } from '../i18n';
+import { setRouterState } from '../state/router';
+import { isLoggedIn } from '../state/auth';
+import { config } from '../config/load';
+import type { RouteDef } from './routes';
+
+function Loading() {
+  return (
+    <div className="screen-loading" role="status">
+      <span className="spinner" aria-hidden="true" />
+      <span>{t('app.loading')}</span>
+    </div>
+  );
+}
+
+function ScreenFailed({ error, retry }: { error: Error; retry: () => void }) {
+  const chunk = /dynamically imported module|Importing a module script failed|error loading/i.test(error.message);
+  return (
+    <section className="screen screen--error" aria-labelledby="screen-error-title">
+      <h1 id="screen-error-title">{t('app.crashed.title')}</h1>
+      <p>{chunk ? t('app.chunkFailed') : t('app.crashed.body')}</p>
+      <button type="button" className="button button--filled" onClick={retry}>
+        {t('app.crashed.retry')}
+      </button>
+    </section>
+  );
+}
+
+/** Renders a screen once its code is in, then restores scroll and moves focus to its heading. */
+function ScreenReady({ onReady }: { onReady: () => void }) {
+  // Runs once per location (the element is keyed by it), after the screen's first commit.
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  useLayoutEffect(() => onReady(), []);
+  return null;
+}
+
+function RouteView({ route, params }: { route: RouteDef; params: Record<string, string> }) {
+  const [location] = useLocation();
+  const search = useSearch();
+  const Screen = lazyScreen(route);
+  const breadcrumbs = breadcrumbsFor(route, params, t);
+  const title = buildTitle(breadcrumbs, config().appTitle);
+  const firstRender = useRef(true);
+
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
+
+  useEffect(() => {
+    setRouterState(routerStateFor(location, search, route, params, breadcrumbs));
+    // breadcrumbs derive from route, params and language; title captures all three.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [location, search, route, title]);
+
+  const onReady = () => {
+    applyScroll(window.location.hash);
+    if (firstRender.current) {
+      firstRender.current = false;
+      return;
+    }
+    // After an in-app navigation, focus lands on the new screen's heading for screen-reader users.
+    document.querySelector<HTMLElement>('main h1')?.focus({ preventScroll: true });
+  };
+
+  return (
+    <Shell layout={route.layout}>
+      <ErrorBoundary resetKey={location} onRetry={() => forget(route)} fallback={(error, retry) => <ScreenFailed error={error} retry={retry} />}>
+        <Suspense fallback={<Loading />}>
+          <Screen />
+          <ScreenReady key={location} onReady={onReady} />
+        </Suspense>
+      </ErrorBoundary>
+    </Shell>
+  );
+}
+
+export function AppRouter() {
+  const router = useRouter();
+  const [location] = useLocation();
+  const resolution = resolvePath(router.parser, location);
+  if (resolution.kind === 'redirect') return <Redirect to={resolution.to} replace />;
+  if (resolution.route.requiresAuth && !isLoggedIn.value) {
+    return <Redirect to={`/sign-in?next=${encodeURIComponent(location)}`} replace />;
+  }
+  return <RouteView route={resolution.route} params={resolution.params} />;
+}

@@ -1,0 +1,78 @@
+import { Link, useLocation } from 'wouter';
+import { Icon, type IconName } from './icons';
+import { t } from '../../i18n';
+import type { MessageKey } from '../../i18n/en';
+import { isLoggedIn } from '../../state/auth';
+import { COLLECTION_NAMES } from '../../api/collections';
+
+interface NavItem {
+  to: string;
+  label: MessageKey;
+  icon: IconName;
+}
+
+const MAIN: readonly NavItem[] = [
+  { to: '/home', label: 'nav.home', icon: 'home' },
+  { to: '/profile', label: 'nav.profile', icon: 'profile' },
+  { to: '/settings', label: 'nav.settings', icon: 'settings' },
+  { to: '/dashboard', label: 'nav.dashboard', icon: 'dashboard' },
+];
+
+function NavLink({ to, children, onNavigate, exact = true }: { to: string; children: React.ReactNode; onNavigate?: () => void; exact?: boolean }) {
+  const [location] = useLocation();
+  const active = exact ? location === to : location === to || location.startsWith(`${to}/`);
+  return (
+    <Link href={to} className="nav-link" aria-current={active ? 'page' : undefined} onClick={onNavigate}>
+      {children}
+    </Link>
+  );
+}
+
+/** The app's main navigation, the same list in the top bar, the drawer and the modal drawer. */
+export function MainNav({ onNavigate, variant }: { onNavigate?: () => void; variant: 'bar' | 'drawer' }) {
+  const signedIn = isLoggedIn.value;
+  return (
+    <ul className={`nav-list nav-list--${variant}`}>
+      {MAIN.map((item) => (
+        <li key={item.to}>
+          <NavLink to={item.to} onNavigate={onNavigate}>
+            <Icon name={item.icon} />
+            <span>{t(item.label)}</span>
+          </NavLink>
+        </li>
+      ))}
+      {signedIn && (
+        <li>
+          <NavLink to="/admin" onNavigate={onNavigate} exact={false}>
+            <Icon name="admin" />
+            <span>{t('nav.admin')}</span>
+          </NavLink>
+        </li>
+      )}
+      <li>
+        <NavLink to="/sign-in" onNavigate={onNavigate}>
+          <Icon name="signIn" />
+          <span>{signedIn ? t('nav.signOut') : t('nav.signIn')}</span>
+        </NavLink>
+      </li>
+    </ul>
+  );
+}
+
+export function AdminNav({ onNavigate }: { onNavigate?: () => void }) {
+  return (
+    <nav className="admin-nav" aria-label={t('nav.adminMenu')}>
+      <h2 className="drawer__heading">{t('nav.adminMenu')}</h2>
+      <ul className="nav-list nav-list--drawer">
+        {COLLECTION_NAMES.map((name) => (
+          <li key={name}>
+            <NavLink to={`/admin/${name}`} onNavigate={onNavigate}>
+              <Icon name="table" />
+              <span>{name}</span>
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,105 @@
+import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { Link, useLocation } from 'wouter';
+import { Icon } from './icons';
+import { AdminNav, MainNav } from './NavLinks';
+import { isMobile } from '../media';
+import type { LayoutKind } from '../routes';
+import { t } from '../../i18n';
+import { Snackbar } from '../../ui/snackbar/Snackbar';
+import { OnlineStatus } from '../../pwa/OnlineStatus';
+import { InstallButton } from '../../pwa/InstallButton';
+
+function ModalDrawer({ layout, open, onClose }: { layout: LayoutKind; open: boolean; onClose: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+  return (
+    <dialog
+      ref={ref}
+      className="drawer drawer--modal"
+      aria-label={t('nav.main')}
+      onClose={onClose}
+      onClick={(e) => {
+        // A click on the backdrop lands on the dialog element itself.
+        if (e.target === e.currentTarget) onClose();
+      }}
+    >
+      <div className="drawer__inner">
+        <button type="button" className="icon-button drawer__close" aria-label={t('nav.closeMenu')} onClick={onClose}>
+          <Icon name="close" />
+        </button>
+        <nav aria-label={t('nav.main')}>
+          <MainNav variant="drawer" onNavigate={onClose} />
+        </nav>
+        {layout === 'admin' && <AdminNav onNavigate={onClose} />}
+      </div>
+    </dialog>
+  );
+}
+
+/**
+ * The layout shell. home: top bar and content. sidenav: top bar and a navigation drawer, modal
+ * under the mobile breakpoint. dashboard: sidenav with a card grid. admin: sidenav with the admin
+ * menu and a data table area.
+ */
+export function Shell({ layout, children }: { layout: LayoutKind; children: ReactNode }) {
+  const mobile = isMobile().value;
+  const [location] = useLocation();
+  const [open, setOpen] = useState(false);
+  // Following a link closes the modal drawer.
+  useEffect(() => setOpen(false), [location]);
+  const persistentDrawer = !mobile && layout !== 'home';
+
+  return (
+    <div className={`app app--${layout}`}>
+      <a className="skip-link" href="#main">
+        {t('app.skipToContent')}
+      </a>
+      <header className="topbar">
+        {mobile && (
+          <button
+            type="button"
+            className="icon-button topbar__menu"
+            aria-label={t('nav.openMenu')}
+            aria-expanded={open}
+            onClick={() => setOpen(true)}
+          >
+            <Icon name="menu" />
+          </button>
+        )}
+        <Link href="/home" className="topbar__brand">
+          <img src="/logo.svg" alt="" width="32" height="32" />
+          <span>{t('app.name')}</span>
+        </Link>
+        {!mobile && layout === 'home' && (
+          <nav className="topbar__nav" aria-label={t('nav.main')}>
+            <MainNav variant="bar" />
+          </nav>
+        )}
+        <span className="topbar__spacer" />
+        <OnlineStatus />
+        <InstallButton compact />
+      </header>
+      <div className="shell">
+        {persistentDrawer && (
+          <aside className="drawer drawer--side">
+            <nav aria-label={t('nav.main')}>
+              <MainNav variant="drawer" />
+            </nav>
+            {layout === 'admin' && <AdminNav />}
+          </aside>
+        )}
+        <main id="main" className={`content content--${layout}`} tabIndex={-1}>
+          {children}
+        </main>
+      </div>
+      {mobile && <ModalDrawer layout={layout} open={open} onClose={() => setOpen(false)} />}
+      <Snackbar />
+    </div>
+  );
+}
+

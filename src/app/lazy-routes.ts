@@ -1,0 +1,54 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { ROUTES, type RouteDef } from './routes';
+
+/** One lazy component per route module; a failed load is forgotten so that a retry fetches again. */
+const components = new Map<string, LazyExoticComponent<ComponentType>>();
+const loads = new Map<string, Promise<unknown>>();
+
+export function lazyScreen(route: RouteDef): LazyExoticComponent<ComponentType> {
+  let component = components.get(route.id);
+  if (!component) {
+    component = lazy(() => {
+      const load = route.load();
+      load.catch(() => forget(route));
+      return load;
+    });
+    components.set(route.id, component);
+  }
+  return component;
+}
+
+export function forget(route: RouteDef): void {
+  components.delete(route.id);
+  loads.delete(route.id);
+}
+
+/** Starts loading a route's code without showing it. */
+export function prefetchRoute(route: RouteDef): Promise<unknown> {
+  let load = loads.get(route.id);
+  if (!load) {
+    load = route.load().catch(() => loads.delete(route.id));
+    loads.set(route.id, load);
+  }
+  return load;
+}
+
+interface NetworkInformation {
+  saveData?: boolean;
+  effectiveType?: string;
+}
+
+/** Prefetch is skipped when the user asked to save data or the connection is 2g. */
+export function shouldPrefetch(connection: NetworkInformation | undefined = (navigator as { connection?: NetworkInformation }).connection): boolean {
+  if (!connection) return true;
+  if (connection.saveData) return false;
+  return !/(^|-)2g$/.test(connection.effectiveType ?? '');
+}
+
+/** After load, fetch every lazy route that asks for it, unless the connection says not to. */
+export function prefetchRoutes(routes: readonly RouteDef[] = ROUTES, connection?: NetworkInformation): number {
+  if (!shouldPrefetch(connection ?? (navigator as { connection?: NetworkInformation }).connection)) return 0;
+  const wanted = routes.filter((r) => !r.noPrefetch);
+  for (const r of wanted) void prefetchRoute(r);
+  return wanted.length;
+}

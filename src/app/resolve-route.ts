@@ -1,0 +1,45 @@
+import { matchRoute, type Parser } from 'wouter';
+import { HOME_PATH, NOT_FOUND_PATH, ROUTES, routeChain, type RouteDef } from './routes';
+import type { Breadcrumb, RouterState } from '../state/router';
+import type { MessageKey } from '../i18n/en';
+
+export type Resolution =
+  | { kind: 'redirect'; to: string }
+  | { kind: 'route'; route: RouteDef; params: Record<string, string> };
+
+/** Decides what a path shows: '' and '/' go home (exact), unknown paths go to 404, the rest match a route. */
+export function resolvePath(parser: Parser, path: string): Resolution {
+  if (path === '' || path === '/') return { kind: 'redirect', to: HOME_PATH };
+  for (const route of ROUTES) {
+    const [matched, params] = matchRoute(parser, route.path, path);
+    if (matched) {
+      const clean: Record<string, string> = {};
+      for (const [k, v] of Object.entries(params ?? {})) if (typeof v === 'string' && !/^\d+$/.test(k)) clean[k] = v;
+      return { kind: 'route', route, params: clean };
+    }
+  }
+  return { kind: 'redirect', to: NOT_FOUND_PATH };
+}
+
+export function breadcrumbsFor(
+  route: RouteDef,
+  params: Record<string, string>,
+  translate: (key: MessageKey) => string,
+): Breadcrumb[] {
+  return routeChain(route).map((r) => ({
+    title: typeof r.title === 'function' ? r.title(params) : translate(r.title),
+    path: r.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? '')),
+  }));
+}
+
+export function routerStateFor(
+  url: string,
+  search: string,
+  route: RouteDef,
+  params: Record<string, string>,
+  breadcrumbs: Breadcrumb[],
+): RouterState {
+  // Child routes see their parents' data as well as their own.
+  const data = Object.assign({}, ...routeChain(route).map((r) => r.data ?? {})) as Record<string, unknown>;
+  return { url, params, queryParams: Object.fromEntries(new URLSearchParams(search)), breadcrumbs, data };
+}

@@ -1,0 +1,151 @@
+import { useState } from 'react';
+import { Link, Redirect, useParams } from 'wouter';
+import { t } from '../../i18n';
+import { api } from '../../api/instance';
+import { COLLECTION_NAMES, type CollectionName } from '../../api/collections';
+import { useAsync } from '../../ui/widgets/useAsync';
+import { EmptyState, ErrorState, LoadingState } from '../../ui/widgets/states';
+import { backendMessage } from './backend-message';
+import { ConfirmDialog } from '../../ui/widgets/ConfirmDialog';
+import { showSnackbar } from '../../ui/snackbar/store';
+import { RecordEditor, type EditTarget } from './RecordEditor';
+
+type Row = { id: string } & Record<string, unknown>;
+
+function cell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+}
+
+function isCollection(name: string | undefined): name is CollectionName {
+  return (COLLECTION_NAMES as readonly string[]).includes(name ?? '');
+}
+
+
+function CollectionTable({ name }: { name: CollectionName }) {
+  const rows = useAsync((signal) => api.collections().list(name, undefined, signal) as Promise<Row[]>, [name]);
+  const [editing, setEditing] = useState<EditTarget | null>(null);
+  const [deleting, setDeleting] = useState<Row | null>(null);
+  const columns = [...new Set((rows.data ?? []).flatMap((r) => Object.keys(r)))];
+
+  async function remove(row: Row) {
+    setDeleting(null);
+    try {
+      await api.collections().remove(name, row.id);
+      showSnackbar({ message: t('admin.deletedRecord', { id: row.id }), duration: 4000 });
+      rows.reload();
+    } catch (error) {
+      showSnackbar({ message: backendMessage(error), politeness: 'assertive', duration: 8000 });
+    }
+  }
+
+  return (
+    <section className="admin-table" aria-labelledby="admin-collection-title">
+      <div className="admin-table__head">
+        <h2 id="admin-collection-title">{t('admin.collection', { name })}</h2>
+        <button type="button" className="button button--filled" onClick={() => setEditing({ collection: name, record: null })}>
+          {t('admin.new')}
+        </button>
+      </div>
+      {rows.status === 'loading' && !rows.data && <LoadingState />}
+      {rows.status === 'error' && <ErrorState error={rows.error} onRetry={rows.reload} />}
+      {rows.data && rows.data.length === 0 && <EmptyState>{t('admin.empty')}</EmptyState>}
+      {rows.data && rows.data.length > 0 && (
+        <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="admin-collection-title">
+          <table className="table">
+            <thead>
+              <tr>
+                {columns.map((c) => (
+                  <th key={c} scope="col">
+                    {c}
+                  </th>
+                ))}
+                <th scope="col">{t('admin.actions')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.data.map((row) => (
+                <tr key={row.id}>
+                  {columns.map((c) => (
+                    <td key={c}>{cell(row[c])}</td>
+                  ))}
+                  <td className="table__actions">
+                    <button type="button" className="button button--text button--small" onClick={() => setEditing({ collection: name, record: row })} aria-label={`${t('common.edit')} ${row.id}`}>
+                      {t('common.edit')}
+                    </button>
+                    <button type="button" className="button button--text button--small button--danger-text" onClick={() => setDeleting(row)} aria-label={`${t('common.delete')} ${row.id}`}>
+                      {t('common.delete')}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {editing && (
+        <RecordEditor
+          target={editing}
+          onClose={() => setEditing(null)}
+          onSaved={(id) => {
+            setEditing(null);
+            showSnackbar({ message: t('admin.saved', { id }), duration: 4000 });
+            rows.reload();
+          }}
+        />
+      )}
+      <ConfirmDialog
+        open={deleting !== null}
+        title={t('admin.deleteConfirm', { id: deleting?.id ?? '' })}
+        body={cell(deleting)}
+        confirmLabel={t('common.delete')}
+        onConfirm={() => deleting && void remove(deleting)}
+        onCancel={() => setDeleting(null)}
+      />
+    </section>
+  );
+}
+
+export default function AdminScreen() {
+  const params = useParams<{ collection?: string }>();
+  const [resetting, setResetting] = useState(false);
+  const [generation, setGeneration] = useState(0);
+  if (params.collection !== undefined && !isCollection(params.collection)) return <Redirect to="/404" replace />;
+  const name = params.collection;
+
+  async function reset() {
+    setResetting(true);
+    try {
+      await api.reset();
+      showSnackbar({ message: t('admin.resetDone'), duration: 4000 });
+      setGeneration((g) => g + 1);
+    } catch (error) {
+      showSnackbar({ message: backendMessage(error), politeness: 'assertive', duration: 8000 });
+    } finally {
+      setResetting(false);
+    }
+  }
+
+  return (
+    <div className="screen admin">
+      <h1 tabIndex={-1}>{t('admin.title')}</h1>
+      <p>{t('admin.intro')}</p>
+      {name ? (
+        <CollectionTable key={`${name}:${generation}`} name={name} />
+      ) : (
+        <ul className="link-grid">
+          {COLLECTION_NAMES.map((c) => (
+            <li key={c}>
+              <Link className="card link-card" href={`/admin/${c}`}>
+                {c}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+      <button type="button" className="button button--outlined" onClick={() => void reset()} disabled={resetting}>
+        {t('admin.reset')}
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,8 @@
+import { t } from '../../i18n';
+import { ApiError } from '../../api/errors';
+import { errorText } from '../../ui/widgets/states';
+
+/** What the backend said, status and message, as the admin will read it. */
+export function backendMessage(error: unknown): string {
+  return error instanceof ApiError ? t('admin.error', { message: `${error.status} ${error.body.message}` }) : errorText(error);
+}

@@ -1,0 +1,72 @@
+import { useEffect } from 'react';
+import { Link } from 'wouter';
+import { t } from '../../i18n';
+import { api } from '../../api/instance';
+import { fetchProfile, profile, profileLoading } from '../../state/profile';
+import { canInstall, isInstalled, isOnline } from '../../state/app';
+import { useAsync } from '../../ui/widgets/useAsync';
+import { EmptyState, ErrorState, LoadingState } from '../../ui/widgets/states';
+import { NotificationList } from '../../ui/widgets/NotificationList';
+import { InstallButton } from '../../pwa/InstallButton';
+import { ProfileCard } from '../profile/ProfileCard';
+
+export default function HomeScreen() {
+  const member = profile.value;
+  const notifications = useAsync((signal) => api.collections().list('notifications', undefined, signal), []);
+  useEffect(() => {
+    fetchProfile().catch(() => undefined);
+  }, []);
+
+  return (
+    <div className="screen home">
+      <section className="hero" aria-labelledby="home-title">
+        <h1 id="home-title" tabIndex={-1}>
+          {member ? t('home.welcomeBack', { name: member.displayName }) : t('home.title')}
+        </h1>
+        <p className="hero__intro">{t('home.intro')}</p>
+        <p className="hero__status" data-testid="home-online">
+          {isOnline.value ? t('status.online') : t('status.offlineHint')}
+        </p>
+        {canInstall.value && (
+          <div className="hero__install">
+            <p>{t('install.hint')}</p>
+            <InstallButton />
+          </div>
+        )}
+        {isInstalled.value && <p className="muted">{t('install.installed')}</p>}
+      </section>
+
+      <section className="home__profile" aria-label={t('nav.profile')}>
+        {member ? (
+          <>
+            <ProfileCard profile={member} compact />
+            <Link href="/profile" className="button button--outlined">
+              {t('home.viewProfile')}
+            </Link>
+          </>
+        ) : profileLoading.value ? (
+          <LoadingState />
+        ) : (
+          <div className="card cta">
+            <h2>{t('home.createProfileCta')}</h2>
+            <p>{t('home.createProfileText')}</p>
+            <Link href="/profile" className="button button--filled">
+              {t('home.createProfileCta')}
+            </Link>
+          </div>
+        )}
+      </section>
+
+      <section className="home__notifications" aria-labelledby="home-notifications">
+        <h2 id="home-notifications">{t('home.latestNotifications')}</h2>
+        {notifications.status === 'loading' && !notifications.data && <LoadingState />}
+        {notifications.status === 'error' && !notifications.data && <ErrorState error={notifications.error} onRetry={notifications.reload} />}
+        {notifications.data &&
+          (notifications.data.length ? <NotificationList items={notifications.data.slice(0, 3)} /> : <EmptyState>{t('notifications.empty')}</EmptyState>)}
+        <Link href="/dashboard" className="text-link">
+          {t('home.allNotifications')}
+        </Link>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,14 @@
+import { Link } from 'wouter';
+import { t } from '../../i18n';
+
+export default function NotFoundScreen() {
+  return (
+    <div className="screen not-found">
+      <h1 tabIndex={-1}>{t('notFound.title')}</h1>
+      <p>{t('notFound.body')}</p>
+      <Link href="/home" className="button button--filled">
+        {t('notFound.home')}
+      </Link>
+    </div>
+  );
+}

@@ -1,0 +1,161 @@
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { t } from '../../i18n';
+import { LANGUAGES, LANGUAGE_NAMES } from '../../i18n/languages';
+import { Field, focusFirstError } from '../../ui/form/Field';
+import type { Profile } from '../../api/profile';
+import { isAbort } from '../../api/errors';
+import { createProfile, profileLoading, profileProgress, profileProgressMessage, updateProfile } from '../../state/profile';
+import { isOnline } from '../../state/app';
+import { showSnackbar } from '../../ui/snackbar/store';
+import { errorText } from '../../ui/widgets/states';
+import { checkAvatar, createProfileForm, toInput } from './profile-form';
+
+interface Props {
+  profile: Profile | null;
+  onDone: () => void;
+  onCancel?: () => void;
+}
+
+/** Create or edit the profile. What is typed is kept as a draft until it is saved or discarded. */
+export function ProfileForm({ profile, onDone, onCancel }: Props) {
+  const form = useMemo(() => createProfileForm(profile), [profile]);
+  useEffect(() => () => form.dispose(), [form]);
+  const formRef = useRef<HTMLFormElement>(null);
+  const [avatar, setAvatar] = useState<File | null>(null);
+  const [avatarError, setAvatarError] = useState<ReturnType<typeof checkAvatar>>(null);
+  const [preview, setPreview] = useState<string | null>(null);
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const controller = useRef<AbortController | null>(null);
+  const busy = profileLoading.value;
+
+  useEffect(() => {
+    if (form.restoredDraft) showSnackbar({ message: t('profile.draftRestored'), duration: 5000 });
+  }, [form]);
+
+  useEffect(() => {
+    if (!avatar) return setPreview(null);
+    const url = URL.createObjectURL(avatar);
+    setPreview(url);
+    return () => URL.revokeObjectURL(url);
+  }, [avatar]);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    setSaveError(null);
+    const valid = form.submit();
+    if (!valid || avatarError) {
+      requestAnimationFrame(() => focusFirstError(formRef.current));
+      return;
+    }
+    if (!isOnline.value) {
+      setSaveError(t('status.needsNetwork'));
+      return;
+    }
+    controller.current = new AbortController();
+    const input = toInput(form.values.value);
+    try {
+      if (profile) await updateProfile(profile.id, input, avatar, controller.current.signal);
+      else await createProfile(input, avatar, controller.current.signal);
+      form.reset();
+      showSnackbar({ message: t(profile ? 'profile.saved' : 'profile.created'), duration: 4000 });
+      onDone();
+    } catch (error) {
+      if (isAbort(error)) return;
+      setSaveError(t('profile.saveFailed', { message: errorText(error) }));
+    } finally {
+      controller.current = null;
+    }
+  }
+
+  const progress = profileProgress.value;
+  const progressMessage = profileProgressMessage.value;
+  const errorCount = Object.keys(form.errors.value).length + (avatarError ? 1 : 0);
+
+  return (
+    <form ref={formRef} className="card form" noValidate onSubmit={onSubmit} aria-labelledby="profile-form-title">
+      <h2 id="profile-form-title">{profile ? t('profile.editTitle') : t('profile.createTitle')}</h2>
+      {form.submitted.value && errorCount > 0 && (
+        <p className="form__summary" role="alert">
+          {t('validation.summary', { count: errorCount })}
+        </p>
+      )}
+      <Field form={form} name="displayName" label={t('field.displayName')} hint={t('field.displayName.hint')} required autoComplete="nickname" />
+      <Field form={form} name="username" label={t('field.username')} hint={t('field.username.hint')} required autoComplete="username" />
+      <Field form={form} name="email" label={t('field.email')} type="email" required autoComplete="email" inputMode="email" />
+      <Field form={form} name="bio" label={t('field.bio')} hint={t('field.bio.hint')} multiline />
+      <Field form={form} name="language" label={t('field.language')} options={LANGUAGES.map((l) => [l, LANGUAGE_NAMES[l]] as const)} />
+      <Field form={form} name="interests" label={t('field.interests')} hint={t('field.interests.hint')} />
+
+      <div className={`field${avatarError ? ' field--invalid' : ''}`}>
+        <label className="field__label" htmlFor="profile-avatar">
+          {t('field.avatar')}
+        </label>
+        <input
+          id="profile-avatar"
+          className="field__control field__control--file"
+          type="file"
+          accept="image/png,image/jpeg,image/webp"
+          aria-describedby={`profile-avatar-hint${avatarError ? ' profile-avatar-error' : ''}`}
+          aria-invalid={avatarError ? true : undefined}
+          onChange={(e) => {
+            const file = e.target.files?.[0] ?? null;
+            setAvatarError(checkAvatar(file));
+            setAvatar(file);
+          }}
+        />
+        <p className="field__hint" id="profile-avatar-hint">
+          {t('field.avatar.hint')}
+        </p>
+        {avatarError && (
+          <p className="field__error" id="profile-avatar-error">
+            {t(avatarError)}
+          </p>
+        )}
+        {preview && !avatarError && <img className="avatar avatar--preview" src={preview} alt="" width="96" height="96" />}
+      </div>
+
+      {progress !== undefined && busy && (
+        <div className="upload">
+          <label htmlFor="profile-progress">{t('profile.uploading')}</label>
+          <progress id="profile-progress" max={100} value={progress} aria-describedby="profile-progress-message" />
+          <p id="profile-progress-message" className="upload__message" role="status" aria-live="polite">
+            {progressMessage}
+          </p>
+          <button type="button" className="button button--text" onClick={() => controller.current?.abort()}>
+            {t('profile.cancelUpload')}
+          </button>
+        </div>
+      )}
+
+      {saveError && (
+        <p className="form__error" role="alert">
+          {saveError}
+        </p>
+      )}
+
+      <div className="form__actions">
+        <button type="submit" className="button button--filled" disabled={busy}>
+          {profile ? t('profile.save') : t('profile.create')}
+        </button>
+        {form.dirty.value && (
+          <button type="button" className="button button--text" onClick={() => form.reset()}>
+            {t('profile.discardDraft')}
+          </button>
+        )}
+        {onCancel && (
+          <button
+            type="button"
+            className="button button--text"
+            onClick={() => {
+              // Cancelling is the user's choice to drop the edit, draft included.
+              form.reset();
+              onCancel();
+            }}
+          >
+            {t('common.cancel')}
+          </button>
+        )}
+      </div>
+    </form>
+  );
+}

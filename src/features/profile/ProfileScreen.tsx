@@ -1,0 +1,84 @@
+import { useEffect, useState } from 'react';
+import { t } from '../../i18n';
+import { deleteProfile, fetchProfile, profile, profileError, profileLoading } from '../../state/profile';
+import { showSnackbar } from '../../ui/snackbar/store';
+import { ConfirmDialog } from '../../ui/widgets/ConfirmDialog';
+import { ErrorState, LoadingState } from '../../ui/widgets/states';
+import { ProfileCard } from './ProfileCard';
+import { ProfileForm } from './ProfileForm';
+import { draftKey } from './profile-form';
+
+function hasDraft(id: string): boolean {
+  try {
+    return localStorage.getItem(draftKey(id)) !== null;
+  } catch {
+    return false;
+  }
+}
+
+export default function ProfileScreen() {
+  const member = profile.value;
+  const [loaded, setLoaded] = useState(false);
+  const [failed, setFailed] = useState<unknown>(null);
+  const [editing, setEditing] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+
+  const load = () => {
+    setFailed(null);
+    fetchProfile()
+      .then((p) => {
+        // An edit left unsaved (reload, crash, update) reopens the form with what was typed.
+        if (p && hasDraft(p.id)) setEditing(true);
+      })
+      .catch((error: unknown) => setFailed(error))
+      .finally(() => setLoaded(true));
+  };
+  useEffect(load, []);
+
+  async function onDelete() {
+    if (!member) return;
+    setConfirming(false);
+    try {
+      await deleteProfile(member.id);
+      showSnackbar({ message: t('profile.deleted'), duration: 4000 });
+    } catch {
+      showSnackbar({ message: profileError.value ?? t('app.crashed.body'), politeness: 'assertive' });
+    }
+  }
+
+  return (
+    <div className="screen profile">
+      <h1 tabIndex={-1}>{t('profile.title')}</h1>
+      {!loaded && !member && profileLoading.value && <LoadingState />}
+      {failed !== null && !member && <ErrorState error={failed} onRetry={load} />}
+      {loaded && failed === null && !member && (
+        <>
+          <p>{t('profile.none')}</p>
+          <ProfileForm profile={null} onDone={() => setEditing(false)} />
+        </>
+      )}
+      {member && !editing && (
+        <>
+          <ProfileCard profile={member} />
+          <div className="actions">
+            <button type="button" className="button button--filled" onClick={() => setEditing(true)}>
+              {t('common.edit')}
+            </button>
+            <button type="button" className="button button--danger-outlined" onClick={() => setConfirming(true)}>
+              {t('profile.delete')}
+            </button>
+          </div>
+        </>
+      )}
+      {member && editing && <ProfileForm profile={member} onDone={() => setEditing(false)} onCancel={() => setEditing(false)} />}
+      <ConfirmDialog
+        open={confirming}
+        title={t('profile.deleteConfirmTitle')}
+        body={t('profile.deleteConfirmBody')}
+        confirmLabel={t('common.delete')}
+        onConfirm={() => void onDelete()}
+        onCancel={() => setConfirming(false)}
+      />
+    </div>
+  );
+}

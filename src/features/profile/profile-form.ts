@@ -1,0 +1,70 @@
+import { createFormState, type FormState } from '../../ui/form/form-state';
+import { Validators, type Validator } from '../../ui/form/validators';
+import type { Profile, ProfileInput } from '../../api/profile';
+import { isLanguage } from '../../i18n/languages';
+
+export type ProfileField = 'displayName' | 'username' | 'email' | 'bio' | 'language' | 'interests';
+
+/** Tags from the comma-separated text, trimmed, empty ones dropped. */
+export function parseInterests(text: string): string[] {
+  return text.split(',').map((tag) => tag.trim()).filter(Boolean);
+}
+
+const interestsRule: Validator = (value) => {
+  const tags = parseInterests(value);
+  return tags.length > 10 || tags.some((tag) => [...tag].length > 24) ? { key: 'validation.interests' } : null;
+};
+
+/** The product's rules for a profile, the same as openapi.yaml's Profile schema. */
+export const PROFILE_FIELDS = [
+  { name: 'displayName', rules: [Validators.required(), Validators.minLength(2), Validators.maxLength(50)] },
+  { name: 'username', rules: [Validators.required(), Validators.pattern(/[a-z0-9_]{3,20}/, 'validation.username')] },
+  { name: 'email', rules: [Validators.required(), Validators.email(), Validators.maxLength(254)] },
+  { name: 'bio', rules: [Validators.maxLength(280)] },
+  { name: 'language', initial: 'en', rules: [] },
+  { name: 'interests', rules: [interestsRule] },
+] as const satisfies ReadonlyArray<{ name: ProfileField; rules: readonly Validator[]; initial?: string }>;
+
+export const AVATAR_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
+export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
+
+export function checkAvatar(file: File | null): 'validation.avatarType' | 'validation.avatarSize' | null {
+  if (!file) return null;
+  if (!AVATAR_TYPES.includes(file.type)) return 'validation.avatarType';
+  if (file.size > AVATAR_MAX_BYTES) return 'validation.avatarSize';
+  return null;
+}
+
+export function valuesOf(profile: Profile): Record<ProfileField, string> {
+  return {
+    displayName: profile.displayName,
+    username: profile.username,
+    email: profile.email,
+    bio: profile.bio ?? '',
+    language: profile.language ?? 'en',
+    interests: profile.interests.join(', '),
+  };
+}
+
+export function toInput(values: Record<ProfileField, string>): ProfileInput {
+  const input: ProfileInput = {
+    displayName: values.displayName.trim(),
+    username: values.username.trim(),
+    email: values.email.trim(),
+    bio: values.bio,
+    interests: parseInterests(values.interests),
+  };
+  if (isLanguage(values.language)) input.language = values.language;
+  return input;
+}
+
+export function draftKey(profileId: string | null): string {
+  return profileId ? `draft.profile.${profileId}` : 'draft.profile.new';
+}
+
+export function createProfileForm(profile: Profile | null): FormState<ProfileField> {
+  return createFormState<ProfileField>(PROFILE_FIELDS, {
+    draftKey: draftKey(profile?.id ?? null),
+    ...(profile ? { initial: valuesOf(profile) } : {}),
+  });
+}

@@ -1,0 +1,140 @@
+import { useEffect, useState } from 'react';
+import { t } from '../../i18n';
+import { LANGUAGES, LANGUAGE_NAMES, isLanguage } from '../../i18n/languages';
+import { activeThemeName, changeLanguage, changeTheme, language, notificationsEnabled } from '../../state/preference';
+import { onPersistRefused } from '../../state/persist';
+import { THEMES, THEME_NAMES } from '../../ui/theme';
+import { showSnackbar } from '../../ui/snackbar/store';
+import { isOnline } from '../../state/app';
+import { PushError, subscribeToPush, unsubscribeFromPush } from '../../pwa/push';
+import { errorText } from '../../ui/widgets/states';
+
+function pushMessage(error: unknown): string {
+  if (error instanceof PushError) {
+    switch (error.reason) {
+      case 'no-service-worker':
+        return t('push.noServiceWorker');
+      case 'not-subscribed':
+        return t('push.notSubscribed');
+      case 'unsubscribe-failed':
+        return t('push.unsubscribeFailed');
+      case 'denied':
+        return t('settings.notifications.denied');
+      case 'unsupported':
+        return t('settings.notifications.unsupported');
+      default:
+        break;
+    }
+  }
+  return t('push.subscribeFailed', { message: errorText(error) });
+}
+
+function NotificationsToggle() {
+  const enabled = notificationsEnabled.value;
+  const [busy, setBusy] = useState(false);
+
+  async function toggle() {
+    if (!isOnline.value) {
+      showSnackbar({ message: t('status.needsNetwork'), duration: 5000 });
+      return;
+    }
+    setBusy(true);
+    try {
+      if (enabled) await unsubscribeFromPush();
+      else await subscribeToPush();
+      showSnackbar({ message: t(enabled ? 'settings.notifications.disabled' : 'settings.notifications.enabled'), duration: 4000 });
+    } catch (error) {
+      showSnackbar({ message: pushMessage(error), politeness: 'assertive', duration: 8000 });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <div className="switch-row">
+      <div>
+        <label htmlFor="notifications-toggle" className="switch-row__label">
+          {t('settings.notifications.toggle')}
+        </label>
+        <p className="field__hint" id="notifications-hint">
+          {t('settings.notifications.hint')}
+        </p>
+      </div>
+      <button
+        id="notifications-toggle"
+        type="button"
+        role="switch"
+        className="switch"
+        aria-checked={enabled}
+        aria-describedby="notifications-hint"
+        aria-busy={busy || undefined}
+        disabled={busy}
+        onClick={() => void toggle()}
+      >
+        <span className="switch__thumb" aria-hidden="true" />
+      </button>
+    </div>
+  );
+}
+
+export default function SettingsScreen() {
+  useEffect(
+    () =>
+      onPersistRefused(() =>
+        showSnackbar({ message: t('settings.storageRefused'), politeness: 'assertive', duration: 8000 }),
+      ),
+    [],
+  );
+  const current = activeThemeName.value;
+  return (
+    <div className="screen settings">
+      <h1 tabIndex={-1}>{t('settings.title')}</h1>
+
+      <section className="card" aria-labelledby="settings-language">
+        <h2 id="settings-language">{t('settings.language')}</h2>
+        <div className="field">
+          <label className="field__label" htmlFor="language-select">
+            {t('settings.language')}
+          </label>
+          <select
+            id="language-select"
+            className="field__control"
+            value={language.value}
+            onChange={(e) => isLanguage(e.target.value) && changeLanguage(e.target.value)}
+          >
+            {LANGUAGES.map((l) => (
+              <option key={l} value={l} lang={l}>
+                {LANGUAGE_NAMES[l]}
+              </option>
+            ))}
+          </select>
+        </div>
+      </section>
+
+      <section className="card" aria-labelledby="settings-theme">
+        <fieldset className="theme-picker">
+          <legend id="settings-theme">
+            <h2>{t('settings.theme')}</h2>
+          </legend>
+          {THEME_NAMES.map((name) => (
+            <label key={name} className={`theme-option${name === current ? ' theme-option--active' : ''}`}>
+              <input type="radio" name="theme" value={name} checked={name === current} onChange={() => changeTheme(name)} />
+              <span className="theme-option__swatch" data-primary={THEMES[name].primary} aria-hidden="true">
+                <svg viewBox="0 0 40 24" width="40" height="24">
+                  <rect width="26" height="24" rx="4" fill={THEMES[name].primary} />
+                  <circle cx="30" cy="12" r="9" fill={THEMES[name].accent} />
+                </svg>
+              </span>
+              <span>{t(`settings.theme.${name}`)}</span>
+            </label>
+          ))}
+        </fieldset>
+      </section>
+
+      <section className="card" aria-labelledby="settings-notifications">
+        <h2 id="settings-notifications">{t('settings.notifications')}</h2>
+        <NotificationsToggle />
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,69 @@
+import { computed, signal } from '@preact/signals-core';
+import { en, type MessageKey, type Messages } from './en';
+import { language } from '../state/preference';
+import type { Language } from './languages';
+
+export type { MessageKey };
+
+/** Catalogues other than English load on demand; English is always there as the fallback. */
+const catalogues = signal<Partial<Record<Language, Messages>>>({ en });
+
+const loaders: Record<Exclude<Language, 'en'>, () => Promise<Messages>> = {
+  es: () => import('./es').then((m) => m.es),
+  de: () => import('./de').then((m) => m.de),
+};
+
+export async function loadLanguage(lang: Language): Promise<void> {
+  if (catalogues.value[lang]) return;
+  if (lang === 'en') return;
+  const messages = await loaders[lang]();
+  catalogues.value = { ...catalogues.value, [lang]: messages };
+}
+
+/** The language whose catalogue is loaded and shown (English while another one loads). */
+export const activeLanguage = computed<Language>(() => (catalogues.value[language.value] ? language.value : 'en'));
+
+const pluralRules = new Map<string, Intl.PluralRules>();
+
+/** Fills {name} placeholders and {count, plural, one {…} other {…}} forms. */
+export function format(template: string, lang: Language, params: Record<string, string | number> = {}): string {
+  const withPlurals = template.replace(
+    /\{(\w+), plural, ((?:\w+ \{[^}]*\}\s*)+)\}/g,
+    (_, name: string, forms: string) => {
+      const n = Number(params[name] ?? 0);
+      let rules = pluralRules.get(lang);
+      if (!rules) pluralRules.set(lang, (rules = new Intl.PluralRules(lang)));
+      const options = Object.fromEntries([...forms.matchAll(/(\w+) \{([^}]*)\}/g)].map((m) => [m[1], m[2]]));
+      const chosen = options[rules.select(n)] ?? options.other ?? '';
+      return chosen.replaceAll('#', new Intl.NumberFormat(lang).format(n));
+    },
+  );
+  return withPlurals.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    params[name] === undefined ? whole : String(params[name]),
+  );
+}
+
+/** The message for `key` in the active language. Reading it in a component subscribes to language changes. */
+export function t(key: MessageKey, params?: Record<string, string | number>): string {
+  const lang = activeLanguage.value;
+  const messages = catalogues.value[lang] ?? en;
+  return format(messages[key] ?? en[key], lang, params);
+}
+
+export function formatDate(value: string | number | Date, options: Intl.DateTimeFormatOptions = { dateStyle: 'medium' }): string {
+  const date = new Date(value);
+  if (Number.isNaN(date.getTime())) return '';
+  return new Intl.DateTimeFormat(activeLanguage.value, options).format(date);
+}
+
+export function formatNumber(value: number, options?: Intl.NumberFormatOptions): string {
+  return new Intl.NumberFormat(activeLanguage.value, options).format(value);
+}
+
+export function formatMoney(value: number, currency: string): string {
+  try {
+    return formatNumber(value, { style: 'currency', currency });
+  } catch {
+    return `${formatNumber(value)} ${currency}`;
+  }
+}

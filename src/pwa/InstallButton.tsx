@@ -1,0 +1,19 @@
+import { canInstall } from '../state/app';
+import { t } from '../i18n';
+import { Icon } from '../app/layouts/icons';
+import { showInstallPrompt } from './install';
+
+/** Offered only while the browser allows installing and the app is not installed. */
+export function InstallButton({ compact = false }: { compact?: boolean }) {
+  if (!canInstall.value) return null;
+  return (
+    <button
+      type="button"
+      className={compact ? 'button button--tonal button--small install-button' : 'button button--filled install-button'}
+      onClick={() => void showInstallPrompt()}
+    >
+      <Icon name="install" size={18} />
+      <span>{t('install.button')}</span>
+    </button>
+  );
+}

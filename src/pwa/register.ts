@@ -1,0 +1,60 @@
+import { showSnackbar } from '../ui/snackbar/store';
+import { t } from '../i18n';
+import { log } from '../app/logger';
+
+export const SW_URL = '/sw.js';
+const UPDATE_INTERVAL_MS = 60 * 60 * 1000;
+
+/** Asks the waiting worker to take over; the page reloads once it controls the page. */
+function promptForUpdate(worker: ServiceWorker) {
+  showSnackbar({
+    message: t('update.available'),
+    action: t('update.refresh'),
+    onAction: () => {
+      reloadOnControllerChange = true;
+      worker.postMessage({ type: 'SKIP_WAITING' });
+    },
+  });
+}
+
+let reloadOnControllerChange = false;
+
+/**
+ * Registers the service worker, checks for an update now and every hour, and offers the
+ * update when a new worker waits. The very first install is silent: nothing is waiting then.
+ */
+export async function registerServiceWorker(container: ServiceWorkerContainer | undefined = navigator.serviceWorker): Promise<ServiceWorkerRegistration | null> {
+  if (!container) {
+    log.warn('Service workers are disabled or not supported by this browser');
+    return null;
+  }
+  container.addEventListener('controllerchange', () => {
+    if (!reloadOnControllerChange) return;
+    reloadOnControllerChange = false;
+    window.location.reload();
+  });
+  try {
+    const registration = await container.register(SW_URL, { scope: '/', updateViaCache: 'none' });
+    const watch = (worker: ServiceWorker | null) => {
+      if (!worker) return;
+      const check = () => {
+        // With no controller this is the first install, not an update.
+        if (worker.state === 'installed' && container.controller) promptForUpdate(worker);
+      };
+      worker.addEventListener('statechange', check);
+      check();
+    };
+    watch(registration.waiting);
+    registration.addEventListener('updatefound', () => watch(registration.installing));
+    const update = () => registration.update().catch((error: unknown) => log.info('Update check failed', error));
+    void update();
+    setInterval(update, UPDATE_INTERVAL_MS);
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'visible') void update();
+    });
+    return registration;
+  } catch (error) {
+    log.error('Service worker registration failed', error);
+    return null;
+  }
+}

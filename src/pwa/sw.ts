@@ -1,0 +1,90 @@
+/// <reference lib="webworker" />
+import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
+import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { NetworkFirst } from 'workbox-strategies';
+import { ExpirationPlugin } from 'workbox-expiration';
+import { CacheableResponsePlugin } from 'workbox-cacheable-response';
+
+declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
+
+// The app shell: every built file, revisioned, so an update downloads only what changed.
+precacheAndRoute(self.__WB_MANIFEST);
+cleanupOutdatedCaches();
+
+// Every app route is the same single page: serve it from the precache, online or not.
+registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [/^\/api\//, /^\/assets\/ui-config\.json$/] }));
+
+// API reads: the network first, the last answer when offline. Writes are never cached
+// (registerRoute matches GET only by default).
+registerRoute(
+  ({ url, request }) => url.origin === self.location.origin && url.pathname.startsWith('/api/') && request.method === 'GET',
+  new NetworkFirst({
+    cacheName: 'api-reads',
+    networkTimeoutSeconds: 6,
+    plugins: [new CacheableResponsePlugin({ statuses: [200] }), new ExpirationPlugin({ maxEntries: 60, maxAgeSeconds: 7 * 24 * 3600 })],
+  }),
+);
+
+// The remote UI configuration: fresh when possible, the last copy offline.
+registerRoute(
+  ({ url }) => url.origin === self.location.origin && url.pathname === '/assets/ui-config.json',
+  new NetworkFirst({ cacheName: 'ui-config', networkTimeoutSeconds: 4, plugins: [new CacheableResponsePlugin({ statuses: [200] })] }),
+);
+
+self.addEventListener('message', (event) => {
+  if ((event.data as { type?: string } | null)?.type === 'SKIP_WAITING') void self.skipWaiting();
+});
+
+// The first install takes control at once so the app works offline from the first visit;
+// later versions wait for the user's Refresh.
+self.addEventListener('activate', (event) => {
+  event.waitUntil(self.clients.claim());
+});
+
+interface PushPayload {
+  title?: string;
+  body?: string;
+  url?: string;
+  tag?: string;
+}
+
+function readPush(data: PushMessageData | null): PushPayload {
+  if (!data) return {};
+  try {
+    const parsed: unknown = data.json();
+    return parsed && typeof parsed === 'object' ? (parsed as PushPayload) : { body: String(parsed) };
+  } catch {
+    return { body: data.text() };
+  }
+}
+
+self.addEventListener('push', (event) => {
+  const payload = readPush(event.data);
+  const url = typeof payload.url === 'string' && payload.url.startsWith('/') ? payload.url : '/home';
+  event.waitUntil(
+    self.registration.showNotification(typeof payload.title === 'string' ? payload.title : 'Circle', {
+      body: typeof payload.body === 'string' ? payload.body : '',
+      icon: '/pwa-192x192.png',
+      badge: '/pwa-64x64.png',
+      tag: typeof payload.tag === 'string' ? payload.tag : undefined,
+      data: { url },
+    }),
+  );
+});
+
+self.addEventListener('notificationclick', (event) => {
+  event.notification.close();
+  const target = new URL((event.notification.data as { url?: string } | null)?.url ?? '/home', self.location.origin).href;
+  event.waitUntil(
+    (async () => {
+      const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
+      const existing = windows.find((w) => new URL(w.url).origin === self.location.origin);
+      if (existing) {
+        await existing.focus();
+        if (existing.url !== target) await existing.navigate(target).catch(() => undefined);
+        return;
+      }
+      await self.clients.openWindow(target);
+    })(),
+  );
+});

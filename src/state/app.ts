@@ -1,0 +1,39 @@
+import { computed, signal } from '@preact/signals-core';
+import { decodeBoolean, persistedSignal } from './persist';
+import { recordChange } from './history';
+
+/** The browser's install prompt event (not in the DOM typings yet). */
+export interface BeforeInstallPromptEvent extends Event {
+  readonly platforms: string[];
+  readonly userChoice: Promise<{ outcome: 'accepted' | 'dismissed'; platform: string }>;
+  prompt(): Promise<void>;
+}
+
+export const INSTALLED_KEY = 'app.installed';
+
+const online = signal(typeof navigator === 'undefined' ? true : navigator.onLine);
+const installPrompt = signal<BeforeInstallPromptEvent | null>(null);
+const installed = persistedSignal(INSTALLED_KEY, decodeBoolean, false);
+
+export const isOnline = computed(() => online.value);
+export const pendingInstallPrompt = computed(() => installPrompt.value);
+export const isInstalled = computed(() => installed.value);
+/** Installation can be offered: the browser gave a prompt and the app is not installed yet. */
+export const canInstall = computed(() => installPrompt.value !== null && !installed.value);
+
+export function setOnline(value: boolean): void {
+  if (online.value === value) return;
+  online.value = value;
+  recordChange('app', value ? 'online' : 'offline', { online: value });
+}
+
+export function storeInstallPrompt(event: BeforeInstallPromptEvent | null): void {
+  installPrompt.value = event;
+  recordChange('app', event ? 'installPromptStored' : 'installPromptCleared', { installPrompt: Boolean(event) });
+}
+
+export function markInstalled(): void {
+  installed.value = true;
+  installPrompt.value = null;
+  recordChange('app', 'installed', { installed: true });
+}

@@ -1,0 +1,55 @@
+import { computed } from '@preact/signals-core';
+import { persistedSignal, type Decoder } from './persist';
+import { recordChange } from './history';
+import { isLanguage, type Language } from '../i18n/languages';
+import { isThemeName, type ThemeName } from '../ui/theme';
+
+export interface PreferenceState {
+  language: Language;
+  activeThemeName: ThemeName;
+  enableNotifications: boolean;
+}
+
+export const PREFERENCE_KEY = 'preference';
+export const DEFAULT_PREFERENCE: Readonly<PreferenceState> = Object.freeze({
+  language: 'en',
+  activeThemeName: 'INDIGO_PINK',
+  enableNotifications: false,
+});
+
+/** Keeps every valid field of what was stored; a bad field falls back on its own. */
+export const decodePreference: Decoder<PreferenceState> = (raw) => {
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return null;
+  const r = raw as Record<string, unknown>;
+  return {
+    language: isLanguage(r.language) ? r.language : DEFAULT_PREFERENCE.language,
+    activeThemeName: isThemeName(r.activeThemeName) ? r.activeThemeName : DEFAULT_PREFERENCE.activeThemeName,
+    enableNotifications:
+      typeof r.enableNotifications === 'boolean' ? r.enableNotifications : DEFAULT_PREFERENCE.enableNotifications,
+  };
+};
+
+const state = persistedSignal<PreferenceState>(PREFERENCE_KEY, decodePreference, { ...DEFAULT_PREFERENCE });
+
+export const preference = computed(() => state.value);
+export const language = computed(() => state.value.language);
+export const activeThemeName = computed(() => state.value.activeThemeName);
+export const notificationsEnabled = computed(() => state.value.enableNotifications);
+
+function update(action: string, patch: Partial<PreferenceState>) {
+  state.value = { ...state.value, ...patch };
+  recordChange('preference', action, state.value);
+}
+
+export function changeLanguage(next: Language): void {
+  update('changeLanguage', { language: next });
+}
+export function changeTheme(next: ThemeName): void {
+  update('changeTheme', { activeThemeName: next });
+}
+export function enableNotifications(): void {
+  update('enableNotifications', { enableNotifications: true });
+}
+export function disableNotifications(): void {
+  update('disableNotifications', { enableNotifications: false });
+}

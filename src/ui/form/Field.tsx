@@ -1,0 +1,75 @@
+import { useId, type ChangeEvent, type InputHTMLAttributes } from 'react';
+import type { FormState } from './form-state';
+import { t } from '../../i18n';
+
+interface FieldProps<Name extends string> {
+  form: FormState<Name>;
+  name: Name;
+  label: string;
+  hint?: string;
+  required?: boolean;
+  multiline?: boolean;
+  type?: InputHTMLAttributes<HTMLInputElement>['type'];
+  autoComplete?: string;
+  inputMode?: InputHTMLAttributes<HTMLInputElement>['inputMode'];
+  /** For a select: its options as [value, label]. */
+  options?: ReadonlyArray<readonly [string, string]>;
+}
+
+/**
+ * A labelled control bound to a form state. Its hint and error are linked with
+ * aria-describedby, and aria-invalid is set only while the error is shown.
+ */
+export function Field<Name extends string>({ form, name, label, hint, required, multiline, type = 'text', autoComplete, inputMode, options }: FieldProps<Name>) {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  const error = form.visibleError(name);
+  const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
+  const common = {
+    id,
+    name,
+    value: form.values.value[name],
+    'aria-invalid': error ? true : undefined,
+    'aria-required': required || undefined,
+    'aria-describedby': describedBy,
+    onBlur: () => form.touch(name),
+    onChange: (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) => form.setValue(name, e.target.value),
+  };
+  return (
+    <div className={`field${error ? ' field--invalid' : ''}`}>
+      <label className="field__label" htmlFor={id}>
+        {label}
+        {required && <span className="field__required"> ({t('common.required')})</span>}
+      </label>
+      {options ? (
+        <select className="field__control" {...common}>
+          {options.map(([value, text]) => (
+            <option key={value} value={value}>
+              {text}
+            </option>
+          ))}
+        </select>
+      ) : multiline ? (
+        <textarea className="field__control" rows={4} {...common} />
+      ) : (
+        <input className="field__control" type={type} autoComplete={autoComplete} inputMode={inputMode} {...common} />
+      )}
+      {hint && (
+        <p className="field__hint" id={hintId}>
+          {hint}
+        </p>
+      )}
+      {error && (
+        <p className="field__error" id={errorId}>
+          {t(error.key, error.params)}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** Moves focus to the first field showing an error, so keyboard and screen-reader users land on it. */
+export function focusFirstError(formElement: HTMLFormElement | null): void {
+  formElement?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+}

@@ -1,0 +1,47 @@
+import { computed, signal } from '@preact/signals-core';
+
+export interface SnackbarOptions {
+  message: string;
+  /** Label of the optional action button. */
+  action?: string;
+  onAction?: () => void;
+  /** Milliseconds before it dismisses itself; without one it stays until dismissed or replaced. */
+  duration?: number;
+  /** 'assertive' for problems the user must hear at once. */
+  politeness?: 'polite' | 'assertive';
+}
+
+export interface ActiveSnackbar extends SnackbarOptions {
+  id: number;
+}
+
+const current = signal<ActiveSnackbar | null>(null);
+let nextId = 1;
+let timer: ReturnType<typeof setTimeout> | undefined;
+
+export const snackbar = computed(() => current.value);
+
+/** Shows a snackbar, replacing the one on screen. Returns its id. */
+export function showSnackbar(options: SnackbarOptions): number {
+  clearTimeout(timer);
+  const id = nextId++;
+  current.value = { ...options, id };
+  if (options.duration !== undefined && options.duration > 0) {
+    timer = setTimeout(() => dismissSnackbar(id), options.duration);
+  }
+  return id;
+}
+
+/** Dismisses the snackbar with this id (or whichever is shown); a newer one is left alone. */
+export function dismissSnackbar(id?: number): void {
+  if (!current.value || (id !== undefined && current.value.id !== id)) return;
+  clearTimeout(timer);
+  current.value = null;
+}
+
+export function runSnackbarAction(): void {
+  const active = current.value;
+  if (!active) return;
+  dismissSnackbar(active.id);
+  active.onAction?.();
+}

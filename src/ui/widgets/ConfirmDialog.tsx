@@ -1,0 +1,37 @@
+import { useEffect, useId, useRef } from 'react';
+import { t } from '../../i18n';
+
+interface Props {
+  open: boolean;
+  title: string;
+  body: string;
+  confirmLabel: string;
+  onConfirm: () => void;
+  onCancel: () => void;
+}
+
+/** A native modal dialog: focus is trapped and Escape cancels, as the platform does it. */
+export function ConfirmDialog({ open, title, body, confirmLabel, onConfirm, onCancel }: Props) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const id = useId();
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog) return;
+    if (open && !dialog.open) dialog.showModal();
+    if (!open && dialog.open) dialog.close();
+  }, [open]);
+  return (
+    <dialog ref={ref} className="dialog" aria-labelledby={`${id}-title`} aria-describedby={`${id}-body`} onClose={onCancel}>
+      <h2 id={`${id}-title`}>{title}</h2>
+      <p id={`${id}-body`}>{body}</p>
+      <div className="dialog__actions">
+        <button type="button" className="button button--text" onClick={onCancel} autoFocus>
+          {t('common.cancel')}
+        </button>
+        <button type="button" className="button button--danger" onClick={onConfirm}>
+          {confirmLabel}
+        </button>
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,36 @@
+import type { ReactNode } from 'react';
+import { t } from '../../i18n';
+import { isOnline } from '../../state/app';
+import { ApiError } from '../../api/errors';
+
+export function LoadingState({ label }: { label?: string }) {
+  return (
+    <div className="state state--loading" role="status">
+      <span className="spinner" aria-hidden="true" />
+      <span>{label ?? t('common.loading')}</span>
+    </div>
+  );
+}
+
+export function EmptyState({ children }: { children: ReactNode }) {
+  return <p className="state state--empty">{children}</p>;
+}
+
+/** What went wrong in the user's words; offline gets its own message instead of a raw network error. */
+export function errorText(error: unknown): string {
+  if (!isOnline.value && !(error instanceof ApiError)) return t('status.needsNetwork');
+  return error instanceof Error ? error.message : String(error);
+}
+
+export function ErrorState({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
+  return (
+    <div className="state state--error" role="alert">
+      <p>{t('common.loadFailed', { message: errorText(error) })}</p>
+      {onRetry && (
+        <button type="button" className="button button--outlined" onClick={onRetry}>
+          {t('common.retry')}
+        </button>
+      )}
+    </div>
+  );
+}

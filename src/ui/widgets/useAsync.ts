@@ -1,0 +1,31 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+
+export type AsyncState<T> =
+  | { status: 'loading'; data?: T }
+  | { status: 'success'; data: T }
+  | { status: 'error'; error: unknown; data?: T };
+
+/**
+ * Runs a cancellable load when the component mounts (and again on reload()). A newer load
+ * cancels the running one; an unmounted component is never updated.
+ */
+export function useAsync<T>(load: (signal: AbortSignal) => Promise<T>, deps: readonly unknown[]): AsyncState<T> & { reload: () => void } {
+  const [state, setState] = useState<AsyncState<T>>({ status: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+  const loadRef = useRef(load);
+  loadRef.current = load;
+
+  useEffect(() => {
+    const controller = new AbortController();
+    setState((s) => ({ status: 'loading', data: s.data }));
+    loadRef.current(controller.signal).then(
+      (data) => !controller.signal.aborted && setState({ status: 'success', data }),
+      (error: unknown) => !controller.signal.aborted && setState((s) => ({ status: 'error', error, data: s.data })),
+    );
+    return () => controller.abort();
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [...deps, attempt]);
+
+  const reload = useCallback(() => setAttempt((n) => n + 1), []);
+  return { ...state, reload };
+}

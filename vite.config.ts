@@ -1,0 +1,65 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import babel from '@rolldown/plugin-babel';
+import { VitePWA } from 'vite-plugin-pwa';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Plugin } from 'vite';
+import { manifest } from './src/pwa/manifest.ts';
+
+/** MSW's worker script, served by the dev server only: it never enters a build. */
+function mswWorkerInDev(): Plugin {
+  const require = createRequire(import.meta.url);
+  return {
+    name: 'circle:msw-worker-dev',
+    apply: 'serve',
+    configureServer(server) {
+      server.middlewares.use('/mockServiceWorker.js', (_req, res) => {
+        res.setHeader('content-type', 'text/javascript');
+        res.end(readFileSync(require.resolve('msw/mockServiceWorker.js')));
+      });
+    },
+  };
+}
+
+export default defineConfig(({ command }) => ({
+  plugins: [
+    mswWorkerInDev(),
+    react(),
+    // Tracks signal reads in every component, so a component re-renders when a signal it read changes.
+    babel({ plugins: [['module:@preact/signals-react-transform', { mode: 'auto' }]] }),
+    VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'src/pwa',
+      filename: 'sw.ts',
+      // Registration is the app's own (src/pwa/register.ts), after the first render is idle.
+      injectRegister: false,
+      registerType: 'prompt',
+      manifest,
+      pwaAssets: {
+        image: 'public/logo.svg',
+        preset: 'minimal-2023',
+        overrideManifestIcons: true,
+        includeHtmlHeadLinks: true,
+        injectThemeColor: true,
+      },
+      injectManifest: {
+        globPatterns: ['**/*.{js,css,html,svg,png,ico,webmanifest,json,webp}'],
+        globIgnores: ['**/screenshots/**'],
+      },
+      devOptions: { enabled: false },
+    }),
+  ],
+  build: {
+    target: 'es2022',
+    cssCodeSplit: true,
+    modulePreload: { polyfill: false },
+    sourcemap: false,
+    reportCompressedSize: false,
+  },
+  server: { host: '127.0.0.1', strictPort: true },
+  preview: { host: '127.0.0.1', strictPort: true },
+  define: {
+    __DEV_MOCKS__: JSON.stringify(command === 'serve'),
+  },
+}));
