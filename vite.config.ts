@@ -44,8 +44,9 @@ export default defineConfig(({ command }) => ({
         injectThemeColor: true,
       },
       injectManifest: {
-        globPatterns: ['**/*.{js,css,html,svg,png,ico,webmanifest,json,webp}'],
-        globIgnores: ['**/screenshots/**'],
+        globPatterns: ['**/*.{js,css,html,svg,png,ico,webp}'],
+        // Screenshots are for install dialogs only; the UI configuration is fetched fresh (network first).
+        globIgnores: ['**/screenshots/**', 'assets/ui-config.json'],
       },
       devOptions: { enabled: false },
     }),
