@@ -22,9 +22,45 @@ function mswWorkerInDev(): Plugin {
   };
 }
 
+/**
+ * The home screen is lazy but marked for preload: its chunk and the chunks it imports get
+ * <link rel="modulepreload"> in index.html, so they download alongside the entry.
+ */
+function preloadHomeChunk(): Plugin {
+  return {
+    name: 'circle:preload-home',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, ctx) {
+        const bundle = ctx.bundle;
+        if (!bundle) return html;
+        const home = Object.values(bundle).find(
+          (c) => c.type === 'chunk' && c.facadeModuleId?.endsWith('/src/features/home/HomeScreen.tsx'),
+        );
+        if (!home || home.type !== 'chunk') throw new Error('The home screen chunk was not found in the bundle');
+        const files = new Set<string>();
+        const visit = (file: string) => {
+          const chunk = bundle[file];
+          if (!chunk || chunk.type !== 'chunk' || files.has(file) || chunk.isEntry) return;
+          files.add(file);
+          chunk.imports.forEach(visit);
+        };
+        visit(home.fileName);
+        const links = [...files]
+          .filter((f) => !html.includes(`/${f}"`))
+          .map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`)
+          .join('\n    ');
+        return html.replace('</head>', `    ${links}\n  </head>`);
+      },
+    },
+  };
+}
+
 export default defineConfig(({ command }) => ({
   plugins: [
     mswWorkerInDev(),
+    preloadHomeChunk(),
     react(),
     // Tracks signal reads in every component, so a component re-renders when a signal it read changes.
     babel({ plugins: [['module:@preact/signals-react-transform', { mode: 'auto' }]] }),
@@ -56,6 +92,7 @@ export default defineConfig(({ command }) => ({
     cssCodeSplit: true,
     modulePreload: { polyfill: false },
     sourcemap: false,
+    manifest: true,
     reportCompressedSize: false,
   },
   server: { host: '127.0.0.1', strictPort: true },

@@ -151,7 +151,7 @@ export function createProfileStore(contract: Contract): ProfileStore {
       const method = request.method;
       if (rest.length === 1 && first === 'myprofile') {
         if (method !== 'GET') throw new HttpError(405, 'Method not allowed', { allow: 'GET' });
-        if (!profile) throw new HttpError(404, 'No profile yet: create one');
+        if (!profile) return new Response(null, { status: 204 });
         return json(profile);
       }
       if (rest.length === 0) {

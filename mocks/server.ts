@@ -102,6 +102,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const out: Record<string, string> = { ...headers, 'cache-control': 'no-store' };
     response.headers.forEach((value, key) => (out[key] = value));
     const payload = Buffer.from(await response.arrayBuffer());
+    // writeHead() sends the head at once, so without a length Node falls back to chunked encoding
+    // and a client cannot compute download progress. 204 and 304 must not carry one.
+    if (response.status !== 204 && response.status !== 304) out['content-length'] = String(payload.length);
     res.writeHead(response.status, out);
     res.end(req.method === 'HEAD' ? undefined : payload);
   }

@@ -40,7 +40,8 @@ function cacheControlFor(path: string): string {
 }
 
 function walk(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+  // Dot folders (Vite's .vite/manifest.json) are build metadata, not part of the site.
+  return readdirSync(dir, { withFileTypes: true }).filter((entry) => !entry.name.startsWith('.')).flatMap((entry) => {
     const full = join(dir, entry.name);
     return entry.isDirectory() ? walk(full) : [full];
   });

@@ -24,8 +24,10 @@ export function toFormData(fields: Partial<ProfileInput>, avatar?: Blob | null):
 
 export function profileApi(client: ApiClient) {
   return {
-    get(signal?: AbortSignal): Promise<Profile> {
-      return unwrap(client.GET('/user/profile/myprofile', { signal }));
+    /** The member's profile, or null when they have not created one yet (204). */
+    async get(signal?: AbortSignal): Promise<Profile | null> {
+      const profile = await unwrap(client.GET('/user/profile/myprofile', { signal }));
+      return profile ?? null;
     },
     create(fields: ProfileInput, avatar: Blob | null, { onProgress = () => {}, signal }: TransferOptions = {}): Promise<Profile> {
       return unwrap(

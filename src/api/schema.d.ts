@@ -13,7 +13,8 @@ export interface paths {
         };
         /**
          * Read the signed-in member's profile
-         * @description Answers 404 while the member has not created a profile yet.
+         * @description Answers 204 with no body while the member has not created a profile yet: having no
+         *     profile is a normal state of a new member, not an error.
          */
         get: operations["getMyProfile"];
         put?: never;
@@ -831,7 +832,14 @@ export interface operations {
                     "application/json": components["schemas"]["Profile"];
                 };
             };
-            404: components["responses"]["NotFound"];
+            /** @description The member has no profile yet. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            405: components["responses"]["MethodNotAllowed"];
         };
     };
     createProfile: {

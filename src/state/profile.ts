@@ -82,9 +82,6 @@ export function fetchProfile(): Promise<Profile | null> {
     async () => {
       try {
         return await api.profile().get(controller.signal);
-      } catch (error) {
-        if ((error as { status?: number }).status === 404) return null;
-        throw error;
       } finally {
         if (running === controller) running = null;
       }

@@ -1,0 +1,44 @@
+// Size figures of a build, from Vite's manifest and the service worker's precache list.
+import { readFileSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+const gz = (file) => gzipSync(readFileSync(file), { level: 9 }).length;
+
+/** What the first visit to '/' downloads before the home screen renders: the entry, its static
+ * imports and CSS, and the preloaded home route with its own static imports. */
+export function bundleFigures(dist) {
+  const manifest = JSON.parse(readFileSync(resolve(dist, '.vite/manifest.json'), 'utf8'));
+  const entryKey = Object.keys(manifest).find((k) => manifest[k].isEntry);
+  const homeKey = Object.keys(manifest).find((k) => k.endsWith('src/features/home/HomeScreen.tsx'));
+  if (!entryKey || !homeKey) throw new Error(`No entry or home chunk in ${dist}/.vite/manifest.json`);
+  const firstLoad = new Set();
+  const visit = (key) => {
+    const chunk = manifest[key];
+    if (!chunk || firstLoad.has(chunk.file)) return;
+    firstLoad.add(chunk.file);
+    for (const css of chunk.css ?? []) firstLoad.add(css);
+    for (const imp of chunk.imports ?? []) visit(imp);
+  };
+  visit(entryKey);
+  visit(homeKey);
+  const files = [...firstLoad].map((file) => ({ file, bytes: statSync(resolve(dist, file)).size, gzip: gz(resolve(dist, file)) }));
+  const lazy = Object.values(manifest)
+    .filter((c) => c.file.endsWith('.js') && !firstLoad.has(c.file))
+    .map((c) => ({ file: c.file, gzip: gz(resolve(dist, c.file)) }))
+    .sort((a, b) => b.gzip - a.gzip);
+  const sw = readFileSync(resolve(dist, 'sw.js'), 'utf8');
+  const urls = [...sw.matchAll(/"url":"([^"]+)"/g)].map((m) => m[1]);
+  const precache = urls.map((url) => ({ url, bytes: statSync(resolve(dist, url)).size, gzip: gz(resolve(dist, url)) }));
+  return {
+    firstLoad: {
+      files,
+      js: files.filter((f) => f.file.endsWith('.js')).reduce((s, f) => s + f.gzip, 0),
+      css: files.filter((f) => f.file.endsWith('.css')).reduce((s, f) => s + f.gzip, 0),
+      gzip: files.reduce((s, f) => s + f.gzip, 0),
+      bytes: files.reduce((s, f) => s + f.bytes, 0),
+    },
+    largestLazyChunk: lazy[0] ?? { file: null, gzip: 0 },
+    precache: { entries: precache.length, bytes: precache.reduce((s, e) => s + e.bytes, 0), gzip: precache.reduce((s, e) => s + e.gzip, 0) },
+  };
+}
