@@ -99,5 +99,7 @@ export default defineConfig(({ command }) => ({
   preview: { host: '127.0.0.1', strictPort: true },
   define: {
     __DEV_MOCKS__: JSON.stringify(command === 'serve'),
+    // Names the build in <html data-build>, so a deploy can be told from the one before it.
+    __BUILD_ID__: JSON.stringify(process.env.CIRCLE_BUILD_ID ?? process.env.npm_package_version ?? 'dev'),
   },
 }));

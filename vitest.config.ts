@@ -4,7 +4,7 @@ import babel from '@rolldown/plugin-babel';
 
 export default defineConfig({
   plugins: [react(), babel({ plugins: [['module:@preact/signals-react-transform', { mode: 'auto' }]] })],
-  define: { __DEV_MOCKS__: 'false' },
+  define: { __DEV_MOCKS__: 'false', __BUILD_ID__: JSON.stringify('test') },
   test: {
     projects: [
       {

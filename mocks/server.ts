@@ -25,6 +25,8 @@ export interface RunningServer {
   server: Server;
   /** Serves another build from now on, as a deploy would. */
   deploy(distDir: string): void;
+  /** While false, every connection is dropped unanswered: the network is down as far as a browser can tell. */
+  setReachable(reachable: boolean): void;
   close(): Promise<void>;
 }
 
@@ -158,7 +160,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     res.end(req.method === 'HEAD' ? undefined : payload);
   }
 
+  let reachable = true;
   const server = createServer((req, res) => {
+    if (!reachable) {
+      req.socket.destroy();
+      return;
+    }
     const origin = `http://${req.headers.host ?? `${host}:${port}`}`;
     let pathname: string;
     try {
@@ -183,6 +190,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     url: `http://${host}:${address.port}`,
     server,
     deploy,
+    setReachable(value) {
+      reachable = value;
+      if (!value) server.closeAllConnections();
+    },
     close: () =>
       new Promise<void>((done) => {
         server.closeAllConnections();

@@ -14,6 +14,9 @@ import { watchOnlineStatus } from './pwa/online';
 import { watchInstallPrompt } from './pwa/install';
 
 declare const __DEV_MOCKS__: boolean;
+declare const __BUILD_ID__: string;
+
+document.documentElement.dataset.build = __BUILD_ID__;
 
 // The theme is applied before anything renders, so there is no flash of the default one.
 effect(() => applyTheme(activeThemeName.value));

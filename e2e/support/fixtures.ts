@@ -43,10 +43,8 @@ export { expect };
 
 /** Resolves once the service worker controls the page, so the next loads can be served offline. */
 export async function waitForServiceWorker(page: Page): Promise<void> {
-  await page.waitForFunction(async () => {
-    const reg = await navigator.serviceWorker.getRegistration();
-    return Boolean(reg?.active && navigator.serviceWorker.controller);
-  }, undefined, { timeout: 20_000 });
+  // The predicate must be synchronous: a returned promise would count as truthy at once.
+  await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated', undefined, { timeout: 20_000 });
 }
 
 /** CSP violations are reported to the page as securitypolicyviolation events. */

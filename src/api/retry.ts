@@ -1,4 +1,5 @@
 import type { FetchLike } from './transport';
+import { rememberRead } from './recent-reads';
 
 export interface RetryOptions {
   retries?: number;
@@ -37,6 +38,7 @@ export function retryingFetch(
       const signal = AbortSignal.any([request.signal, timeout]);
       try {
         const response = await base(new Request(request, { signal }));
+        if (response.ok) rememberRead(request.url);
         if (!RETRYABLE_STATUS.has(response.status) || attempt >= retries) return response;
       } catch (error) {
         if (request.signal.aborted) throw error;

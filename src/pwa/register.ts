@@ -1,6 +1,7 @@
 import { showSnackbar } from '../ui/snackbar/store';
 import { t } from '../i18n';
 import { log } from '../app/logger';
+import { recentReads } from '../api/recent-reads';
 
 export const SW_URL = '/sw.js';
 const UPDATE_INTERVAL_MS = 60 * 60 * 1000;
@@ -10,6 +11,7 @@ function promptForUpdate(worker: ServiceWorker) {
   showSnackbar({
     message: t('update.available'),
     action: t('update.refresh'),
+    sticky: true,
     onAction: () => {
       reloadOnControllerChange = true;
       worker.postMessage({ type: 'SKIP_WAITING' });
@@ -28,7 +30,14 @@ export async function registerServiceWorker(container: ServiceWorkerContainer | 
     log.warn('Service workers are disabled or not supported by this browser');
     return null;
   }
+  let controlled = Boolean(container.controller);
   container.addEventListener('controllerchange', () => {
+    if (!controlled) {
+      // The first worker just took control: give it what this visit already read.
+      controlled = true;
+      container.controller?.postMessage({ type: 'WARM_API_READS', urls: recentReads() });
+      return;
+    }
     if (!reloadOnControllerChange) return;
     reloadOnControllerChange = false;
     window.location.reload();

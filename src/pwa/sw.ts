@@ -5,6 +5,8 @@ import { NetworkFirst } from 'workbox-strategies';
 import { ExpirationPlugin } from 'workbox-expiration';
 import { CacheableResponsePlugin } from 'workbox-cacheable-response';
 
+const API_CACHE = 'api-reads';
+
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
 
 // The app shell: every built file, revisioned, so an update downloads only what changed.
@@ -19,7 +21,7 @@ registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { deny
 registerRoute(
   ({ url, request }) => url.origin === self.location.origin && url.pathname.startsWith('/api/') && request.method === 'GET',
   new NetworkFirst({
-    cacheName: 'api-reads',
+    cacheName: API_CACHE,
     networkTimeoutSeconds: 6,
     plugins: [new CacheableResponsePlugin({ statuses: [200] }), new ExpirationPlugin({ maxEntries: 60, maxAgeSeconds: 7 * 24 * 3600 })],
   }),
@@ -31,8 +33,28 @@ registerRoute(
   new NetworkFirst({ cacheName: 'ui-config', networkTimeoutSeconds: 4, plugins: [new CacheableResponsePlugin({ statuses: [200] })] }),
 );
 
+/** Stores the API reads the page made before this worker controlled it. */
+async function warmApiReads(urls: unknown): Promise<void> {
+  if (!Array.isArray(urls)) return;
+  const cache = await caches.open(API_CACHE);
+  await Promise.all(
+    urls.slice(0, 30).map(async (raw) => {
+      try {
+        const url = new URL(String(raw));
+        if (url.origin !== self.location.origin || !url.pathname.startsWith('/api/')) return;
+        const response = await fetch(url, { credentials: 'same-origin' });
+        if (response.status === 200) await cache.put(url, response);
+      } catch {
+        // Offline already, or the read fails now: the next visit will cache it.
+      }
+    }),
+  );
+}
+
 self.addEventListener('message', (event) => {
-  if ((event.data as { type?: string } | null)?.type === 'SKIP_WAITING') void self.skipWaiting();
+  const data = event.data as { type?: string; urls?: unknown } | null;
+  if (data?.type === 'SKIP_WAITING') void self.skipWaiting();
+  if (data?.type === 'WARM_API_READS') event.waitUntil(warmApiReads(data.urls));
 });
 
 // The first install takes control at once so the app works offline from the first visit;
@@ -80,7 +102,8 @@ self.addEventListener('notificationclick', (event) => {
       const windows = await self.clients.matchAll({ type: 'window', includeUncontrolled: true });
       const existing = windows.find((w) => new URL(w.url).origin === self.location.origin);
       if (existing) {
-        await existing.focus();
+        // Focus needs the click's user activation; without it the window is still taken there.
+        await existing.focus().catch(() => undefined);
         if (existing.url !== target) await existing.navigate(target).catch(() => undefined);
         return;
       }

@@ -9,6 +9,11 @@ export interface SnackbarOptions {
   duration?: number;
   /** 'assertive' for problems the user must hear at once. */
   politeness?: 'polite' | 'assertive';
+  /**
+   * A sticky snackbar (the update prompt) comes back once a newer, passing one is dismissed,
+   * so a short notice can never swallow it.
+   */
+  sticky?: boolean;
 }
 
 export interface ActiveSnackbar extends SnackbarOptions {
@@ -16,6 +21,7 @@ export interface ActiveSnackbar extends SnackbarOptions {
 }
 
 const current = signal<ActiveSnackbar | null>(null);
+let stashed: ActiveSnackbar | null = null;
 let nextId = 1;
 let timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -25,6 +31,8 @@ export const snackbar = computed(() => current.value);
 export function showSnackbar(options: SnackbarOptions): number {
   clearTimeout(timer);
   const id = nextId++;
+  if (options.sticky) stashed = null;
+  else if (current.value?.sticky) stashed = current.value;
   current.value = { ...options, id };
   if (options.duration !== undefined && options.duration > 0) {
     timer = setTimeout(() => dismissSnackbar(id), options.duration);
@@ -36,7 +44,13 @@ export function showSnackbar(options: SnackbarOptions): number {
 export function dismissSnackbar(id?: number): void {
   if (!current.value || (id !== undefined && current.value.id !== id)) return;
   clearTimeout(timer);
+  const wasSticky = current.value.sticky;
   current.value = null;
+  if (!wasSticky && stashed) {
+    const back = stashed;
+    stashed = null;
+    current.value = back;
+  }
 }
 
 export function runSnackbarAction(): void {
@@ -44,4 +58,11 @@ export function runSnackbarAction(): void {
   if (!active) return;
   dismissSnackbar(active.id);
   active.onAction?.();
+}
+
+/** For tests: no snackbar, nothing stashed. */
+export function resetSnackbar(): void {
+  clearTimeout(timer);
+  stashed = null;
+  current.value = null;
 }
