@@ -1,0 +1,72 @@
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApiClient, type ApiClient } from '../../src/api/client';
+import { startServer, type RunningServer } from '../../mocks/server.ts';
+import type { Recorder } from './openapi.ts';
+import { startPrismProxy, type PrismProcess } from './prism.ts';
+
+/** The UI configuration the test build ships (assets/ui-config.json). */
+export const UI_CONFIG = { appTitle: 'Circle', logLevel: 3, defaultLanguage: 'en', defaultTheme: 'INDIGO_PINK' } as const;
+
+/** A minimal "build" for the Node server: only assets/ui-config.json, which getUiConfig reads. */
+export function makeDistDir(): { dir: string; remove(): void } {
+  const dir = mkdtempSync(join(tmpdir(), 'circle-contract-'));
+  mkdirSync(join(dir, 'assets'));
+  writeFileSync(join(dir, 'assets/ui-config.json'), JSON.stringify(UI_CONFIG));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface ProxiedBackend {
+  server: RunningServer;
+  /** `prism proxy openapi.yaml <server>/api --errors`: every API path. */
+  proxy: PrismProcess;
+  /**
+   * `prism proxy openapi.yaml <server> --errors`: the root of the origin, for the one operation that
+   * lives outside the API base path (GET /assets/ui-config.json, `servers: [{url: /}]` in the file).
+   */
+  rootProxy: PrismProcess;
+  stop(): Promise<void>;
+}
+
+/** The Node mock server (no delay) with a Prism proxy in front of its API and of its root. */
+export async function startProxiedBackend(): Promise<ProxiedBackend> {
+  const dist = makeDistDir();
+  const server = await startServer({ port: 0, delayMs: 0, distDir: dist.dir });
+  const started = await Promise.allSettled([
+    startPrismProxy(`${server.url}/api`, { readyPath: '/symbols' }),
+    startPrismProxy(server.url, { readyPath: '/assets/ui-config.json' }),
+  ]);
+  const stop = async () => {
+    await Promise.all(started.map((s) => (s.status === 'fulfilled' ? s.value.stop() : undefined)));
+    await server.close();
+    dist.remove();
+  };
+  const [api, root] = started;
+  if (api.status === 'rejected' || root.status === 'rejected') {
+    await stop();
+    throw api.status === 'rejected' ? api.reason : (root as PromiseRejectedResult).reason;
+  }
+  return { server, proxy: api.value, rootProxy: root.value, stop };
+}
+
+/** A typed client whose every answer is checked against the contract by `recorder`. */
+export function recordedClient(baseUrl: string, recorder: Recorder, log: (line: string) => void = () => {}): ApiClient {
+  const client = createApiClient({ baseUrl, log });
+  client.use(recorder.middleware());
+  return client;
+}
+
+/** The reason phrase the API puts in `error` for each status it answers. */
+export const REASON: Readonly<Record<number, string>> = {
+  400: 'Bad Request',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  500: 'Internal Server Error',
+};
+
+export const errorBody = (status: number, message: string) => ({ status, error: REASON[status], message });
