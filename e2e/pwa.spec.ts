@@ -273,24 +273,31 @@ test.describe('push notifications', () => {
     await context.grantPermissions(['notifications']);
     await firstVisit(page, '/settings');
     const worker = context.serviceWorkers()[0] ?? (await context.waitForEvent('serviceworker'));
+    // The worker's globals, typed here: this file is compiled with the DOM library, not WebWorker's.
+    type WorkerScope = {
+      registration: ServiceWorkerRegistration;
+      dispatchEvent(event: Event): boolean;
+      PushEvent: new (type: string, init: { data: string }) => Event;
+      NotificationEvent: new (type: string, init: { notification: Notification }) => Event;
+    };
     await worker.evaluate(async () => {
-      const sw = self as unknown as ServiceWorkerGlobalScope;
+      const sw = self as unknown as WorkerScope;
       const data = JSON.stringify({ title: 'Study group tonight', body: 'Room 4, 19:00', url: '/dashboard' });
-      const event = new PushEvent('push', { data });
+      const event = new sw.PushEvent('push', { data });
       const pending: Promise<unknown>[] = [];
       Object.defineProperty(event, 'waitUntil', { value: (p: Promise<unknown>) => pending.push(p) });
       sw.dispatchEvent(event);
       await Promise.all(pending);
     });
     const shown = await worker.evaluate(async () =>
-      (await (self as unknown as ServiceWorkerGlobalScope).registration.getNotifications()).map((n) => `${n.title}: ${n.body}`),
+      (await (self as unknown as WorkerScope).registration.getNotifications()).map((n) => `${n.title}: ${n.body}`),
     );
     expect(shown).toEqual(['Study group tonight: Room 4, 19:00']);
 
     await worker.evaluate(async () => {
-      const sw = self as unknown as ServiceWorkerGlobalScope;
+      const sw = self as unknown as WorkerScope;
       const [notification] = await sw.registration.getNotifications();
-      const event = new NotificationEvent('notificationclick', { notification: notification! });
+      const event = new sw.NotificationEvent('notificationclick', { notification: notification! });
       const pending: Promise<unknown>[] = [];
       Object.defineProperty(event, 'waitUntil', { value: (p: Promise<unknown>) => pending.push(p) });
       sw.dispatchEvent(event);

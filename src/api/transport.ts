@@ -83,19 +83,30 @@ async function streamFetch(request: Request, onProgress: ProgressListener, base:
     const bytes = new Uint8Array(await request.arrayBuffer());
     const total = bytes.byteLength;
     const CHUNK = 16 * 1024;
-    const source = new ReadableStream<Uint8Array>({
-      start(controller) {
-        for (let at = 0; at < total; at += CHUNK) controller.enqueue(bytes.subarray(at, at + CHUNK));
-        controller.close();
+    let offset = 0;
+    // Pulled one chunk at a time (no read-ahead), so a chunk counts once the request takes it.
+    const source = new ReadableStream<Uint8Array>(
+      {
+        pull(controller) {
+          if (offset >= total) {
+            controller.close();
+            return;
+          }
+          const chunk = bytes.subarray(offset, offset + CHUNK);
+          offset += chunk.byteLength;
+          controller.enqueue(chunk);
+          onProgress({ type: 'upload', loaded: offset, total });
+        },
       },
-    });
+      { highWaterMark: 0 },
+    );
     const headers = new Headers(request.headers);
     headers.set('content-length', String(total));
     upload = new Request(request.url, {
       method: request.method,
       headers,
       signal: request.signal,
-      body: counted(source, total, (loaded) => onProgress({ type: 'upload', loaded, total })),
+      body: source,
       duplex: 'half',
     } as RequestInit & { duplex: 'half' });
   }

@@ -10,6 +10,8 @@ export function InstallButton({ compact = false }: { compact?: boolean }) {
     <button
       type="button"
       className={compact ? 'button button--tonal button--small install-button' : 'button button--filled install-button'}
+      // The compact button may show only its icon on phones; its name stays for assistive tech.
+      aria-label={compact ? t('install.button') : undefined}
       onClick={() => void showInstallPrompt()}
     >
       <Icon name="install" size={18} />

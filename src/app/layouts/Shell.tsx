@@ -80,9 +80,10 @@ export function Shell({ layout, children }: { layout: LayoutKind; children: Reac
             <MainNav variant="bar" />
           </nav>
         )}
+        {/* Before the spacer: when the browser offers installation late, nothing else moves. */}
+        <InstallButton compact />
         <span className="topbar__spacer" />
         <OnlineStatus />
-        <InstallButton compact />
       </header>
       <div className="shell">
         {persistentDrawer && (

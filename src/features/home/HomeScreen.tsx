@@ -58,14 +58,16 @@ export default function HomeScreen() {
       </section>
 
       <section className="home__notifications" aria-labelledby="home-notifications">
-        <h2 id="home-notifications">{t('home.latestNotifications')}</h2>
+        <div className="section-head">
+          <h2 id="home-notifications">{t('home.latestNotifications')}</h2>
+          <Link href="/dashboard" className="text-link">
+            {t('home.allNotifications')}
+          </Link>
+        </div>
         {notifications.status === 'loading' && !notifications.data && <LoadingState />}
         {notifications.status === 'error' && !notifications.data && <ErrorState error={notifications.error} onRetry={notifications.reload} />}
         {notifications.data &&
           (notifications.data.length ? <NotificationList items={notifications.data.slice(0, 3)} /> : <EmptyState>{t('notifications.empty')}</EmptyState>)}
-        <Link href="/dashboard" className="text-link">
-          {t('home.allNotifications')}
-        </Link>
       </section>
     </div>
   );

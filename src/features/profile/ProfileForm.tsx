@@ -4,7 +4,7 @@ import { LANGUAGES, LANGUAGE_NAMES } from '../../i18n/languages';
 import { Field, focusFirstError } from '../../ui/form/Field';
 import type { Profile } from '../../api/profile';
 import { isAbort } from '../../api/errors';
-import { createProfile, profileLoading, profileProgress, profileProgressMessage, updateProfile } from '../../state/profile';
+import { createProfile, fetchProfile, profileLoading, profileProgress, profileProgressMessage, updateProfile } from '../../state/profile';
 import { isOnline } from '../../state/app';
 import { showSnackbar } from '../../ui/snackbar/store';
 import { errorText } from '../../ui/widgets/states';
@@ -23,7 +23,9 @@ export function ProfileForm({ profile, onDone, onCancel }: Props) {
   const formRef = useRef<HTMLFormElement>(null);
   const [avatar, setAvatar] = useState<File | null>(null);
   const [avatarError, setAvatarError] = useState<ReturnType<typeof checkAvatar>>(null);
-  const [preview, setPreview] = useState<string | null>(null);
+  // The preview belongs to one file: a URL is shown only with the file it was made for, so an
+  // image never points at a URL revoked when another file was chosen.
+  const [preview, setPreview] = useState<{ file: File; url: string } | null>(null);
   const [saveError, setSaveError] = useState<string | null>(null);
   const controller = useRef<AbortController | null>(null);
   const busy = profileLoading.value;
@@ -35,7 +37,7 @@ export function ProfileForm({ profile, onDone, onCancel }: Props) {
   useEffect(() => {
     if (!avatar) return setPreview(null);
     const url = URL.createObjectURL(avatar);
-    setPreview(url);
+    setPreview({ file: avatar, url });
     return () => URL.revokeObjectURL(url);
   }, [avatar]);
 
@@ -60,7 +62,11 @@ export function ProfileForm({ profile, onDone, onCancel }: Props) {
       showSnackbar({ message: t(profile ? 'profile.saved' : 'profile.created'), duration: 4000 });
       onDone();
     } catch (error) {
-      if (isAbort(error)) return;
+      if (isAbort(error)) {
+        // The server may have taken the whole body before the cancel: show what it holds now.
+        fetchProfile().catch(() => undefined);
+        return;
+      }
       setSaveError(t('profile.saveFailed', { message: errorText(error) }));
     } finally {
       controller.current = null;
@@ -111,7 +117,7 @@ export function ProfileForm({ profile, onDone, onCancel }: Props) {
             {t(avatarError)}
           </p>
         )}
-        {preview && !avatarError && <img className="avatar avatar--preview" src={preview} alt="" width="96" height="96" />}
+        {preview && preview.file === avatar && !avatarError && <img className="avatar avatar--preview" src={preview.url} alt="" width="96" height="96" />}
       </div>
 
       {progress !== undefined && busy && (

@@ -1,0 +1,227 @@
+/**
+ * `npm run audit:pwa`: the PWA audit Lighthouse no longer has, plus Lighthouse's categories.
+ *
+ * 1. Installability over CDP (Page.getInstallabilityErrors, Page.getAppManifest), a controlling
+ *    service worker, and an offline reload of every route (the server drops every connection).
+ * 2. Lighthouse on mobile (default throttling), median of N runs, checked against budget.json.
+ *
+ * It prints a report and writes lighthouse/reports/summary.json; with --ci it exits 1 on a miss.
+ */
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { chromium } from '@playwright/test';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { startServer, type RunningServer } from '../mocks/server.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../playwright.config.ts';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const ci = process.argv.includes('--ci');
+const runsArg = process.argv.find((a) => a.startsWith('--runs='));
+const RUNS = runsArg ? Number(runsArg.slice(7)) : 3;
+
+interface Budget {
+  categories: Record<string, number>;
+  metrics: Record<string, number>;
+}
+const budget = JSON.parse(readFileSync(resolve(import.meta.dirname, 'budget.json'), 'utf8')) as Budget;
+
+export const AUDITED_ROUTES = [
+  { path: '/home', heading: 'Welcome to Circle' },
+  { path: '/profile', heading: 'Your profile' },
+  { path: '/settings', heading: 'Settings' },
+  { path: '/dashboard', heading: 'Dashboard' },
+  // Audited signed in (for the admin route), so the sign-in screen offers to sign out.
+  { path: '/sign-in', heading: 'Sign out' },
+  { path: '/admin/symbols', heading: 'Admin' },
+  { path: '/404', heading: 'Page not found' },
+  { path: '/an/unknown/path', heading: 'Page not found' },
+];
+
+export interface PwaAudit {
+  installabilityErrors: string[];
+  manifestErrors: string[];
+  manifestUrl: string | null;
+  serviceWorkerControls: boolean;
+  offlineRoutes: { path: string; rendered: boolean }[];
+}
+
+/** Installability and offline behaviour, in a persistent profile (incognito is never installable). */
+export async function auditPwa(server: RunningServer): Promise<PwaAudit> {
+  const profile = mkdtempSync(join(tmpdir(), 'circle-pwa-'));
+  const context = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  try {
+    const page = context.pages()[0] ?? (await context.newPage());
+    await page.goto(`${server.url}/home`);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    let serviceWorkerControls = true;
+    try {
+      await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated', undefined, { timeout: 20_000 });
+    } catch {
+      serviceWorkerControls = false;
+    }
+    const cdp = await context.newCDPSession(page);
+    const { installabilityErrors } = (await cdp.send('Page.getInstallabilityErrors')) as {
+      installabilityErrors: { errorId: string; errorArguments: { name: string; value: string }[] }[];
+    };
+    const manifest = (await cdp.send('Page.getAppManifest')) as { url: string; errors: { message: string }[] };
+
+    await page.evaluate(() => localStorage.setItem('auth.isLoggedIn', 'true'));
+    server.setReachable(false);
+    const offlineRoutes: PwaAudit['offlineRoutes'] = [];
+    for (const route of AUDITED_ROUTES) {
+      let rendered = false;
+      try {
+        await page.goto(`${server.url}${route.path}`, { timeout: 10_000 });
+        const heading = page.getByRole('heading', { level: 1 });
+        await heading.waitFor({ timeout: 10_000 });
+        rendered = (await heading.textContent())?.trim() === route.heading;
+      } catch {
+        rendered = false;
+      }
+      offlineRoutes.push({ path: route.path, rendered });
+    }
+    server.setReachable(true);
+    return {
+      installabilityErrors: installabilityErrors.map((e) => [e.errorId, ...e.errorArguments.map((a) => `${a.name}=${a.value}`)].join(' ')),
+      manifestErrors: manifest.errors.map((e) => e.message),
+      manifestUrl: manifest.url || null,
+      serviceWorkerControls,
+      offlineRoutes,
+    };
+  } finally {
+    await context.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+}
+
+export interface LighthouseRun {
+  categories: Record<string, number>;
+  metrics: { lcp: number; tbt: number; cls: number; fcp: number; si: number };
+  failedAudits: Record<string, string[]>;
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+};
+
+/** Lighthouse, mobile form factor with its default simulated throttling. */
+export async function runLighthouse(url: string, runs: number): Promise<{ runs: LighthouseRun[]; median: LighthouseRun }> {
+  const chrome = await chromeLauncher.launch({
+    chromePath: CHROMIUM_PATH,
+    chromeFlags: CHROMIUM_ARGS,
+    logLevel: 'silent',
+  });
+  const results: LighthouseRun[] = [];
+  try {
+    for (let i = 0; i < runs; i++) {
+      const result = await lighthouse(url, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance', 'accessibility', 'best-practices', 'seo'],
+      });
+      if (!result) throw new Error('Lighthouse returned no result');
+      const lhr = result.lhr;
+      const categories = Object.fromEntries(Object.entries(lhr.categories).map(([k, c]) => [k, Math.round((c.score ?? 0) * 100)]));
+      const numeric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
+      const failedAudits: Record<string, string[]> = {};
+      for (const [key, category] of Object.entries(lhr.categories)) {
+        failedAudits[key] = category.auditRefs
+          .filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1)
+          .map((ref) => ref.id);
+      }
+      results.push({
+        categories,
+        metrics: {
+          lcp: numeric('largest-contentful-paint'),
+          tbt: numeric('total-blocking-time'),
+          cls: numeric('cumulative-layout-shift'),
+          fcp: numeric('first-contentful-paint'),
+          si: numeric('speed-index'),
+        },
+        failedAudits,
+      });
+      mkdirSync(resolve(import.meta.dirname, 'reports'), { recursive: true });
+      writeFileSync(resolve(import.meta.dirname, `reports/run-${i + 1}.json`), result.report as string);
+    }
+  } finally {
+    chrome.kill();
+  }
+  const keys = Object.keys(results[0]!.categories);
+  const med: LighthouseRun = {
+    categories: Object.fromEntries(keys.map((k) => [k, median(results.map((r) => r.categories[k]!))])),
+    metrics: {
+      lcp: median(results.map((r) => r.metrics.lcp)),
+      tbt: median(results.map((r) => r.metrics.tbt)),
+      cls: median(results.map((r) => r.metrics.cls)),
+      fcp: median(results.map((r) => r.metrics.fcp)),
+      si: median(results.map((r) => r.metrics.si)),
+    },
+    failedAudits: results[0]!.failedAudits,
+  };
+  return { runs: results, median: med };
+}
+
+async function main() {
+  const server = await startServer({ port: 0, delayMs: 0, distDir: resolve(ROOT, process.env.DIST_DIR ?? 'dist') });
+  const misses: string[] = [];
+  try {
+    const pwa = await auditPwa(server);
+    console.log('\nPWA audit');
+    console.log(`  manifest                 ${pwa.manifestUrl ?? 'none'}`);
+    console.log(`  installability errors    ${pwa.installabilityErrors.length} ${pwa.installabilityErrors.join('; ')}`);
+    console.log(`  manifest errors          ${pwa.manifestErrors.length} ${pwa.manifestErrors.join('; ')}`);
+    console.log(`  service worker controls  ${pwa.serviceWorkerControls ? 'yes' : 'NO'}`);
+    const offline = pwa.offlineRoutes.filter((r) => r.rendered).length;
+    console.log(`  routes rendered offline  ${offline}/${pwa.offlineRoutes.length}`);
+    for (const r of pwa.offlineRoutes) if (!r.rendered) console.log(`    not rendered offline: ${r.path}`);
+    if (pwa.installabilityErrors.length) misses.push('installability errors');
+    if (pwa.manifestErrors.length) misses.push('manifest errors');
+    if (!pwa.manifestUrl) misses.push('no manifest');
+    if (!pwa.serviceWorkerControls) misses.push('no controlling service worker');
+    if (offline !== pwa.offlineRoutes.length) misses.push('routes not rendered offline');
+
+    const lh = await runLighthouse(`${server.url}/`, RUNS);
+    console.log(`\nLighthouse (mobile, median of ${RUNS})`);
+    for (const [category, score] of Object.entries(lh.median.categories)) {
+      const min = budget.categories[category] ?? 0;
+      const ok = score >= min;
+      if (!ok) misses.push(`${category} ${score} < ${min}`);
+      const failed = lh.median.failedAudits[category]?.join(', ');
+      console.log(`  ${ok ? 'ok  ' : 'MISS'} ${category.padEnd(16)} ${String(score).padStart(3)}  (min ${min})${failed ? `  below 1: ${failed}` : ''}`);
+    }
+    const m = lh.median.metrics;
+    const metricRows: [string, number, string][] = [
+      ['lcp', m.lcp, `${Math.round(m.lcp)} ms`],
+      ['tbt', m.tbt, `${Math.round(m.tbt)} ms`],
+      ['cls', m.cls, m.cls.toFixed(3)],
+      ['fcp', m.fcp, `${Math.round(m.fcp)} ms`],
+    ];
+    for (const [name, value, shown] of metricRows) {
+      const max = budget.metrics[name];
+      const ok = max === undefined || value <= max;
+      if (!ok) misses.push(`${name} ${shown} over ${max}`);
+      console.log(`  ${ok ? 'ok  ' : 'MISS'} ${name.padEnd(16)} ${shown}${max !== undefined ? `  (max ${max})` : ''}`);
+    }
+    mkdirSync(resolve(import.meta.dirname, 'reports'), { recursive: true });
+    writeFileSync(resolve(import.meta.dirname, 'reports/summary.json'), JSON.stringify({ pwa, lighthouse: lh, misses }, null, 2));
+  } finally {
+    await server.close();
+  }
+  if (misses.length) {
+    console.log(`\nMisses: ${misses.join('; ')}`);
+    if (ci) process.exit(1);
+  } else {
+    console.log('\nEvery check passed.');
+  }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === resolve(import.meta.dirname, 'audit.ts')) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}

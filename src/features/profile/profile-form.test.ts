@@ -1,0 +1,159 @@
+import { describe, expect, it } from 'vitest';
+import {
+  AVATAR_MAX_BYTES,
+  checkAvatar,
+  createProfileForm,
+  draftKey,
+  parseInterests,
+  toInput,
+  valuesOf,
+  type ProfileField,
+} from './profile-form';
+import type { Profile } from '../../api/profile';
+
+const PROFILE: Profile = {
+  id: 'p-9',
+  displayName: 'Grace Hopper',
+  username: 'grace',
+  email: 'grace@example.org',
+  bio: 'COBOL',
+  language: 'de',
+  interests: ['compilers', 'navy'],
+  createdAt: '2024-01-01T00:00:00Z',
+  updatedAt: '2024-01-02T00:00:00Z',
+};
+
+function file(type: string, size: number, name = 'avatar'): File {
+  return new File([new Uint8Array(size)], name, { type });
+}
+
+describe('parseInterests', () => {
+  it('splits on commas, trims and drops empty tags', () => {
+    expect(parseInterests('maths, music ,, ,art')).toEqual(['maths', 'music', 'art']);
+    expect(parseInterests('')).toEqual([]);
+    expect(parseInterests(' , ')).toEqual([]);
+    expect(parseInterests('one')).toEqual(['one']);
+  });
+});
+
+describe('checkAvatar', () => {
+  it('accepts no file and PNG, JPEG or WebP images up to 2 MB', () => {
+    expect(checkAvatar(null)).toBeNull();
+    expect(checkAvatar(file('image/png', 10))).toBeNull();
+    expect(checkAvatar(file('image/jpeg', 10))).toBeNull();
+    expect(checkAvatar(file('image/webp', AVATAR_MAX_BYTES))).toBeNull();
+  });
+
+  it('rejects other types', () => {
+    for (const type of ['image/gif', 'image/svg+xml', 'application/pdf', '']) {
+      expect(checkAvatar(file(type, 10)), type).toBe('validation.avatarType');
+    }
+  });
+
+  it('rejects files over 2 MB', () => {
+    expect(AVATAR_MAX_BYTES).toBe(2 * 1024 * 1024);
+    expect(checkAvatar(file('image/png', AVATAR_MAX_BYTES + 1))).toBe('validation.avatarSize');
+  });
+});
+
+describe('toInput', () => {
+  const values: Record<ProfileField, string> = {
+    displayName: '  Ada  ',
+    username: ' ada_1 ',
+    email: ' ada@example.org ',
+    bio: '  keeps its spaces ',
+    language: 'es',
+    interests: 'maths, , poetry ',
+  };
+
+  it('trims names and email, parses interests and keeps a known language', () => {
+    expect(toInput(values)).toEqual({
+      displayName: 'Ada',
+      username: 'ada_1',
+      email: 'ada@example.org',
+      bio: '  keeps its spaces ',
+      language: 'es',
+      interests: ['maths', 'poetry'],
+    });
+  });
+
+  it('leaves out a language that is not one of the app', () => {
+    expect(toInput({ ...values, language: 'fr' })).not.toHaveProperty('language');
+  });
+
+  it('round-trips a stored profile through the form values', () => {
+    expect(toInput(valuesOf(PROFILE))).toEqual({
+      displayName: 'Grace Hopper',
+      username: 'grace',
+      email: 'grace@example.org',
+      bio: 'COBOL',
+      language: 'de',
+      interests: ['compilers', 'navy'],
+    });
+  });
+});
+
+describe('the profile form rules', () => {
+  it('checks display name, username pattern, email, bio and interests', () => {
+    const form = createProfileForm(null);
+    expect(form.errors.value).toMatchObject({
+      displayName: { key: 'validation.required' },
+      username: { key: 'validation.required' },
+      email: { key: 'validation.required' },
+    });
+    form.setValue('displayName', 'A');
+    form.setValue('username', 'Ada!');
+    form.setValue('email', 'nope');
+    form.setValue('bio', 'x'.repeat(281));
+    form.setValue('interests', Array.from({ length: 11 }, (_, i) => `t${i}`).join(','));
+    expect(form.errors.value).toEqual({
+      displayName: { key: 'validation.minLength', params: { min: 2 } },
+      username: { key: 'validation.username' },
+      email: { key: 'validation.email' },
+      bio: { key: 'validation.maxLength', params: { max: 280 } },
+      interests: { key: 'validation.interests' },
+    });
+    form.setValue('displayName', 'Ada');
+    form.setValue('username', 'ada_99');
+    form.setValue('email', 'ada@example.org');
+    form.setValue('bio', 'x'.repeat(280));
+    form.setValue('interests', 'a, b');
+    expect(form.valid.value).toBe(true);
+    form.dispose();
+  });
+
+  it('username must be 3 to 20 of a-z, 0-9 and _ in full', () => {
+    const form = createProfileForm(null);
+    for (const [value, ok] of [
+      ['ab', false],
+      ['abc', true],
+      ['a'.repeat(20), true],
+      ['a'.repeat(21), false],
+      ['ABC', false],
+      ['abc def', false],
+      ['abc-def', false],
+    ] as const) {
+      form.setValue('username', value);
+      expect(form.errors.value.username === undefined, value).toBe(ok);
+    }
+    form.dispose();
+  });
+
+  it('rejects an interest longer than 24 characters', () => {
+    const form = createProfileForm(null);
+    form.setValue('interests', `ok, ${'x'.repeat(25)}`);
+    expect(form.errors.value.interests).toEqual({ key: 'validation.interests' });
+    form.dispose();
+  });
+
+  it('edits an existing profile under its own draft key', () => {
+    expect(draftKey(null)).toBe('draft.profile.new');
+    expect(draftKey('p-9')).toBe('draft.profile.p-9');
+    const form = createProfileForm(PROFILE);
+    expect(form.values.value).toEqual(valuesOf(PROFILE));
+    form.setValue('bio', 'Admiral');
+    expect(JSON.parse(localStorage.getItem('draft.profile.p-9')!)).toMatchObject({ bio: 'Admiral' });
+    expect(localStorage.getItem('draft.profile.new')).toBeNull();
+    form.dispose();
+  });
+});
