@@ -1,12 +1,12 @@
 import { Suspense, useEffect, useLayoutEffect, useRef } from 'react';
-import { Redirect, useLocation, useRouter, useSearch } from 'wouter';
+import { Redirect, Route, useLocation, useRouter, useSearch } from 'wouter';
 import { breadcrumbsFor, resolvePath, routerStateFor } from './resolve-route';
 import { lazyScreen, forget } from './lazy-routes';
 import { buildTitle } from './title';
 import { applyScroll } from './scroll';
 import { Shell } from './layouts/Shell';
 import { ErrorBoundary } from './ErrorBoundary';
-import { t } from '../i18n';
+import { activeLanguage, t } from '../i18n';
 import { setRouterState } from '../state/router';
 import { isLoggedIn } from '../state/auth';
 import { config } from '../config/load';
@@ -46,6 +46,8 @@ function RouteView({ route, params }: { route: RouteDef; params: Record<string, 
   const [location] = useLocation();
   const search = useSearch();
   const Screen = lazyScreen(route);
+  // Read here so this component re-renders on a language change: the title is translated too.
+  void activeLanguage.value;
   const breadcrumbs = breadcrumbsFor(route, params, t);
   const title = buildTitle(breadcrumbs, config().appTitle);
   const firstRender = useRef(true);
@@ -55,7 +57,8 @@ function RouteView({ route, params }: { route: RouteDef; params: Record<string, 
   }, [title]);
 
   useEffect(() => {
-    setRouterState(routerStateFor(location, search, route, params, breadcrumbs));
+    // useSearch() gives the query already decoded; the raw one is parsed once, by URLSearchParams.
+    setRouterState(routerStateFor(location, window.location.search, route, params, breadcrumbs));
     // breadcrumbs derive from route, params and language; title captures all three.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [location, search, route, title]);
@@ -74,7 +77,10 @@ function RouteView({ route, params }: { route: RouteDef; params: Record<string, 
     <Shell layout={route.layout}>
       <ErrorBoundary resetKey={location} onRetry={() => forget(route)} fallback={(error, retry) => <ScreenFailed error={error} retry={retry} />}>
         <Suspense fallback={<Loading />}>
-          <Screen />
+          {/* The matching <Route> hands the screen its params (useParams), parents' included. */}
+          <Route path={route.path}>
+            <Screen />
+          </Route>
           <ScreenReady key={location} onReady={onReady} />
         </Suspense>
       </ErrorBoundary>

@@ -1,4 +1,4 @@
-import { effect, signal, type Signal } from '@preact/signals-core';
+import { effect, signal, untracked, type Signal } from '@preact/signals-core';
 
 /** Turns whatever was stored into a valid value, or null when nothing of it can be used. */
 export type Decoder<T> = (raw: unknown) => T | null;
@@ -60,7 +60,9 @@ export function persistedSignal<T>(key: string, decode: Decoder<T>, fallback: T)
       first = false;
       return;
     }
-    if (!writePersisted(key, value)) for (const l of refusedListeners) l(key);
+    // Listeners run outside this effect's tracking: a signal they read or write (a snackbar, say)
+    // must not become a dependency of the write, or writing it here is a cycle.
+    if (!writePersisted(key, value)) untracked(() => refusedListeners.forEach((l) => l(key)));
   });
   return s;
 }

@@ -62,9 +62,12 @@ export function readableOn(color: string, background: string, ratio = 4.5): stri
   return toward;
 }
 
-/** Black or white, whichever reads better on `background`. */
+/** White or near-black, whichever reads better on `background`; pure black when neither reaches 4.5:1. */
 export function textOn(background: string): string {
-  return contrast('#FFFFFF', background) >= contrast('#111111', background) ? '#FFFFFF' : '#111111';
+  const best = contrast('#FFFFFF', background) >= contrast('#111111', background) ? '#FFFFFF' : '#111111';
+  // Mid-tone fills such as pink #E91E63 or blue grey #607D8B give white only ~4.35:1; black gives ~4.8:1.
+  if (contrast(best, background) >= 4.5) return best;
+  return contrast('#000000', background) > contrast(best, background) ? '#000000' : best;
 }
 
 /** The custom properties a theme sets; every colour the app uses comes from these. */
@@ -76,8 +79,10 @@ export function themeTokens(name: ThemeName): Record<string, string> {
   const text = dark ? '#ECECEC' : '#1B1B1F';
   const muted = dark ? '#B4B4B8' : '#55555D';
   // Filled bars and buttons keep the brand colour; text in that colour is adjusted to stay readable.
-  const primaryStrong = readableOn(t.primary, surface);
-  const accentStrong = readableOn(t.accent, surface);
+  const surface2 = dark ? '#2A2A2E' : '#F0F0F4';
+  // Text in a brand colour sits on both surfaces (the current nav item uses the second one).
+  const primaryStrong = readableOn(readableOn(t.primary, surface), surface2);
+  const accentStrong = readableOn(readableOn(t.accent, surface), surface2);
   return {
     '--color-primary': t.primary,
     '--color-on-primary': textOn(t.primary),
@@ -87,7 +92,7 @@ export function themeTokens(name: ThemeName): Record<string, string> {
     '--color-accent-text': accentStrong,
     '--color-bg': bg,
     '--color-surface': surface,
-    '--color-surface-2': dark ? '#2A2A2E' : '#F0F0F4',
+    '--color-surface-2': surface2,
     '--color-text': text,
     '--color-text-muted': muted,
     '--color-border': dark ? '#5A5A60' : '#8A8A94',

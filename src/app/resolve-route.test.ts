@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { renderHook } from '@testing-library/react';
+import { useRouter, type Parser } from 'wouter';
+import { breadcrumbsFor, resolvePath, routerStateFor } from './resolve-route';
+import { routeById, routeChain, ROUTES, type RouteDef } from './routes';
+import { en, type MessageKey } from '../i18n/en';
+import { buildTitle } from './title';
+
+/** The parser wouter's default router uses (regexparam), taken from the router itself. */
+function defaultParser(): Parser {
+  const { result, unmount } = renderHook(() => useRouter().parser);
+  unmount();
+  return result.current;
+}
+const parser = defaultParser();
+const translate = (key: MessageKey) => en[key];
+
+function route(id: string): RouteDef {
+  const r = routeById(id);
+  if (!r) throw new Error(`No route ${id}`);
+  return r;
+}
+
+describe('resolvePath', () => {
+  it("redirects '' and '/' to /home, exactly", () => {
+    expect(resolvePath(parser, '')).toEqual({ kind: 'redirect', to: '/home' });
+    expect(resolvePath(parser, '/')).toEqual({ kind: 'redirect', to: '/home' });
+  });
+
+  it('redirects unknown paths to /404', () => {
+    for (const path of ['/nope', '/homepage', '/home/extra', '/admin/symbols/1', '/settings/x', '//']) {
+      expect(resolvePath(parser, path), path).toEqual({ kind: 'redirect', to: '/404' });
+    }
+  });
+
+  it('matches every route at its own path', () => {
+    for (const r of ROUTES.filter((x) => !x.path.includes(':'))) {
+      const res = resolvePath(parser, r.path);
+      expect(res.kind === 'route' && res.route.id, r.path).toBe(r.id);
+    }
+  });
+
+  it('matches the 404 and home routes themselves', () => {
+    const notFound = resolvePath(parser, '/404');
+    expect(notFound.kind === 'route' && notFound.route.id).toBe('not-found');
+    const home = resolvePath(parser, '/home');
+    expect(home).toEqual({ kind: 'route', route: route('home'), params: {} });
+  });
+
+  it("matches '/admin/symbols' to the child route with params {collection: 'symbols'}", () => {
+    const res = resolvePath(parser, '/admin/symbols');
+    expect(res.kind).toBe('route');
+    if (res.kind !== 'route') return;
+    expect(res.route.id).toBe('admin-collection');
+    expect(res.params).toEqual({ collection: 'symbols' });
+  });
+
+  it('accepts a trailing slash', () => {
+    const res = resolvePath(parser, '/admin/accounts/');
+    expect(res.kind === 'route' && [res.route.id, res.params]).toEqual(['admin-collection', { collection: 'accounts' }]);
+  });
+});
+
+describe('breadcrumbsFor', () => {
+  it('lists the parent first, then the child titled by its param', () => {
+    const crumbs = breadcrumbsFor(route('admin-collection'), { collection: 'symbols' }, translate);
+    expect(crumbs).toEqual([
+      { title: 'Admin', path: '/admin' },
+      { title: 'symbols', path: '/admin/symbols' },
+    ]);
+    expect(buildTitle(crumbs, 'Circle')).toBe('Admin | symbols | Circle');
+  });
+
+  it('translates catalogue titles', () => {
+    expect(breadcrumbsFor(route('settings'), {}, translate)).toEqual([{ title: 'Settings', path: '/settings' }]);
+    expect(breadcrumbsFor(route('settings'), {}, () => 'Ajustes')).toEqual([{ title: 'Ajustes', path: '/settings' }]);
+  });
+
+  it('encodes params in breadcrumb paths', () => {
+    const crumbs = breadcrumbsFor(route('admin-collection'), { collection: 'a b/c' }, translate);
+    expect(crumbs[1]).toEqual({ title: 'a b/c', path: '/admin/a%20b%2Fc' });
+  });
+});
+
+describe('routerStateFor', () => {
+  it('holds url, params, queryParams and breadcrumbs', () => {
+    const child = route('admin-collection');
+    const crumbs = breadcrumbsFor(child, { collection: 'symbols' }, translate);
+    const state = routerStateFor('/admin/symbols', 'page=2&q=ms%20ft&flag', child, { collection: 'symbols' }, crumbs);
+    expect(state).toEqual({
+      url: '/admin/symbols',
+      params: { collection: 'symbols' },
+      queryParams: { page: '2', q: 'ms ft', flag: '' },
+      breadcrumbs: crumbs,
+      data: {},
+    });
+  });
+
+  it('accepts a search string with its leading ?', () => {
+    expect(routerStateFor('/home', '?next=%2Fadmin', route('home'), {}, []).queryParams).toEqual({ next: '/admin' });
+  });
+
+  it("gives a child route its parents' data, its own data winning", () => {
+    const parent = route('admin');
+    const child = route('admin-collection');
+    expect(routeChain(child)).toEqual([parent, child]);
+    const saved = [parent.data, child.data] as const;
+    try {
+      parent.data = { section: 'admin', shared: 'parent' };
+      child.data = { shared: 'child', table: true };
+      const state = routerStateFor('/admin/symbols', '', child, { collection: 'symbols' }, []);
+      expect(state.data).toEqual({ section: 'admin', shared: 'child', table: true });
+      // The parent's own data object is not changed by the merge.
+      expect(parent.data).toEqual({ section: 'admin', shared: 'parent' });
+    } finally {
+      parent.data = saved[0];
+      child.data = saved[1];
+    }
+  });
+});

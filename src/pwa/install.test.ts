@@ -1,0 +1,89 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { BeforeInstallPromptEvent } from '../state/app';
+
+/** Fresh stores and listeners for each test: installed state is persisted and read at start. */
+async function fresh() {
+  vi.resetModules();
+  const [install, app, analytics] = await Promise.all([import('./install'), import('../state/app'), import('../app/analytics')]);
+  return { ...install, ...app, trackedEvents: analytics.trackedEvents };
+}
+
+function promptEvent(outcome: 'accepted' | 'dismissed' | Error) {
+  const event = new Event('beforeinstallprompt', { cancelable: true }) as BeforeInstallPromptEvent;
+  const prompt = vi.fn(() => (outcome instanceof Error ? Promise.reject(outcome) : Promise.resolve()));
+  Object.assign(event, {
+    platforms: ['web'],
+    userChoice: outcome instanceof Error ? new Promise(() => {}) : Promise.resolve({ outcome, platform: 'web' }),
+    prompt,
+  });
+  return { event, prompt };
+}
+
+const flush = () => new Promise((r) => setTimeout(r, 0));
+
+describe('install prompt', () => {
+  let stop: () => void = () => {};
+  beforeEach(() => vi.spyOn(console, 'warn').mockImplementation(() => {}));
+  afterEach(() => stop());
+
+  it("captures the prompt, suppresses the browser's own, emits 'available', shows it and records the choice", async () => {
+    const s = await fresh();
+    stop = s.watchInstallPrompt(window);
+    const { event, prompt } = promptEvent('accepted');
+    window.dispatchEvent(event);
+    expect(event.defaultPrevented).toBe(true);
+    expect(prompt).toHaveBeenCalledTimes(1);
+    await flush();
+    expect(s.trackedEvents().map((e) => `${e.category}:${e.action}`)).toEqual(['install:available', 'install:accepted']);
+    // A prompt can be used once.
+    expect(s.pendingInstallPrompt.value).toBeNull();
+  });
+
+  it("records 'dismissed' when the user says no", async () => {
+    const s = await fresh();
+    stop = s.watchInstallPrompt(window);
+    window.dispatchEvent(promptEvent('dismissed').event);
+    await flush();
+    expect(s.trackedEvents().at(-1)).toMatchObject({ category: 'install', action: 'dismissed' });
+  });
+
+  it("records 'errored' when the prompt cannot be shown, and keeps it for the Install button", async () => {
+    const s = await fresh();
+    stop = s.watchInstallPrompt(window);
+    const { event } = promptEvent(new Error('NotAllowedError'));
+    window.dispatchEvent(event);
+    await flush();
+    expect(s.trackedEvents().at(-1)).toMatchObject({ category: 'install', action: 'errored' });
+    expect(s.canInstall.value).toBe(true);
+  });
+
+  it("sets installed on the browser's appinstalled event and clears the prompt", async () => {
+    const s = await fresh();
+    stop = s.watchInstallPrompt(window);
+    s.storeInstallPrompt(promptEvent('dismissed').event);
+    window.dispatchEvent(new Event('appinstalled'));
+    expect(s.isInstalled.value).toBe(true);
+    expect(s.canInstall.value).toBe(false);
+    expect(localStorage.getItem('app.installed')).toBe('true');
+  });
+
+  it('ignores prompts once installed', async () => {
+    localStorage.setItem('app.installed', 'true');
+    const s = await fresh();
+    stop = s.watchInstallPrompt(window);
+    const { event, prompt } = promptEvent('accepted');
+    window.dispatchEvent(event);
+    expect(event.defaultPrevented).toBe(true);
+    expect(prompt).not.toHaveBeenCalled();
+    expect(await s.showInstallPrompt()).toBe('unavailable');
+  });
+
+  it('stops listening when unsubscribed', async () => {
+    const s = await fresh();
+    s.watchInstallPrompt(window)();
+    const { event, prompt } = promptEvent('accepted');
+    window.dispatchEvent(event);
+    expect(prompt).not.toHaveBeenCalled();
+    expect(event.defaultPrevented).toBe(false);
+  });
+});

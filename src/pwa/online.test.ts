@@ -1,0 +1,43 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { watchOnlineStatus } from './online';
+import { isOnline, setOnline } from '../state/app';
+import { resetSnackbar, snackbar } from '../ui/snackbar/store';
+
+describe('watchOnlineStatus', () => {
+  let stop: () => void = () => {};
+  afterEach(() => {
+    stop();
+    setOnline(true);
+    resetSnackbar();
+  });
+
+  it("follows the browser's offline and online events and tells the user", () => {
+    const onLine = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(true);
+    stop = watchOnlineStatus(window);
+    expect(isOnline.value).toBe(true);
+
+    onLine.mockReturnValue(false);
+    window.dispatchEvent(new Event('offline'));
+    expect(isOnline.value).toBe(false);
+    expect(snackbar.value?.message).toBe('You are offline. What you saw last is shown; changes need a connection.');
+
+    onLine.mockReturnValue(true);
+    window.dispatchEvent(new Event('online'));
+    expect(isOnline.value).toBe(true);
+    expect(snackbar.value?.message).toBe('You are back online.');
+  });
+
+  it('reads the state at start', () => {
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    stop = watchOnlineStatus(window);
+    expect(isOnline.value).toBe(false);
+  });
+
+  it('stops following once unsubscribed', () => {
+    const onLine = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(true);
+    watchOnlineStatus(window)();
+    onLine.mockReturnValue(false);
+    window.dispatchEvent(new Event('offline'));
+    expect(isOnline.value).toBe(true);
+  });
+});

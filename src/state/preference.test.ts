@@ -1,0 +1,68 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+
+/** A fresh copy of the store, reading whatever localStorage holds now. */
+async function freshStore() {
+  vi.resetModules();
+  return import('./preference');
+}
+
+function stored(): unknown {
+  const raw = localStorage.getItem('preference');
+  return raw === null ? null : JSON.parse(raw);
+}
+
+describe('preference store', () => {
+  beforeEach(() => localStorage.clear());
+
+  it("defaults to language 'en', theme INDIGO_PINK and notifications off", async () => {
+    const p = await freshStore();
+    expect(p.preference.value).toEqual({ language: 'en', activeThemeName: 'INDIGO_PINK', enableNotifications: false });
+    expect(p.language.value).toBe('en');
+    expect(p.activeThemeName.value).toBe('INDIGO_PINK');
+    expect(p.notificationsEnabled.value).toBe(false);
+    // Nothing is written until something changes.
+    expect(localStorage.getItem('preference')).toBeNull();
+  });
+
+  it('changeLanguage changes only the language and persists the whole state as JSON', async () => {
+    const p = await freshStore();
+    p.changeLanguage('de');
+    expect(p.language.value).toBe('de');
+    expect(p.activeThemeName.value).toBe('INDIGO_PINK');
+    expect(stored()).toEqual({ language: 'de', activeThemeName: 'INDIGO_PINK', enableNotifications: false });
+  });
+
+  it('changeTheme changes only the theme and persists it', async () => {
+    const p = await freshStore();
+    p.changeTheme('PURPLE_GREEN');
+    expect(p.preference.value).toEqual({ language: 'en', activeThemeName: 'PURPLE_GREEN', enableNotifications: false });
+    expect(stored()).toEqual(p.preference.value);
+  });
+
+  it('enableNotifications and disableNotifications toggle the flag and persist it', async () => {
+    const p = await freshStore();
+    p.enableNotifications();
+    expect(p.notificationsEnabled.value).toBe(true);
+    expect(stored()).toMatchObject({ enableNotifications: true });
+    p.disableNotifications();
+    expect(p.notificationsEnabled.value).toBe(false);
+    expect(stored()).toMatchObject({ enableNotifications: false });
+  });
+
+  it('reads the persisted state back on the next start', async () => {
+    const first = await freshStore();
+    first.changeLanguage('es');
+    first.changeTheme('PINK_BLUEGREY');
+    first.enableNotifications();
+    const second = await freshStore();
+    expect(second.preference.value).toEqual({ language: 'es', activeThemeName: 'PINK_BLUEGREY', enableNotifications: true });
+  });
+
+  it('records each action in the state history', async () => {
+    const p = await freshStore();
+    const { stateHistory: history } = await import('./history');
+    p.changeTheme('DEEPPURPLE_AMBER');
+    const last = history().at(-1);
+    expect(last).toMatchObject({ store: 'preference', action: 'changeTheme', state: { activeThemeName: 'DEEPPURPLE_AMBER' } });
+  });
+});

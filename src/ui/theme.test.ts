@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { applyTheme, contrast, DEFAULT_THEME, isThemeName, luminance, readableOn, textOn, THEME_NAMES, THEMES, themeTokens } from './theme';
+
+describe('themes', () => {
+  it("are the seed's four, with their primary, accent and mode", () => {
+    expect(THEMES).toEqual({
+      DEEPPURPLE_AMBER: { primary: '#673AB7', accent: '#FFC107', mode: 'light' },
+      INDIGO_PINK: { primary: '#3F51B5', accent: '#E91E63', mode: 'light' },
+      PINK_BLUEGREY: { primary: '#E91E63', accent: '#607D8B', mode: 'dark' },
+      PURPLE_GREEN: { primary: '#9C27B0', accent: '#4CAF50', mode: 'dark' },
+    });
+    expect([...THEME_NAMES].sort()).toEqual(Object.keys(THEMES).sort());
+    expect(DEFAULT_THEME).toBe('INDIGO_PINK');
+  });
+
+  it('isThemeName accepts exactly the four names', () => {
+    for (const name of THEME_NAMES) expect(isThemeName(name)).toBe(true);
+    for (const other of ['HOTDOG', 'indigo_pink', '', null, 3, ['INDIGO_PINK']]) expect(isThemeName(other)).toBe(false);
+  });
+});
+
+describe('contrast helpers', () => {
+  it('compute WCAG luminance and contrast ratios', () => {
+    expect(luminance('#FFFFFF')).toBeCloseTo(1, 5);
+    expect(luminance('#000000')).toBe(0);
+    expect(contrast('#FFFFFF', '#000000')).toBeCloseTo(21, 5);
+    expect(contrast('#000000', '#FFFFFF')).toBeCloseTo(21, 5);
+    expect(contrast('#777777', '#777777')).toBe(1);
+    // A well-known pair: #767676 on white is just above 4.5:1.
+    expect(contrast('#767676', '#FFFFFF')).toBeCloseTo(4.54, 2);
+  });
+
+  it('readableOn keeps a colour that already reads and otherwise moves it until it does', () => {
+    expect(readableOn('#000000', '#FFFFFF')).toBe('#000000');
+    const adjusted = readableOn('#FFC107', '#FFFFFF');
+    expect(adjusted).not.toBe('#FFC107');
+    expect(contrast(adjusted, '#FFFFFF')).toBeGreaterThanOrEqual(4.5);
+    expect(contrast(readableOn('#3F51B5', '#121212'), '#121212')).toBeGreaterThanOrEqual(4.5);
+  });
+
+  it('textOn picks a text colour that reads on the fill', () => {
+    expect(textOn('#000000')).toBe('#FFFFFF');
+    expect(textOn('#FFFFFF')).not.toBe('#FFFFFF');
+  });
+});
+
+/** The pairs the app draws text with, each at least 4.5:1 (WCAG AA for normal text). */
+const TEXT_PAIRS: [text: string, background: string][] = [
+  ['--color-text', '--color-surface'],
+  ['--color-text', '--color-bg'],
+  ['--color-text-muted', '--color-surface'],
+  ['--color-text-muted', '--color-bg'],
+  ['--color-primary-text', '--color-surface'],
+  ['--color-primary-text', '--color-bg'],
+  ['--color-danger', '--color-surface'],
+  ['--color-danger', '--color-bg'],
+  ['--color-on-primary', '--color-primary'],
+  ['--color-on-accent', '--color-accent'],
+];
+
+describe.each(THEME_NAMES)('themeTokens(%s)', (name) => {
+  const tokens = themeTokens(name);
+
+  it("uses the theme's primary and accent and a background for its mode", () => {
+    expect(tokens['--color-primary']).toBe(THEMES[name].primary);
+    expect(tokens['--color-accent']).toBe(THEMES[name].accent);
+    const darkBackground = luminance(tokens['--color-bg']!) < 0.2;
+    expect(darkBackground).toBe(THEMES[name].mode === 'dark');
+  });
+
+  it.each(TEXT_PAIRS)('%s on %s reaches 4.5:1', (text, background) => {
+    const fg = tokens[text];
+    const bg = tokens[background];
+    expect(fg, text).toMatch(/^#[0-9A-F]{6}$/i);
+    expect(bg, background).toMatch(/^#[0-9A-F]{6}$/i);
+    const ratio = contrast(fg!, bg!);
+    expect(ratio, `${name}: ${text} ${fg} on ${background} ${bg} is ${ratio.toFixed(2)}:1`).toBeGreaterThanOrEqual(4.5);
+  });
+});
+
+describe('applyTheme', () => {
+  it('sets every custom property on documentElement, data-theme, color-scheme and the theme-color meta', () => {
+    const meta = document.createElement('meta');
+    meta.name = 'theme-color';
+    meta.content = '#000000';
+    document.head.append(meta);
+    try {
+      applyTheme('PURPLE_GREEN');
+      const root = document.documentElement;
+      for (const [key, value] of Object.entries(themeTokens('PURPLE_GREEN'))) {
+        expect(root.style.getPropertyValue(key), key).toBe(value);
+      }
+      expect(root.dataset.theme).toBe('PURPLE_GREEN');
+      expect(root.style.getPropertyValue('color-scheme')).toBe('dark');
+      expect(meta.content).toBe('#9C27B0');
+
+      applyTheme('INDIGO_PINK');
+      expect(root.dataset.theme).toBe('INDIGO_PINK');
+      expect(root.style.getPropertyValue('--color-primary')).toBe('#3F51B5');
+      expect(root.style.getPropertyValue('--color-bg')).toBe(themeTokens('INDIGO_PINK')['--color-bg']);
+      expect(root.style.getPropertyValue('color-scheme')).toBe('light');
+      expect(meta.content).toBe('#3F51B5');
+    } finally {
+      meta.remove();
+    }
+  });
+
+  it('can theme another element', () => {
+    const el = document.createElement('div');
+    applyTheme('DEEPPURPLE_AMBER', el);
+    expect(el.dataset.theme).toBe('DEEPPURPLE_AMBER');
+    expect(el.style.getPropertyValue('--color-accent')).toBe('#FFC107');
+  });
+});
