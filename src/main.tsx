@@ -54,6 +54,8 @@ async function boot() {
   const afterLoad = () =>
     whenIdle(() => {
       prefetchRoutes();
+      // A profile save queued offline in an earlier visit goes out now, or when back online.
+      void import('./pwa/outbox').then((m) => m.watchProfileOutbox());
       if (!__DEV_MOCKS__ && import.meta.env.PROD) void import('./pwa/register').then((m) => m.registerServiceWorker());
     });
   if (document.readyState === 'complete') afterLoad();

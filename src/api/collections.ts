@@ -1,5 +1,6 @@
 import type { components, paths } from './schema';
 import { type ApiClient, unwrap } from './client';
+import { checkItem, checkList } from './guards';
 
 type Schemas = components['schemas'];
 
@@ -26,17 +27,17 @@ export function collectionsApi(client: ApiClient) {
   const listPath = (name: CollectionName) => `/${name}` as '/symbols';
   const itemPath = (name: CollectionName) => `/${name}/{id}` as '/symbols/{id}';
   return {
-    list<N extends CollectionName>(name: N, query?: ListQuery<N>, signal?: AbortSignal): Promise<Item<N>[]> {
-      return unwrap(client.GET(listPath(name), { params: { query: query as never }, signal })) as Promise<Item<N>[]>;
+    async list<N extends CollectionName>(name: N, query?: ListQuery<N>, signal?: AbortSignal): Promise<Item<N>[]> {
+      return checkList<Item<N>>(name, await unwrap(client.GET(listPath(name), { params: { query: query as never }, signal })));
     },
-    read<N extends CollectionName>(name: N, id: string, signal?: AbortSignal): Promise<Item<N>> {
-      return unwrap(client.GET(itemPath(name), { params: { path: { id } }, signal })) as Promise<Item<N>>;
+    async read<N extends CollectionName>(name: N, id: string, signal?: AbortSignal): Promise<Item<N>> {
+      return checkItem<Item<N>>(name, await unwrap(client.GET(itemPath(name), { params: { path: { id } }, signal })));
     },
-    create<N extends CollectionName>(name: N, body: Input<N>): Promise<Item<N>> {
-      return unwrap(client.POST(listPath(name), { body: body as never })) as Promise<Item<N>>;
+    async create<N extends CollectionName>(name: N, body: Input<N>): Promise<Item<N>> {
+      return checkItem<Item<N>>(name, await unwrap(client.POST(listPath(name), { body: body as never })));
     },
-    replace<N extends CollectionName>(name: N, id: string, body: Input<N>): Promise<Item<N>> {
-      return unwrap(client.PUT(itemPath(name), { params: { path: { id } }, body: body as never })) as Promise<Item<N>>;
+    async replace<N extends CollectionName>(name: N, id: string, body: Input<N>): Promise<Item<N>> {
+      return checkItem<Item<N>>(name, await unwrap(client.PUT(itemPath(name), { params: { path: { id } }, body: body as never })));
     },
     async remove(name: CollectionName, id: string): Promise<void> {
       await unwrap(client.DELETE(itemPath(name), { params: { path: { id } } }));

@@ -1,6 +1,7 @@
 import type { components } from './schema';
 import { type ApiClient, unwrap } from './client';
-import { progressFetch, type ProgressListener } from './transport';
+import type { ProgressListener } from './progress';
+import { checkProfile } from './guards';
 
 export type Profile = components['schemas']['Profile'];
 export type ProfileInput = components['schemas']['ProfileInput'];
@@ -27,10 +28,12 @@ export function profileApi(client: ApiClient) {
     /** The member's profile, or null when they have not created one yet (204). */
     async get(signal?: AbortSignal): Promise<Profile | null> {
       const profile = await unwrap(client.GET('/user/profile/myprofile', { signal }));
-      return profile ?? null;
+      return profile ? checkProfile(profile) : null;
     },
-    create(fields: ProfileInput, avatar: Blob | null, { onProgress = () => {}, signal }: TransferOptions = {}): Promise<Profile> {
-      return unwrap(
+    async create(fields: ProfileInput, avatar: Blob | null, { onProgress = () => {}, signal }: TransferOptions = {}): Promise<Profile> {
+      // The progress transport is only needed when saving: it loads then, not at start.
+      const { progressFetch } = await import('./transport');
+      return checkProfile(await unwrap(
         client.POST('/user/profile', {
           // The form is built from `fields`; the typed body keeps the call checked against the contract.
           body: fields as unknown as components['schemas']['ProfileForm'],
@@ -38,10 +41,11 @@ export function profileApi(client: ApiClient) {
           fetch: progressFetch(onProgress),
           signal,
         }),
-      );
+      ));
     },
-    update(id: string, fields: ProfilePatch, avatar: Blob | null, { onProgress = () => {}, signal }: TransferOptions = {}): Promise<Profile> {
-      return unwrap(
+    async update(id: string, fields: ProfilePatch, avatar: Blob | null, { onProgress = () => {}, signal }: TransferOptions = {}): Promise<Profile> {
+      const { progressFetch } = await import('./transport');
+      return checkProfile(await unwrap(
         client.PATCH('/user/profile/{id}', {
           params: { path: { id } },
           body: fields as unknown as components['schemas']['ProfilePatchForm'],
@@ -49,7 +53,7 @@ export function profileApi(client: ApiClient) {
           fetch: progressFetch(onProgress),
           signal,
         }),
-      );
+      ));
     },
     async remove(id: string): Promise<void> {
       await unwrap(client.DELETE('/user/profile/{id}', { params: { path: { id } } }));

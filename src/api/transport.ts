@@ -3,12 +3,9 @@
  * option. fetch() cannot report upload progress, so browsers go through XMLHttpRequest; where
  * there is none (Node), the body is streamed through a counter instead.
  */
-export type TransferEvent =
-  | { type: 'sent' }
-  | { type: 'upload'; loaded: number; total: number }
-  | { type: 'download'; loaded: number; total: number };
+import type { ProgressListener } from './progress';
+export type { TransferEvent, ProgressListener } from './progress';
 
-export type ProgressListener = (event: TransferEvent) => void;
 export type FetchLike = (request: Request) => Promise<Response>;
 
 function abortError(): DOMException {
@@ -122,10 +119,4 @@ async function streamFetch(request: Request, onProgress: ProgressListener, base:
 export function progressFetch(onProgress: ProgressListener, base: FetchLike = (r) => fetch(r)): FetchLike {
   return (request) =>
     typeof XMLHttpRequest === 'function' ? xhrFetch(request, onProgress) : streamFetch(request, onProgress, base);
-}
-
-/** Whole percent of a transfer, or null when its size is unknown. */
-export function percentOf(event: { loaded: number; total: number }): number | null {
-  if (!event.total) return null;
-  return Math.min(100, Math.round((event.loaded / event.total) * 100));
 }

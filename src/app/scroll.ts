@@ -45,21 +45,50 @@ export function installScrollRestoration(): () => void {
   };
 }
 
+/** How long a restored position or an anchor is held while the screen's data arrives. */
+const HOLD_MS = 5000;
+const USER_SCROLL_EVENTS = ['wheel', 'touchstart', 'keydown', 'pointerdown'] as const;
+let stopHolding: (() => void) | null = null;
+
+/**
+ * A screen renders before its data arrives, so the page is shorter at first than when it was
+ * left: a saved position cannot be reached yet, and content arriving above an anchor pushes it
+ * away. The scroll is applied again each time the page changes size, until the user scrolls
+ * themselves, another screen is shown, or the page had time to settle.
+ */
+function hold(apply: () => void): void {
+  stopHolding?.();
+  apply();
+  if (typeof ResizeObserver === 'undefined') return;
+  const observer = new ResizeObserver(() => apply());
+  observer.observe(document.body);
+  const stop = () => {
+    observer.disconnect();
+    clearTimeout(timer);
+    for (const type of USER_SCROLL_EVENTS) window.removeEventListener(type, stop);
+    if (stopHolding === stop) stopHolding = null;
+  };
+  const timer = setTimeout(stop, HOLD_MS);
+  for (const type of USER_SCROLL_EVENTS) window.addEventListener(type, stop, { passive: true });
+  stopHolding = stop;
+}
+
 /** Called once a screen has rendered: back/forward restores, an anchor scrolls into view, else top. */
 export function applyScroll(hash: string): void {
   const fromHistory = performance.now() - poppedAt < 2000;
   poppedAt = 0;
   const saved = positions[entryKey()];
   if (fromHistory && saved !== undefined) {
-    window.scrollTo(0, saved);
+    hold(() => window.scrollTo(0, saved));
     return;
   }
   if (hash.length > 1) {
-    const target = document.getElementById(decodeURIComponent(hash.slice(1)));
-    if (target) {
-      target.scrollIntoView();
+    const id = decodeURIComponent(hash.slice(1));
+    if (document.getElementById(id)) {
+      hold(() => document.getElementById(id)?.scrollIntoView());
       return;
     }
   }
+  stopHolding?.();
   window.scrollTo(0, 0);
 }

@@ -47,7 +47,8 @@ export function format(template: string, lang: Language, params: Record<string, 
 export function t(key: MessageKey, params?: Record<string, string | number>): string {
   const lang = activeLanguage.value;
   const messages = catalogues.value[lang] ?? en;
-  return format(messages[key] ?? en[key], lang, params);
+  // A key built from data (a notification level, say) may be unknown: show the key, never crash.
+  return format(messages[key] ?? en[key] ?? String(key), lang, params);
 }
 
 export function formatDate(value: string | number | Date, options: Intl.DateTimeFormatOptions = { dateStyle: 'medium' }): string {

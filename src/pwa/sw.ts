@@ -4,6 +4,7 @@ import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { NetworkFirst } from 'workbox-strategies';
 import { ExpirationPlugin } from 'workbox-expiration';
 import { CacheableResponsePlugin } from 'workbox-cacheable-response';
+import { clearPendingSave, OUTBOX_SYNC_TAG, pendingSaveForm, pendingSaveRequest, readPendingSave, withOutboxLock } from './outbox-store';
 
 const API_CACHE = 'api-reads';
 
@@ -61,6 +62,35 @@ self.addEventListener('message', (event) => {
 // later versions wait for the user's Refresh.
 self.addEventListener('activate', (event) => {
   event.waitUntil(self.clients.claim());
+});
+
+/**
+ * Background Sync: a profile save queued offline is sent by the worker when the network is
+ * back, even with no page open. A page sending it at the same time is held off by the lock.
+ */
+async function sendQueuedSave(): Promise<void> {
+  await withOutboxLock(async () => {
+    const save = await readPendingSave();
+    if (!save) return;
+    const { url, method } = pendingSaveRequest(save);
+    const headers = new Headers();
+    const cookies = (self as unknown as { cookieStore?: { get(name: string): Promise<{ value: string } | null> } }).cookieStore;
+    const token = await cookies?.get('XSRF-TOKEN').catch(() => null);
+    if (token?.value) headers.set('X-XSRF-TOKEN', token.value);
+    // A network failure throws: the browser retries the sync later.
+    const response = await fetch(url, { method, headers, body: pendingSaveForm(save), credentials: 'same-origin' });
+    if (response.status >= 500) throw new Error(`The server answered ${response.status}; the sync will be retried`);
+    // A refusal (4xx) stays queued: the page shows the reason and gives the fields back.
+    if (!response.ok) return;
+    await clearPendingSave();
+    const windows = await self.clients.matchAll({ type: 'window' });
+    for (const client of windows) client.postMessage({ type: 'OUTBOX_SENT', kind: save.kind, id: save.id });
+  });
+}
+
+self.addEventListener('sync', (event) => {
+  const sync = event as ExtendableEvent & { tag: string };
+  if (sync.tag === OUTBOX_SYNC_TAG) sync.waitUntil(sendQueuedSave());
 });
 
 interface PushPayload {

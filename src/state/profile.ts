@@ -2,7 +2,7 @@ import { batch, computed, signal } from '@preact/signals-core';
 import { api } from '../api/instance';
 import { isAbort, profileErrorMessage } from '../api/errors';
 import type { Profile, ProfileInput, ProfilePatch } from '../api/profile';
-import { percentOf, type TransferEvent } from '../api/transport';
+import { percentOf, type TransferEvent } from '../api/progress';
 import { recordChange } from './history';
 
 export interface ProfileState {

@@ -3,7 +3,8 @@ import { t } from '../../i18n';
 import { LANGUAGES, LANGUAGE_NAMES } from '../../i18n/languages';
 import { Field, focusFirstError } from '../../ui/form/Field';
 import type { Profile } from '../../api/profile';
-import { isAbort } from '../../api/errors';
+import { ApiError, isAbort } from '../../api/errors';
+import { queueProfileSave } from '../../pwa/outbox';
 import { createProfile, fetchProfile, profileLoading, profileProgress, profileProgressMessage, updateProfile } from '../../state/profile';
 import { isOnline } from '../../state/app';
 import { showSnackbar } from '../../ui/snackbar/store';
@@ -14,10 +15,12 @@ interface Props {
   profile: Profile | null;
   onDone: () => void;
   onCancel?: () => void;
+  /** Why an earlier save was refused, shown until the next attempt. */
+  initialError?: string | null;
 }
 
 /** Create or edit the profile. What is typed is kept as a draft until it is saved or discarded. */
-export function ProfileForm({ profile, onDone, onCancel }: Props) {
+export function ProfileForm({ profile, onDone, onCancel, initialError = null }: Props) {
   const form = useMemo(() => createProfileForm(profile), [profile]);
   useEffect(() => () => form.dispose(), [form]);
   const formRef = useRef<HTMLFormElement>(null);
@@ -26,7 +29,8 @@ export function ProfileForm({ profile, onDone, onCancel }: Props) {
   // The preview belongs to one file: a URL is shown only with the file it was made for, so an
   // image never points at a URL revoked when another file was chosen.
   const [preview, setPreview] = useState<{ file: File; url: string } | null>(null);
-  const [saveError, setSaveError] = useState<string | null>(null);
+  const [saveError, setSaveError] = useState<string | null>(initialError);
+  const [queued, setQueued] = useState(false);
   const controller = useRef<AbortController | null>(null);
   const busy = profileLoading.value;
 
@@ -49,12 +53,18 @@ export function ProfileForm({ profile, onDone, onCancel }: Props) {
       requestAnimationFrame(() => focusFirstError(formRef.current));
       return;
     }
+    const input = toInput(form.values.value);
+    // Offline, the save waits on this device and goes out when the network is back.
+    const queue = async () => {
+      await queueProfileSave(profile ? { kind: 'update', id: profile.id, fields: { ...input }, avatar } : { kind: 'create', fields: { ...input }, avatar });
+      setQueued(true);
+    };
     if (!isOnline.value) {
-      setSaveError(t('status.needsNetwork'));
+      await queue().catch((error: unknown) => setSaveError(t('profile.saveFailed', { message: errorText(error) })));
       return;
     }
+    setQueued(false);
     controller.current = new AbortController();
-    const input = toInput(form.values.value);
     try {
       if (profile) await updateProfile(profile.id, input, avatar, controller.current.signal);
       else await createProfile(input, avatar, controller.current.signal);
@@ -66,6 +76,11 @@ export function ProfileForm({ profile, onDone, onCancel }: Props) {
         // The server may have taken the whole body before the cancel: show what it holds now.
         fetchProfile().catch(() => undefined);
         return;
+      }
+      if (!(error instanceof ApiError)) {
+        // The network failed on the way: keep the save for later rather than lose it.
+        const queued = await queue().then(() => true, () => false);
+        if (queued) return;
       }
       setSaveError(t('profile.saveFailed', { message: errorText(error) }));
     } finally {
@@ -136,6 +151,11 @@ export function ProfileForm({ profile, onDone, onCancel }: Props) {
       {saveError && (
         <p className="form__error" role="alert">
           {saveError}
+        </p>
+      )}
+      {queued && (
+        <p className="notice" role="status">
+          {t('profile.pendingSave')}
         </p>
       )}
 

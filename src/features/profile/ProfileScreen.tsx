@@ -7,6 +7,7 @@ import { ErrorState, LoadingState } from '../../ui/widgets/states';
 import { ProfileCard } from './ProfileCard';
 import { ProfileForm } from './ProfileForm';
 import { draftKey } from './profile-form';
+import { dismissRefusedSave, pendingProfileSave, refusedProfileSave } from '../../pwa/outbox';
 
 function hasDraft(id: string): boolean {
   try {
@@ -22,6 +23,13 @@ export default function ProfileScreen() {
   const [failed, setFailed] = useState<unknown>(null);
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
+
+  const refused = refusedProfileSave.value;
+  const refusedMessage = refused ? t('profile.saveFailed', { message: refused.message }) : null;
+  useEffect(() => {
+    // A queued edit the server refused reopens the form, with the reason and what was typed.
+    if (refused?.save.kind === 'update') setEditing(true);
+  }, [refused]);
 
   const load = () => {
     setFailed(null);
@@ -49,12 +57,17 @@ export default function ProfileScreen() {
   return (
     <div className="screen profile">
       <h1 tabIndex={-1}>{t('profile.title')}</h1>
+      {pendingProfileSave.value && (
+        <p className="notice" role="status" data-testid="pending-save">
+          {t('profile.pendingSave')}
+        </p>
+      )}
       {!loaded && !member && profileLoading.value && <LoadingState />}
       {failed !== null && !member && <ErrorState error={failed} onRetry={load} />}
       {loaded && failed === null && !member && (
         <>
           <p>{t('profile.none')}</p>
-          <ProfileForm profile={null} onDone={() => setEditing(false)} />
+          <ProfileForm profile={null} initialError={refusedMessage} onDone={() => { dismissRefusedSave(); setEditing(false); }} />
         </>
       )}
       {member && !editing && (
@@ -70,7 +83,20 @@ export default function ProfileScreen() {
           </div>
         </>
       )}
-      {member && editing && <ProfileForm profile={member} onDone={() => setEditing(false)} onCancel={() => setEditing(false)} />}
+      {member && editing && (
+        <ProfileForm
+          profile={member}
+          initialError={refusedMessage}
+          onDone={() => {
+            dismissRefusedSave();
+            setEditing(false);
+          }}
+          onCancel={() => {
+            dismissRefusedSave();
+            setEditing(false);
+          }}
+        />
+      )}
       <ConfirmDialog
         open={confirming}
         title={t('profile.deleteConfirmTitle')}

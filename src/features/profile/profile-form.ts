@@ -2,6 +2,7 @@ import { createFormState, type FormState } from '../../ui/form/form-state';
 import { Validators, type Validator } from '../../ui/form/validators';
 import type { Profile, ProfileInput } from '../../api/profile';
 import { isLanguage } from '../../i18n/languages';
+import { draftKey } from '../../state/profile-draft';
 
 export type ProfileField = 'displayName' | 'username' | 'email' | 'bio' | 'language' | 'interests';
 
@@ -58,9 +59,7 @@ export function toInput(values: Record<ProfileField, string>): ProfileInput {
   return input;
 }
 
-export function draftKey(profileId: string | null): string {
-  return profileId ? `draft.profile.${profileId}` : 'draft.profile.new';
-}
+export { draftKey } from '../../state/profile-draft';
 
 export function createProfileForm(profile: Profile | null): FormState<ProfileField> {
   return createFormState<ProfileField>(PROFILE_FIELDS, {
