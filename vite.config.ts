@@ -82,7 +82,8 @@ export default defineConfig(({ command }) => ({
       injectManifest: {
         globPatterns: ['**/*.{js,css,html,svg,png,ico,webp}'],
         // Screenshots are for install dialogs only; the UI configuration is fetched fresh (network first).
-        globIgnores: ['**/screenshots/**', 'assets/ui-config.json'],
+        // The es and de catalogues are cached when first used (runtime cache), not by every install.
+        globIgnores: ['**/screenshots/**', 'assets/ui-config.json', 'assets/{es,de}-*.js'],
       },
       devOptions: { enabled: false },
     }),

@@ -1,4 +1,4 @@
-import { Suspense, useEffect, useLayoutEffect, useRef } from 'react';
+import { Suspense, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Redirect, Route, useLocation, useRouter, useSearch } from 'wouter';
 import { breadcrumbsFor, resolvePath, routerStateFor } from './resolve-route';
 import { lazyScreen, forget } from './lazy-routes';
@@ -44,6 +44,8 @@ function ScreenReady({ onReady }: { onReady: () => void }) {
 
 function RouteView({ route, params }: { route: RouteDef; params: Record<string, string> }) {
   const [location] = useLocation();
+  // Bumped by "Try again", so the screen's code is requested anew.
+  const [, setAttempt] = useState(0);
   const search = useSearch();
   const Screen = lazyScreen(route);
   // Read here so this component re-renders on a language change: the title is translated too.
@@ -75,7 +77,10 @@ function RouteView({ route, params }: { route: RouteDef; params: Record<string, 
 
   return (
     <Shell layout={route.layout}>
-      <ErrorBoundary resetKey={location} onRetry={() => forget(route)} fallback={(error, retry) => <ScreenFailed error={error} retry={retry} />}>
+      <ErrorBoundary resetKey={location} onRetry={() => {
+          forget(route);
+          setAttempt((n) => n + 1);
+        }} fallback={(error, retry) => <ScreenFailed error={error} retry={retry} />}>
         <Suspense fallback={<Loading />}>
           {/* The matching <Route> hands the screen its params (useParams), parents' included. */}
           <Route path={route.path}>

@@ -10,15 +10,16 @@ try {
   positions = {};
 }
 
-function entryKey(): string {
-  const state = history.state as { scrollKey?: string } | null;
-  if (state?.scrollKey) return state.scrollKey;
-  const scrollKey = Math.random().toString(36).slice(2);
-  history.replaceState({ ...(state ?? {}), scrollKey }, '');
-  return scrollKey;
+/** The key of the current history entry, once a screen was shown in it (see applyScroll). */
+function currentKey(): string | undefined {
+  return (history.state as { scrollKey?: string } | null)?.scrollKey;
 }
 
-let poppedAt = 0;
+function stampKey(): string {
+  const scrollKey = Math.random().toString(36).slice(2);
+  history.replaceState({ ...((history.state as object | null) ?? {}), scrollKey }, '');
+  return scrollKey;
+}
 
 export function installScrollRestoration(): () => void {
   if ('scrollRestoration' in history) history.scrollRestoration = 'manual';
@@ -26,7 +27,11 @@ export function installScrollRestoration(): () => void {
   const onScroll = () => {
     cancelAnimationFrame(frame);
     frame = requestAnimationFrame(() => {
-      positions[entryKey()] = window.scrollY;
+      // An entry without a key has no screen shown yet (a navigation is under way): the offset
+      // belongs to the screen being left, not to it.
+      const key = currentKey();
+      if (!key) return;
+      positions[key] = window.scrollY;
       try {
         sessionStorage.setItem(STORE_KEY, JSON.stringify(positions));
       } catch {
@@ -34,14 +39,10 @@ export function installScrollRestoration(): () => void {
       }
     });
   };
-  const onPop = () => {
-    poppedAt = performance.now();
-  };
   window.addEventListener('scroll', onScroll, { passive: true });
-  window.addEventListener('popstate', onPop);
   return () => {
+    cancelAnimationFrame(frame);
     window.removeEventListener('scroll', onScroll);
-    window.removeEventListener('popstate', onPop);
   };
 }
 
@@ -73,15 +74,22 @@ function hold(apply: () => void): void {
   stopHolding = stop;
 }
 
-/** Called once a screen has rendered: back/forward restores, an anchor scrolls into view, else top. */
+/**
+ * Called once a screen has rendered. An entry that already has a key was shown before: the user
+ * came back to it (back, forward or reload) and its position is restored. A new entry (a link,
+ * a redirect, a first visit) gets a key and starts at its anchor, or at the top.
+ *
+ * The key, not the popstate event, tells the two apart: the router may render the screen of the
+ * entry before a popstate listener runs, so the event cannot be relied on to come first.
+ */
 export function applyScroll(hash: string): void {
-  const fromHistory = performance.now() - poppedAt < 2000;
-  poppedAt = 0;
-  const saved = positions[entryKey()];
-  if (fromHistory && saved !== undefined) {
+  const key = currentKey();
+  if (key) {
+    const saved = positions[key] ?? 0;
     hold(() => window.scrollTo(0, saved));
     return;
   }
+  stampKey();
   if (hash.length > 1) {
     const id = decodeURIComponent(hash.slice(1));
     if (document.getElementById(id)) {

@@ -35,7 +35,11 @@ export async function registerServiceWorker(container: ServiceWorkerContainer | 
     if (!controlled) {
       // The first worker just took control: give it what this visit already read.
       controlled = true;
-      container.controller?.postMessage({ type: 'WARM_API_READS', urls: recentReads() });
+      const assets = performance
+        .getEntriesByType('resource')
+        .map((entry) => entry.name)
+        .filter((url) => url.startsWith(`${location.origin}/assets/`));
+      container.controller?.postMessage({ type: 'WARM', urls: recentReads(), assets });
       return;
     }
     if (!reloadOnControllerChange) return;

@@ -1,12 +1,13 @@
 /// <reference lib="webworker" />
-import { cleanupOutdatedCaches, createHandlerBoundToURL, precacheAndRoute } from 'workbox-precaching';
+import { cleanupOutdatedCaches, createHandlerBoundToURL, matchPrecache, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
-import { NetworkFirst } from 'workbox-strategies';
+import { CacheFirst, NetworkFirst } from 'workbox-strategies';
 import { ExpirationPlugin } from 'workbox-expiration';
 import { CacheableResponsePlugin } from 'workbox-cacheable-response';
 import { clearPendingSave, OUTBOX_SYNC_TAG, pendingSaveForm, pendingSaveRequest, readPendingSave, withOutboxLock } from './outbox-store';
 
 const API_CACHE = 'api-reads';
+const ASSET_CACHE = 'assets';
 
 declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: string; revision: string | null }> };
 
@@ -28,21 +29,31 @@ registerRoute(
   }),
 );
 
+// Built files left out of the precache (the es and de catalogues): their names are hashed,
+// so once fetched they never change.
+registerRoute(
+  ({ url, request }) => url.origin === self.location.origin && url.pathname.startsWith('/assets/') && request.destination === 'script',
+  new CacheFirst({ cacheName: ASSET_CACHE, plugins: [new CacheableResponsePlugin({ statuses: [200] }), new ExpirationPlugin({ maxEntries: 20 })] }),
+);
+
 // The remote UI configuration: fresh when possible, the last copy offline.
 registerRoute(
   ({ url }) => url.origin === self.location.origin && url.pathname === '/assets/ui-config.json',
   new NetworkFirst({ cacheName: 'ui-config', networkTimeoutSeconds: 4, plugins: [new CacheableResponsePlugin({ statuses: [200] })] }),
 );
 
-/** Stores the API reads the page made before this worker controlled it. */
-async function warmApiReads(urls: unknown): Promise<void> {
+/**
+ * Stores what the page fetched before this worker controlled it: API reads, and built files
+ * the precache leaves out. Without this, the first visit would not be all there offline.
+ */
+async function warm(cacheName: string, urls: unknown, accept: (url: URL) => boolean): Promise<void> {
   if (!Array.isArray(urls)) return;
-  const cache = await caches.open(API_CACHE);
+  const cache = await caches.open(cacheName);
   await Promise.all(
     urls.slice(0, 30).map(async (raw) => {
       try {
         const url = new URL(String(raw));
-        if (url.origin !== self.location.origin || !url.pathname.startsWith('/api/')) return;
+        if (url.origin !== self.location.origin || !accept(url) || (await matchPrecache(url.href))) return;
         const response = await fetch(url, { credentials: 'same-origin' });
         if (response.status === 200) await cache.put(url, response);
       } catch {
@@ -53,9 +64,16 @@ async function warmApiReads(urls: unknown): Promise<void> {
 }
 
 self.addEventListener('message', (event) => {
-  const data = event.data as { type?: string; urls?: unknown } | null;
+  const data = event.data as { type?: string; urls?: unknown; assets?: unknown } | null;
   if (data?.type === 'SKIP_WAITING') void self.skipWaiting();
-  if (data?.type === 'WARM_API_READS') event.waitUntil(warmApiReads(data.urls));
+  if (data?.type === 'WARM') {
+    event.waitUntil(
+      Promise.all([
+        warm(API_CACHE, data.urls, (url) => url.pathname.startsWith('/api/')),
+        warm(ASSET_CACHE, data.assets, (url) => url.pathname.startsWith('/assets/') && url.pathname.endsWith('.js')),
+      ]),
+    );
+  }
 });
 
 // The first install takes control at once so the app works offline from the first visit;

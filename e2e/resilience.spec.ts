@@ -1,0 +1,246 @@
+import fc from 'fast-check';
+import type { Page } from '@playwright/test';
+import { test, expect, waitForServiceWorker, collectCspViolations, cspViolations } from './support/fixtures';
+
+async function openCreateForm(page: Page) {
+  await page.goto('/profile');
+  await expect(page.getByRole('heading', { name: 'Create your profile' })).toBeVisible();
+}
+
+async function fillProfile(page: Page, name = 'Ada Lovelace', username = 'ada_l') {
+  await page.getByLabel('Display name').fill(name);
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Email').fill('ada@example.org');
+  await page.getByLabel('About you').fill('Analytical engines.');
+}
+
+async function storedProfile(baseURL: string) {
+  const response = await fetch(`${baseURL}/api/user/profile/myprofile`);
+  return response.status === 204 ? null : ((await response.json()) as { displayName: string });
+}
+
+test.describe('nothing the user typed is lost', () => {
+  test('a save made offline is queued, shown as pending, and sent once when back online', async ({ page, context, baseURL }) => {
+    await openCreateForm(page);
+    await waitForServiceWorker(page);
+    await fillProfile(page);
+    const posts: string[] = [];
+    page.on('request', (r) => r.method() === 'POST' && r.url().endsWith('/api/user/profile') && posts.push(r.url()));
+    await context.setOffline(true);
+    await page.getByRole('button', { name: 'Create profile' }).click();
+    await expect(page.getByTestId('pending-save')).toHaveText('Saved on this device. It will be sent when you are back online.');
+    // Still offline: the form keeps what was typed and nothing reached the server.
+    await expect(page.getByLabel('Display name')).toHaveValue('Ada Lovelace');
+    expect(await storedProfile(baseURL!)).toBeNull();
+
+    await context.setOffline(false);
+    await expect(page.getByRole('heading', { name: 'Ada Lovelace' })).toBeVisible();
+    await expect(page.getByTestId('snackbar')).toContainText('Your offline changes were sent.');
+    await expect(page.getByTestId('pending-save')).toHaveCount(0);
+    expect((await storedProfile(baseURL!))?.displayName).toBe('Ada Lovelace');
+    // The draft is gone once saved.
+    expect(await page.evaluate(() => localStorage.getItem('draft.profile.new'))).toBeNull();
+    expect(posts.length).toBeLessThanOrEqual(1);
+  });
+
+  test('a queued save survives a reload and goes out when the app starts online', async ({ page, context, baseURL }) => {
+    await openCreateForm(page);
+    await fillProfile(page, 'Grace Hopper', 'grace_h');
+    await context.setOffline(true);
+    await page.getByRole('button', { name: 'Create profile' }).click();
+    await expect(page.getByTestId('pending-save')).toBeVisible();
+    await context.setOffline(false);
+    // A reload, not the online event, is what sends it this time: the queue is on disk.
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Grace Hopper' })).toBeVisible();
+    expect((await storedProfile(baseURL!))?.displayName).toBe('Grace Hopper');
+  });
+
+  test('a save that fails with a server error keeps the form filled and says why', async ({ page }) => {
+    await openCreateForm(page);
+    await fillProfile(page);
+    await page.route('**/api/user/profile', (route) =>
+      route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ status: 503, error: 'Service Unavailable', message: 'Maintenance in progress' }) }),
+    );
+    await page.getByRole('button', { name: 'Create profile' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'Your changes were not saved' })).toContainText('Maintenance in progress');
+    await expect(page.getByLabel('Display name')).toHaveValue('Ada Lovelace');
+    await expect(page.getByLabel('About you')).toHaveValue('Analytical engines.');
+    await page.unroute('**/api/user/profile');
+    await page.getByRole('button', { name: 'Create profile' }).click();
+    await expect(page.getByRole('heading', { name: 'Ada Lovelace' })).toBeVisible();
+  });
+
+  test('a screen whose code fails to load shows a recoverable error; the shell and the draft stay', async ({ page, context }) => {
+    await context.route('**/sw.js', (route) => route.abort());
+    await openCreateForm(page);
+    await fillProfile(page);
+    let block = true;
+    await page.route(/\/assets\/SettingsScreen-.*\.js$/, (route) => (block ? route.abort() : route.continue()));
+    // A fresh page load, so the settings code is not in memory yet.
+    await page.goto('/settings');
+    await expect(page.getByRole('heading', { name: 'This screen stopped working' })).toBeVisible();
+    await expect(page.getByText('This screen could not be loaded.')).toBeVisible();
+    await expect(page.getByRole('banner')).toBeVisible();
+    block = false;
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+    await page.getByRole('link', { name: 'Profile' }).first().click();
+    await expect(page.getByLabel('Display name')).toHaveValue('Ada Lovelace');
+  });
+});
+
+test.describe('faults', () => {
+  // These tests fault the page's own requests; a service worker would fetch past the faults.
+  test.use({ serviceWorkers: 'block' });
+  test('GETs are retried with backoff when the API fails on the way', async ({ page }) => {
+    let calls = 0;
+    await page.route('**/api/symbols', (route) => {
+      calls++;
+      return calls <= 2 ? route.fulfill({ status: 503, body: 'busy' }) : route.continue();
+    });
+    await page.goto('/dashboard');
+    await expect(page.getByText('MSFT')).toBeVisible();
+    expect(calls).toBe(3);
+  });
+
+  test('an API that is down gives a clear error with a retry that works once it is back', async ({ page, server }) => {
+    await page.goto('/home');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await page.route('**/api/**', (route) => route.abort('connectionrefused'));
+    await page.getByRole('link', { name: 'Dashboard' }).first().click();
+    const accounts = page.getByRole('region', { name: 'Accounts' });
+    await expect(accounts.getByRole('alert')).toContainText('Could not load this', { timeout: 15_000 });
+    await page.unroute('**/api/**');
+    await accounts.getByRole('button', { name: 'Retry' }).click();
+    await expect(accounts.getByText('Membership fees')).toBeVisible();
+    expect(server.url).toBeTruthy();
+  });
+
+  test('an API payload the app cannot read is a clear error, not a crash', async ({ page, consoleErrors }) => {
+    await page.route('**/api/notifications', (route) =>
+      route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify([{ id: 1, title: { html: '<b>x</b>' } }]) }),
+    );
+    await page.goto('/home');
+    await expect(page.getByRole('alert')).toContainText('The server sent a notifications record this app cannot read');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Welcome to Circle');
+    expect(consoleErrors.filter((e) => e.startsWith('pageerror'))).toEqual([]);
+  });
+
+  test('corrupted or foreign values in every persisted key fall back to defaults', async ({ page }) => {
+    const junk = fc.sample(
+      fc.oneof(
+        fc.string(),
+        fc.json(),
+        fc.constantFrom('{', 'null', '[]', '"en"', '{"language":"fr","activeThemeName":42}', '{"__proto__":{"x":1}}', 'true', 'NaN'),
+      ),
+      { numRuns: 8, seed: 20261122 },
+    );
+    for (const value of junk) {
+      await page.addInitScript((v) => {
+        for (const key of ['preference', 'app.installed', 'auth.isLoggedIn', 'draft.profile.new', 'router.scroll']) {
+          localStorage.setItem(key, v);
+          sessionStorage.setItem(key, v);
+        }
+      }, value);
+      const errors: string[] = [];
+      const onError = (e: Error) => errors.push(e.message);
+      page.on('pageerror', onError);
+      await page.goto('/settings');
+      await expect(page.getByRole('heading', { level: 1 }), `stored ${JSON.stringify(value)}`).toHaveText('Settings');
+      await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+      expect(errors, `stored ${JSON.stringify(value)}`).toEqual([]);
+      page.off('pageerror', onError);
+    }
+  });
+
+  test('storage that refuses writes (quota) keeps the app working and says the setting will not last', async ({ page }) => {
+    await page.addInitScript(() => {
+      Storage.prototype.setItem = () => {
+        throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      };
+    });
+    await page.goto('/settings');
+    await page.getByLabel('Purple and green (dark)').check();
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'PURPLE_GREEN');
+    await expect(page.getByTestId('snackbar')).toContainText('Your browser refused to store this setting');
+  });
+});
+
+test.describe('security', () => {
+  const PAYLOADS = [
+    '<img src=x onerror="window.__xss=(window.__xss||0)+1">',
+    '<script>window.__xss=(window.__xss||0)+1</script>',
+    '"><svg onload="window.__xss=(window.__xss||0)+1">',
+    "javascript:window.__xss=1",
+    '{{constructor.constructor("window.__xss=1")()}}',
+  ];
+
+  test('the server sends a strict Content-Security-Policy and security headers', async ({ page }) => {
+    const response = await page.goto('/home');
+    const headers = response!.headers();
+    const csp = headers['content-security-policy']!;
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).not.toContain('unsafe-eval');
+    expect(csp).toContain("object-src 'none'");
+    expect(csp).toContain("base-uri 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toMatch(/connect-src 'self'[^;]*/);
+    expect(headers['x-content-type-options']).toBe('nosniff');
+    expect(headers['referrer-policy']).toBeTruthy();
+    expect(headers['permissions-policy']).toContain('camera=()');
+  });
+
+  test('script and HTML payloads in every profile and collection field render as text and never run', async ({ page, baseURL }) => {
+    await collectCspViolations(page);
+    let dialogs = 0;
+    page.on('dialog', (d) => {
+      dialogs++;
+      void d.dismiss();
+    });
+    const payload = PAYLOADS.join(' ');
+    // Collections, straight through the API: notifications, symbols (after freeing a slot), accounts.
+    await fetch(`${baseURL}/api/symbols/3`, { method: 'DELETE' });
+    await fetch(`${baseURL}/api/accounts/3`, { method: 'DELETE' });
+    const post = (path: string, body: unknown) =>
+      fetch(`${baseURL}/api/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.status);
+    expect(await post('notifications', { title: PAYLOADS[0], body: payload, level: 'warning', read: false, createdAt: '2026-11-21T10:00:00Z' })).toBe(201);
+    expect(await post('symbols', { code: 'XSS', entity: PAYLOADS[1] })).toBe(201);
+    expect(await post('accounts', { name: PAYLOADS[2], currency: 'EUR', balance: 1 })).toBe(201);
+
+    // The profile, through the form.
+    await page.goto('/profile');
+    await page.getByLabel('Display name').fill(PAYLOADS[0]!.slice(0, 50));
+    await page.getByLabel('Username').fill('xss_test');
+    await page.getByLabel('Email').fill('x@example.org');
+    await page.getByLabel('About you').fill(payload.slice(0, 280));
+    await page.getByLabel('Interests').fill(PAYLOADS.map((p) => p.slice(0, 24).replaceAll(',', ' ')).join(', '));
+    await page.getByRole('button', { name: 'Create profile' }).click();
+    await expect(page.getByRole('heading', { name: PAYLOADS[0]!.slice(0, 50) })).toBeVisible();
+
+    await page.goto('/home');
+    await expect(page.getByText(PAYLOADS[0]!).first()).toBeVisible();
+    await page.goto('/dashboard');
+    await expect(page.getByText(PAYLOADS[1]!, { exact: true })).toBeVisible();
+    await expect(page.getByText(PAYLOADS[2]!, { exact: true })).toBeVisible();
+    await page.evaluate(() => localStorage.setItem('auth.isLoggedIn', 'true'));
+    await page.goto('/admin/notifications');
+    await expect(page.getByRole('table')).toContainText(PAYLOADS[0]!);
+
+    expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    expect(await page.locator('img[src="x"], svg[onload], script:not([src])').count()).toBe(0);
+    expect(dialogs).toBe(0);
+    expect(await cspViolations(page)).toEqual([]);
+  });
+
+  test('the built app runs under the policy with no violation on any screen', async ({ page }) => {
+    await collectCspViolations(page);
+    await page.addInitScript(() => localStorage.setItem('auth.isLoggedIn', 'true'));
+    for (const path of ['/home', '/profile', '/settings', '/dashboard', '/admin', '/admin/symbols', '/sign-in', '/404']) {
+      await page.goto(path);
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      expect(await cspViolations(page), path).toEqual([]);
+    }
+  });
+});
