@@ -101,7 +101,7 @@ describe('loadConfig', () => {
   it('fetches the UI config and merges it over the built-in one', async () => {
     const fetcher = vi.fn(async () => new Response(JSON.stringify({ appTitle: 'Circle Staging', logLevel: 4 }), { status: 200 }));
     const loaded = await loadConfig(fetcher as unknown as typeof fetch);
-    expect(fetcher).toHaveBeenCalledWith(UI_CONFIG_URL, expect.anything());
+    expect(fetcher).toHaveBeenCalledWith(UI_CONFIG_URL);
     expect(UI_CONFIG_URL).toBe('/assets/ui-config.json');
     expect(loaded).toEqual({ ...BUILTIN_CONFIG, appTitle: 'Circle Staging', logLevel: 4 });
     expect(config()).toEqual(loaded);

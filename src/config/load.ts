@@ -45,7 +45,8 @@ export function config(): AppConfig {
 /** Loads assets/ui-config.json over the built-in configuration; on any failure the built-in one stays. */
 export async function loadConfig(fetcher: typeof fetch = fetch, log = console): Promise<AppConfig> {
   try {
-    const response = await fetcher(UI_CONFIG_URL, { headers: { accept: 'application/json' } });
+    // No extra headers: the request must match index.html's preload of the same file to reuse it.
+    const response = await fetcher(UI_CONFIG_URL);
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     active = mergeConfig(BUILTIN_CONFIG, await response.json());
   } catch (error) {

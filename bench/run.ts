@@ -1,0 +1,190 @@
+/**
+ * `npm run bench`: builds for production, serves the build and measures it. It reports; it
+ * never fails on speed. Prints a table and writes bench/results.json.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import autocannon from 'autocannon';
+import { chromium } from '@playwright/test';
+import { startServer, type RunningServer } from '../mocks/server.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../playwright.config.ts';
+import { runLighthouse } from '../lighthouse/audit.ts';
+// @ts-expect-error: a plain .mjs module without type declarations, shared with the budget check.
+import { bundleFigures } from '../scripts/bundle-figures.mjs';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const DIST = resolve(ROOT, 'dist');
+const args = new Set(process.argv.slice(2));
+const quick = args.has('--quick');
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+interface FirstLoad {
+  requests: number;
+  jsCssTransferred: number;
+  jsCssRequests: number;
+}
+
+/** What a first visit to '/' downloads until the home screen shows, measured in the browser. */
+async function measureFirstLoad(server: RunningServer): Promise<FirstLoad> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  try {
+    const page = await browser.newPage();
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Network.enable');
+    const sizes = new Map<string, { type: string; bytes: number }>();
+    cdp.on('Network.responseReceived', (e: { requestId: string; type: string }) => sizes.set(e.requestId, { type: e.type, bytes: 0 }));
+    cdp.on('Network.loadingFinished', (e: { requestId: string; encodedDataLength: number }) => {
+      const entry = sizes.get(e.requestId);
+      if (entry) entry.bytes = e.encodedDataLength;
+    });
+    await page.goto(`${server.url}/`, { waitUntil: 'load' });
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    const all = [...sizes.values()];
+    const jsCss = all.filter((r) => r.type === 'Script' || r.type === 'Stylesheet');
+    return { requests: all.length, jsCssRequests: jsCss.length, jsCssTransferred: jsCss.reduce((s, r) => s + r.bytes, 0) };
+  } finally {
+    await browser.close();
+  }
+}
+
+/** Repeat visits served by the service worker: FCP and DOMContentLoaded, median of `runs`. */
+async function measureWarmLoads(server: RunningServer, runs: number) {
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  try {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${server.url}/home`);
+    await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated', undefined, { timeout: 20_000 });
+    const fcp: number[] = [];
+    const dcl: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      await page.goto(`${server.url}/home`, { waitUntil: 'load' });
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      const timing = await page.evaluate(
+        () =>
+          new Promise<{ fcp: number; dcl: number; viaWorker: boolean }>((done) => {
+            const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+            const read = () => {
+              const paint = performance.getEntriesByName('first-contentful-paint')[0];
+              if (!paint) return requestAnimationFrame(read);
+              done({ fcp: paint.startTime, dcl: nav.domContentLoadedEventEnd, viaWorker: nav.workerStart > 0 });
+            };
+            read();
+          }),
+      );
+      if (!timing.viaWorker) throw new Error('A warm load was not served by the service worker');
+      fcp.push(timing.fcp);
+      dcl.push(timing.dcl);
+    }
+    return { fcp: median(fcp), dcl: median(dcl), runs };
+  } finally {
+    await browser.close();
+  }
+}
+
+interface LoadResult {
+  target: string;
+  connections: number;
+  seconds: number;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  heapGrowthMb?: number;
+}
+
+async function load(url: string, connections: number, seconds: number): Promise<LoadResult> {
+  const result = await autocannon({ url, connections, duration: seconds, pipelining: 1 });
+  return {
+    target: new URL(url).pathname,
+    connections,
+    seconds,
+    requestsPerSecond: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+async function main() {
+  console.log('Building for production…');
+  execFileSync(process.execPath, [resolve(ROOT, 'node_modules/vite/bin/vite.js'), 'build'], { cwd: ROOT, stdio: 'ignore' });
+  const bundle = bundleFigures(DIST);
+  const server = await startServer({ port: 0, delayMs: 0, distDir: DIST });
+  const results: Record<string, unknown> = { at: new Date().toISOString(), node: process.version, bundle };
+  try {
+    console.log('First load…');
+    const firstLoad = await measureFirstLoad(server);
+    results.firstLoad = firstLoad;
+    console.log('Lighthouse…');
+    const lh = await runLighthouse(`${server.url}/`, quick ? 1 : 3);
+    results.lighthouse = lh.median;
+    console.log('Warm loads…');
+    results.warm = await measureWarmLoads(server, 5);
+
+    console.log('Server under load…');
+    const asset = bundle.firstLoad.files.find((f: { file: string }) => f.file.endsWith('.css'))?.file ?? 'index.html';
+    const seconds = quick ? 3 : 10;
+    const staticLoad = await load(`${server.url}/${asset}`, 50, seconds);
+    const apiLoad = await load(`${server.url}/api/symbols`, 50, seconds);
+    global.gc?.();
+    const heapBefore = process.memoryUsage().heapUsed;
+    const soak = await load(`${server.url}/api/symbols`, 100, quick ? 5 : 20);
+    global.gc?.();
+    soak.heapGrowthMb = Math.round(((process.memoryUsage().heapUsed - heapBefore) / 1024 / 1024) * 10) / 10;
+    results.load = [staticLoad, apiLoad, soak];
+  } finally {
+    await server.close();
+  }
+  const timesFile = resolve(ROOT, '.cache/test-times.json');
+  results.testTimes = existsSync(timesFile) ? JSON.parse(readFileSync(timesFile, 'utf8')) : null;
+  writeFileSync(resolve(ROOT, 'bench/results.json'), JSON.stringify(results, null, 2));
+  print(results);
+}
+
+function print(r: Record<string, any>) {
+  // `any` here: the table reads the results object just written, whose shape is built above.
+  const rows: [string, string, string][] = [];
+  const b = r.bundle;
+  const lh = r.lighthouse;
+  rows.push(['first load of / : requests', String(r.firstLoad.requests), '']);
+  rows.push(['first load JS+CSS transferred (brotli)', kb(r.firstLoad.jsCssTransferred), `${r.firstLoad.jsCssRequests} files`]);
+  rows.push(['first load JS+CSS gzip', kb(b.firstLoad.gzip), `goal ≤ 75 KB (JS ${kb(b.firstLoad.js)}, CSS ${kb(b.firstLoad.css)})`]);
+  rows.push(['largest lazy chunk gzip', kb(b.largestLazyChunk.gzip), b.largestLazyChunk.file]);
+  rows.push(['precache', `${kb(b.precache.bytes)}`, `${b.precache.entries} entries, ${kb(b.precache.gzip)} gzip; goal ≤ 350 KB`]);
+  rows.push(['Lighthouse performance (median)', String(lh.categories.performance), 'goal ≥ 98']);
+  rows.push(['Lighthouse accessibility / BP / SEO', `${lh.categories.accessibility} / ${lh.categories['best-practices']} / ${lh.categories.seo}`, 'goal 100 each']);
+  rows.push(['LCP', `${Math.round(lh.metrics.lcp)} ms`, 'goal ≤ 1200 ms']);
+  rows.push(['TBT', `${Math.round(lh.metrics.tbt)} ms`, 'goal ≤ 50 ms']);
+  rows.push(['CLS', lh.metrics.cls.toFixed(3), 'goal 0']);
+  rows.push(['warm FCP via service worker (median of 5)', `${Math.round(r.warm.fcp)} ms`, 'goal ≤ 150 ms']);
+  rows.push(['warm DOMContentLoaded (median of 5)', `${Math.round(r.warm.dcl)} ms`, '']);
+  for (const l of r.load) {
+    rows.push([
+      `GET ${l.target}, ${l.connections} conns, ${l.seconds} s`,
+      `${l.requestsPerSecond} req/s`,
+      `p50 ${l.p50} ms, p99 ${l.p99} ms, errors ${l.errors}, non-2xx ${l.non2xx}${l.heapGrowthMb !== undefined ? `, heap +${l.heapGrowthMb} MB` : ''}`,
+    ]);
+  }
+  if (r.testTimes) {
+    for (const t of r.testTimes.results) rows.push([`npm test: ${t.suite}`, `${t.seconds} s`, t.ok ? 'pass' : 'FAIL']);
+    rows.push(['npm test: total', `${r.testTimes.total.toFixed(1)} s`, `measured ${r.testTimes.at}; goal ≤ 8 min`]);
+  } else {
+    rows.push(['npm test suite times', 'not measured', 'run npm test first (it writes .cache/test-times.json)']);
+  }
+  const w0 = Math.max(...rows.map((x) => x[0].length));
+  const w1 = Math.max(...rows.map((x) => x[1].length));
+  console.log(`\n${'figure'.padEnd(w0)}  ${'value'.padEnd(w1)}  notes`);
+  for (const [a, v, n] of rows) console.log(`${a.padEnd(w0)}  ${v.padEnd(w1)}  ${n}`);
+  console.log('\nWritten to bench/results.json');
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
