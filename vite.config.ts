@@ -57,10 +57,41 @@ function preloadHomeChunk(): Plugin {
   };
 }
 
+const STATIC_TOPBAR =
+  '<header class="topbar"><span class="topbar__menu-placeholder"></span>' +
+  '<a class="topbar__brand" href="/home"><img src="/logo.svg" alt="" width="32" height="32"><span>Circle</span></a></header>';
+const STATIC_HERO =
+  '<div class="shell"><main id="main" class="content content--home"><div class="screen home"><section class="hero">' +
+  '<img class="hero__art" src="/hero.svg" alt="" width="640" height="240" fetchpriority="high"></section></div></main></div>';
+
+/**
+ * The app shell, painted from the HTML before any script runs: the top bar on every route, and
+ * on home (home.html, served for / and /home) the hero art too. React then renders the same
+ * layout in place, so nothing moves.
+ */
+function staticShell(): Plugin {
+  const withShell = (html: string, inner: string) =>
+    html.replace('<div id="root"></div>', `<div id="root"><div class="app app--static">${inner}</div></div>`);
+  return {
+    name: 'circle:static-shell',
+    apply: 'build',
+    enforce: 'post',
+    generateBundle(_options, bundle) {
+      const index = bundle['index.html'];
+      if (!index || index.type !== 'asset') throw new Error('index.html is missing from the bundle');
+      const html = String(index.source);
+      if (!html.includes('<div id="root"></div>')) throw new Error('index.html has no empty #root to fill');
+      index.source = withShell(html, STATIC_TOPBAR);
+      this.emitFile({ type: 'asset', fileName: 'home.html', source: withShell(html, STATIC_TOPBAR + STATIC_HERO) });
+    },
+  };
+}
+
 export default defineConfig(({ command }) => ({
   plugins: [
     mswWorkerInDev(),
     preloadHomeChunk(),
+    staticShell(),
     react(),
     // Tracks signal reads in every component, so a component re-renders when a signal it read changes.
     babel({ plugins: [['module:@preact/signals-react-transform', { mode: 'auto' }]] }),

@@ -117,7 +117,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       res.end(JSON.stringify(errorBody(405, 'Method not allowed')));
       return;
     }
-    let file = files.get(pathname);
+    // Home has its own shell, painted with its hero before the scripts run.
+    let file = pathname === '/' || pathname === '/home' ? (files.get('/home.html') ?? files.get('/index.html')) : files.get(pathname);
     // App routes are client-side: any path without a file extension gets the app shell.
     if (!file && !/\.[a-z0-9]+$/i.test(pathname)) file = files.get('/index.html');
     if (!file) {

@@ -16,7 +16,14 @@ precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 
 // Every app route is the same single page: serve it from the precache, online or not.
-registerRoute(new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: [/^\/api\//, /^\/assets\/ui-config\.json$/] }));
+// Home has its own shell (with its hero), as the server serves it.
+const appShell = createHandlerBoundToURL('/index.html');
+const homeShell = createHandlerBoundToURL('/home.html');
+registerRoute(
+  new NavigationRoute((options) => (['/', '/home'].includes(options.url.pathname) ? homeShell : appShell)(options), {
+    denylist: [/^\/api\//, /^\/assets\/ui-config\.json$/],
+  }),
+);
 
 // API reads: the network first, the last answer when offline. Writes are never cached
 // (registerRoute matches GET only by default).

@@ -20,6 +20,8 @@ export default function HomeScreen() {
   return (
     <div className="screen home">
       <section className="hero" aria-labelledby="home-title">
+        {/* The same art home.html paints before the scripts run: it stays in place. */}
+        <img className="hero__art" src="/hero.svg" alt="" width="640" height="240" fetchPriority="high" />
         <h1 id="home-title" tabIndex={-1}>
           {member ? t('home.welcomeBack', { name: member.displayName }) : t('home.title')}
         </h1>
