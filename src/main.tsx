@@ -38,6 +38,9 @@ async function boot() {
   if (__DEV_MOCKS__) {
     const { startBrowserMocks } = await import('../mocks/browser');
     await startBrowserMocks();
+    // Debugging aid in development only: the last state changes, from the console.
+    const { stateHistory } = await import('./state/history');
+    (window as unknown as { circleStateHistory: typeof stateHistory }).circleStateHistory = stateHistory;
   }
   await Promise.all([loadConfig(), loadLanguage(language.value).catch(() => undefined)]);
   configureApi(config().apiBaseUrl);
