@@ -1,0 +1,43 @@
+// @vitest-environment node
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { checkItem, checkList, checkProfile } from './guards';
+import { ApiError } from './errors';
+
+const profile = {
+  id: 'p1',
+  displayName: 'Ada',
+  username: 'ada',
+  email: 'ada@example.org',
+  interests: ['math'],
+  createdAt: '2026-11-20T10:00:00Z',
+  updatedAt: '2026-11-20T10:00:00Z',
+};
+
+describe('payload guards', () => {
+  it('pass what the contract describes', () => {
+    expect(checkProfile(profile)).toBe(profile);
+    expect(checkList('symbols', [{ id: '1', code: 'MSFT', entity: 'Microsoft' }])).toHaveLength(1);
+    expect(checkItem('accounts', { id: '1', name: 'Fees', currency: 'EUR', balance: 3 })).toBeTruthy();
+  });
+
+  it('turn a payload the screens cannot read into a clear API error', () => {
+    expect(() => checkProfile({ ...profile, interests: 'math' })).toThrow(ApiError);
+    expect(() => checkProfile(null)).toThrow('The server sent a profile this app cannot read');
+    expect(() => checkList('notifications', { id: '1' })).toThrow('The server sent a notifications list this app cannot read');
+    expect(() => checkList('symbols', [{ id: 1, code: 'X', entity: 'Y' }])).toThrow('a symbols record');
+  });
+
+  it('never let anything but valid records through, whatever arrives', () => {
+    fc.assert(
+      fc.property(fc.anything(), (value) => {
+        try {
+          const rows = checkList<{ id: unknown; code: unknown; entity: unknown }>('symbols', value);
+          return rows.every((r) => typeof r.id === 'string' && typeof r.code === 'string' && typeof r.entity === 'string');
+        } catch (error) {
+          return error instanceof ApiError && error.status === 502;
+        }
+      }),
+    );
+  });
+});

@@ -1,0 +1,72 @@
+// @vitest-environment node
+import { describe, expect, it, vi } from 'vitest';
+import { retryingFetch } from './retry';
+
+const ok = () => new Response('[]', { status: 200 });
+const noSleep = () => Promise.resolve();
+
+describe('retryingFetch', () => {
+  it('retries a GET after a network failure and a gateway error, waiting longer each time', async () => {
+    const base = vi
+      .fn<(r: Request) => Promise<Response>>()
+      .mockRejectedValueOnce(new TypeError('Failed to fetch'))
+      .mockResolvedValueOnce(new Response('busy', { status: 503 }))
+      .mockResolvedValueOnce(ok());
+    const waits: number[] = [];
+    const fetcher = retryingFetch({ retries: 2, baseDelayMs: 100, sleep: async (ms) => void waits.push(ms) }, base);
+    const response = await fetcher(new Request('http://x/api/symbols'));
+    expect(response.status).toBe(200);
+    expect(base).toHaveBeenCalledTimes(3);
+    expect(waits).toHaveLength(2);
+    // Exponential backoff with jitter: about 100 ms, then about 200 ms.
+    expect(waits[0]).toBeGreaterThanOrEqual(75);
+    expect(waits[0]).toBeLessThanOrEqual(125);
+    expect(waits[1]).toBeGreaterThanOrEqual(150);
+    expect(waits[1]).toBeLessThanOrEqual(250);
+  });
+
+  it('gives up after the last retry: the gateway error is answered, a network error thrown', async () => {
+    const gateway = vi.fn(async () => new Response('busy', { status: 502 }));
+    expect((await retryingFetch({ retries: 1, sleep: noSleep }, gateway)(new Request('http://x/a'))).status).toBe(502);
+    expect(gateway).toHaveBeenCalledTimes(2);
+    const down = vi.fn(async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    await expect(retryingFetch({ retries: 2, sleep: noSleep }, down)(new Request('http://x/a'))).rejects.toThrow('Failed to fetch');
+    expect(down).toHaveBeenCalledTimes(3);
+  });
+
+  it('never repeats a request that is not a GET', async () => {
+    const base = vi.fn(async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    await expect(retryingFetch({ sleep: noSleep }, base)(new Request('http://x/a', { method: 'POST', body: '{}' }))).rejects.toThrow();
+    expect(base).toHaveBeenCalledTimes(1);
+  });
+
+  it('does not retry client errors', async () => {
+    const base = vi.fn(async () => new Response('{}', { status: 404 }));
+    expect((await retryingFetch({ sleep: noSleep }, base)(new Request('http://x/a'))).status).toBe(404);
+    expect(base).toHaveBeenCalledTimes(1);
+  });
+
+  it('abandons a GET that does not answer in time and says so', async () => {
+    const hang = vi.fn(
+      (request: Request) =>
+        new Promise<Response>((_, reject) => request.signal.addEventListener('abort', () => reject(request.signal.reason))),
+    );
+    const fetcher = retryingFetch({ retries: 1, timeoutMs: 20, sleep: noSleep }, hang);
+    await expect(fetcher(new Request('http://x/slow'))).rejects.toThrow('No answer within 0.02 s');
+    expect(hang).toHaveBeenCalledTimes(2);
+  });
+
+  it('stops at once when the caller cancels', async () => {
+    const controller = new AbortController();
+    const base = vi.fn(async (request: Request) => {
+      controller.abort();
+      throw request.signal.reason ?? new DOMException('aborted', 'AbortError');
+    });
+    await expect(retryingFetch({ sleep: noSleep }, base)(new Request('http://x/a', { signal: controller.signal }))).rejects.toBeDefined();
+    expect(base).toHaveBeenCalledTimes(1);
+  });
+});
