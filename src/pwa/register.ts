@@ -47,7 +47,9 @@ export async function registerServiceWorker(container: ServiceWorkerContainer | 
     window.location.reload();
   });
   try {
-    const registration = await container.register(SW_URL, { scope: '/', updateViaCache: 'none' });
+    const registration = (await container.register(SW_URL, { scope: '/', updateViaCache: 'none' })) as ServiceWorkerRegistration | undefined;
+    // Some embedders (and test browsers told to block workers) resolve without a registration.
+    if (!registration) return null;
     const watch = (worker: ServiceWorker | null) => {
       if (!worker) return;
       const check = () => {

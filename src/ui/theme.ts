@@ -86,6 +86,9 @@ export function themeTokens(name: ThemeName): Record<string, string> {
   return {
     '--color-primary': t.primary,
     '--color-on-primary': textOn(t.primary),
+    // Shades laid on the primary bar (status chip, current and hovered links): away from the
+    // text colour, so that text on them reads at least as well as on the bar itself.
+    '--color-on-primary-tint': textOn(t.primary) === '#FFFFFF' ? 'rgb(0 0 0 / 0.22)' : 'rgb(255 255 255 / 0.3)',
     '--color-accent': t.accent,
     '--color-on-accent': textOn(t.accent),
     '--color-primary-text': primaryStrong,

@@ -40,7 +40,8 @@ function CollectionTable({ name }: { name: CollectionName }) {
   }
 
   return (
-    <section className="admin-table" aria-labelledby="admin-collection-title">
+    // Not a named region itself: the table's scroll container below is the region of this name.
+    <section className="admin-table">
       <div className="admin-table__head">
         <h2 id="admin-collection-title">{t('admin.collection', { name })}</h2>
         <button type="button" className="button button--filled" onClick={() => setEditing({ collection: name, record: null })}>

@@ -1,4 +1,4 @@
-import { useId, type ChangeEvent, type InputHTMLAttributes } from 'react';
+import { useId, type ChangeEvent, type FocusEvent, type InputHTMLAttributes } from 'react';
 import type { FormState } from './form-state';
 import { t } from '../../i18n';
 
@@ -33,7 +33,13 @@ export function Field<Name extends string>({ form, name, label, hint, required, 
     'aria-invalid': error ? true : undefined,
     'aria-required': required || undefined,
     'aria-describedby': describedBy,
-    onBlur: () => form.touch(name),
+    onBlur: (e: FocusEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) => {
+      // Pressing the form's submit button moves focus before the click lands: an error shown now
+      // would move the button from under the pointer and swallow the click. Submitting shows it.
+      const next = e.relatedTarget;
+      if (next instanceof HTMLButtonElement && next.type === 'submit' && next.form === e.currentTarget.form) return;
+      form.touch(name);
+    },
     onChange: (e: ChangeEvent<HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement>) => form.setValue(name, e.target.value),
   };
   return (

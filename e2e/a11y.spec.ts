@@ -1,0 +1,171 @@
+import AxeBuilder from '@axe-core/playwright';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { test, expect } from './support/fixtures';
+import {
+  DARK_THEME,
+  DESKTOP,
+  LIGHT_THEME,
+  MOBILE,
+  presetPreference,
+  presetSignedIn,
+  seedProfile,
+  settled,
+  snackbar,
+  solidPng,
+} from './support/pages';
+
+/**
+ * axe-core on every screen, in a light and a dark theme, at phone and desktop widths: no
+ * violation of WCAG 2.0/2.1 A and AA, nor of axe's best practices. No rule is disabled.
+ */
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
+
+// Animations off, so that colours are measured at rest (the spinner, the switch's thumb).
+test.use({ reducedMotion: 'reduce' });
+
+interface Scenario {
+  name: string;
+  signedIn?: boolean;
+  /** Only at this width (the modal drawer exists on phones only). */
+  only?: 'mobile' | 'desktop';
+  /** Brings the screen to the state to audit, and waits until it is there. */
+  open(page: Page, request: APIRequestContext): Promise<void>;
+}
+
+const SCENARIOS: Scenario[] = [
+  {
+    name: 'home',
+    async open(page) {
+      await page.goto('/home');
+      await expect(page.locator('.notification')).toHaveCount(3);
+      await expect(page.getByRole('link', { name: 'Create your profile' })).toBeVisible();
+    },
+  },
+  {
+    name: 'profile: create form (no profile yet)',
+    async open(page) {
+      await page.goto('/profile');
+      await expect(page.getByRole('form', { name: 'Create your profile' })).toBeVisible();
+    },
+  },
+  {
+    name: 'profile: card',
+    async open(page, request) {
+      await seedProfile(request, undefined, solidPng(8, 8));
+      await page.goto('/profile');
+      const avatar = page.getByRole('img', { name: 'Avatar of Ada Lovelace' });
+      await expect.poll(() => avatar.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(8);
+    },
+  },
+  {
+    name: 'profile: edit form with errors shown',
+    async open(page, request) {
+      await seedProfile(request);
+      await page.goto('/profile');
+      await page.getByRole('button', { name: 'Edit' }).click();
+      await page.getByLabel('Display name').fill('');
+      await page.getByLabel('Username').fill('AB');
+      await page.getByLabel('Email').fill('not-an-address');
+      await page.getByRole('button', { name: 'Save changes' }).click();
+      await expect(page.getByRole('alert')).toHaveText('Please correct 3 fields before saving.');
+      await expect(page.getByLabel('Display name')).toBeFocused();
+    },
+  },
+  {
+    name: 'settings',
+    async open(page) {
+      await page.goto('/settings');
+      await expect(page.getByRole('switch', { name: 'Push notifications' })).toBeVisible();
+    },
+  },
+  {
+    name: 'dashboard',
+    async open(page) {
+      await page.goto('/dashboard');
+      await expect(page.locator('.symbol-code')).toHaveCount(3);
+      await expect(page.locator('.notification')).toHaveCount(3);
+    },
+  },
+  {
+    name: 'admin: collections',
+    signedIn: true,
+    async open(page) {
+      await page.goto('/admin');
+      await expect(page.getByRole('main').getByRole('link', { name: 'symbols' })).toBeVisible();
+    },
+  },
+  {
+    name: 'admin: symbols table, with a snackbar',
+    signedIn: true,
+    async open(page) {
+      await page.goto('/admin/symbols');
+      await page.getByRole('button', { name: 'Delete 3' }).click();
+      await page.getByRole('dialog', { name: 'Delete record 3?' }).getByRole('button', { name: 'Delete' }).click();
+      await expect(page.getByRole('table').getByRole('row')).toHaveCount(3);
+      await expect(snackbar(page)).toHaveText('Record 3 deleted.');
+    },
+  },
+  {
+    name: 'admin: record editor open, with the backend error',
+    signedIn: true,
+    async open(page) {
+      await page.goto('/admin/symbols');
+      await page.getByRole('button', { name: 'New record' }).click();
+      const editor = page.getByRole('dialog', { name: 'New record in symbols' });
+      await editor.getByLabel('Record as JSON').fill('{"code":"AMZN","entity":"Amazon"}');
+      await editor.getByRole('button', { name: 'Save' }).click();
+      await expect(editor.getByRole('alert')).toContainText('422');
+    },
+  },
+  {
+    name: 'sign-in',
+    async open(page) {
+      await page.goto('/sign-in?next=%2Fadmin');
+      await expect(page.getByText('Sign in to open the admin screens.')).toBeVisible();
+    },
+  },
+  {
+    name: '404',
+    async open(page) {
+      await page.goto('/404');
+      await expect(page.getByRole('link', { name: 'Go to the home page' })).toBeVisible();
+    },
+  },
+  {
+    name: 'modal drawer open',
+    only: 'mobile',
+    async open(page) {
+      await page.goto('/settings');
+      await page.getByRole('button', { name: 'Open menu' }).click();
+      await expect(page.getByRole('dialog', { name: 'Main' })).toBeVisible();
+    },
+  },
+];
+
+const VIEWPORTS = { mobile: MOBILE, desktop: DESKTOP } as const;
+const THEMES = [LIGHT_THEME, DARK_THEME] as const;
+
+/** One line per failing node: what is wrong, where, and axe's advice. */
+function summarize(violations: Awaited<ReturnType<AxeBuilder['analyze']>>['violations']): string[] {
+  return violations.flatMap((v) =>
+    v.nodes.map((n) => `${v.id} (${v.impact}) ${n.target.join(' ')}: ${n.failureSummary?.replace(/\s+/g, ' ') ?? v.help}`),
+  );
+}
+
+for (const scenario of SCENARIOS) {
+  for (const [width, viewport] of Object.entries(VIEWPORTS) as [keyof typeof VIEWPORTS, (typeof VIEWPORTS)[keyof typeof VIEWPORTS]][]) {
+    if (scenario.only && scenario.only !== width) continue;
+    for (const theme of THEMES) {
+      test(`${scenario.name} · ${theme} · ${width}`, async ({ page, request }) => {
+        await page.setViewportSize(viewport);
+        await presetPreference(page, { activeThemeName: theme });
+        if (scenario.signedIn) await presetSignedIn(page);
+        await scenario.open(page, request);
+        await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+        await settled(page);
+        const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+        expect(summarize(violations)).toEqual([]);
+      });
+    }
+  }
+}

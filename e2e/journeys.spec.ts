@@ -1,0 +1,757 @@
+import { test, expect } from './support/fixtures';
+import {
+  ADA,
+  DESKTOP,
+  MOBILE,
+  localStorageItem,
+  presetSignedIn,
+  screenHeading,
+  seedProfile,
+  settled,
+  snackbar,
+  solidPng,
+  unexpectedErrors,
+} from './support/pages';
+
+/** Every screen's journey on the production build, with the mock API (no delay) behind it. */
+
+test.describe('routes and titles', () => {
+  test("'/' redirects to /home with the title 'Home | Circle'", async ({ page, consoleErrors }) => {
+    await page.goto('/');
+    await expect(page).toHaveURL(/\/home$/);
+    await expect(page).toHaveTitle('Home | Circle');
+    await expect(screenHeading(page)).toHaveText('Welcome to Circle');
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('an unknown path redirects to /404, whose link goes home', async ({ page, consoleErrors }) => {
+    await page.goto('/nope/deeper');
+    await expect(page).toHaveURL(/\/404$/);
+    await expect(page).toHaveTitle('Page not found | Circle');
+    await expect(screenHeading(page)).toHaveText('Page not found');
+    await page.getByRole('link', { name: 'Go to the home page' }).click();
+    await expect(page).toHaveURL(/\/home$/);
+    await expect(page).toHaveTitle('Home | Circle');
+    await expect(screenHeading(page)).toHaveText('Welcome to Circle');
+    // An in-app navigation puts focus on the new screen's heading.
+    await expect(screenHeading(page)).toBeFocused();
+    expect(consoleErrors).toEqual([]);
+  });
+
+  for (const [path, title, heading] of [
+    ['/profile', 'Profile | Circle', 'Your profile'],
+    ['/settings', 'Settings | Circle', 'Settings'],
+    ['/dashboard', 'Dashboard | Circle', 'Dashboard'],
+    ['/sign-in', 'Sign in | Circle', 'Sign in'],
+  ] as const) {
+    test(`${path} has the title '${title}'`, async ({ page, consoleErrors }) => {
+      await page.goto(path);
+      await expect(screenHeading(page)).toHaveText(heading);
+      await expect(page).toHaveTitle(title);
+      await settled(page);
+      expect(consoleErrors).toEqual([]);
+    });
+  }
+
+  test("/admin/symbols, signed in, has the title 'Admin | symbols | Circle'", async ({ page, consoleErrors }) => {
+    await presetSignedIn(page);
+    await page.goto('/admin/symbols');
+    await expect(page).toHaveTitle('Admin | symbols | Circle');
+    await expect(page.getByRole('heading', { name: 'Collection: symbols' })).toBeVisible();
+    // The breadcrumb title follows in-app navigation too.
+    await page.getByRole('navigation', { name: 'Collections' }).getByRole('link', { name: 'accounts' }).click();
+    await expect(page).toHaveTitle('Admin | accounts | Circle');
+    await expect(page.getByRole('cell', { name: 'Membership fees' })).toBeVisible();
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('an unknown admin collection goes to /404', async ({ page, consoleErrors }) => {
+    await presetSignedIn(page);
+    await page.goto('/admin/nothing-here');
+    await expect(page).toHaveURL(/\/404$/);
+    await expect(screenHeading(page)).toHaveText('Page not found');
+    expect(consoleErrors).toEqual([]);
+  });
+});
+
+test.describe('profile', () => {
+  test('create with every field and an avatar: progress shows, then the card with the avatar', async ({ page, context, consoleErrors }) => {
+    // Hold the upload at the server door, so the progress region can be seen before it completes.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const uploads: string[] = [];
+    await context.route('**/api/user/profile', async (route) => {
+      if (route.request().method() !== 'POST') return route.fallback();
+      uploads.push(route.request().headers()['content-type'] ?? '');
+      await held;
+      await route.continue();
+    });
+
+    await page.goto('/profile');
+    await expect(page.getByRole('heading', { name: 'Create your profile' })).toBeVisible();
+    await expect(page.getByText('You have no profile yet.')).toBeVisible();
+    await page.getByLabel('Display name').fill('Grace Hopper');
+    await page.getByLabel('Username').fill('grace_h');
+    await page.getByLabel('Email').fill('grace@example.org');
+    await page.getByLabel('About you').fill('Compilers, and nanoseconds on a string.');
+    await page.getByLabel('Preferred language').selectOption('es');
+    await page.getByLabel('Interests').fill('cobol, navy , , teaching');
+    await page.getByLabel('Avatar').setInputFiles({ name: 'grace.png', mimeType: 'image/png', buffer: solidPng(2, 2) });
+    // The chosen image is previewed before it is sent.
+    await expect(page.locator('.avatar--preview')).toBeVisible();
+
+    await page.getByRole('button', { name: 'Create profile' }).click();
+    const progress = page.getByRole('progressbar');
+    await expect(progress).toBeVisible();
+    await expect(page.getByText('Upload progress')).toBeVisible();
+    await expect(page.locator('#profile-progress-message')).toHaveText(/Uploading Files|Files are \d+% uploaded/);
+    await expect(page.getByRole('button', { name: 'Create profile' })).toBeDisabled();
+    expect(uploads).toHaveLength(1);
+    expect(uploads[0]).toMatch(/^multipart\/form-data; boundary=/);
+    release();
+
+    const card = page.getByRole('article', { name: 'Grace Hopper' });
+    await expect(card).toBeVisible();
+    await expect(progress).toHaveCount(0);
+    await expect(card.getByText('@grace_h')).toBeVisible();
+    await expect(card.getByText('grace@example.org')).toBeVisible();
+    await expect(card.getByText('Compilers, and nanoseconds on a string.')).toBeVisible();
+    await expect(card.getByRole('list', { name: 'Interests' }).getByRole('listitem')).toHaveText(['cobol', 'navy', 'teaching']);
+    await expect(card.getByText('Preferred language: Español')).toBeVisible();
+    const avatar = card.getByRole('img', { name: 'Avatar of Grace Hopper' });
+    await expect(avatar).toHaveAttribute('src', /\/api\/user\/profile\/[^/]+\/avatar/);
+    await expect.poll(() => avatar.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(2);
+    await expect(snackbar(page)).toHaveText(/Your profile was created\./);
+    // The form is gone, so is its draft.
+    expect(await localStorageItem(page, 'draft.profile.new')).toBeNull();
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('errors show only after submit, each described by its message, and focus goes to the first invalid field', async ({ page, consoleErrors }) => {
+    await page.goto('/profile');
+    const form = page.getByRole('form', { name: 'Create your profile' });
+    await expect(form).toBeVisible();
+    await expect(form.locator('[aria-invalid="true"]')).toHaveCount(0);
+    await expect(form.locator('.field__error')).toHaveCount(0);
+
+    await page.getByRole('button', { name: 'Create profile' }).click();
+    await expect(page.getByRole('alert')).toHaveText('Please correct 3 fields before saving.');
+    for (const label of ['Display name', 'Username', 'Email']) {
+      const input = page.getByLabel(label);
+      await expect(input).toHaveAttribute('aria-invalid', 'true');
+      await expect(input).toHaveAccessibleDescription(/This field is required\./);
+      // The message is in the page, and it is the element aria-describedby points at.
+      const ids = ((await input.getAttribute('aria-describedby')) ?? '').split(/\s+/);
+      const texts = await Promise.all(ids.map((id) => page.locator(`[id="${id}"]`).textContent()));
+      expect(texts).toContain('This field is required.');
+    }
+    // Optional fields that are valid stay quiet.
+    await expect(page.getByLabel('About you')).not.toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByLabel('Display name')).toBeFocused();
+
+    // Fixing one field updates its message at once, the summary counts the rest.
+    await page.getByLabel('Display name').fill('Grace');
+    await expect(page.getByLabel('Display name')).not.toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByRole('alert')).toHaveText('Please correct 2 fields before saving.');
+    await page.getByRole('button', { name: 'Create profile' }).click();
+    await expect(page.getByLabel('Username')).toBeFocused();
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('a touched invalid field shows its error on blur, untouched ones do not', async ({ page, consoleErrors }) => {
+    await page.goto('/profile');
+    const username = page.getByLabel('Username');
+    await username.fill('AB');
+    await expect(username).not.toHaveAttribute('aria-invalid', 'true');
+    await username.press('Tab');
+    await expect(page.getByLabel('Email')).toBeFocused();
+    await expect(username).toHaveAttribute('aria-invalid', 'true');
+    await expect(username).toHaveAccessibleDescription(/Use 3 to 20 lower-case letters, digits or _\./);
+    // Email has focus but was not left yet; display name was never touched.
+    await expect(page.getByLabel('Email')).not.toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByLabel('Display name')).not.toHaveAttribute('aria-invalid', 'true');
+    await expect(page.locator('.field__error')).toHaveCount(1);
+    await expect(page.getByRole('alert')).toHaveCount(0);
+
+    await username.fill('ab_c');
+    await expect(username).not.toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByText('Use 3 to 20 lower-case letters, digits or _.')).toHaveCount(0);
+    // Leaving the email empty was a touch too: its own error shows now.
+    await expect(page.getByLabel('Email')).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByLabel('Email')).toHaveAccessibleDescription('This field is required.');
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('Save pressed while the last field is invalid still submits: the errors show and focus goes to the first', async ({ page, consoleErrors }) => {
+    await page.goto('/profile');
+    await page.getByLabel('Display name').fill('Grace Hopper');
+    await page.getByLabel('Username').fill('grace_h');
+    await page.getByLabel('Email').fill('grace@');
+    // Focus is still in the email field: a mouse press on Save blurs it before the click lands.
+    await page.getByRole('button', { name: 'Create profile' }).click();
+    await expect(page.getByRole('alert')).toHaveText('Please correct 1 field before saving.');
+    await expect(page.getByLabel('Email')).toBeFocused();
+    await expect(page.getByLabel('Email')).toHaveAccessibleDescription('Enter an email address like name@example.org.');
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('an SVG avatar is refused before anything is uploaded', async ({ page, consoleErrors }) => {
+    const writes: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/') && request.method() !== 'GET') writes.push(`${request.method()} ${request.url()}`);
+    });
+    await page.goto('/profile');
+    await page.getByLabel('Display name').fill('Grace Hopper');
+    await page.getByLabel('Username').fill('grace_h');
+    await page.getByLabel('Email').fill('grace@example.org');
+    const avatar = page.getByLabel('Avatar');
+    await avatar.setInputFiles({
+      name: 'logo.svg',
+      mimeType: 'image/svg+xml',
+      buffer: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>'),
+    });
+    await expect(page.getByText('Choose a PNG, JPEG or WebP image.')).toBeVisible();
+    await expect(avatar).toHaveAttribute('aria-invalid', 'true');
+    await expect(avatar).toHaveAccessibleDescription(/Choose a PNG, JPEG or WebP image\./);
+    await expect(page.locator('.avatar--preview')).toHaveCount(0);
+
+    await page.getByRole('button', { name: 'Create profile' }).click();
+    await expect(page.getByRole('alert')).toHaveText('Please correct 1 field before saving.');
+    await expect(avatar).toBeFocused();
+    await expect(page.getByRole('heading', { name: 'Create your profile' })).toBeVisible();
+    expect(writes).toEqual([]);
+
+    // A PNG clears the refusal.
+    await avatar.setInputFiles({ name: 'ok.png', mimeType: 'image/png', buffer: solidPng() });
+    await expect(page.getByText('Choose a PNG, JPEG or WebP image.')).toHaveCount(0);
+    await expect(avatar).not.toHaveAttribute('aria-invalid', 'true');
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('edit the display name: the card shows it and a snackbar confirms', async ({ page, request, consoleErrors }) => {
+    await seedProfile(request);
+    await page.goto('/profile');
+    await expect(page.getByRole('article', { name: ADA.displayName })).toBeVisible();
+    await page.getByRole('button', { name: 'Edit' }).click();
+    const form = page.getByRole('form', { name: 'Edit your profile' });
+    await expect(form.getByLabel('Display name')).toHaveValue(ADA.displayName);
+    await expect(form.getByLabel('Interests')).toHaveValue('maths, poetry');
+    await form.getByLabel('Display name').fill('Countess Ada');
+    await form.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByRole('article', { name: 'Countess Ada' })).toBeVisible();
+    await expect(form).toHaveCount(0);
+    await expect(snackbar(page)).toContainText('Your changes were saved.');
+    // The server has it too.
+    const stored = (await (await request.get('/api/user/profile/myprofile')).json()) as { displayName: string; username: string };
+    expect(stored).toMatchObject({ displayName: 'Countess Ada', username: ADA.username });
+    await page.reload();
+    await expect(page.getByRole('article', { name: 'Countess Ada' })).toBeVisible();
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('cancel an edit: nothing changes and no draft is kept', async ({ page, request, consoleErrors }) => {
+    const { id } = await seedProfile(request);
+    await page.goto('/profile');
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('Display name').fill('Someone else');
+    await expect.poll(() => localStorageItem(page, `draft.profile.${id}`)).toContain('Someone else');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await expect(page.getByRole('article', { name: ADA.displayName })).toBeVisible();
+    expect(await localStorageItem(page, `draft.profile.${id}`)).toBeNull();
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('delete asks first: Cancel keeps the profile, Delete removes it and the create form returns', async ({ page, request, consoleErrors }) => {
+    await seedProfile(request);
+    await page.goto('/profile');
+    const card = page.getByRole('article', { name: ADA.displayName });
+    await expect(card).toBeVisible();
+
+    await page.getByRole('button', { name: 'Delete profile' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Delete your profile?' });
+    await expect(dialog).toBeVisible();
+    await expect(dialog).toHaveAccessibleDescription('Your profile and avatar will be removed. This cannot be undone.');
+    // The safe choice has focus.
+    await expect(dialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(card).toBeVisible();
+    expect((await request.get('/api/user/profile/myprofile')).status()).toBe(200);
+
+    // Escape cancels too.
+    await page.getByRole('button', { name: 'Delete profile' }).click();
+    await expect(dialog).toBeVisible();
+    await page.keyboard.press('Escape');
+    await expect(dialog).toBeHidden();
+    await expect(card).toBeVisible();
+
+    await page.getByRole('button', { name: 'Delete profile' }).click();
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(card).toHaveCount(0);
+    await expect(page.getByRole('heading', { name: 'Create your profile' })).toBeVisible();
+    await expect(page.getByLabel('Display name')).toHaveValue('');
+    await expect(snackbar(page)).toContainText('Your profile was deleted.');
+    expect((await request.get('/api/user/profile/myprofile')).status()).toBe(204);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('the home screen greets the member and shows the compact card', async ({ page, request, consoleErrors }) => {
+    await seedProfile(request);
+    await page.goto('/home');
+    await expect(screenHeading(page)).toHaveText(`Welcome back, ${ADA.displayName}!`);
+    await expect(page.getByRole('article', { name: ADA.displayName })).toBeVisible();
+    await page.getByRole('link', { name: 'View your profile' }).click();
+    await expect(page).toHaveURL(/\/profile$/);
+    await expect(page.getByRole('button', { name: 'Delete profile' })).toBeVisible();
+    expect(consoleErrors).toEqual([]);
+  });
+});
+
+test.describe('drafts', () => {
+  test('what was typed survives a reload, with a snackbar; Discard changes clears it', async ({ page, consoleErrors }) => {
+    await page.goto('/profile');
+    await page.getByLabel('Display name').fill('Half typed');
+    await page.getByLabel('Username').fill('half_t');
+    await page.getByLabel('About you').fill('Line one\nline two');
+    await expect.poll(() => localStorageItem(page, 'draft.profile.new')).toContain('half_t');
+
+    await page.reload();
+    await expect(page.getByLabel('Display name')).toHaveValue('Half typed');
+    await expect(page.getByLabel('Username')).toHaveValue('half_t');
+    await expect(page.getByLabel('About you')).toHaveValue('Line one\nline two');
+    await expect(page.getByLabel('Email')).toHaveValue('');
+    await expect(snackbar(page)).toContainText('Your unsaved changes were restored.');
+
+    await page.getByRole('button', { name: 'Discard changes' }).click();
+    await expect(page.getByLabel('Display name')).toHaveValue('');
+    await expect(page.getByLabel('Username')).toHaveValue('');
+    await expect(page.getByLabel('About you')).toHaveValue('');
+    await expect(page.getByRole('button', { name: 'Discard changes' })).toHaveCount(0);
+    expect(await localStorageItem(page, 'draft.profile.new')).toBeNull();
+
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Create your profile' })).toBeVisible();
+    await expect(page.getByLabel('Display name')).toHaveValue('');
+    await expect(snackbar(page)).toHaveCount(0);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('an unsaved edit reopens the edit form after a reload', async ({ page, request, consoleErrors }) => {
+    await seedProfile(request);
+    await page.goto('/profile');
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('Display name').fill('Ada, Countess of Lovelace');
+    await page.reload();
+    const form = page.getByRole('form', { name: 'Edit your profile' });
+    await expect(form.getByLabel('Display name')).toHaveValue('Ada, Countess of Lovelace');
+    await expect(form.getByLabel('Username')).toHaveValue(ADA.username);
+    await expect(snackbar(page)).toContainText('Your unsaved changes were restored.');
+    expect(consoleErrors).toEqual([]);
+  });
+});
+
+test.describe('settings', () => {
+  test('the dark theme applies at once, survives a reload and is persisted', async ({ page, consoleErrors }) => {
+    await page.goto('/settings');
+    const html = page.locator('html');
+    await expect(html).toHaveAttribute('data-theme', 'INDIGO_PINK');
+    await page.getByRole('radio', { name: 'Pink and blue grey (dark)' }).check();
+    await expect(html).toHaveAttribute('data-theme', 'PINK_BLUEGREY');
+    const primary = () => page.evaluate(() => document.documentElement.style.getPropertyValue('--color-primary'));
+    expect(await primary()).toBe('#E91E63');
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).colorScheme)).toBe('dark');
+    // The top bar is painted in the new primary colour.
+    await expect(page.locator('.topbar')).toHaveCSS('background-color', 'rgb(233, 30, 99)');
+    const stored = JSON.parse((await localStorageItem(page, 'preference')) ?? 'null') as Record<string, unknown>;
+    expect(stored).toEqual({ language: 'en', activeThemeName: 'PINK_BLUEGREY', enableNotifications: false });
+
+    await page.reload();
+    await expect(html).toHaveAttribute('data-theme', 'PINK_BLUEGREY');
+    expect(await primary()).toBe('#E91E63');
+    await expect(page.getByRole('radio', { name: 'Pink and blue grey (dark)' })).toBeChecked();
+    await expect(page.locator('meta[name="theme-color"]')).toHaveAttribute('content', '#E91E63');
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('Español applies at once to <html lang> and every string, and survives a reload', async ({ page, consoleErrors }) => {
+    await page.goto('/settings');
+    await expect(screenHeading(page)).toHaveText('Settings');
+    await page.getByRole('combobox', { name: 'Language', exact: true }).selectOption({ label: 'Español' });
+    await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+    await expect(screenHeading(page)).toHaveText('Ajustes');
+    await expect(page).toHaveTitle('Ajustes | Circle');
+    await expect(page.getByRole('radio', { name: 'Rosa y gris azulado (oscuro)' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Settings' })).toHaveCount(0);
+    const stored = JSON.parse((await localStorageItem(page, 'preference')) ?? 'null') as Record<string, unknown>;
+    expect(stored).toMatchObject({ language: 'es' });
+
+    await page.reload();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+    await expect(screenHeading(page)).toHaveText('Ajustes');
+    await expect(page.getByRole('combobox', { name: 'Idioma', exact: true })).toHaveValue('es');
+
+    // And back: English returns without a reload.
+    await page.getByRole('combobox', { name: 'Idioma', exact: true }).selectOption('en');
+    await expect(screenHeading(page)).toHaveText('Settings');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+    expect(consoleErrors).toEqual([]);
+  });
+
+  for (const [name, raw] of [
+    ['unterminated JSON', '{"language":"fr","activeThemeName":42'],
+    ['a JSON array', '[1,2]'],
+    ['a JSON string', '"PINK_BLUEGREY"'],
+  ] as const) {
+    test(`a corrupted 'preference' (${name}) falls back to the defaults without errors`, async ({ page, consoleErrors }) => {
+      await page.addInitScript((value) => {
+        if (!sessionStorage.getItem('seeded')) {
+          localStorage.setItem('preference', value);
+          sessionStorage.setItem('seeded', '1');
+        }
+      }, raw);
+      await page.goto('/settings');
+      await expect(screenHeading(page)).toHaveText('Settings');
+      await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+      await expect(page.locator('html')).toHaveAttribute('data-theme', 'INDIGO_PINK');
+      await expect(page.getByRole('radio', { name: 'Indigo and pink' })).toBeChecked();
+      await expect(page.getByRole('combobox', { name: 'Language', exact: true })).toHaveValue('en');
+      // The next change writes a valid value over the broken one.
+      await page.getByRole('radio', { name: 'Purple and green (dark)' }).check();
+      await expect.poll(async () => JSON.parse((await localStorageItem(page, 'preference')) ?? 'null')).toEqual({
+        language: 'en',
+        activeThemeName: 'PURPLE_GREEN',
+        enableNotifications: false,
+      });
+      expect(consoleErrors).toEqual([]);
+    });
+  }
+
+  test('a stored preference with one bad field keeps the good ones', async ({ page, consoleErrors }) => {
+    await page.addInitScript(() => localStorage.setItem('preference', '{"language":"es","activeThemeName":42,"enableNotifications":"yes"}'));
+    await page.goto('/settings');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+    await expect(screenHeading(page)).toHaveText('Ajustes');
+    await expect(page.locator('html')).toHaveAttribute('data-theme', 'INDIGO_PINK');
+    await expect(page.getByRole('switch')).toHaveAttribute('aria-checked', 'false');
+    expect(consoleErrors).toEqual([]);
+  });
+});
+
+test.describe('dashboard', () => {
+  test('accounts with their currency, the three symbols and the notifications', async ({ page, consoleErrors }) => {
+    await page.goto('/dashboard');
+    const accounts = page.getByRole('region', { name: 'Accounts' });
+    await expect(accounts.getByRole('listitem')).toHaveCount(3);
+    await expect(accounts.getByRole('listitem')).toHaveText([/Membership fees\s*€1,250\.50/, /Workshop fund\s*€430\.00/, /Travel grants\s*\$980\.25/]);
+
+    const symbols = page.getByRole('region', { name: 'Symbols' });
+    await expect(symbols.locator('.symbol-code')).toHaveText(['MSFT', 'AAPL', 'GOOG']);
+    await expect(symbols.getByRole('listitem').first()).toContainText('Microsoft Corporation');
+
+    const notifications = page.getByRole('region', { name: 'Notifications' });
+    // Newest first.
+    await expect(notifications.getByRole('heading', { level: 3 })).toHaveText(['Maintenance on Sunday', 'New study group', 'Welcome to Circle']);
+    await expect(notifications.getByRole('listitem').first()).toContainText('Warning');
+    await expect(notifications.getByRole('listitem').last()).toContainText('Unread');
+    await settled(page);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('amounts follow the language', async ({ page, consoleErrors }) => {
+    await page.addInitScript(() => localStorage.setItem('preference', JSON.stringify({ language: 'de', activeThemeName: 'INDIGO_PINK', enableNotifications: false })));
+    await page.goto('/dashboard');
+    const items = page.locator('section[aria-labelledby="dash-accounts"] li');
+    await expect(items.first()).toContainText(/1\.250,50\s€/);
+    expect(consoleErrors).toEqual([]);
+  });
+});
+
+test.describe('admin', () => {
+  test('signed out, /admin asks to sign in, then lands on /admin', async ({ page, consoleErrors }) => {
+    await page.goto('/admin');
+    await expect(page).toHaveURL(/\/sign-in\?next=%2Fadmin$/);
+    await expect(screenHeading(page)).toHaveText('Sign in');
+    await expect(page.getByText('Sign in to open the admin screens.')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Admin' })).toHaveCount(0);
+    expect(await localStorageItem(page, 'auth.isLoggedIn')).not.toBe('true');
+
+    await page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(/\/admin$/);
+    await expect(screenHeading(page)).toHaveText('Admin');
+    expect(await localStorageItem(page, 'auth.isLoggedIn')).toBe('true');
+    await expect(page.getByRole('link', { name: 'Admin' })).toBeVisible();
+    for (const name of ['accounts', 'notifications', 'subscription', 'symbols']) {
+      await expect(page.getByRole('main').getByRole('link', { name })).toBeVisible();
+    }
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('a sign-in link never sends the member to another site', async ({ page, consoleErrors }) => {
+    await page.goto('/sign-in?next=%2F%2Fevil.example');
+    await page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(/\/home$/);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test("symbols: the mock's 422 shows in the editor; delete AAPL, then AMZN is created", async ({ page, consoleErrors }) => {
+    await presetSignedIn(page);
+    await page.goto('/admin/symbols');
+    const table = page.getByRole('table');
+    await expect(table.getByRole('row')).toHaveCount(4);
+
+    await page.getByRole('button', { name: 'New record' }).click();
+    const editor = page.getByRole('dialog', { name: 'New record in symbols' });
+    await expect(editor).toBeVisible();
+    const json = editor.getByLabel('Record as JSON');
+    await json.fill('{"code":"AMZN","entity":"Amazon"}');
+    await editor.getByRole('button', { name: 'Save' }).click();
+    await expect(editor.getByRole('alert')).toHaveText("The backend answered: 422 Collection 'symbols' holds at most 3 records");
+    await expect(json).toHaveAttribute('aria-invalid', 'true');
+    // What was typed is kept.
+    await expect(json).toHaveValue('{"code":"AMZN","entity":"Amazon"}');
+    await editor.getByRole('button', { name: 'Cancel' }).click();
+    await expect(editor).toHaveCount(0);
+
+    await table.getByRole('row', { name: /AAPL/ }).getByRole('button', { name: 'Delete 2' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete record 2?' });
+    await expect(confirm).toContainText('Apple Inc.');
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await expect(table.getByRole('row', { name: /AAPL/ })).toHaveCount(0);
+    await expect(snackbar(page)).toContainText('Record 2 deleted.');
+
+    await page.getByRole('button', { name: 'New record' }).click();
+    await editor.getByLabel('Record as JSON').fill('{"code":"AMZN","entity":"Amazon"}');
+    await editor.getByRole('button', { name: 'Save' }).click();
+    await expect(editor).toHaveCount(0);
+    await expect(table.getByRole('row', { name: /AMZN/ })).toContainText('Amazon');
+    await expect(table.locator('tbody tr td:first-child')).toHaveText(['1', '3', '4']);
+    await expect(snackbar(page)).toContainText('Record 4 saved.');
+
+    // The dashboard reads the same collection.
+    await page.getByRole('link', { name: 'Dashboard' }).click();
+    await expect(page.getByRole('region', { name: 'Symbols' }).locator('.symbol-code')).toHaveText(['MSFT', 'GOOG', 'AMZN']);
+    expect(unexpectedErrors(consoleErrors, [422])).toEqual([]);
+  });
+
+  test('an id that differs from the record shows the 400; invalid JSON never reaches the server', async ({ page, consoleErrors }) => {
+    await presetSignedIn(page);
+    const writes: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/api/symbols') && r.method() !== 'GET') writes.push(`${r.method()} ${new URL(r.url()).pathname}`);
+    });
+    await page.goto('/admin/symbols');
+    await page.getByRole('button', { name: 'Edit 1' }).click();
+    const editor = page.getByRole('dialog', { name: 'Edit record 1' });
+    const json = editor.getByLabel('Record as JSON');
+    expect(JSON.parse(await json.inputValue())).toEqual({ id: '1', code: 'MSFT', entity: 'Microsoft Corporation' });
+    await json.fill('{"id":"99","code":"MSFT","entity":"Microsoft"}');
+    await editor.getByRole('button', { name: 'Save' }).click();
+    await expect(editor.getByRole('alert')).toHaveText("The backend answered: 400 Id in the URL ('1') does not match the id in the body ('99')");
+    expect(writes).toEqual(['PUT /api/symbols/1']);
+
+    await json.fill('{"code": "MSFT",');
+    await editor.getByRole('button', { name: 'Save' }).click();
+    await expect(editor.getByRole('alert')).toHaveText(/^This is not valid JSON: /);
+    expect(writes).toEqual(['PUT /api/symbols/1']);
+
+    // A valid edit saves and closes.
+    await json.fill('{"id":"1","code":"MSFT","entity":"Microsoft Corp."}');
+    await editor.getByRole('button', { name: 'Save' }).click();
+    await expect(editor).toHaveCount(0);
+    await expect(page.getByRole('row', { name: /MSFT/ })).toContainText('Microsoft Corp.');
+    expect(unexpectedErrors(consoleErrors, [400])).toEqual([]);
+  });
+
+  test('sign out from /sign-in removes the Admin link and /admin redirects again', async ({ page, consoleErrors }) => {
+    await presetSignedIn(page);
+    await page.goto('/admin');
+    await expect(page.getByRole('link', { name: 'Admin' })).toBeVisible();
+    await page.getByRole('link', { name: 'Sign out' }).click();
+    await expect(page).toHaveURL(/\/sign-in$/);
+    await expect(screenHeading(page)).toHaveText('Sign out');
+    await page.getByRole('main').getByRole('button', { name: 'Sign out' }).click();
+    await expect(page.getByRole('link', { name: 'Admin' })).toHaveCount(0);
+    await expect(screenHeading(page)).toHaveText('Sign in');
+    await expect(page.getByRole('link', { name: 'Sign in' })).toBeVisible();
+    expect(await localStorageItem(page, 'auth.isLoggedIn')).toBe('false');
+
+    await page.goto('/admin/symbols');
+    await expect(page).toHaveURL(/\/sign-in\?next=%2Fadmin%2Fsymbols$/);
+    expect(consoleErrors).toEqual([]);
+  });
+});
+
+test.describe('navigation', () => {
+  test('desktop: the sidenav layout has a persistent navigation drawer', async ({ page, consoleErrors }) => {
+    await page.setViewportSize(DESKTOP);
+    await page.goto('/settings');
+    const drawer = page.locator('aside.drawer--side');
+    const nav = drawer.getByRole('navigation', { name: 'Main' });
+    await expect(nav).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Open menu' })).toHaveCount(0);
+    await expect(nav.getByRole('link', { name: 'Settings' })).toHaveAttribute('aria-current', 'page');
+    const box = (await drawer.boundingBox())!;
+    expect(box.x).toBe(0);
+    expect(box.width).toBeGreaterThanOrEqual(200);
+    await nav.getByRole('link', { name: 'Profile' }).click();
+    await expect(page).toHaveURL(/\/profile$/);
+    await expect(nav).toBeVisible();
+    await expect(nav.getByRole('link', { name: 'Profile' })).toHaveAttribute('aria-current', 'page');
+    await expect(screenHeading(page)).toBeFocused();
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('mobile: the menu button opens a modal drawer; Escape closes it and gives focus back', async ({ page, consoleErrors }) => {
+    await page.setViewportSize(MOBILE);
+    await page.goto('/settings');
+    await expect(page.locator('aside.drawer--side')).toHaveCount(0);
+    const menu = page.getByRole('button', { name: 'Open menu' });
+    await expect(menu).toHaveAttribute('aria-expanded', 'false');
+    await menu.click();
+    const drawer = page.getByRole('dialog', { name: 'Main' });
+    await expect(drawer).toBeVisible();
+    await expect(menu).toHaveAttribute('aria-expanded', 'true');
+    // Modal: the page behind is inert, focus is inside the drawer.
+    await expect.poll(() => drawer.evaluate((d) => d.matches(':modal') && d.contains(document.activeElement))).toBe(true);
+    await page.keyboard.press('Escape');
+    await expect(drawer).toBeHidden();
+    await expect(menu).toHaveAttribute('aria-expanded', 'false');
+    await expect(menu).toBeFocused();
+
+    // The close button closes it too.
+    await menu.click();
+    await drawer.getByRole('button', { name: 'Close menu' }).click();
+    await expect(drawer).toBeHidden();
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('mobile: following a link in the drawer closes it', async ({ page, consoleErrors }) => {
+    await page.setViewportSize(MOBILE);
+    await page.goto('/settings');
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const drawer = page.getByRole('dialog', { name: 'Main' });
+    await drawer.getByRole('link', { name: 'Dashboard' }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(drawer).toBeHidden();
+    await expect(screenHeading(page)).toHaveText('Dashboard');
+    await expect(screenHeading(page)).toBeFocused();
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('mobile admin: the drawer also lists the collections', async ({ page, consoleErrors }) => {
+    await page.setViewportSize(MOBILE);
+    await presetSignedIn(page);
+    await page.goto('/admin');
+    await page.getByRole('button', { name: 'Open menu' }).click();
+    const drawer = page.getByRole('dialog', { name: 'Main' });
+    await drawer.getByRole('navigation', { name: 'Collections' }).getByRole('link', { name: 'accounts' }).click();
+    await expect(page).toHaveURL(/\/admin\/accounts$/);
+    await expect(drawer).toBeHidden();
+    await expect(page.getByRole('heading', { name: 'Collection: accounts' })).toBeVisible();
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test("keyboard: the first Tab reaches 'Skip to content', Enter moves focus to main", async ({ page, consoleErrors }) => {
+    await page.setViewportSize(DESKTOP);
+    await page.goto('/settings');
+    await expect(screenHeading(page)).toBeVisible();
+    await page.keyboard.press('Tab');
+    const skip = page.getByRole('link', { name: 'Skip to content' });
+    await expect(skip).toBeFocused();
+    await expect(skip).toBeInViewport();
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('main')).toBeFocused();
+    // The next Tab continues inside main, not back in the top bar or drawer.
+    await page.keyboard.press('Tab');
+    await expect.poll(() => page.evaluate(() => Boolean(document.activeElement?.closest('main')))).toBe(true);
+    expect(consoleErrors).toEqual([]);
+  });
+});
+
+test.describe('scroll', () => {
+  test('back to the dashboard restores where it was scrolled to', async ({ page, consoleErrors }) => {
+    await page.setViewportSize({ width: MOBILE.width, height: 480 });
+    await page.goto('/dashboard');
+    await expect(page.getByRole('region', { name: 'Notifications' }).getByRole('heading', { level: 3 })).toHaveCount(3);
+    const maxScroll = await page.evaluate(() => document.documentElement.scrollHeight - innerHeight);
+    expect(maxScroll).toBeGreaterThan(600);
+    const target = 600;
+    await page.evaluate((y) => scrollTo(0, y), target);
+    await expect.poll(() => page.evaluate(() => scrollY)).toBe(target);
+
+    await page.getByRole('link', { name: 'Circle', exact: true }).click();
+    await expect(page).toHaveURL(/\/home$/);
+    await expect.poll(() => page.evaluate(() => scrollY)).toBe(0);
+
+    await page.goBack();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect.poll(() => page.evaluate(() => scrollY)).toBeGreaterThan(target - 20);
+    expect(await page.evaluate(() => scrollY)).toBeLessThan(target + 20);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  for (const id of ['dash-symbols', 'dash-notifications']) {
+    test(`/dashboard#${id} scrolls that panel into view, clear of the top bar`, async ({ page, consoleErrors }) => {
+      await page.setViewportSize({ width: MOBILE.width, height: 400 });
+      await page.goto(`/dashboard#${id}`);
+      await expect(page.getByRole('region', { name: 'Notifications' }).getByRole('heading', { level: 3 })).toHaveCount(3);
+      const heading = page.locator(`#${id}`);
+      await expect(heading).toBeInViewport();
+      await expect.poll(() => page.evaluate(() => scrollY)).toBeGreaterThan(100);
+      const topbar = (await page.locator('.topbar').boundingBox())!;
+      const box = (await heading.boundingBox())!;
+      expect(box.y).toBeGreaterThanOrEqual(topbar.y + topbar.height - 1);
+      expect(consoleErrors).toEqual([]);
+    });
+  }
+});
+
+test.describe('snackbar', () => {
+  /** Deletes a record behind the admin's back, so that the admin's own delete fails with a long message. */
+  async function failedDelete(page: import('@playwright/test').Page, request: import('@playwright/test').APIRequestContext) {
+    await presetSignedIn(page);
+    await page.goto('/admin/symbols');
+    await page.getByRole('button', { name: 'Delete 2' }).click();
+    expect((await request.delete('/api/symbols/2')).status()).toBe(204);
+    await page.getByRole('dialog', { name: 'Delete record 2?' }).getByRole('button', { name: 'Delete' }).click();
+    const bar = snackbar(page);
+    await expect(bar).toHaveText(/The backend answered: 404 Record '2' not found in collection 'symbols'/);
+    return bar;
+  }
+
+  test('desktop: bottom centre, at least 344px and at most 33vw wide', async ({ page, request, consoleErrors }) => {
+    await page.setViewportSize(DESKTOP);
+    const bar = await failedDelete(page, request);
+    const box = (await bar.boundingBox())!;
+    const { width, height } = DESKTOP;
+    expect(box.width).toBeGreaterThanOrEqual(344);
+    expect(box.width).toBeLessThanOrEqual(width * 0.33 + 0.5);
+    // The long message wraps rather than widening it beyond 33vw.
+    expect(box.width).toBeGreaterThan(width * 0.33 - 2);
+    expect(Math.abs(box.x + box.width / 2 - width / 2)).toBeLessThanOrEqual(1);
+    expect(height - (box.y + box.height)).toBeGreaterThanOrEqual(0);
+    expect(height - (box.y + box.height)).toBeLessThanOrEqual(32);
+    // A short one is still 344px.
+    await bar.getByRole('button', { name: 'Dismiss' }).click();
+    await expect(bar).toHaveCount(0);
+    await page.getByRole('button', { name: 'Delete 1' }).click();
+    await page.getByRole('dialog', { name: 'Delete record 1?' }).getByRole('button', { name: 'Delete' }).click();
+    await expect(bar).toHaveText(/Record 1 deleted\./);
+    expect((await bar.boundingBox())!.width).toBeCloseTo(344, 0);
+    expect(unexpectedErrors(consoleErrors, [404])).toEqual([]);
+  });
+
+  test('mobile: full width at the bottom', async ({ page, request, consoleErrors }) => {
+    await page.setViewportSize(MOBILE);
+    const bar = await failedDelete(page, request);
+    const box = (await bar.boundingBox())!;
+    const { width, height } = MOBILE;
+    expect(box.width).toBeGreaterThanOrEqual(width - 32);
+    expect(box.x + box.width).toBeLessThanOrEqual(width);
+    expect(Math.abs(box.x + box.width / 2 - width / 2)).toBeLessThanOrEqual(1);
+    expect(height - (box.y + box.height)).toBeGreaterThanOrEqual(0);
+    expect(height - (box.y + box.height)).toBeLessThanOrEqual(32);
+    expect(unexpectedErrors(consoleErrors, [404])).toEqual([]);
+  });
+});

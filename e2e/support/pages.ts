@@ -1,0 +1,133 @@
+import { deflateSync } from 'node:zlib';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import { expect } from './fixtures';
+
+export const DESKTOP = { width: 1280, height: 800 } as const;
+export const MOBILE = { width: 390, height: 844 } as const;
+
+export const LIGHT_THEME = 'INDIGO_PINK';
+export const DARK_THEME = 'PINK_BLUEGREY';
+
+/* ------------------------------------------------------------------ PNG from bytes */
+
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+
+function crc32(bytes: Buffer): number {
+  let c = 0xffffffff;
+  for (const b of bytes) c = CRC_TABLE[(c ^ b) & 0xff]! ^ (c >>> 8);
+  return (c ^ 0xffffffff) >>> 0;
+}
+
+function chunk(type: string, data: Buffer): Buffer {
+  const length = Buffer.alloc(4);
+  length.writeUInt32BE(data.length);
+  const body = Buffer.concat([Buffer.from(type, 'ascii'), data]);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(body));
+  return Buffer.concat([length, body, crc]);
+}
+
+/** A valid RGB PNG of one colour, built from its bytes (signature, IHDR, IDAT, IEND). */
+export function solidPng(width = 2, height = 2, rgb: [number, number, number] = [63, 81, 181]): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 2; // colour type: RGB
+  const row = Buffer.concat([Buffer.from([0]), Buffer.from(Array.from({ length: width }, () => rgb).flat())]);
+  const raw = Buffer.concat(Array.from({ length: height }, () => row));
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
+}
+
+/* ------------------------------------------------------------------ state set up before load */
+
+export interface ProfileSeed {
+  displayName: string;
+  username: string;
+  email: string;
+  bio?: string;
+  language?: 'en' | 'es' | 'de';
+  interests?: string[];
+}
+
+export const ADA: ProfileSeed = {
+  displayName: 'Ada Lovelace',
+  username: 'ada_l',
+  email: 'ada@example.org',
+  bio: 'Notes on the analytical engine.',
+  language: 'en',
+  interests: ['maths', 'poetry'],
+};
+
+/**
+ * Creates the member's profile through the mock API, as an earlier session would have: as JSON,
+ * or as the app sends it (multipart, with an avatar image) when an avatar is given.
+ */
+export async function seedProfile(request: APIRequestContext, profile: ProfileSeed = ADA, avatar?: Buffer): Promise<{ id: string; avatar: string | null }> {
+  const response = avatar
+    ? await request.post('/api/user/profile', {
+        multipart: {
+          ...Object.fromEntries(Object.entries(profile).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : String(v)])),
+          avatar: { name: 'avatar.png', mimeType: 'image/png', buffer: avatar },
+        },
+      })
+    : await request.post('/api/user/profile', { data: profile });
+  expect(response.status(), await response.text()).toBe(201);
+  return (await response.json()) as { id: string; avatar: string | null };
+}
+
+/** Stores preferences before the app starts (on every load of this page). */
+export async function presetPreference(page: Page, preference: { language?: string; activeThemeName?: string; enableNotifications?: boolean }): Promise<void> {
+  const value = JSON.stringify({ language: 'en', activeThemeName: LIGHT_THEME, enableNotifications: false, ...preference });
+  await page.addInitScript((v) => localStorage.setItem('preference', v), value);
+}
+
+/** Signs in before the app starts, as an earlier session would have (a later sign-out sticks). */
+export async function presetSignedIn(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    if (localStorage.getItem('auth.isLoggedIn') === null) localStorage.setItem('auth.isLoggedIn', 'true');
+  });
+}
+
+/* ------------------------------------------------------------------ screen helpers */
+
+/** The current screen's level-1 heading, inside main. */
+export function screenHeading(page: Page): Locator {
+  return page.getByRole('main').getByRole('heading', { level: 1 });
+}
+
+export function snackbar(page: Page): Locator {
+  return page.getByTestId('snackbar');
+}
+
+/** Resolves once no panel of the screen is loading any more. */
+export async function settled(page: Page): Promise<void> {
+  await expect(page.locator('main [aria-busy="true"], main .state--loading, .screen-loading')).toHaveCount(0);
+}
+
+/**
+ * Console errors other than the expected ones. A refused API call logs two lines that the app
+ * means to log: the browser's "Failed to load resource … status of N" and the app's
+ * "Backend Error ! N, …" line (the seed's error interceptor).
+ */
+export function unexpectedErrors(errors: readonly string[], expectedStatuses: readonly number[] = []): string[] {
+  return errors.filter(
+    (line) =>
+      !expectedStatuses.some(
+        (status) => line.includes(`status of ${status}`) || line.startsWith(`Backend Error ! ${status},`),
+      ),
+  );
+}
+
+export async function localStorageItem(page: Page, key: string): Promise<string | null> {
+  return page.evaluate((k) => localStorage.getItem(k), key);
+}
