@@ -87,6 +87,10 @@ function staticShell(): Plugin {
   };
 }
 
+/** Modules of the first render that lazy screens share too; without a group they scatter into small chunks. */
+const FIRST_LOAD_MODULES =
+  /node_modules[\\/](react|react-dom|scheduler|wouter|@preact[\\/]signals-(core|react)|openapi-fetch|use-sync-external-store|regexparam)[\\/]|[\\/]src[\\/](i18n[\\/](index|en|languages)|state[\\/]|config[\\/]|app[\\/]|ui[\\/](theme|snackbar[\\/]|widgets[\\/](useAsync|states|NotificationList))|api[\\/](client|errors|guards|instance|collections|profile|progress|retry|recent-reads)\.|features[\\/]profile[\\/]ProfileCard|pwa[\\/](online|install|OnlineStatus|InstallButton)\.)/;
+
 export default defineConfig(({ command }) => ({
   plugins: [
     mswWorkerInDev(),
@@ -125,6 +129,15 @@ export default defineConfig(({ command }) => ({
     modulePreload: { polyfill: false },
     sourcemap: false,
     manifest: true,
+    rolldownOptions: {
+      output: {
+        // What the first render needs travels in few files: the entry, this shared core, the CSS
+        // and the home chunk. Screens keep their own chunks.
+        codeSplitting: {
+          groups: [{ name: 'core', test: FIRST_LOAD_MODULES }],
+        },
+      },
+    },
     reportCompressedSize: false,
   },
   server: { host: '127.0.0.1', strictPort: true },
