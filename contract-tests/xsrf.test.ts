@@ -89,7 +89,9 @@ describe('xsrfMiddleware', () => {
     const sent: Request[] = [];
     vi.stubGlobal('fetch', async (request: Request) => {
       sent.push(request);
-      return Response.json({}, { status: 201 });
+      // A profile the client accepts: its answers are checked before they reach the app.
+      const now = '2026-11-21T10:00:00Z';
+      return Response.json({ id: 'p1', interests: [], createdAt: now, updatedAt: now, ...PROFILE_FIELDS }, { status: 201 });
     });
     const { client } = stubbed(`${PAGE}/api`);
     await profileApi(client).create(PROFILE_FIELDS, null);

@@ -97,8 +97,10 @@ export function createContract(doc: OpenApiDocument): Contract {
       for (const raw of get?.parameters ?? []) {
         const p = resolveParameter(raw);
         if (p.in !== 'query') continue;
-        const value = query.get(p.name);
-        if (value === null) continue;
+        const values = query.getAll(p.name);
+        if (values.length === 0) continue;
+        if (values.length > 1) return `query parameter '${p.name}' must be given at most once`;
+        const value = values[0]!;
         const key = `query:${path}:${p.name}`;
         let fn = cache.get(key);
         if (!fn) {

@@ -56,8 +56,12 @@ async function readProfileBody(
   }
   const form = await readForm(request);
   const text: Record<string, string> = {};
+  const seen = new Set<string>();
   for (const [key, value] of form) {
     if (!FORM_FIELDS.includes(key)) throw new HttpError(400, `body has an unknown field '${key}'`);
+    // Every field holds one value: a repeated one is ambiguous, not "the last one wins".
+    if (seen.has(key)) throw new HttpError(400, `body.${key} is given more than once`);
+    seen.add(key);
     if (key !== 'avatar') {
       if (typeof value !== 'string') throw new HttpError(400, `body.${key} must be text`);
       text[key] = value;

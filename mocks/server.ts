@@ -57,6 +57,26 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-la
   });
 }
 
+/**
+ * The URL with every path segment that is no valid %-encoding (`%zz`, `%E0%A4%A`) taken as written:
+ * its `%` re-escaped as `%25`. Such a segment then reaches the API as an id or a command that does
+ * not exist (404, or "Unknown command"), instead of throwing in the router's decoding.
+ */
+function literalEscapes(url: string): string {
+  const at = url.search(/[?#]/);
+  const path = at === -1 ? url : url.slice(0, at);
+  const rest = at === -1 ? '' : url.slice(at);
+  const segments = path.split('/').map((segment) => {
+    try {
+      decodeURIComponent(segment);
+      return segment;
+    } catch {
+      return segment.replaceAll('%', '%25');
+    }
+  });
+  return segments.join('/') + rest;
+}
+
 function readUiConfig(distDir: string | null): Record<string, unknown> {
   if (!distDir) return {};
   const path = resolve(distDir, 'assets/ui-config.json');
@@ -90,7 +110,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       res.end(JSON.stringify(errorBody(413, 'The request body is too large')));
       return;
     }
-    const request = new Request(new URL(req.url!, origin), {
+    const request = new Request(new URL(literalEscapes(req.url!), origin), {
       method: req.method,
       headers: req.headers as Record<string, string>,
       body: body && body.length > 0 ? new Uint8Array(body) : undefined,
@@ -122,8 +142,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     // App routes are client-side: any path without a file extension gets the app shell.
     if (!file && !/\.[a-z0-9]+$/i.test(pathname)) file = files.get('/index.html');
     if (!file) {
-      res.writeHead(404, { ...headers, 'content-type': 'text/plain; charset=utf-8' });
-      res.end('Not found');
+      // The one error body of the API, here too: GET /assets/ui-config.json is an operation of the
+      // contract, whose 404 is the Error JSON (a build without that file answers it).
+      res.writeHead(404, { ...headers, 'content-type': 'application/json' });
+      res.end(JSON.stringify(errorBody(404, `No file at '${pathname}'`)));
       return;
     }
     const out: Record<string, string> = {
@@ -170,9 +192,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const origin = `http://${req.headers.host ?? `${host}:${port}`}`;
     let pathname: string;
     try {
-      pathname = decodeURIComponent(new URL(req.url ?? '/', origin).pathname);
+      // The API decodes each path segment itself (an id that is no valid %-encoding is just an id
+      // that does not exist, see literalEscapes); only file paths are decoded here.
+      pathname = new URL(req.url ?? '/', origin).pathname;
+      if (!pathname.startsWith(API_PREFIX)) pathname = decodeURIComponent(pathname);
     } catch {
-      res.writeHead(400, { 'content-type': 'application/json' });
+      res.writeHead(400, { ...headers, 'content-type': 'application/json' });
       res.end(JSON.stringify(errorBody(400, 'The URL is malformed')));
       return;
     }
