@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
+import { useModalDialog } from '../../ui/widgets/useModalDialog';
 import { Link, useLocation } from 'wouter';
 import { Icon } from './icons';
 import { AdminNav, MainNav } from './NavLinks';
@@ -10,13 +11,7 @@ import { OnlineStatus } from '../../pwa/OnlineStatus';
 import { InstallButton } from '../../pwa/InstallButton';
 
 function ModalDrawer({ layout, open, onClose }: { layout: LayoutKind; open: boolean; onClose: () => void }) {
-  const ref = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
+  const ref = useModalDialog(open);
   return (
     <dialog
       ref={ref}

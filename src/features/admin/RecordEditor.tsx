@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
+import { useModalDialog } from '../../ui/widgets/useModalDialog';
 import { t } from '../../i18n';
 import { api } from '../../api/instance';
 import type { CollectionName, CollectionTypes } from '../../api/collections';
@@ -19,16 +20,12 @@ const TEMPLATES: Record<CollectionName, Record<string, unknown>> = {
 
 /** Edits one record as JSON in a modal dialog; the backend's verdict is shown as it answered. */
 export function RecordEditor({ target, onClose, onSaved }: { target: EditTarget; onClose: () => void; onSaved: (id: string) => void }) {
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModalDialog(true);
   const id = useId();
   const initial = target.record ?? { ...TEMPLATES[target.collection], ...(target.collection === 'notifications' ? { createdAt: new Date().toISOString() } : {}) };
   const [text, setText] = useState(() => JSON.stringify(initial, null, 2));
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    ref.current?.showModal();
-  }, []);
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();

@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef } from 'react';
+import { useId } from 'react';
+import { useModalDialog } from './useModalDialog';
 import { t } from '../../i18n';
 
 interface Props {
@@ -12,14 +13,8 @@ interface Props {
 
 /** A native modal dialog: focus is trapped and Escape cancels, as the platform does it. */
 export function ConfirmDialog({ open, title, body, confirmLabel, onConfirm, onCancel }: Props) {
-  const ref = useRef<HTMLDialogElement>(null);
+  const ref = useModalDialog(open);
   const id = useId();
-  useEffect(() => {
-    const dialog = ref.current;
-    if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
-    if (!open && dialog.open) dialog.close();
-  }, [open]);
   return (
     <dialog ref={ref} className="dialog" aria-labelledby={`${id}-title`} aria-describedby={`${id}-body`} onClose={onCancel}>
       <h2 id={`${id}-title`}>{title}</h2>
