@@ -6,6 +6,8 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import autocannon from 'autocannon';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { chromium } from '@playwright/test';
 import { startServer, type RunningServer } from '../mocks/server.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../playwright.config.ts';
@@ -17,6 +19,10 @@ const ROOT = resolve(import.meta.dirname, '..');
 const DIST = resolve(ROOT, 'dist');
 const args = new Set(process.argv.slice(2));
 const quick = args.has('--quick');
+
+/** A full garbage collection, so heap figures compare live memory only. */
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
@@ -135,10 +141,10 @@ async function main() {
     const seconds = quick ? 3 : 10;
     const staticLoad = await load(`${server.url}/${asset}`, 50, seconds);
     const apiLoad = await load(`${server.url}/api/symbols`, 50, seconds);
-    global.gc?.();
+    collectGarbage();
     const heapBefore = process.memoryUsage().heapUsed;
     const soak = await load(`${server.url}/api/symbols`, 100, quick ? 5 : 20);
-    global.gc?.();
+    collectGarbage();
     soak.heapGrowthMb = Math.round(((process.memoryUsage().heapUsed - heapBefore) / 1024 / 1024) * 10) / 10;
     results.load = [staticLoad, apiLoad, soak];
   } finally {
@@ -171,7 +177,7 @@ function print(r: Record<string, any>) {
     rows.push([
       `GET ${l.target}, ${l.connections} conns, ${l.seconds} s`,
       `${l.requestsPerSecond} req/s`,
-      `p50 ${l.p50} ms, p99 ${l.p99} ms, errors ${l.errors}, non-2xx ${l.non2xx}${l.heapGrowthMb !== undefined ? `, heap +${l.heapGrowthMb} MB` : ''}`,
+      `p50 ${l.p50} ms, p99 ${l.p99} ms, errors ${l.errors}, non-2xx ${l.non2xx}${l.heapGrowthMb !== undefined ? `, live heap ${l.heapGrowthMb >= 0 ? '+' : ''}${l.heapGrowthMb} MB after the soak` : ''}`,
     ]);
   }
   if (r.testTimes) {
