@@ -22,41 +22,6 @@ function mswWorkerInDev(): Plugin {
   };
 }
 
-/**
- * The home screen is lazy but marked for preload: its chunk and the chunks it imports get
- * <link rel="modulepreload"> in index.html, so they download alongside the entry.
- */
-function preloadHomeChunk(): Plugin {
-  return {
-    name: 'circle:preload-home',
-    apply: 'build',
-    transformIndexHtml: {
-      order: 'post',
-      handler(html, ctx) {
-        const bundle = ctx.bundle;
-        if (!bundle) return html;
-        const home = Object.values(bundle).find(
-          (c) => c.type === 'chunk' && c.facadeModuleId?.endsWith('/src/features/home/HomeScreen.tsx'),
-        );
-        if (!home || home.type !== 'chunk') throw new Error('The home screen chunk was not found in the bundle');
-        const files = new Set<string>();
-        const visit = (file: string) => {
-          const chunk = bundle[file];
-          if (!chunk || chunk.type !== 'chunk' || files.has(file) || chunk.isEntry) return;
-          files.add(file);
-          chunk.imports.forEach(visit);
-        };
-        visit(home.fileName);
-        const links = [...files]
-          .filter((f) => !html.includes(`/${f}"`))
-          .map((f) => `<link rel="modulepreload" crossorigin href="/${f}">`)
-          .join('\n    ');
-        return html.replace('</head>', `    ${links}\n  </head>`);
-      },
-    },
-  };
-}
-
 const STATIC_TOPBAR =
   '<header class="topbar"><span class="topbar__menu-placeholder"></span>' +
   '<a class="topbar__brand" href="/home"><img src="/logo.svg" alt="" width="32" height="32"><span>Circle</span></a></header>';
@@ -89,12 +54,11 @@ function staticShell(): Plugin {
 
 /** Modules of the first render that lazy screens share too; without a group they scatter into small chunks. */
 const FIRST_LOAD_MODULES =
-  /node_modules[\\/](react|react-dom|scheduler|wouter|@preact[\\/]signals-(core|react)|openapi-fetch|use-sync-external-store|regexparam)[\\/]|[\\/]src[\\/](i18n[\\/](index|en|languages)|state[\\/]|config[\\/]|app[\\/]|ui[\\/](theme|snackbar[\\/]|widgets[\\/](useAsync|states|NotificationList))|api[\\/](client|errors|guards|instance|collections|profile|progress|retry|recent-reads)\.|features[\\/]profile[\\/]ProfileCard|pwa[\\/](online|install|OnlineStatus|InstallButton)\.)/;
+  /node_modules[\\/](react|react-dom|scheduler|wouter|@preact[\\/]signals-(core|react)|openapi-fetch|use-sync-external-store|regexparam)[\\/]|[\\/]src[\\/](boot\.tsx|i18n[\\/](index|en|languages)|state[\\/]|config[\\/]|app[\\/]|ui[\\/](theme|snackbar[\\/]|widgets[\\/](useAsync|states|NotificationList))|api[\\/](client|errors|guards|instance|collections|profile|progress|retry|recent-reads)\.|features[\\/]profile[\\/]ProfileCard|pwa[\\/](online|install|OnlineStatus|InstallButton)\.)/;
 
 export default defineConfig(({ command }) => ({
   plugins: [
     mswWorkerInDev(),
-    preloadHomeChunk(),
     staticShell(),
     react(),
     // Tracks signal reads in every component, so a component re-renders when a signal it read changes.
@@ -126,7 +90,9 @@ export default defineConfig(({ command }) => ({
   build: {
     target: 'es2022',
     cssCodeSplit: true,
-    modulePreload: { polyfill: false },
+    // No preload helper: the entry must not pull the app's code in before the shell is painted.
+    // The boot sits in the core chunk, so one request brings it with what it needs.
+    modulePreload: false,
     sourcemap: false,
     manifest: true,
     rolldownOptions: {
@@ -134,7 +100,11 @@ export default defineConfig(({ command }) => ({
         // What the first render needs travels in few files: the entry, this shared core, the CSS
         // and the home chunk. Screens keep their own chunks.
         codeSplitting: {
-          groups: [{ name: 'core', test: FIRST_LOAD_MODULES }],
+          groups: [
+            // Vite's small import helper stays apart, or the entry would import the core chunk for it.
+            { name: 'runtime', test: /preload-helper/, priority: 2 },
+            { name: 'core', test: FIRST_LOAD_MODULES, priority: 1 },
+          ],
         },
       },
     },

@@ -1,70 +1,22 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { effect } from '@preact/signals-core';
 import './styles.css';
-import { App } from './app/App';
-import { config, loadConfig } from './config/load';
-import { configureApi } from './api/instance';
-import { activeThemeName, language } from './state/preference';
-import { applyTheme } from './ui/theme';
-import { activeLanguage, loadLanguage } from './i18n';
-import { ROUTES } from './app/routes';
-import { prefetchRoute, prefetchRoutes } from './app/lazy-routes';
-import { watchOnlineStatus } from './pwa/online';
-import { watchInstallPrompt } from './pwa/install';
 
-declare const __DEV_MOCKS__: boolean;
 declare const __BUILD_ID__: string;
-
+// Names the build at once, so a deploy can be told from the one before it.
 document.documentElement.dataset.build = __BUILD_ID__;
 
-// The theme is applied before anything renders, so there is no flash of the default one.
-effect(() => applyTheme(activeThemeName.value));
-effect(() => {
-  document.documentElement.lang = activeLanguage.value;
-});
-
-// The home screen is marked for preload: its code is fetched at once, in parallel with the boot.
-for (const route of ROUTES) if (route.preload) void prefetchRoute(route);
-
-function whenIdle(work: () => void) {
-  if ('requestIdleCallback' in window) requestIdleCallback(work, { timeout: 4000 });
-  else setTimeout(work, 1500);
+/**
+ * The entry: the HTML's static shell (top bar, home hero) is painted first, then the app loads.
+ * Its scripts would otherwise share the first round trips with the stylesheet and the hero art.
+ */
+let started = false;
+function start() {
+  if (started) return;
+  started = true;
+  import('./boot').catch((error: unknown) => console.error('Circle failed to start', error));
+  // Home is marked for preload: its code comes alongside the boot instead of after it.
+  import('./features/home/HomeScreen').catch(() => undefined);
 }
 
-async function boot() {
-  watchOnlineStatus();
-  watchInstallPrompt();
-  if (__DEV_MOCKS__) {
-    const { startBrowserMocks } = await import('../mocks/browser');
-    await startBrowserMocks();
-    // Debugging aid in development only: the last state changes, from the console.
-    const { stateHistory } = await import('./state/history');
-    (window as unknown as { circleStateHistory: typeof stateHistory }).circleStateHistory = stateHistory;
-  }
-  await Promise.all([loadConfig(), loadLanguage(language.value).catch(() => undefined)]);
-  configureApi(config().apiBaseUrl);
-  // A language chosen later loads its catalogue then.
-  effect(() => void loadLanguage(language.value).catch(() => undefined));
-
-  createRoot(document.getElementById('root')!).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  );
-
-  // Once the first render is idle ("stable"): the service worker, then the other screens' code.
-  const afterLoad = () =>
-    whenIdle(() => {
-      prefetchRoutes();
-      // A profile save queued offline in an earlier visit goes out now, or when back online.
-      void import('./pwa/outbox').then((m) => m.watchProfileOutbox());
-      if (!__DEV_MOCKS__ && import.meta.env.PROD) void import('./pwa/register').then((m) => m.registerServiceWorker());
-    });
-  if (document.readyState === 'complete') afterLoad();
-  else window.addEventListener('load', afterLoad, { once: true });
-}
-
-boot().catch((error: unknown) => {
-  console.error('Circle failed to start', error);
-});
+// After the next frame is painted; a hidden tab paints no frames, so a timer starts it there.
+requestAnimationFrame(() => setTimeout(start, 0));
+setTimeout(start, 250);

@@ -1,0 +1,68 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { effect } from '@preact/signals-core';
+import { App } from './app/App';
+import { config, loadConfig } from './config/load';
+import { configureApi } from './api/instance';
+import { activeThemeName, language } from './state/preference';
+import { applyTheme } from './ui/theme';
+import { activeLanguage, loadLanguage } from './i18n';
+import { ROUTES } from './app/routes';
+import { prefetchRoute, prefetchRoutes } from './app/lazy-routes';
+import { watchOnlineStatus } from './pwa/online';
+import { watchInstallPrompt } from './pwa/install';
+
+declare const __DEV_MOCKS__: boolean;
+
+// The app's start, loaded by main.tsx once the static shell is painted.
+
+// The theme is applied before anything renders, so there is no flash of the default one.
+effect(() => applyTheme(activeThemeName.value));
+effect(() => {
+  document.documentElement.lang = activeLanguage.value;
+});
+
+// The home screen is marked for preload: its code is fetched at once, in parallel with the boot.
+for (const route of ROUTES) if (route.preload) void prefetchRoute(route);
+
+function whenIdle(work: () => void) {
+  if ('requestIdleCallback' in window) requestIdleCallback(work, { timeout: 4000 });
+  else setTimeout(work, 1500);
+}
+
+async function boot() {
+  watchOnlineStatus();
+  watchInstallPrompt();
+  if (__DEV_MOCKS__) {
+    const { startBrowserMocks } = await import('../mocks/browser');
+    await startBrowserMocks();
+    // Debugging aid in development only: the last state changes, from the console.
+    const { stateHistory } = await import('./state/history');
+    (window as unknown as { circleStateHistory: typeof stateHistory }).circleStateHistory = stateHistory;
+  }
+  await Promise.all([loadConfig(), loadLanguage(language.value).catch(() => undefined)]);
+  configureApi(config().apiBaseUrl);
+  // A language chosen later loads its catalogue then.
+  effect(() => void loadLanguage(language.value).catch(() => undefined));
+
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+
+  // Once the first render is idle ("stable"): the service worker, then the other screens' code.
+  const afterLoad = () =>
+    whenIdle(() => {
+      prefetchRoutes();
+      // A profile save queued offline in an earlier visit goes out now, or when back online.
+      void import('./pwa/outbox').then((m) => m.watchProfileOutbox());
+      if (!__DEV_MOCKS__ && import.meta.env.PROD) void import('./pwa/register').then((m) => m.registerServiceWorker());
+    });
+  if (document.readyState === 'complete') afterLoad();
+  else window.addEventListener('load', afterLoad, { once: true });
+}
+
+boot().catch((error: unknown) => {
+  console.error('Circle failed to start', error);
+});
