@@ -33,29 +33,27 @@ interface FirstLoad {
   jsCssRequests: number;
 }
 
-/** What a first visit to '/' downloads until the home screen shows, measured in the browser. */
+/** What a first visit to '/' downloads until the home screen has rendered, measured in the browser. */
 async function measureFirstLoad(server: RunningServer): Promise<FirstLoad> {
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
     const page = await browser.newPage();
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('Network.enable');
-    // Requests made until the load event; the idle prefetch of other screens comes after it.
-    const sizes = new Map<string, { type: string; bytes: number }>();
-    let collecting = true;
-    cdp.on('Network.responseReceived', (e: { requestId: string; type: string }) => {
-      if (collecting) sizes.set(e.requestId, { type: e.type, bytes: 0 });
-    });
-    cdp.on('Network.loadingFinished', (e: { requestId: string; encodedDataLength: number }) => {
-      const entry = sizes.get(e.requestId);
-      if (entry) entry.bytes = e.encodedDataLength;
-    });
-    await page.goto(`${server.url}/`, { waitUntil: 'load' });
-    collecting = false;
+    // The moment the app's first heading appears (the static shell has none): requests started
+    // before it are the first load; the idle prefetch of other screens comes after.
+    await page.addInitScript(`new MutationObserver((_, observer) => {
+      if (document.querySelector('h1')) { window.__renderedAt = performance.now(); observer.disconnect(); }
+    }).observe(document, { childList: true, subtree: true });`);
+    await page.goto(`${server.url}/`);
     await page.getByRole('heading', { level: 1 }).waitFor();
-    const all = [...sizes.values()];
-    const jsCss = all.filter((r) => r.type === 'Script' || r.type === 'Stylesheet');
-    return { requests: all.length, jsCssRequests: jsCss.length, jsCssTransferred: jsCss.reduce((s, r) => s + r.bytes, 0) };
+    return (await page.evaluate(`(() => {
+      const before = performance.getEntriesByType('resource').filter((e) => e.startTime <= window.__renderedAt);
+      const jsCss = before.filter((e) => /\\.(js|css)$/.test(new URL(e.name).pathname));
+      return {
+        requests: before.length + 1,
+        jsCssRequests: jsCss.length,
+        jsCssTransferred: jsCss.reduce((sum, e) => sum + e.encodedBodySize, 0),
+      };
+    })()`)) as FirstLoad;
   } finally {
     await browser.close();
   }

@@ -2,6 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { effect } from '@preact/signals-core';
 import { App } from './app/App';
+import { SCREEN_READY_EVENT } from './app/AppRouter';
 import { config, loadConfig } from './config/load';
 import { configureApi } from './api/instance';
 import { activeThemeName, language } from './state/preference';
@@ -45,22 +46,30 @@ async function boot() {
   // A language chosen later loads its catalogue then.
   effect(() => void loadLanguage(language.value).catch(() => undefined));
 
-  createRoot(document.getElementById('root')!).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  );
-
   // Once the first render is idle ("stable"): the service worker, then the other screens' code.
-  const afterLoad = () =>
+  const whenStable = () =>
     whenIdle(() => {
       prefetchRoutes();
       // A profile save queued offline in an earlier visit goes out now, or when back online.
       void import('./pwa/outbox').then((m) => m.watchProfileOutbox());
       if (!__DEV_MOCKS__ && import.meta.env.PROD) void import('./pwa/register').then((m) => m.registerServiceWorker());
     });
-  if (document.readyState === 'complete') afterLoad();
-  else window.addEventListener('load', afterLoad, { once: true });
+  // Stable: the first screen has rendered (its own code and data come first), and the page is idle.
+  let stable = false;
+  const onStable = () => {
+    if (stable) return;
+    stable = true;
+    whenStable();
+  };
+  window.addEventListener(SCREEN_READY_EVENT, onStable, { once: true });
+  // A first screen that never renders (a broken chunk) must not keep the worker away for good.
+  setTimeout(onStable, 10_000);
+
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
 }
 
 boot().catch((error: unknown) => {

@@ -12,6 +12,9 @@ import { isLoggedIn } from '../state/auth';
 import { config } from '../config/load';
 import type { RouteDef } from './routes';
 
+/** Fired once, when the first screen has rendered with its code: the app is "stable" from then on. */
+export const SCREEN_READY_EVENT = 'circle:first-screen';
+
 function Loading() {
   return (
     <div className="screen-loading" role="status">
@@ -69,6 +72,7 @@ function RouteView({ route, params }: { route: RouteDef; params: Record<string, 
     applyScroll(window.location.hash);
     if (firstRender.current) {
       firstRender.current = false;
+      window.dispatchEvent(new Event(SCREEN_READY_EVENT));
       return;
     }
     // After an in-app navigation, focus lands on the new screen's heading for screen-reader users.
