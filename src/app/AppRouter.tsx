@@ -56,6 +56,9 @@ function RouteView({ route, params }: { route: RouteDef; params: Record<string, 
   const breadcrumbs = breadcrumbsFor(route, params, t);
   const title = buildTitle(breadcrumbs, config().appTitle);
   const firstRender = useRef(true);
+  // The page the app opened on; any other location was reached by navigating.
+  const startLocation = useRef(location);
+  const navigatedOnce = useRef(false);
 
   useEffect(() => {
     document.title = title;
@@ -73,10 +76,13 @@ function RouteView({ route, params }: { route: RouteDef; params: Record<string, 
     if (firstRender.current) {
       firstRender.current = false;
       window.dispatchEvent(new Event(SCREEN_READY_EVENT));
-      return;
     }
-    // After an in-app navigation, focus lands on the new screen's heading for screen-reader users.
-    document.querySelector<HTMLElement>('main h1')?.focus({ preventScroll: true });
+    // After an in-app navigation (even one made before the first screen showed), focus lands on
+    // the new screen's heading for screen-reader users. The page opened on keeps the focus as is.
+    if (window.location.pathname !== startLocation.current || navigatedOnce.current) {
+      navigatedOnce.current = true;
+      document.querySelector<HTMLElement>('main h1')?.focus({ preventScroll: true });
+    }
   };
 
   return (

@@ -12,6 +12,12 @@ import { InstallButton } from '../../pwa/InstallButton';
 
 function ModalDrawer({ layout, open, onClose }: { layout: LayoutKind; open: boolean; onClose: () => void }) {
   const ref = useModalDialog(open);
+  // Closed at once, before the route changes: while the modal is open the page is inert, and
+  // the new screen could not take focus.
+  const closeForNavigation = () => {
+    ref.current?.close();
+    onClose();
+  };
   return (
     <dialog
       ref={ref}
@@ -28,9 +34,9 @@ function ModalDrawer({ layout, open, onClose }: { layout: LayoutKind; open: bool
           <Icon name="close" />
         </button>
         <nav aria-label={t('nav.main')}>
-          <MainNav variant="drawer" onNavigate={onClose} />
+          <MainNav variant="drawer" onNavigate={closeForNavigation} />
         </nav>
-        {layout === 'admin' && <AdminNav onNavigate={onClose} />}
+        {layout === 'admin' && <AdminNav onNavigate={closeForNavigation} />}
       </div>
     </dialog>
   );
