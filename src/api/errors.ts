@@ -13,11 +13,6 @@ export class ApiError extends Error {
   }
 }
 
-/** The request never got an answer: offline, DNS, CORS, or cancelled. */
-export function isClientSideError(error: unknown): boolean {
-  return !(error instanceof ApiError);
-}
-
 export function isAbort(error: unknown): boolean {
   return error instanceof DOMException && error.name === 'AbortError';
 }

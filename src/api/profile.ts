@@ -2,6 +2,7 @@ import type { components } from './schema';
 import { type ApiClient, unwrap } from './client';
 import type { ProgressListener } from './progress';
 import { checkProfile } from './guards';
+import { profileFormData } from './profile-form-data';
 
 export type Profile = components['schemas']['Profile'];
 export type ProfileInput = components['schemas']['ProfileInput'];
@@ -10,17 +11,6 @@ export type ProfilePatch = components['schemas']['ProfilePatch'];
 export interface TransferOptions {
   onProgress?: ProgressListener;
   signal?: AbortSignal;
-}
-
-/** The profile's fields as multipart/form-data, with the avatar file when one is chosen. */
-export function toFormData(fields: Partial<ProfileInput>, avatar?: Blob | null): FormData {
-  const form = new FormData();
-  for (const [key, value] of Object.entries(fields)) {
-    if (value === undefined || value === null) continue;
-    form.append(key, Array.isArray(value) ? value.join(',') : String(value));
-  }
-  if (avatar) form.append('avatar', avatar, avatar instanceof File ? avatar.name : 'avatar');
-  return form;
 }
 
 export function profileApi(client: ApiClient) {
@@ -37,7 +27,7 @@ export function profileApi(client: ApiClient) {
         client.POST('/user/profile', {
           // The form is built from `fields`; the typed body keeps the call checked against the contract.
           body: fields as unknown as components['schemas']['ProfileForm'],
-          bodySerializer: () => toFormData(fields, avatar),
+          bodySerializer: () => profileFormData(fields, avatar),
           fetch: progressFetch(onProgress),
           signal,
         }),
@@ -49,7 +39,7 @@ export function profileApi(client: ApiClient) {
         client.PATCH('/user/profile/{id}', {
           params: { path: { id } },
           body: fields as unknown as components['schemas']['ProfilePatchForm'],
-          bodySerializer: () => toFormData(fields, avatar),
+          bodySerializer: () => profileFormData(fields, avatar),
           fetch: progressFetch(onProgress),
           signal,
         }),

@@ -1,4 +1,5 @@
 import { createStore, del, get, set, type UseStore } from 'idb-keyval';
+import { profileFormData } from '../api/profile-form-data';
 
 /**
  * The profile save that could not reach the server, kept in IndexedDB (with its avatar file)
@@ -43,13 +44,7 @@ export function clearPendingSave(): Promise<void> {
 
 /** The multipart body the API takes for a create or an update. */
 export function pendingSaveForm(save: PendingProfileSave): FormData {
-  const form = new FormData();
-  for (const [key, value] of Object.entries(save.fields)) {
-    if (value === undefined || value === null) continue;
-    form.append(key, Array.isArray(value) ? value.join(',') : String(value));
-  }
-  if (save.avatar) form.append('avatar', save.avatar, 'avatar');
-  return form;
+  return profileFormData(save.fields, save.avatar);
 }
 
 export function pendingSaveRequest(save: PendingProfileSave): { url: string; method: 'POST' | 'PATCH' } {

@@ -110,10 +110,6 @@ export function deleteProfile(id: string): Promise<void> {
   return run('delete', () => api.profile().remove(id), () => ({ profile: null }));
 }
 
-export function clearProfileError(): void {
-  set('clearError', { error: null });
-}
-
 /** For tests: back to the initial state. */
 export function resetProfileState(): void {
   running?.abort();

@@ -6,16 +6,8 @@ import { ConfirmDialog } from '../../ui/widgets/ConfirmDialog';
 import { ErrorState, LoadingState } from '../../ui/widgets/states';
 import { ProfileCard } from './ProfileCard';
 import { ProfileForm } from './ProfileForm';
-import { draftKey } from './profile-form';
+import { hasProfileDraft } from '../../state/profile-draft';
 import { dismissRefusedSave, pendingProfileSave, refusedProfileSave } from '../../pwa/outbox';
-
-function hasDraft(id: string): boolean {
-  try {
-    return localStorage.getItem(draftKey(id)) !== null;
-  } catch {
-    return false;
-  }
-}
 
 export default function ProfileScreen() {
   const member = profile.value;
@@ -36,7 +28,7 @@ export default function ProfileScreen() {
     fetchProfile()
       .then((p) => {
         // An edit left unsaved (reload, crash, update) reopens the form with what was typed.
-        if (p && hasDraft(p.id)) setEditing(true);
+        if (p && hasProfileDraft(p.id)) setEditing(true);
       })
       .catch((error: unknown) => setFailed(error))
       .finally(() => setLoaded(true));

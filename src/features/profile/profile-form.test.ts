@@ -3,13 +3,13 @@ import {
   AVATAR_MAX_BYTES,
   checkAvatar,
   createProfileForm,
-  draftKey,
   parseInterests,
   toInput,
   valuesOf,
   type ProfileField,
 } from './profile-form';
 import type { Profile } from '../../api/profile';
+import { draftKey } from '../../state/profile-draft';
 
 const PROFILE: Profile = {
   id: 'p-9',

@@ -59,7 +59,6 @@ export function toInput(values: Record<ProfileField, string>): ProfileInput {
   return input;
 }
 
-export { draftKey } from '../../state/profile-draft';
 
 export function createProfileForm(profile: Profile | null): FormState<ProfileField> {
   return createFormState<ProfileField>(PROFILE_FIELDS, {
