@@ -104,7 +104,7 @@ test.describe('faults', () => {
     expect(calls).toBe(3);
   });
 
-  test('an API that is down gives a clear error with a retry that works once it is back', async ({ page, server }) => {
+  test('an API that is down gives a clear error with a retry that works once it is back', async ({ page }) => {
     await page.goto('/home');
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
     await page.route('**/api/**', (route) => route.abort('connectionrefused'));
@@ -114,7 +114,6 @@ test.describe('faults', () => {
     await page.unroute('**/api/**');
     await accounts.getByRole('button', { name: 'Retry' }).click();
     await expect(accounts.getByText('Membership fees')).toBeVisible();
-    expect(server.url).toBeTruthy();
   });
 
   test('an API payload the app cannot read is a clear error, not a crash', async ({ page, consoleErrors }) => {
