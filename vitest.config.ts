@@ -14,6 +14,9 @@ export default defineConfig({
           include: ['src/**/*.test.{ts,tsx}', 'mocks/**/*.test.ts'],
           environment: 'happy-dom',
           setupFiles: ['src/test/setup.ts'],
+          // Node 25+ defines its own localStorage global (a warning without --localstorage-file);
+          // the browser under test is happy-dom's, so Node's is switched off in the workers.
+          execArgv: ['--no-experimental-webstorage'],
         },
       },
       {

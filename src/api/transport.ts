@@ -108,6 +108,9 @@ async function streamFetch(request: Request, onProgress: ProgressListener, base:
     } as RequestInit & { duplex: 'half' });
   }
   onProgress({ type: 'sent' });
+  // A listener may cancel at 'sent'. fetch() would still pull the body before it notices (Node 24's
+  // undici reads the stream first), and each pull reports upload progress for bytes never sent.
+  if (request.signal.aborted) throw abortError();
   const response = await base(upload);
   if (!response.body) return response;
   const total = Number(response.headers.get('content-length') ?? 0);
