@@ -43,7 +43,7 @@ function staticShell(): Plugin {
     enforce: 'post',
     generateBundle(_options, bundle) {
       const index = bundle['index.html'];
-      if (!index || index.type !== 'asset') throw new Error('index.html is missing from the bundle');
+      if (index?.type !== 'asset') throw new Error('index.html is missing from the bundle');
       const html = String(index.source);
       if (!html.includes('<div id="root"></div>')) throw new Error('index.html has no empty #root to fill');
       index.source = withShell(html, STATIC_TOPBAR);

@@ -154,8 +154,8 @@ async function main() {
   print(results);
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: the table reads the results object just written, whose shape is built above.
 function print(r: Record<string, any>) {
-  // `any` here: the table reads the results object just written, whose shape is built above.
   const rows: [string, string, string][] = [];
   const b = r.bundle;
   const lh = r.lighthouse;
@@ -165,7 +165,11 @@ function print(r: Record<string, any>) {
   rows.push(['largest lazy chunk gzip', kb(b.largestLazyChunk.gzip), b.largestLazyChunk.file]);
   rows.push(['precache', `${kb(b.precache.bytes)}`, `${b.precache.entries} entries, ${kb(b.precache.gzip)} gzip; goal ≤ 350 KB`]);
   rows.push(['Lighthouse performance (median)', String(lh.categories.performance), 'goal ≥ 98']);
-  rows.push(['Lighthouse accessibility / BP / SEO', `${lh.categories.accessibility} / ${lh.categories['best-practices']} / ${lh.categories.seo}`, 'goal 100 each']);
+  rows.push([
+    'Lighthouse accessibility / BP / SEO',
+    `${lh.categories.accessibility} / ${lh.categories['best-practices']} / ${lh.categories.seo}`,
+    'goal 100 each',
+  ]);
   rows.push(['LCP', `${Math.round(lh.metrics.lcp)} ms`, 'goal ≤ 1200 ms']);
   rows.push(['TBT', `${Math.round(lh.metrics.tbt)} ms`, 'goal ≤ 50 ms']);
   rows.push(['CLS', lh.metrics.cls.toFixed(3), 'goal 0']);

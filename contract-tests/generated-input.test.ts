@@ -166,7 +166,10 @@ async function prepare(op: OperationSpec, setup: Setup): Promise<string> {
       form.append('avatar', new Blob([makePng(8)], { type: 'image/png' }), 'a.png');
       response = await direct('POST', '/user/profile', { body: form });
     } else {
-      response = await direct('POST', '/user/profile', { headers: { 'content-type': 'application/json' }, body: JSON.stringify(PROFILE_FIELDS) });
+      response = await direct('POST', '/user/profile', {
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(PROFILE_FIELDS),
+      });
     }
     const created = (await expectStatus(response, [201], 'create the profile')) as { id: string };
     return created.id;
@@ -176,7 +179,8 @@ async function prepare(op: OperationSpec, setup: Setup): Promise<string> {
   const list = async () => (await expectStatus(await direct('GET', `/${name}`), [200], `GET /${name}`)) as Array<{ id: string }>;
   let rows = await list();
   if (setup === 'empty') {
-    for (const row of rows) await expectStatus(await direct('DELETE', `/${name}/${encodeURIComponent(row.id)}`), [204], `DELETE /${name}/${row.id}`);
+    for (const row of rows)
+      await expectStatus(await direct('DELETE', `/${name}/${encodeURIComponent(row.id)}`), [204], `DELETE /${name}/${row.id}`);
     return '1';
   }
   if (setup === 'extra') {
@@ -249,7 +253,8 @@ async function send(op: OperationSpec, r: GeneratedRequest, existing: string): P
   const reached = contract.match(r.method, built.contractPath);
   // A path value like '', '.', '..' or 'a/b' makes the URL name another resource: the contract
   // then says nothing about the request as an instance of this operation.
-  const verdict = reached?.id === op.id ? judge.verdict(op, r, existing) : { valid: null, why: [`the URL reaches ${reached?.id ?? 'no operation'}`] };
+  const verdict =
+    reached?.id === op.id ? judge.verdict(op, r, existing) : { valid: null, why: [`the URL reaches ${reached?.id ?? 'no operation'}`] };
   const s = statsOf(op.id);
   s.sent++;
   s[r.via]++;
@@ -273,7 +278,9 @@ async function send(op: OperationSpec, r: GeneratedRequest, existing: string): P
   if (outcome.by === 'prism') s.rejectedByPrism++;
   s.statuses.set(response.status, (s.statuses.get(response.status) ?? 0) + 1);
   const contractSays = verdict.valid === null ? 'unspecified' : verdict.valid ? 'valid' : `invalid: ${verdict.why.join('; ')}`;
-  return outcome.problems.map((p) => `${label} (contract: ${contractSays}) → ${response.status} ${outcome.by === 'prism' ? 'from Prism' : 'from the API'}: ${p}`);
+  return outcome.problems.map(
+    (p) => `${label} (contract: ${contractSays}) → ${response.status} ${outcome.by === 'prism' ? 'from Prism' : 'from the API'}: ${p}`,
+  );
 }
 
 /**
@@ -313,7 +320,13 @@ interface PropertySpec {
 
 const runs = (n: number) => Math.max(1, Math.round(n * RUNS_FACTOR));
 const properties: PropertySpec[] = [
-  ...generator.ops.map((op) => ({ key: op.id, title: `${op.id}: ${op.method} ${op.path}`, op, arb: generator.batch(op), numRuns: runs(op.body ? 32 : 15) })),
+  ...generator.ops.map((op) => ({
+    key: op.id,
+    title: `${op.id}: ${op.method} ${op.path}`,
+    op,
+    arb: generator.batch(op),
+    numRuns: runs(op.body ? 32 : 15),
+  })),
   ...generator.ops.flatMap((op) => {
     const arb = generator.heavyJson(op);
     return arb ? [{ key: `oversized-json:${op.id}`, title: `${op.id}: JSON bodies above 64 KB`, op, arb, numRuns: runs(2) }] : [];
@@ -328,7 +341,11 @@ describe('generated input through prism proxy into the Node mock', () => {
   it('generates for exactly the operations of openapi.yaml', () => {
     expect(generator.ops.map((o) => o.id).sort()).toEqual(contract.operationIds);
     expect(new Set(properties.map((p) => p.key)).size).toBe(properties.length);
-    if (REPLAY_OP) expect(properties.map((p) => p.key), `CIRCLE_FC_OP=${REPLAY_OP} names no property`).toContain(REPLAY_OP);
+    if (REPLAY_OP)
+      expect(
+        properties.map((p) => p.key),
+        `CIRCLE_FC_OP=${REPLAY_OP} names no property`,
+      ).toContain(REPLAY_OP);
   });
 
   for (const p of properties) {
@@ -352,10 +369,15 @@ describe('generated input through prism proxy into the Node mock', () => {
     const rows = [...stats.entries()].sort(([a], [b]) => a.localeCompare(b));
     const total = rows.reduce((n, [, s]) => n + s.sent, 0);
     const lines = rows.map(([id, s]) => {
-      const statuses = [...s.statuses.entries()].sort(([a], [b]) => a - b).map(([k, v]) => `${k}×${v}`).join(' ');
-      return `${id.padEnd(22)} ${String(s.sent).padStart(4)}  proxy ${String(s.proxy).padStart(3)} direct ${String(s.direct).padStart(3)}  ` +
+      const statuses = [...s.statuses.entries()]
+        .sort(([a], [b]) => a - b)
+        .map(([k, v]) => `${k}×${v}`)
+        .join(' ');
+      return (
+        `${id.padEnd(22)} ${String(s.sent).padStart(4)}  proxy ${String(s.proxy).padStart(3)} direct ${String(s.direct).padStart(3)}  ` +
         `valid ${String(s.valid).padStart(3)} invalid ${String(s.invalid).padStart(3)} unspecified ${String(s.unspecified).padStart(3)}  ` +
-        `rejected by Prism ${String(s.rejectedByPrism).padStart(3)}  ${statuses}`;
+        `rejected by Prism ${String(s.rejectedByPrism).padStart(3)}  ${statuses}`
+      );
     });
     const counts = rows.map(([, s]) => s.sent);
     console.log(
@@ -377,7 +399,10 @@ describe('generated input through prism proxy into the Node mock', () => {
       const body = new Uint8Array(await response.arrayBuffer());
       const path = new URL(url).pathname.slice(basePath.length);
       expect(response.status, `${via} GET ${path}`).toBeLessThan(500);
-      expect(contract.checkAnswer(contract.match('GET', path)!, { status: response.status, headers: response.headers, body }), `${via} GET ${path}`).toEqual([]);
+      expect(
+        contract.checkAnswer(contract.match('GET', path)!, { status: response.status, headers: response.headers, body }),
+        `${via} GET ${path}`,
+      ).toEqual([]);
       if (path === '/symbols') {
         expect(response.status, `${via} GET ${path}`).toBe(200);
         expect(JSON.parse(new TextDecoder().decode(body))).toHaveLength(3);

@@ -261,7 +261,7 @@ describe('mode (b): every operation through prism proxy into the Node mock', () 
       expect(await profileApi(api).get()).toBeNull();
     });
 
-    it('getUiConfig answers the build\'s assets/ui-config.json (through a proxy in front of the origin root)', async () => {
+    it("getUiConfig answers the build's assets/ui-config.json (through a proxy in front of the origin root)", async () => {
       const { response, data } = await root.GET('/assets/ui-config.json');
       expect(response.status).toBe(200);
       expect(data).toEqual(UI_CONFIG);
@@ -274,7 +274,7 @@ describe('error catalogue (backend rows), through the proxy', () => {
     ['/datapower/serviceproxy', 'serviceproxy'],
     ['/nas/cluster', 'cluster'],
     ['/layer7/my.cnf', 'mycnf'],
-  ] as const)("404 \"Collection '{name}' not found\" via the alias %s (rewritten to %s)", async (path, rewritten) => {
+  ] as const)('404 "Collection \'{name}\' not found" via the alias %s (rewritten to %s)', async (path, rewritten) => {
     const { response, error } = await api.GET(path);
     expect(response.status).toBe(404);
     expect(error).toEqual(errorBody(404, `Collection '${rewritten}' not found`));
@@ -334,7 +334,7 @@ describe('error catalogue (backend rows), through the proxy', () => {
     expect(error).toEqual(errorBody(422, "No id can be generated for collection 'symbols': send one in the body"));
   });
 
-  it('500 for an unknown command, in the API\'s error shape (not a Prism violation)', async () => {
+  it("500 for an unknown command, in the API's error shape (not a Prism violation)", async () => {
     const { response, error } = await api.POST('/commands/{name}', { params: { path: { name: 'explode' } } });
     expect(response.status).toBe(500);
     expect(Object.keys(error as object).sort()).toEqual(['error', 'message', 'status']);
@@ -343,14 +343,18 @@ describe('error catalogue (backend rows), through the proxy', () => {
 
   describe('client-side error strings', () => {
     it("profileErrorMessage: 'Backend returned code {status}, with body {message}' for an API error", async () => {
-      const error = await profileApi(api).remove('nobody').catch((e: unknown) => e);
+      const error = await profileApi(api)
+        .remove('nobody')
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ApiError);
       expect(profileErrorMessage(error)).toBe("Backend returned code 404, with body Profile 'nobody' not found");
     });
 
     it("profileErrorMessage: 'An error occurred: {message}' for a network error", async () => {
       const closed = createApiClient({ baseUrl: `http://127.0.0.1:${await freePort()}`, log: () => {} });
-      const error = await profileApi(closed).get().catch((e: unknown) => e);
+      const error = await profileApi(closed)
+        .get()
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(TypeError);
       expect((error as TypeError).message).toBe('fetch failed');
       expect(profileErrorMessage(error)).toBe('An error occurred: fetch failed');

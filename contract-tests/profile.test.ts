@@ -32,7 +32,11 @@ let JPEG: Uint8Array<ArrayBuffer>;
 beforeAll(async () => {
   server = await startServer({ port: 0, delayMs: 0, distDir: null });
   api = recordedClient(`${server.url}/api`, recorder);
-  JPEG = new Uint8Array(await sharp({ create: { width: 8, height: 8, channels: 3, background: '#3f51b5' } }).jpeg().toBuffer());
+  JPEG = new Uint8Array(
+    await sharp({ create: { width: 8, height: 8, channels: 3, background: '#3f51b5' } })
+      .jpeg()
+      .toBuffer(),
+  );
 });
 
 afterAll(async () => {
@@ -105,7 +109,9 @@ describe('profile with an avatar (Node mock server, contract-checked)', () => {
     expect(renamed).toEqual({ ...created, displayName: 'Ada L.', bio: 'Poetical science.', updatedAt: renamed.updatedAt });
 
     const events: TransferEvent[] = [];
-    const withJpeg = await profiles().update(created.id, {}, new Blob([JPEG], { type: 'image/jpeg' }), { onProgress: (e) => events.push(e) });
+    const withJpeg = await profiles().update(created.id, {}, new Blob([JPEG], { type: 'image/jpeg' }), {
+      onProgress: (e) => events.push(e),
+    });
     expect(recorder.last('updateProfile').status).toBe(200);
     expect(events[0]).toEqual({ type: 'sent' });
     // A new image, a new URL: caches keyed on the old one cannot serve the old picture.
@@ -131,7 +137,9 @@ describe('profile with an avatar (Node mock server, contract-checked)', () => {
 
   describe('avatar limits', () => {
     const refused = async (avatar: Blob, status: number, message: string) => {
-      const error = await profiles().create(PROFILE_FIELDS, avatar).catch((e: unknown) => e);
+      const error = await profiles()
+        .create(PROFILE_FIELDS, avatar)
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ApiError);
       expect((error as ApiError).body).toEqual(errorBody(status, message));
       // Nothing was stored.
@@ -158,7 +166,11 @@ describe('profile with an avatar (Node mock server, contract-checked)', () => {
       refused(new Blob([JPEG], { type: 'image/png' }), 422, "The avatar's content is not a PNG image"));
 
     it('PNG declared but garbage content is refused with 422', () =>
-      refused(new Blob([new TextEncoder().encode('definitely not an image')], { type: 'image/png' }), 422, "The avatar's content is not a PNG image"));
+      refused(
+        new Blob([new TextEncoder().encode('definitely not an image')], { type: 'image/png' }),
+        422,
+        "The avatar's content is not a PNG image",
+      ));
   });
 
   describe('cancellation with an AbortController (server delay 300 ms)', () => {

@@ -16,11 +16,13 @@ describe('Node mock server', () => {
       const elapsed = performance.now() - started;
       expect(response.status).toBe(200);
       const contract = new Contract();
-      expect(contract.checkAnswer(contract.byId('listSymbols'), {
-        status: response.status,
-        headers: response.headers,
-        body: new TextEncoder().encode(JSON.stringify(body)),
-      })).toEqual([]);
+      expect(
+        contract.checkAnswer(contract.byId('listSymbols'), {
+          status: response.status,
+          headers: response.headers,
+          body: new TextEncoder().encode(JSON.stringify(body)),
+        }),
+      ).toEqual([]);
       expect((body as Array<{ code: string }>).map((s) => s.code)).toEqual(['MSFT', 'AAPL', 'GOOG']);
       expect(elapsed).toBeGreaterThanOrEqual(950);
     } finally {

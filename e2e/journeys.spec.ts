@@ -127,7 +127,10 @@ test.describe('profile', () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  test('errors show only after submit, each described by its message, and focus goes to the first invalid field', async ({ page, consoleErrors }) => {
+  test('errors show only after submit, each described by its message, and focus goes to the first invalid field', async ({
+    page,
+    consoleErrors,
+  }) => {
     await page.goto('/profile');
     const form = page.getByRole('form', { name: 'Create your profile' });
     await expect(form).toBeVisible();
@@ -182,7 +185,10 @@ test.describe('profile', () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  test('Save pressed while the last field is invalid still submits: the errors show and focus goes to the first', async ({ page, consoleErrors }) => {
+  test('Save pressed while the last field is invalid still submits: the errors show and focus goes to the first', async ({
+    page,
+    consoleErrors,
+  }) => {
     await page.goto('/profile');
     await page.getByLabel('Display name').fill('Grace Hopper');
     await page.getByLabel('Username').fill('grace_h');
@@ -261,7 +267,11 @@ test.describe('profile', () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  test('delete asks first: Cancel keeps the profile, Delete removes it and the create form returns', async ({ page, request, consoleErrors }) => {
+  test('delete asks first: Cancel keeps the profile, Delete removes it and the create form returns', async ({
+    page,
+    request,
+    consoleErrors,
+  }) => {
     await seedProfile(request);
     await page.goto('/profile');
     const card = page.getByRole('article', { name: ADA.displayName });
@@ -418,17 +428,21 @@ test.describe('settings', () => {
       await expect(page.getByRole('combobox', { name: 'Language', exact: true })).toHaveValue('en');
       // The next change writes a valid value over the broken one.
       await page.getByRole('radio', { name: 'Purple and green (dark)' }).check();
-      await expect.poll(async () => JSON.parse((await localStorageItem(page, 'preference')) ?? 'null')).toEqual({
-        language: 'en',
-        activeThemeName: 'PURPLE_GREEN',
-        enableNotifications: false,
-      });
+      await expect
+        .poll(async () => JSON.parse((await localStorageItem(page, 'preference')) ?? 'null'))
+        .toEqual({
+          language: 'en',
+          activeThemeName: 'PURPLE_GREEN',
+          enableNotifications: false,
+        });
       expect(consoleErrors).toEqual([]);
     });
   }
 
   test('a stored preference with one bad field keeps the good ones', async ({ page, consoleErrors }) => {
-    await page.addInitScript(() => localStorage.setItem('preference', '{"language":"es","activeThemeName":42,"enableNotifications":"yes"}'));
+    await page.addInitScript(() =>
+      localStorage.setItem('preference', '{"language":"es","activeThemeName":42,"enableNotifications":"yes"}'),
+    );
     await page.goto('/settings');
     await expect(page.locator('html')).toHaveAttribute('lang', 'es');
     await expect(screenHeading(page)).toHaveText('Ajustes');
@@ -443,7 +457,11 @@ test.describe('dashboard', () => {
     await page.goto('/dashboard');
     const accounts = page.getByRole('region', { name: 'Accounts' });
     await expect(accounts.getByRole('listitem')).toHaveCount(3);
-    await expect(accounts.getByRole('listitem')).toHaveText([/Membership fees\s*€1,250\.50/, /Workshop fund\s*€430\.00/, /Travel grants\s*\$980\.25/]);
+    await expect(accounts.getByRole('listitem')).toHaveText([
+      /Membership fees\s*€1,250\.50/,
+      /Workshop fund\s*€430\.00/,
+      /Travel grants\s*\$980\.25/,
+    ]);
 
     const symbols = page.getByRole('region', { name: 'Symbols' });
     await expect(symbols.locator('.symbol-code')).toHaveText(['MSFT', 'AAPL', 'GOOG']);
@@ -451,7 +469,11 @@ test.describe('dashboard', () => {
 
     const notifications = page.getByRole('region', { name: 'Notifications' });
     // Newest first.
-    await expect(notifications.getByRole('heading', { level: 3 })).toHaveText(['Maintenance on Sunday', 'New study group', 'Welcome to Circle']);
+    await expect(notifications.getByRole('heading', { level: 3 })).toHaveText([
+      'Maintenance on Sunday',
+      'New study group',
+      'Welcome to Circle',
+    ]);
     await expect(notifications.getByRole('listitem').first()).toContainText('Warning');
     await expect(notifications.getByRole('listitem').last()).toContainText('Unread');
     await settled(page);
@@ -459,7 +481,9 @@ test.describe('dashboard', () => {
   });
 
   test('amounts follow the language', async ({ page, consoleErrors }) => {
-    await page.addInitScript(() => localStorage.setItem('preference', JSON.stringify({ language: 'de', activeThemeName: 'INDIGO_PINK', enableNotifications: false })));
+    await page.addInitScript(() =>
+      localStorage.setItem('preference', JSON.stringify({ language: 'de', activeThemeName: 'INDIGO_PINK', enableNotifications: false })),
+    );
     await page.goto('/dashboard');
     const items = page.locator('section[aria-labelledby="dash-accounts"] li');
     await expect(items.first()).toContainText(/1\.250,50\s€/);
@@ -547,7 +571,9 @@ test.describe('admin', () => {
     expect(JSON.parse(await json.inputValue())).toEqual({ id: '1', code: 'MSFT', entity: 'Microsoft Corporation' });
     await json.fill('{"id":"99","code":"MSFT","entity":"Microsoft"}');
     await editor.getByRole('button', { name: 'Save' }).click();
-    await expect(editor.getByRole('alert')).toHaveText("The backend answered: 400 Id in the URL ('1') does not match the id in the body ('99')");
+    await expect(editor.getByRole('alert')).toHaveText(
+      "The backend answered: 400 Id in the URL ('1') does not match the id in the body ('99')",
+    );
     expect(writes).toEqual(['PUT /api/symbols/1']);
 
     await json.fill('{"code": "MSFT",');

@@ -27,7 +27,10 @@ function networkDown(server: RunningServer) {
 }
 
 test.describe('service worker', () => {
-  test('registers after the first render and controls the page, with no update prompt on first install', async ({ page, consoleErrors }) => {
+  test('registers after the first render and controls the page, with no update prompt on first install', async ({
+    page,
+    consoleErrors,
+  }) => {
     await collectCspViolations(page);
     await firstVisit(page);
     const scope = await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.scope);
@@ -78,7 +81,9 @@ test.describe('service worker', () => {
     expect(cached).toContain('GET /api/notifications');
     expect(cached).toContain('GET /api/user/profile/myprofile');
     for (const entry of cached) expect(entry).toMatch(/^GET \/api\//);
-    expect(cached.some((entry) => entry.includes('/api/user/profile/') && !entry.endsWith('myprofile') && !entry.includes('/avatar'))).toBe(false);
+    expect(cached.some((entry) => entry.includes('/api/user/profile/') && !entry.endsWith('myprofile') && !entry.includes('/avatar'))).toBe(
+      false,
+    );
   });
 });
 
@@ -203,15 +208,13 @@ test.describe('push notifications', () => {
           return true;
         },
       };
-      PushManager.prototype.subscribe = async function (init?: PushSubscriptionOptionsInit) {
+      PushManager.prototype.subscribe = async (init?: PushSubscriptionOptionsInit) => {
         const key = init?.applicationServerKey;
         state.subscribeKey = key instanceof Uint8Array ? String(key.length) : '';
         state.subscribed = true;
         return subscription as unknown as PushSubscription;
       };
-      PushManager.prototype.getSubscription = async function () {
-        return (state.subscribed ? subscription : null) as PushSubscription | null;
-      };
+      PushManager.prototype.getSubscription = async () => (state.subscribed ? subscription : null) as PushSubscription | null;
     }, options);
   }
 

@@ -60,7 +60,11 @@ test.describe('nothing the user typed is lost', () => {
     await openCreateForm(page);
     await fillProfile(page);
     await page.route('**/api/user/profile', (route) =>
-      route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ status: 503, error: 'Service Unavailable', message: 'Maintenance in progress' }) }),
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({ status: 503, error: 'Service Unavailable', message: 'Maintenance in progress' }),
+      }),
     );
     await page.getByRole('button', { name: 'Create profile' }).click();
     await expect(page.getByRole('alert').filter({ hasText: 'Your changes were not saved' })).toContainText('Maintenance in progress');
@@ -171,7 +175,7 @@ test.describe('security', () => {
     '<img src=x onerror="window.__xss=(window.__xss||0)+1">',
     '<script>window.__xss=(window.__xss||0)+1</script>',
     '"><svg onload="window.__xss=(window.__xss||0)+1">',
-    "javascript:window.__xss=1",
+    'javascript:window.__xss=1',
     '{{constructor.constructor("window.__xss=1")()}}',
   ];
 
@@ -203,8 +207,12 @@ test.describe('security', () => {
     await fetch(`${baseURL}/api/symbols/3`, { method: 'DELETE' });
     await fetch(`${baseURL}/api/accounts/3`, { method: 'DELETE' });
     const post = (path: string, body: unknown) =>
-      fetch(`${baseURL}/api/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.status);
-    expect(await post('notifications', { title: PAYLOADS[0], body: payload, level: 'warning', read: false, createdAt: '2026-11-21T10:00:00Z' })).toBe(201);
+      fetch(`${baseURL}/api/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
+        (r) => r.status,
+      );
+    expect(
+      await post('notifications', { title: PAYLOADS[0], body: payload, level: 'warning', read: false, createdAt: '2026-11-21T10:00:00Z' }),
+    ).toBe(201);
     expect(await post('symbols', { code: 'XSS', entity: PAYLOADS[1] })).toBe(201);
     expect(await post('accounts', { name: PAYLOADS[2], currency: 'EUR', balance: 1 })).toBe(201);
 

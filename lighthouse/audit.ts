@@ -129,9 +129,7 @@ export async function runLighthouse(url: string, runs: number): Promise<{ runs: 
       const numeric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
       const failedAudits: Record<string, string[]> = {};
       for (const [key, category] of Object.entries(lhr.categories)) {
-        failedAudits[key] = category.auditRefs
-          .filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1)
-          .map((ref) => ref.id);
+        failedAudits[key] = category.auditRefs.filter((ref) => ref.weight > 0 && (lhr.audits[ref.id]?.score ?? 1) < 1).map((ref) => ref.id);
       }
       results.push({
         categories,
@@ -191,7 +189,9 @@ async function main() {
       const ok = score >= min;
       if (!ok) misses.push(`${category} ${score} < ${min}`);
       const failed = lh.median.failedAudits[category]?.join(', ');
-      console.log(`  ${ok ? 'ok  ' : 'MISS'} ${category.padEnd(16)} ${String(score).padStart(3)}  (min ${min})${failed ? `  below 1: ${failed}` : ''}`);
+      console.log(
+        `  ${ok ? 'ok  ' : 'MISS'} ${category.padEnd(16)} ${String(score).padStart(3)}  (min ${min})${failed ? `  below 1: ${failed}` : ''}`,
+      );
     }
     const m = lh.median.metrics;
     const metricRows: [string, number, string][] = [

@@ -35,12 +35,12 @@ export interface Contract {
   checkQuery(path: string, query: URLSearchParams): string | null;
 }
 
-function describe(errors: ErrorObject[] | null | undefined, label: string): string {
+function describeErrors(errors: ErrorObject[] | null | undefined, label: string): string {
   const first = errors?.[0];
   if (!first) return `${label} is invalid`;
   const where = first.instancePath ? `${label}${first.instancePath.replaceAll('/', '.')}` : label;
   if (first.keyword === 'additionalProperties' || first.keyword === 'unevaluatedProperties') {
-    const extra = (first.params as { additionalProperty?: string; unevaluatedProperty?: string });
+    const extra = first.params as { additionalProperty?: string; unevaluatedProperty?: string };
     return `${where} has an unknown field '${extra.additionalProperty ?? extra.unevaluatedProperty ?? '?'}'`;
   }
   return `${where} ${first.message ?? 'is invalid'}`;
@@ -64,7 +64,7 @@ export function createContract(doc: OpenApiDocument): Contract {
 
   const check = (name: string, value: unknown): string | null => {
     const fn = compiled(`#/components/schemas/${name}`);
-    return fn(value) ? null : describe(fn.errors, 'body');
+    return fn(value) ? null : describeErrors(fn.errors, 'body');
   };
 
   const resolveParameter = (p: ParameterObject): ParameterObject => {
@@ -84,9 +84,7 @@ export function createContract(doc: OpenApiDocument): Contract {
           vendor: 'openapi',
           validate(value) {
             const message = check(name, value);
-            return message === null
-              ? { value: value as T }
-              : { issues: [{ message }] };
+            return message === null ? { value: value as T } : { issues: [{ message }] };
           },
         },
       };
@@ -107,7 +105,7 @@ export function createContract(doc: OpenApiDocument): Contract {
           fn = ajv.compile(rebase(p.schema) as object);
           cache.set(key, fn);
         }
-        if (!fn(value)) return describe(fn.errors, `query parameter '${p.name}'`);
+        if (!fn(value)) return describeErrors(fn.errors, `query parameter '${p.name}'`);
       }
       return null;
     },

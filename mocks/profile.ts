@@ -24,7 +24,7 @@ function sniffImage(bytes: Uint8Array): string | null {
 
 async function readAvatar(value: FormDataEntryValue | null): Promise<Avatar | undefined> {
   if (value === null) return undefined;
-  if (typeof value === 'string') throw new HttpError(400, "body.avatar must be a file, not text");
+  if (typeof value === 'string') throw new HttpError(400, 'body.avatar must be a file, not text');
   if (value.size === 0) return undefined;
   const declared = value.type.toLowerCase();
   if (!(AVATAR_TYPES as readonly string[]).includes(declared)) {
@@ -71,7 +71,10 @@ async function readProfileBody(
   if (problem) throw new HttpError(400, problem);
   const fields: Record<string, unknown> = { ...text };
   if (text.interests !== undefined) {
-    fields.interests = text.interests.split(',').map((t) => t.trim()).filter(Boolean);
+    fields.interests = text.interests
+      .split(',')
+      .map((t) => t.trim())
+      .filter(Boolean);
   }
   const avatar = await readAvatar(form.get('avatar'));
   // An update may carry only an avatar; otherwise the fields must read as the JSON schema does.

@@ -14,13 +14,7 @@ function originOf(url: string | undefined): string | null {
 /** connect-src lists the app's own origin plus exactly the endpoints the configuration names. */
 export function contentSecurityPolicy(overrides: Partial<AppConfig> = {}): string {
   const config = { ...BUILTIN_CONFIG, ...overrides };
-  const endpoints = [
-    config.apiBaseUrl,
-    config.eventBusUrl,
-    config.chatBot?.v1,
-    config.chatBot?.v2,
-    config.identityProvider?.issuer,
-  ];
+  const endpoints = [config.apiBaseUrl, config.eventBusUrl, config.chatBot?.v1, config.chatBot?.v2, config.identityProvider?.issuer];
   const connect = new Set(["'self'"]);
   for (const url of endpoints) {
     const origin = originOf(url);

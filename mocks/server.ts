@@ -122,7 +122,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       return;
     }
     const out: Record<string, string> = { ...headers, 'cache-control': 'no-store' };
-    response.headers.forEach((value, key) => (out[key] = value));
+    response.headers.forEach((value, key) => {
+      out[key] = value;
+    });
     const payload = Buffer.from(await response.arrayBuffer());
     // writeHead() sends the head at once, so without a length Node falls back to chunked encoding
     // and a client cannot compute download progress. 204 and 304 must not carry one.
@@ -161,9 +163,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     }
     const inm = req.headers['if-none-match'];
     const ims = req.headers['if-modified-since'];
-    const fresh = inm !== undefined
-      ? inm.split(',').some((tag) => tag.trim().replace(/^W\//, '') === file.etag)
-      : ims !== undefined && Date.parse(ims) >= Date.parse(file.lastModified);
+    const fresh =
+      inm !== undefined
+        ? inm.split(',').some((tag) => tag.trim().replace(/^W\//, '') === file.etag)
+        : ims !== undefined && Date.parse(ims) >= Date.parse(file.lastModified);
     if (fresh) {
       res.writeHead(304, out);
       res.end();

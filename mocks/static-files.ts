@@ -41,10 +41,12 @@ function cacheControlFor(path: string): string {
 
 function walk(dir: string): string[] {
   // Dot folders (Vite's .vite/manifest.json) are build metadata, not part of the site.
-  return readdirSync(dir, { withFileTypes: true }).filter((entry) => !entry.name.startsWith('.')).flatMap((entry) => {
-    const full = join(dir, entry.name);
-    return entry.isDirectory() ? walk(full) : [full];
-  });
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => !entry.name.startsWith('.'))
+    .flatMap((entry) => {
+      const full = join(dir, entry.name);
+      return entry.isDirectory() ? walk(full) : [full];
+    });
 }
 
 /** Reads a build folder once, compressing each text file with brotli and gzip ahead of any request. */
@@ -53,7 +55,7 @@ export function loadStaticFiles(dir: string): Map<string, StaticFile> {
   for (const full of walk(dir)) {
     const ext = extname(full);
     if (ext === '.br' || ext === '.gz' || ext === '.map') continue;
-    const path = '/' + relative(dir, full).split(sep).join('/');
+    const path = `/${relative(dir, full).split(sep).join('/')}`;
     const body = readFileSync(full);
     const file: StaticFile = {
       body,

@@ -19,7 +19,9 @@ console.log('\nbudget                                              bytes     lim
 for (const [name, value, budget] of rows) {
   const over = value > budget.limit;
   failed ||= over;
-  console.log(`${over ? 'OVER' : 'ok  '} ${name.padEnd(46)} ${String(value).padStart(8)} ${String(budget.limit).padStart(9)} ${String(budget.goal).padStart(9)}`);
+  console.log(
+    `${over ? 'OVER' : 'ok  '} ${name.padEnd(46)} ${String(value).padStart(8)} ${String(budget.limit).padStart(9)} ${String(budget.goal).padStart(9)}`,
+  );
 }
 if (failed) {
   console.error('\nA size budget is exceeded (budgets.json).');

@@ -42,6 +42,10 @@ export function bundleFigures(dist) {
       bytes: files.reduce((s, f) => s + f.bytes, 0),
     },
     largestLazyChunk: lazy[0] ?? { file: null, gzip: 0 },
-    precache: { entries: precache.length, bytes: precache.reduce((s, e) => s + e.bytes, 0), gzip: precache.reduce((s, e) => s + e.gzip, 0) },
+    precache: {
+      entries: precache.length,
+      bytes: precache.reduce((s, e) => s + e.bytes, 0),
+      gzip: precache.reduce((s, e) => s + e.gzip, 0),
+    },
   };
 }

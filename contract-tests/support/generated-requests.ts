@@ -59,7 +59,8 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 export function resolveRef(doc: Doc, ref: string): Record<string, unknown> {
   let node: unknown = doc;
-  for (const part of ref.replace(/^#\//, '').split('/')) node = isRecord(node) ? node[part.replaceAll('~1', '/').replaceAll('~0', '~')] : undefined;
+  for (const part of ref.replace(/^#\//, '').split('/'))
+    node = isRecord(node) ? node[part.replaceAll('~1', '/').replaceAll('~0', '~')] : undefined;
   if (!isRecord(node)) throw new Error(`openapi.yaml: unresolved ${ref}`);
   return node;
 }
@@ -217,10 +218,12 @@ export function mustGoDirect(r: GeneratedRequest): string | null {
     if (v.kind === 'literal' && !v.encode && hasMalformedEscape(textOf(v.value))) return 'a malformed %-escape in the path kills Prism';
   }
   const b = r.body;
-  if (b.kind === 'form' && b.fields.some(([, v]) => isFile(v) && BINARY_FILES.has(v.file))) return 'Prism re-encodes binary bodies as UTF-8';
+  if (b.kind === 'form' && b.fields.some(([, v]) => isFile(v) && BINARY_FILES.has(v.file)))
+    return 'Prism re-encodes binary bodies as UTF-8';
   // Prism's multipart parser splits Content-Disposition on ';' and '=' and dies on what it cannot split.
-  const plain = /^[\w.\/-]*$/;
-  if (b.kind === 'form' && b.fields.some(([name, v]) => !plain.test(name) || (isFile(v) && !plain.test(v.filename)))) return 'an odd multipart field name kills Prism';
+  const plain = /^[\w./-]*$/;
+  if (b.kind === 'form' && b.fields.some(([name, v]) => !plain.test(name) || (isFile(v) && !plain.test(v.filename))))
+    return 'an odd multipart field name kills Prism';
   // Prism %-decodes multipart text values before validating them ('%00' counts as one character).
   if (b.kind === 'form' && b.fields.some(([, v]) => !isFile(v) && textOf(v).includes('%'))) return 'Prism %-decodes multipart values';
   if (b.kind === 'bytes' && isJsonMedia(b.contentType)) return 'Prism never answers a JSON content type with a body that is not JSON';
@@ -298,7 +301,7 @@ const MALFORMED_JSON: readonly string[] = [
   '"unterminated',
   '{"a":"\\uZZZZ"}',
   '{"a":01}',
-  '[' .repeat(5000),
+  '['.repeat(5000),
   `${'['.repeat(5000)}${']'.repeat(5000)}`,
   `{"a":${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}}`,
 ];
@@ -317,7 +320,7 @@ export class RequestGenerator {
   readonly ops: OperationSpec[];
   private readonly arbs: SchemaArbitraries;
 
-  constructor(private readonly doc: Doc) {
+  constructor(doc: Doc) {
     this.ops = operationSpecs(doc);
     this.arbs = new SchemaArbitraries({ resolve: (ref) => resolveRef(doc, ref) });
   }
@@ -342,10 +345,19 @@ export class RequestGenerator {
   private pathValue(param: ParamSpec): fc.Arbitrary<PathValue> {
     return fc.oneof(
       { arbitrary: fc.constant<PathValue>({ kind: 'existing' }), weight: 8 },
-      { arbitrary: this.arbs.valid(param.schema).map((v): PathValue => ({ kind: 'literal', value: stringify(v), encode: true })), weight: 2 },
-      { arbitrary: this.arbs.invalid(param.schema).map((v): PathValue => ({ kind: 'literal', value: capped(v.value), encode: true })), weight: 1 },
+      {
+        arbitrary: this.arbs.valid(param.schema).map((v): PathValue => ({ kind: 'literal', value: stringify(v), encode: true })),
+        weight: 2,
+      },
+      {
+        arbitrary: this.arbs.invalid(param.schema).map((v): PathValue => ({ kind: 'literal', value: capped(v.value), encode: true })),
+        weight: 1,
+      },
       { arbitrary: fc.constantFrom(...HOSTILE_IDS).map((h): PathValue => ({ kind: 'literal', ...h })), weight: 2 },
-      { arbitrary: fc.string({ unit: 'binary', maxLength: 12 }).map((value): PathValue => ({ kind: 'literal', value, encode: true })), weight: 1 },
+      {
+        arbitrary: fc.string({ unit: 'binary', maxLength: 12 }).map((value): PathValue => ({ kind: 'literal', value, encode: true })),
+        weight: 1,
+      },
     );
   }
 
@@ -357,18 +369,38 @@ export class RequestGenerator {
         { arbitrary: this.arbs.invalid(p.schema).map((v) => capped(v.value)), weight: 2 },
         { arbitrary: fc.constantFrom(...NASTY_FRAGMENTS), weight: 1 },
       );
-    const unknownName = fc.oneof(fc.constantFrom('foo', '__proto__', 'constructor', 'id', 'Code', 'code[]', '', 'a.b', '%00'), fc.string({ maxLength: 8 }));
-    const unknown = fc.tuple(unknownName, fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom(...NASTY_FRAGMENTS))).map(([k, v]): [string, Text] => [textOf(capped(k)), v]);
-    const entry = documented.length > 0
-      ? fc.oneof(
-          { arbitrary: fc.constantFrom(...documented).chain((p) => value(p).map((v): [string, Text] => [p.name, v])), weight: 4 },
-          { arbitrary: unknown, weight: 1 },
-        )
-      : unknown;
-    const raw = fc.constantFrom('%zz=1', 'code=%zz', '&&&', 'code', '=x', 'level=info&level=error', 'read=true&read=maybe', `name=${'%41'.repeat(1500)}`, 'a[b][c]=1', '%00=%00');
+    const unknownName = fc.oneof(
+      fc.constantFrom('foo', '__proto__', 'constructor', 'id', 'Code', 'code[]', '', 'a.b', '%00'),
+      fc.string({ maxLength: 8 }),
+    );
+    const unknown = fc
+      .tuple(unknownName, fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom(...NASTY_FRAGMENTS)))
+      .map(([k, v]): [string, Text] => [textOf(capped(k)), v]);
+    const entry =
+      documented.length > 0
+        ? fc.oneof(
+            { arbitrary: fc.constantFrom(...documented).chain((p) => value(p).map((v): [string, Text] => [p.name, v])), weight: 4 },
+            { arbitrary: unknown, weight: 1 },
+          )
+        : unknown;
+    const raw = fc.constantFrom(
+      '%zz=1',
+      'code=%zz',
+      '&&&',
+      'code',
+      '=x',
+      'level=info&level=error',
+      'read=true&read=maybe',
+      `name=${'%41'.repeat(1500)}`,
+      'a[b][c]=1',
+      '%00=%00',
+    );
     return fc.oneof(
       { arbitrary: fc.constant<Query>({ kind: 'params', entries: [] }), weight: documented.length > 0 ? 2 : 8 },
-      { arbitrary: fc.array(entry, { minLength: 1, maxLength: 3 }).map((entries): Query => ({ kind: 'params', entries })), weight: documented.length > 0 ? 6 : 1 },
+      {
+        arbitrary: fc.array(entry, { minLength: 1, maxLength: 3 }).map((entries): Query => ({ kind: 'params', entries })),
+        weight: documented.length > 0 ? 6 : 1,
+      },
       { arbitrary: raw.map((text): Query => ({ kind: 'raw', text })), weight: 1 },
     );
   }
@@ -380,15 +412,30 @@ export class RequestGenerator {
     const json = content['application/json'];
     if (json) {
       variants.push(
-        { arbitrary: this.arbs.valid(json.schema).map((value): Body => ({ kind: 'json', contentType: 'application/json', value, note: 'valid' })), weight: 12 },
-        { arbitrary: this.arbs.invalid(json.schema).map(({ note, value }): Body => ({ kind: 'json', contentType: 'application/json', value, note })), weight: 12 },
+        {
+          arbitrary: this.arbs
+            .valid(json.schema)
+            .map((value): Body => ({ kind: 'json', contentType: 'application/json', value, note: 'valid' })),
+          weight: 12,
+        },
+        {
+          arbitrary: this.arbs
+            .invalid(json.schema)
+            .map(({ note, value }): Body => ({ kind: 'json', contentType: 'application/json', value, note })),
+          weight: 12,
+        },
         {
           arbitrary: this.arbs
             .valid(json.schema)
             .chain((value) =>
-              fc.constantFrom('application/json; charset=utf-8', 'APPLICATION/JSON', 'application/json;charset=UTF-8', 'application/vnd.api+json').map(
-                (contentType): Body => ({ kind: 'json', contentType, value, note: `valid, as ${contentType}` }),
-              ),
+              fc
+                .constantFrom(
+                  'application/json; charset=utf-8',
+                  'APPLICATION/JSON',
+                  'application/json;charset=UTF-8',
+                  'application/vnd.api+json',
+                )
+                .map((contentType): Body => ({ kind: 'json', contentType, value, note: `valid, as ${contentType}` })),
             ),
           weight: 2,
         },
@@ -398,7 +445,11 @@ export class RequestGenerator {
     if (json && op.params.some((p) => p.in === 'path' && p.name === 'id') && isRecord(jsonProperties) && 'id' in jsonProperties) {
       // The body may repeat the URL's id: without this, a replace would nearly always meet another id.
       variants.push({
-        arbitrary: this.arbs.valid(json.schema).map((value): Body => ({ kind: 'json', contentType: 'application/json', value, note: "valid, with the URL's id", idFromPath: true })),
+        arbitrary: this.arbs
+          .valid(json.schema)
+          .map(
+            (value): Body => ({ kind: 'json', contentType: 'application/json', value, note: "valid, with the URL's id", idFromPath: true }),
+          ),
         weight: 8,
       });
     }
@@ -409,9 +460,19 @@ export class RequestGenerator {
     const anyValid = json ? this.arbs.valid(json.schema) : fc.constant({});
     if (json) variants.push({ arbitrary: this.jsonEdges(json.schema), weight: 3 });
     variants.push(
-      { arbitrary: fc.constantFrom(...MALFORMED_JSON).map((text): Body => ({ kind: 'text', contentType: 'application/json', text, note: 'malformed JSON' })), weight: 3 },
       {
-        arbitrary: fc.constant<Body>({ kind: 'bytes', contentType: 'application/json', bytes: [0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d], note: 'invalid UTF-8' }),
+        arbitrary: fc
+          .constantFrom(...MALFORMED_JSON)
+          .map((text): Body => ({ kind: 'text', contentType: 'application/json', text, note: 'malformed JSON' })),
+        weight: 3,
+      },
+      {
+        arbitrary: fc.constant<Body>({
+          kind: 'bytes',
+          contentType: 'application/json',
+          bytes: [0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d],
+          note: 'invalid UTF-8',
+        }),
         weight: 1,
       },
       {
@@ -419,7 +480,12 @@ export class RequestGenerator {
           fc.constantFrom<Body>(
             { kind: 'text', contentType: 'text/plain', text: JSON.stringify(value), note: 'JSON as text/plain' },
             { kind: 'text', contentType: 'application/xml', text: XML, note: 'XML' },
-            { kind: 'text', contentType: 'application/x-www-form-urlencoded', text: 'code=A&entity=B&displayName=Ada', note: 'urlencoded form' },
+            {
+              kind: 'text',
+              contentType: 'application/x-www-form-urlencoded',
+              text: 'code=A&entity=B&displayName=Ada',
+              note: 'urlencoded form',
+            },
             { kind: 'text', contentType: null, text: JSON.stringify(value), note: 'no content type' },
             { kind: 'text', contentType: 'image/png', text: 'not really a png', note: 'image/png' },
           ),
@@ -428,7 +494,15 @@ export class RequestGenerator {
       },
       {
         arbitrary: fc
-          .tuple(fc.constantFrom(...MULTIPART_GARBAGE), fc.constantFrom('multipart/form-data; boundary=b', 'multipart/form-data', 'multipart/form-data; boundary=', 'multipart/mixed; boundary=b'))
+          .tuple(
+            fc.constantFrom(...MULTIPART_GARBAGE),
+            fc.constantFrom(
+              'multipart/form-data; boundary=b',
+              'multipart/form-data',
+              'multipart/form-data; boundary=',
+              'multipart/mixed; boundary=b',
+            ),
+          )
           .map(([text, contentType]): Body => ({ kind: 'text', contentType, text, note: 'multipart garbage' })),
         weight: 3,
       },
@@ -443,8 +517,12 @@ export class RequestGenerator {
    * whitespace around. These are sent as written.
    */
   private jsonEdges(schema: JsonSchema): fc.Arbitrary<Body> {
-    return fc.tuple(this.arbs.valid(schema), fc.constantFrom('duplicate key', '__proto__ key', 'byte order mark', 'huge number', 'tiny number', 'long integer', 'whitespace')).map(
-      ([value, edge]): Body => {
+    return fc
+      .tuple(
+        this.arbs.valid(schema),
+        fc.constantFrom('duplicate key', '__proto__ key', 'byte order mark', 'huge number', 'tiny number', 'long integer', 'whitespace'),
+      )
+      .map(([value, edge]): Body => {
         const text = JSON.stringify(value);
         const record = isRecord(value) ? value : null;
         const keys = record ? Object.keys(record) : [];
@@ -454,12 +532,18 @@ export class RequestGenerator {
         else if (edge === '__proto__ key' && record) out = `{"__proto__":{"polluted":true}${keys.length > 0 ? ',' : ''}${text.slice(1)}`;
         else if (edge === 'byte order mark') out = `\uFEFF${text}`;
         else if (numeric !== undefined && record) {
-          const raw = edge === 'huge number' ? '1e400' : edge === 'tiny number' ? '1e-400' : edge === 'long integer' ? '123456789012345678901234567890' : null;
+          const raw =
+            edge === 'huge number'
+              ? '1e400'
+              : edge === 'tiny number'
+                ? '1e-400'
+                : edge === 'long integer'
+                  ? '123456789012345678901234567890'
+                  : null;
           if (raw) out = JSON.stringify(withKey(record, numeric, '\u0000NUMBER\u0000')).replace('"\\u0000NUMBER\\u0000"', raw);
         }
         return { kind: 'text', contentType: 'application/json', text: out, note: `JSON text with ${edge}` };
-      },
-    );
+      });
   }
 
   /** A multipart body from a form schema: text fields from the schema, file fields as files. */
@@ -471,9 +555,7 @@ export class RequestGenerator {
       properties: Object.fromEntries(Object.entries(properties).filter(([k]) => !media.fileFields.includes(k))),
       required: (Array.isArray(schema.required) ? schema.required : []).filter((k) => !media.fileFields.includes(String(k))),
     };
-    const fields = valid
-      ? this.arbs.valid(textSchema).map((value) => ({ note: 'valid fields', value }))
-      : this.arbs.invalid(textSchema);
+    const fields = valid ? this.arbs.valid(textSchema).map((value) => ({ note: 'valid fields', value })) : this.arbs.invalid(textSchema);
     const goodFile = fc.constantFrom<FilePart>(
       { file: 'png', type: 'image/png', filename: 'a.png' },
       { file: 'jpeg', type: 'image/jpeg', filename: 'a.jpg' },
@@ -490,14 +572,21 @@ export class RequestGenerator {
       { file: 'png', type: 'image/png', filename: '../../etc/passwd' },
       { file: 'png', type: 'image/png', filename: '😀\u202E.png' },
     );
-    const files = media.fileFields.length === 0
-      ? fc.constant<FormField[]>([])
-      : fc.oneof(
-          { arbitrary: fc.constant<FormField[]>([]), weight: 3 },
-          { arbitrary: fc.tuple(fc.constantFrom(...media.fileFields), goodFile).map(([k, f]): FormField[] => [[k, f]]), weight: 3 },
-          { arbitrary: fc.tuple(fc.constantFrom(...media.fileFields), badFile).map(([k, f]): FormField[] => [[k, f]]), weight: valid ? 0 : 3 },
-          { arbitrary: fc.constantFrom(...media.fileFields).map((k): FormField[] => [[k, 'text where a file belongs']]), weight: valid ? 0 : 1 },
-        );
+    const files =
+      media.fileFields.length === 0
+        ? fc.constant<FormField[]>([])
+        : fc.oneof(
+            { arbitrary: fc.constant<FormField[]>([]), weight: 3 },
+            { arbitrary: fc.tuple(fc.constantFrom(...media.fileFields), goodFile).map(([k, f]): FormField[] => [[k, f]]), weight: 3 },
+            {
+              arbitrary: fc.tuple(fc.constantFrom(...media.fileFields), badFile).map(([k, f]): FormField[] => [[k, f]]),
+              weight: valid ? 0 : 3,
+            },
+            {
+              arbitrary: fc.constantFrom(...media.fileFields).map((k): FormField[] => [[k, 'text where a file belongs']]),
+              weight: valid ? 0 : 1,
+            },
+          );
     const oddities = valid
       ? fc.constant<FormField[]>([])
       : fc.constantFrom<FormField[]>(
@@ -505,10 +594,15 @@ export class RequestGenerator {
           [['unknown', 'x']],
           [['__proto__', 'x']],
           [['displayName', { file: 'garbage', type: 'text/plain', filename: 'name.txt' }]],
-          [['displayName', 'Ada'], ['displayName', 'Second']],
+          [
+            ['displayName', 'Ada'],
+            ['displayName', 'Second'],
+          ],
         );
     return fc.tuple(fields, files, oddities).map(([{ note, value }, fileFields, extra]): Body => {
-      const text: FormField[] = isRecord(value) ? Object.entries(value).map(([k, v]): FormField => [k, stringifyText(v)]) : [['value', stringifyText(value)]];
+      const text: FormField[] = isRecord(value)
+        ? Object.entries(value).map(([k, v]): FormField => [k, stringifyText(v)])
+        : [['value', stringifyText(value)]];
       return { kind: 'form', fields: [...text, ...fileFields, ...extra], note: isRecord(value) ? note : `${note} (sent as one field)` };
     });
   }
@@ -518,14 +612,24 @@ export class RequestGenerator {
     if (op.method === 'GET' || op.method === 'HEAD') return fc.constant<Body>({ kind: 'none' });
     return fc.oneof(
       { arbitrary: fc.constant<Body>({ kind: 'none' }), weight: 8 },
-      { arbitrary: fc.jsonValue({ maxDepth: 2 }).map((value): Body => ({ kind: 'json', contentType: 'application/json', value, note: 'a body where none is documented' })), weight: 1 },
-      { arbitrary: fc.constant<Body>({ kind: 'text', contentType: 'text/plain', text: 'hello', note: 'a body where none is documented' }), weight: 1 },
+      {
+        arbitrary: fc
+          .jsonValue({ maxDepth: 2 })
+          .map((value): Body => ({ kind: 'json', contentType: 'application/json', value, note: 'a body where none is documented' })),
+        weight: 1,
+      },
+      {
+        arbitrary: fc.constant<Body>({ kind: 'text', contentType: 'text/plain', text: 'hello', note: 'a body where none is documented' }),
+        weight: 1,
+      },
     );
   }
 
   request(op: OperationSpec): fc.Arbitrary<GeneratedRequest> {
     const pathParams = op.params.filter((p) => p.in === 'path');
-    const path = fc.record(Object.fromEntries(pathParams.map((p) => [p.name, this.pathValue(p)])) as Record<string, fc.Arbitrary<PathValue>>);
+    const path = fc.record(
+      Object.fromEntries(pathParams.map((p) => [p.name, this.pathValue(p)])) as Record<string, fc.Arbitrary<PathValue>>,
+    );
     return fc
       .record({ via: this.channel(), path, query: this.query(op), body: op.body ? this.body(op) : this.noBody(op) })
       .map((r): GeneratedRequest => {
@@ -546,15 +650,17 @@ export class RequestGenerator {
     const body = fc.oneof(
       fc
         .tuple(this.arbs.valid(json.schema), fc.integer({ min: MAX_JSON_BYTES + 1, max: 4 * MAX_JSON_BYTES }))
-        .map(([value, padding]): Body => ({ kind: 'json', contentType: 'application/json', value, padding, note: 'valid, padded to > 64 KB' })),
-      fc
-        .tuple(this.arbs.valid(json.schema), fc.integer({ min: MAX_JSON_BYTES + 1, max: 4 * MAX_JSON_BYTES }))
-        .map(([value, size]): Body => ({
+        .map(
+          ([value, padding]): Body => ({ kind: 'json', contentType: 'application/json', value, padding, note: 'valid, padded to > 64 KB' }),
+        ),
+      fc.tuple(this.arbs.valid(json.schema), fc.integer({ min: MAX_JSON_BYTES + 1, max: 4 * MAX_JSON_BYTES })).map(
+        ([value, size]): Body => ({
           kind: 'json',
           contentType: 'application/json',
           value: isRecord(value) ? withKey(value, 'huge', new Repeated('x', size)) : new Repeated('x', size),
           note: 'a field above 64 KB',
-        })),
+        }),
+      ),
     );
     return this.single(op, body);
   }
@@ -574,15 +680,21 @@ export class RequestGenerator {
       required: (Array.isArray(schema.required) ? schema.required : []).filter((k) => !media.fileFields.includes(String(k))),
     };
     const body = fc
-      .tuple(this.arbs.valid(textSchema), fc.constantFrom(...media.fileFields), fc.constantFrom<FileContent>('png-2.05MB', 'png-2.2MB', 'png-3MB'))
-      .map(([value, field, file]): Body => ({
-        kind: 'form',
-        fields: [
-          ...(isRecord(value) ? Object.entries(value).map(([k, v]): FormField => [k, stringifyText(v)]) : []),
-          [field, { file, type: 'image/png', filename: 'big.png' }],
-        ],
-        note: `an avatar of ${file.slice(4)}`,
-      }));
+      .tuple(
+        this.arbs.valid(textSchema),
+        fc.constantFrom(...media.fileFields),
+        fc.constantFrom<FileContent>('png-2.05MB', 'png-2.2MB', 'png-3MB'),
+      )
+      .map(
+        ([value, field, file]): Body => ({
+          kind: 'form',
+          fields: [
+            ...(isRecord(value) ? Object.entries(value).map(([k, v]): FormField => [k, stringifyText(v)]) : []),
+            [field, { file, type: 'image/png', filename: 'big.png' }],
+          ],
+          note: `an avatar of ${file.slice(4)}`,
+        }),
+      );
     return this.single(op, body);
   }
 
@@ -593,7 +705,15 @@ export class RequestGenerator {
     return fc.record({
       setup: this.setup(op),
       requests: fc.tuple(fc.constantFrom<Channel>('proxy', 'direct'), body, fc.boolean()).map(([via, b, chunked]): GeneratedRequest[] => {
-        const request: GeneratedRequest = { op: op.id, method: op.method, via, path, query: { kind: 'params', entries: [] }, body: b, chunked };
+        const request: GeneratedRequest = {
+          op: op.id,
+          method: op.method,
+          via,
+          path,
+          query: { kind: 'params', entries: [] },
+          body: b,
+          chunked,
+        };
         return [mustGoDirect(request) ? { ...request, via: 'direct' } : request];
       }),
     });
@@ -662,9 +782,19 @@ function fileBytes(file: FileContent): Uint8Array<ArrayBuffer> {
     case 'png':
       return pngCache;
     case 'jpeg':
-      return Uint8Array.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0xff, 0xd9]);
+      return Uint8Array.from([
+        0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00, 0xff, 0xd9,
+      ]);
     case 'webp':
-      return Uint8Array.from([...'RIFF'].map((c) => c.charCodeAt(0)).concat([0x1a, 0, 0, 0], [...'WEBPVP8L'].map((c) => c.charCodeAt(0)), [0x0d, 0, 0, 0, 0x2f, 0, 0, 0, 0x10, 0x07, 0x10, 0x11, 0x11, 0x88, 0x88, 0xfe, 0x07, 0]));
+      return Uint8Array.from(
+        [...'RIFF']
+          .map((c) => c.charCodeAt(0))
+          .concat(
+            [0x1a, 0, 0, 0],
+            [...'WEBPVP8L'].map((c) => c.charCodeAt(0)),
+            [0x0d, 0, 0, 0, 0x2f, 0, 0, 0, 0x10, 0x07, 0x10, 0x11, 0x11, 0x88, 0x88, 0xfe, 0x07, 0],
+          ),
+      );
     case 'svg':
       return new TextEncoder().encode('<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8"/></svg>');
     case 'garbage':
@@ -696,7 +826,13 @@ export function resolvePath(op: OperationSpec, r: GeneratedRequest, existing: st
 }
 
 export function build(op: OperationSpec, r: GeneratedRequest, endpoints: Endpoints, existing: string): Built {
-  const base = op.root ? (r.via === 'proxy' ? endpoints.rootProxy : endpoints.server) : r.via === 'proxy' ? endpoints.proxy : `${endpoints.server}/api`;
+  const base = op.root
+    ? r.via === 'proxy'
+      ? endpoints.rootProxy
+      : endpoints.server
+    : r.via === 'proxy'
+      ? endpoints.proxy
+      : `${endpoints.server}/api`;
   let search = '';
   if (r.query.kind === 'raw') search = `?${r.query.text}`;
   else if (r.query.entries.length > 0) search = `?${new URLSearchParams(r.query.entries.map(([k, v]) => [k, textOf(v)])).toString()}`;
@@ -808,7 +944,8 @@ export class RequestJudge {
       const names = op.params.filter((x) => x.in === 'query').map((x) => x.name);
       for (const [k] of r.query.entries) {
         // Prism matches query parameter names regardless of case ('Code' is validated as 'code').
-        if (r.via === 'proxy' && !names.includes(k) && names.some((n) => n.toLowerCase() === k.toLowerCase())) unspecified.push(`query ${k} (Prism reads it as another parameter)`);
+        if (r.via === 'proxy' && !names.includes(k) && names.some((n) => n.toLowerCase() === k.toLowerCase()))
+          unspecified.push(`query ${k} (Prism reads it as another parameter)`);
       }
       for (const p of op.params.filter((x) => x.in === 'query')) {
         const values = r.query.entries.filter(([k]) => k === p.name).map(([, v]) => textOf(v));
@@ -820,7 +957,11 @@ export class RequestJudge {
       }
     }
     this.bodyVerdict(op, { ...r, body: effectiveBody(r, existing) }, invalid, unspecified);
-    return invalid.length > 0 ? { valid: false, why: invalid } : unspecified.length > 0 ? { valid: null, why: unspecified } : { valid: true, why: [] };
+    return invalid.length > 0
+      ? { valid: false, why: invalid }
+      : unspecified.length > 0
+        ? { valid: null, why: unspecified }
+        : { valid: true, why: [] };
   }
 
   private bodyVerdict(op: OperationSpec, r: GeneratedRequest, invalid: string[], unspecified: string[]): void {
@@ -895,7 +1036,8 @@ export class RequestJudge {
           const size = FILE_BYTES[value.file];
           if (!AVATAR_TYPES.includes(value.type)) invalid.push(`file ${name} of type '${value.type}'`);
           else if (size > MAX_AVATAR_BYTES) invalid.push(`file ${name} above 2 MB`);
-          else if (!value.file.startsWith(value.type.slice('image/'.length))) invalid.push(`file ${name} is not the ${value.type} it claims to be`);
+          else if (!value.file.startsWith(value.type.slice('image/'.length)))
+            invalid.push(`file ${name} is not the ${value.type} it claims to be`);
         }
       } else if (isFile(value)) invalid.push(`form field ${name} is a file`);
       else text[name] = textOf(value);
@@ -906,13 +1048,17 @@ export class RequestJudge {
     const json = content['application/json'];
     if (!problem && json && (Object.keys(text).length > 0 || op.body.required)) {
       const fields: Record<string, unknown> = { ...text };
-      if (text.interests !== undefined) fields.interests = text.interests.split(',').map((t) => t.trim()).filter(Boolean);
+      if (text.interests !== undefined)
+        fields.interests = text.interests
+          .split(',')
+          .map((t) => t.trim())
+          .filter(Boolean);
       const asJson = this.check(`body:${op.id}:json`, json.schema, fields);
       if (asJson) invalid.push(`form read as JSON: ${asJson}`);
     }
-    if (Object.keys(text).length === 0 && !b.fields.some(([, v]) => isFile(v) && v.file !== 'empty') && !op.body.required) invalid.push('an empty form');
+    if (Object.keys(text).length === 0 && !b.fields.some(([, v]) => isFile(v) && v.file !== 'empty') && !op.body.required)
+      invalid.push('an empty form');
   }
-
 }
 
 /** Schemas inside paths may $ref component schemas: point those refs at the registered document. */
@@ -927,7 +1073,14 @@ function rebase(schema: unknown): unknown {
 // -------------------------------------------------------------------------------------------------
 
 /** Prism's own answers that reject a request before it is forwarded: fine for invalid input. */
-const PRISM_REQUEST_REJECTIONS = new Set(['UNPROCESSABLE_ENTITY', 'NO_PATH_MATCHED_ERROR', 'NO_METHOD_MATCHED_ERROR', 'INVALID_CONTENT_TYPE', 'NOT_ACCEPTABLE', 'UNAUTHORIZED']);
+const PRISM_REQUEST_REJECTIONS = new Set([
+  'UNPROCESSABLE_ENTITY',
+  'NO_PATH_MATCHED_ERROR',
+  'NO_METHOD_MATCHED_ERROR',
+  'INVALID_CONTENT_TYPE',
+  'NOT_ACCEPTABLE',
+  'UNAUTHORIZED',
+]);
 
 export interface Outcome {
   /** 'prism': Prism answered itself (rejected the request, or reported a violation). */
@@ -952,7 +1105,14 @@ function parseJson(text: string): unknown {
  * - every error body is exactly {status, error, message}, status the HTTP status, error its reason;
  * - the API does not accept (2xx) a request the contract forbids, and Prism does not reject one it allows.
  */
-export function judgeAnswer(contract: Contract, op: OperationSpec, r: GeneratedRequest, built: Built, verdict: Verdict, answer: Answer): Outcome {
+export function judgeAnswer(
+  contract: Contract,
+  op: OperationSpec,
+  r: GeneratedRequest,
+  built: Built,
+  verdict: Verdict,
+  answer: Answer,
+): Outcome {
   const problems: string[] = [];
   const text = new TextDecoder().decode(answer.body);
   const media = mediaTypeOf(answer.headers);
@@ -961,11 +1121,15 @@ export function judgeAnswer(contract: Contract, op: OperationSpec, r: GeneratedR
   if (r.via === 'proxy' && prism) {
     const type = String(prism.type).slice(PRISM_ERROR_TYPE.length + 1);
     if (type === 'VIOLATIONS') {
-      problems.push(`the upstream's answer breaks the contract (Prism ${answer.status} VIOLATIONS): ${JSON.stringify(prism.validation ?? prism.detail)}`);
+      problems.push(
+        `the upstream's answer breaks the contract (Prism ${answer.status} VIOLATIONS): ${JSON.stringify(prism.validation ?? prism.detail)}`,
+      );
     } else if (answer.status >= 500 || !PRISM_REQUEST_REJECTIONS.has(type)) {
       problems.push(`Prism failed with ${answer.status} ${type}: ${String(prism.detail)}`);
     } else if (verdict.valid === true) {
-      problems.push(`Prism rejected a request the contract allows: ${answer.status} ${type} ${JSON.stringify(prism.validation ?? prism.detail)}`);
+      problems.push(
+        `Prism rejected a request the contract allows: ${answer.status} ${type} ${JSON.stringify(prism.validation ?? prism.detail)}`,
+      );
     }
     return { by: 'prism', status: answer.status, problems };
   }
@@ -975,7 +1139,12 @@ export function judgeAnswer(contract: Contract, op: OperationSpec, r: GeneratedR
   else if (answer.headers.get('sl-violations')) problems.push(`Prism reports violations: ${answer.headers.get('sl-violations')}`);
 
   const unknownCommand =
-    op.id === 'runCommand' && matched?.id === 'runCommand' && answer.status === 500 && isRecord(parsed) && typeof parsed.message === 'string' && parsed.message.startsWith('Unknown command ');
+    op.id === 'runCommand' &&
+    matched?.id === 'runCommand' &&
+    answer.status === 500 &&
+    isRecord(parsed) &&
+    typeof parsed.message === 'string' &&
+    parsed.message.startsWith('Unknown command ');
   if (answer.status >= 500 && !unknownCommand) problems.push(`a ${answer.status}: ${text.slice(0, 300)}`);
 
   if (answer.status >= 400) {
@@ -983,12 +1152,17 @@ export function judgeAnswer(contract: Contract, op: OperationSpec, r: GeneratedR
     else if (!isRecord(parsed)) problems.push(`an error body that is not a JSON object: ${text.slice(0, 200)}`);
     else {
       const keys = Object.keys(parsed).sort().join(',');
-      if (keys !== 'error,message,status') problems.push(`an error body with the fields {${keys}}, not {status, error, message}: ${text.slice(0, 200)}`);
-      if (parsed.status !== answer.status) problems.push(`an error body with status ${JSON.stringify(parsed.status)} in a ${answer.status} answer`);
-      if (parsed.error !== STATUS_CODES[answer.status]) problems.push(`an error body with error ${JSON.stringify(parsed.error)}, not '${STATUS_CODES[answer.status]}'`);
-      if (typeof parsed.message !== 'string' || parsed.message === '') problems.push(`an error body without a message: ${text.slice(0, 200)}`);
+      if (keys !== 'error,message,status')
+        problems.push(`an error body with the fields {${keys}}, not {status, error, message}: ${text.slice(0, 200)}`);
+      if (parsed.status !== answer.status)
+        problems.push(`an error body with status ${JSON.stringify(parsed.status)} in a ${answer.status} answer`);
+      if (parsed.error !== STATUS_CODES[answer.status])
+        problems.push(`an error body with error ${JSON.stringify(parsed.error)}, not '${STATUS_CODES[answer.status]}'`);
+      if (typeof parsed.message !== 'string' || parsed.message === '')
+        problems.push(`an error body without a message: ${text.slice(0, 200)}`);
     }
   }
-  if (verdict.valid === false && answer.status < 300) problems.push(`accepted (${answer.status}) a request the contract forbids: ${verdict.why.join('; ')}`);
+  if (verdict.valid === false && answer.status < 300)
+    problems.push(`accepted (${answer.status}) a request the contract forbids: ${verdict.why.join('; ')}`);
   return { by: 'api', status: answer.status, problems };
 }

@@ -118,7 +118,10 @@ export class Contract {
 
   private deref<T>(value: T | Reference): T {
     if (!isRef(value)) return value;
-    const parts = value.$ref.replace(/^#\//, '').split('/').map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'));
+    const parts = value.$ref
+      .replace(/^#\//, '')
+      .split('/')
+      .map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'));
     let node: unknown = this.doc;
     for (const part of parts) node = (node as Record<string, unknown> | undefined)?.[part];
     if (node === undefined) throw new Error(`openapi.yaml: unresolved ${value.$ref}`);
@@ -134,7 +137,10 @@ export class Contract {
 
   /** What Prism's mock answers a valid request with: the lowest documented 2xx, else the only code. */
   mockStatus(op: Operation): number {
-    const codes = op.statuses.filter((s) => /^\d{3}$/.test(s)).map(Number).sort((a, b) => a - b);
+    const codes = op.statuses
+      .filter((s) => /^\d{3}$/.test(s))
+      .map(Number)
+      .sort((a, b) => a - b);
     const success = codes.find((c) => c >= 200 && c < 300);
     if (success !== undefined) return success;
     if (codes.length !== 1) throw new Error(`${op.id}: no 2xx and ${codes.length} other codes: which would Prism pick?`);
@@ -257,7 +263,10 @@ export class Recorder {
 
   /** The statuses `op` answered with since answer number `from`. */
   statusesSince(from: number, op: string): number[] {
-    return this.answers.slice(from).filter((a) => a.op === op).map((a) => a.status);
+    return this.answers
+      .slice(from)
+      .filter((a) => a.op === op)
+      .map((a) => a.status);
   }
 
   /** The most recent answer `op` gave. */

@@ -102,18 +102,22 @@ async function launch(args: string[], port: number, options: PrismOptions): Prom
   while (Date.now() < deadline) {
     if (state.exited) {
       const { code, signal } = state.exited;
-      throw Object.assign(new Error(`prism ${args[0]} exited (code ${code}, signal ${signal}) before it was ready.\n--- prism output ---\n${log}`), {
-        portInUse: /EADDRINUSE/.test(log),
-      });
+      throw Object.assign(
+        new Error(`prism ${args[0]} exited (code ${code}, signal ${signal}) before it was ready.\n--- prism output ---\n${log}`),
+        {
+          portInUse: /EADDRINUSE/.test(log),
+        },
+      );
     }
     try {
       const response = await fetch(url + readyPath, { signal: AbortSignal.timeout(2000) });
       await response.arrayBuffer();
       const listening = log.includes(`Prism is listening on ${url}`);
       if (listening && readyWhen(response.status)) return handle;
-      lastProblem = `GET ${readyPath} answered ${response.status}${listening ? '' : ", but Prism has not said it listens"}`;
+      lastProblem = `GET ${readyPath} answered ${response.status}${listening ? '' : ', but Prism has not said it listens'}`;
     } catch (error) {
-      lastProblem = error instanceof Error ? `${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ''}` : String(error);
+      lastProblem =
+        error instanceof Error ? `${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ''}` : String(error);
     }
     await new Promise((r) => setTimeout(r, 100));
   }

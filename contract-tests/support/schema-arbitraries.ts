@@ -78,6 +78,7 @@ export const NASTY_FRAGMENTS: readonly string[] = [
   '\\',
   "'",
   '<script>',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template placeholder is one of the hostile strings, on purpose.
   '${x}',
   '%00',
   '%s',
@@ -127,7 +128,8 @@ export function withKey(obj: Record<string, unknown>, key: string, value: unknow
 
 function withoutKey(obj: Record<string, unknown>, key: string): Record<string, unknown> {
   const copy: Record<string, unknown> = {};
-  for (const k of Object.keys(obj)) if (k !== key) Object.defineProperty(copy, k, { value: obj[k], enumerable: true, writable: true, configurable: true });
+  for (const k of Object.keys(obj))
+    if (k !== key) Object.defineProperty(copy, k, { value: obj[k], enumerable: true, writable: true, configurable: true });
   return copy;
 }
 
@@ -156,8 +158,9 @@ export class SchemaArbitraries {
     for (const part of [...parts, own]) {
       for (const [k, v] of Object.entries(part)) {
         if (k === 'properties' && isObject(v)) Object.assign(properties, v);
-        else if (k === 'required' && Array.isArray(v)) v.forEach((r) => required.add(String(r)));
-        else if (k === 'additionalProperties' || k === 'unevaluatedProperties') closed ||= v === false;
+        else if (k === 'required' && Array.isArray(v)) {
+          for (const r of v) required.add(String(r));
+        } else if (k === 'additionalProperties' || k === 'unevaluatedProperties') closed ||= v === false;
         else merged[k] = v;
       }
     }
@@ -213,7 +216,10 @@ export class SchemaArbitraries {
     const max = num(schema.maximum);
     const edges = [min, max].filter((x): x is number => x !== undefined);
     const inner = integer
-      ? fc.integer({ min: Math.max(min ?? Number.MIN_SAFE_INTEGER, Number.MIN_SAFE_INTEGER), max: Math.min(max ?? Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER) })
+      ? fc.integer({
+          min: Math.max(min ?? Number.MIN_SAFE_INTEGER, Number.MIN_SAFE_INTEGER),
+          max: Math.min(max ?? Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
+        })
       : fc.double({ noNaN: true, noDefaultInfinity: true, ...(min === undefined ? {} : { min }), ...(max === undefined ? {} : { max }) });
     return edges.length === 0 ? inner : fc.oneof({ arbitrary: inner, weight: 4 }, { arbitrary: fc.constantFrom(...edges), weight: 1 });
   }
@@ -244,11 +250,7 @@ export class SchemaArbitraries {
         return fc
           .date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2100-12-31T23:59:59Z'), noInvalidDate: true })
           .chain((d) =>
-            fc.constantFrom(
-              d.toISOString(),
-              d.toISOString().replace(/\.\d{3}Z$/, 'Z'),
-              d.toISOString().replace(/\.\d{3}Z$/, '+02:00'),
-            ),
+            fc.constantFrom(d.toISOString(), d.toISOString().replace(/\.\d{3}Z$/, 'Z'), d.toISOString().replace(/\.\d{3}Z$/, '+02:00')),
           )
           .filter(fits);
     }
@@ -302,7 +304,8 @@ export class SchemaArbitraries {
     if (wrongType) variants.push(wrongType);
     if (Array.isArray(schema.enum)) variants.push(this.enumBreaker(schema.enum as unknown[]));
     if (types.includes('string')) variants.push(...this.stringBreakers(schema));
-    if (types.includes('number') || types.includes('integer')) variants.push(...this.numberBreakers(schema, types.includes('integer') && !types.includes('number')));
+    if (types.includes('number') || types.includes('integer'))
+      variants.push(...this.numberBreakers(schema, types.includes('integer') && !types.includes('number')));
     if (types.includes('array')) variants.push(...this.arrayBreakers(schema, depth));
     if (types.includes('object')) variants.push(...this.objectBreakers(schema, depth));
     if (variants.length === 0) throw new Error(`No way to break the schema ${JSON.stringify(schema)}: give it a type`);
@@ -350,15 +353,17 @@ export class SchemaArbitraries {
     }
     if (max !== undefined) {
       out.push(
-        fc
-          .tuple(base, fc.constantFrom('x', '😀', 'e\u0301', '\u0000', 'ש'))
-          .map(([s, pad]) => ({ note: `length ${max + 1} (maxLength ${max})`, value: clampCodePoints(s + pad.repeat(max + 1), max + 1, max + 1) })),
+        fc.tuple(base, fc.constantFrom('x', '😀', 'e\u0301', '\u0000', 'ש')).map(([s, pad]) => ({
+          note: `length ${max + 1} (maxLength ${max})`,
+          value: clampCodePoints(s + pad.repeat(max + 1), max + 1, max + 1),
+        })),
       );
     }
     out.push(
-      fc
-        .constantFrom('x', '😀', 'ש\u202E', 'e\u0301')
-        .map((unit) => ({ note: `huge string (~${this.hugeLength} code units)`, value: new Repeated(unit, Math.ceil(this.hugeLength / unit.length)) })),
+      fc.constantFrom('x', '😀', 'ש\u202E', 'e\u0301').map((unit) => ({
+        note: `huge string (~${this.hugeLength} code units)`,
+        value: new Repeated(unit, Math.ceil(this.hugeLength / unit.length)),
+      })),
     );
     if (typeof schema.pattern === 'string') {
       const re = new RegExp(schema.pattern, 'u');
@@ -374,10 +379,38 @@ export class SchemaArbitraries {
       out.push(breakers.filter((s) => !re.test(s)).map((value) => ({ note: `does not match ${schema.pattern}`, value })));
     }
     const formats: Record<string, string[]> = {
-      email: ['not-an-email', 'a@', '@example.org', 'a b@example.org', 'ada@example..org', 'ada@@example.org', `${'x'.repeat(250)}@e.org`, 'ünï@例え.jp', 'ada@example.org\n'],
-      uri: ['no-scheme', 'http://', '://example.org', 'http://exa mple.org', '/relative/path', 'https://example.org/%zz', 'https://[::1', '\u0000'],
+      email: [
+        'not-an-email',
+        'a@',
+        '@example.org',
+        'a b@example.org',
+        'ada@example..org',
+        'ada@@example.org',
+        `${'x'.repeat(250)}@e.org`,
+        'ünï@例え.jp',
+        'ada@example.org\n',
+      ],
+      uri: [
+        'no-scheme',
+        'http://',
+        '://example.org',
+        'http://exa mple.org',
+        '/relative/path',
+        'https://example.org/%zz',
+        'https://[::1',
+        '\u0000',
+      ],
       'uri-reference': ['http://exa mple.org', '\\\\host\\share', 'https://[::1', '%zz'],
-      'date-time': ['2026-13-01T00:00:00Z', '2026-02-30T10:00:00Z', '2026-11-20', '2026-11-20T10:00:00', 'yesterday', '2026-11-20T25:61:00Z', '+275760-09-13T00:00:00Z', ''],
+      'date-time': [
+        '2026-13-01T00:00:00Z',
+        '2026-02-30T10:00:00Z',
+        '2026-11-20',
+        '2026-11-20T10:00:00',
+        'yesterday',
+        '2026-11-20T25:61:00Z',
+        '+275760-09-13T00:00:00Z',
+        '',
+      ],
     };
     const badFormats = typeof schema.format === 'string' ? formats[schema.format] : undefined;
     if (badFormats) out.push(fc.constantFrom(...badFormats).map((value) => ({ note: `not a valid ${String(schema.format)}`, value })));
@@ -415,10 +448,18 @@ export class SchemaArbitraries {
     const item = this.valid(itemSchema, depth + 1);
     const out: Array<fc.Arbitrary<Variant>> = [];
     if (maxItems !== undefined) {
-      out.push(fc.array(item, { minLength: maxItems + 1, maxLength: maxItems + 3 }).map((value) => ({ note: `more than maxItems ${maxItems}`, value })));
+      out.push(
+        fc
+          .array(item, { minLength: maxItems + 1, maxLength: maxItems + 3 })
+          .map((value) => ({ note: `more than maxItems ${maxItems}`, value })),
+      );
     }
     if (minItems !== undefined && minItems > 0) {
-      out.push(fc.array(item, { minLength: minItems - 1, maxLength: minItems - 1 }).map((value) => ({ note: `fewer than minItems ${minItems}`, value })));
+      out.push(
+        fc
+          .array(item, { minLength: minItems - 1, maxLength: minItems - 1 })
+          .map((value) => ({ note: `fewer than minItems ${minItems}`, value })),
+      );
     }
     if (depth < 3) {
       out.push(
@@ -451,19 +492,26 @@ export class SchemaArbitraries {
       );
       out.push(
         fc
-          .tuple(base, names.filter((k) => !Object.hasOwn(properties, k)), fc.jsonValue({ maxDepth: 1 }))
+          .tuple(
+            base,
+            names.filter((k) => !Object.hasOwn(properties, k)),
+            fc.jsonValue({ maxDepth: 1 }),
+          )
           .map(([o, key, v]) => ({ note: `unknown field '${key}'`, value: withKey(o, key, v) })),
       );
     }
     const minProperties = num(schema.minProperties);
-    if (minProperties !== undefined && minProperties > 0) out.push(fc.constant({ note: `fewer than minProperties ${minProperties}`, value: {} }));
+    if (minProperties !== undefined && minProperties > 0)
+      out.push(fc.constant({ note: `fewer than minProperties ${minProperties}`, value: {} }));
     const keys = Object.keys(properties);
     if (keys.length > 0 && depth < 3) {
       out.push(
         fc
           .constantFrom(...keys)
           .chain((key) =>
-            fc.tuple(base, this.invalid(asSchema(properties[key]), depth + 1)).map(([o, bad]) => ({ note: `.${key}: ${bad.note}`, value: withKey(o, key, bad.value) })),
+            fc
+              .tuple(base, this.invalid(asSchema(properties[key]), depth + 1))
+              .map(([o, bad]) => ({ note: `.${key}: ${bad.note}`, value: withKey(o, key, bad.value) })),
           ),
       );
     }

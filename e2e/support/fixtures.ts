@@ -17,6 +17,7 @@ interface TestFixtures {
  */
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   server: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this destructuring; this one has none.
     async ({}, use) => {
       const server = await startServer({ port: 0, delayMs: 0, distDir: DIST });
       await use(server);

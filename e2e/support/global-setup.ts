@@ -17,7 +17,8 @@ function build(outDir: string, buildId: string) {
 
 /** The suites run against production builds; they are made here unless `npm test` just made them. */
 export default function globalSetup() {
-  const fresh = (dir: string) => existsSync(resolve(dir, 'index.html')) && Date.now() - statSync(resolve(dir, 'index.html')).mtimeMs < 10 * 60_000;
+  const fresh = (dir: string) =>
+    existsSync(resolve(dir, 'index.html')) && Date.now() - statSync(resolve(dir, 'index.html')).mtimeMs < 10 * 60_000;
   if (!process.env.CIRCLE_SKIP_BUILD || !fresh(DIST)) build(DIST, 'current');
   if (!fresh(DIST_NEXT)) build(DIST_NEXT, 'next');
 }

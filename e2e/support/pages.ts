@@ -72,7 +72,11 @@ export const ADA: ProfileSeed = {
  * Creates the member's profile through the mock API, as an earlier session would have: as JSON,
  * or as the app sends it (multipart, with an avatar image) when an avatar is given.
  */
-export async function seedProfile(request: APIRequestContext, profile: ProfileSeed = ADA, avatar?: Buffer): Promise<{ id: string; avatar: string | null }> {
+export async function seedProfile(
+  request: APIRequestContext,
+  profile: ProfileSeed = ADA,
+  avatar?: Buffer,
+): Promise<{ id: string; avatar: string | null }> {
   const response = avatar
     ? await request.post('/api/user/profile', {
         multipart: {
@@ -86,7 +90,10 @@ export async function seedProfile(request: APIRequestContext, profile: ProfileSe
 }
 
 /** Stores preferences before the app starts (on every load of this page). */
-export async function presetPreference(page: Page, preference: { language?: string; activeThemeName?: string; enableNotifications?: boolean }): Promise<void> {
+export async function presetPreference(
+  page: Page,
+  preference: { language?: string; activeThemeName?: string; enableNotifications?: boolean },
+): Promise<void> {
   const value = JSON.stringify({ language: 'en', activeThemeName: LIGHT_THEME, enableNotifications: false, ...preference });
   await page.addInitScript((v) => localStorage.setItem('preference', v), value);
 }
@@ -121,10 +128,7 @@ export async function settled(page: Page): Promise<void> {
  */
 export function unexpectedErrors(errors: readonly string[], expectedStatuses: readonly number[] = []): string[] {
   return errors.filter(
-    (line) =>
-      !expectedStatuses.some(
-        (status) => line.includes(`status of ${status}`) || line.startsWith(`Backend Error ! ${status},`),
-      ),
+    (line) => !expectedStatuses.some((status) => line.includes(`status of ${status}`) || line.startsWith(`Backend Error ! ${status},`)),
   );
 }
 

@@ -12,9 +12,23 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  */
 const checks = {
   profile: (v: Record<string, unknown>) =>
-    isText(v.id) && isText(v.displayName) && isText(v.username) && isText(v.email) && Array.isArray(v.interests) && v.interests.every(isText) && isText(v.createdAt) && (v.bio === undefined || isText(v.bio)) && (v.avatar === undefined || v.avatar === null || isText(v.avatar)),
+    isText(v.id) &&
+    isText(v.displayName) &&
+    isText(v.username) &&
+    isText(v.email) &&
+    Array.isArray(v.interests) &&
+    v.interests.every(isText) &&
+    isText(v.createdAt) &&
+    (v.bio === undefined || isText(v.bio)) &&
+    (v.avatar === undefined || v.avatar === null || isText(v.avatar)),
   accounts: (v: Record<string, unknown>) => isText(v.id) && isText(v.name) && isText(v.currency) && typeof v.balance === 'number',
-  notifications: (v: Record<string, unknown>) => isText(v.id) && isText(v.title) && isText(v.level) && isText(v.createdAt) && (v.body === undefined || isText(v.body)) && typeof v.read === 'boolean',
+  notifications: (v: Record<string, unknown>) =>
+    isText(v.id) &&
+    isText(v.title) &&
+    isText(v.level) &&
+    isText(v.createdAt) &&
+    (v.body === undefined || isText(v.body)) &&
+    typeof v.read === 'boolean',
   subscription: (v: Record<string, unknown>) => isText(v.id) && isText(v.endpoint),
   symbols: (v: Record<string, unknown>) => isText(v.id) && isText(v.code) && isText(v.entity),
 } as const;

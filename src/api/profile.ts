@@ -23,27 +23,36 @@ export function profileApi(client: ApiClient) {
     async create(fields: ProfileInput, avatar: Blob | null, { onProgress = () => {}, signal }: TransferOptions = {}): Promise<Profile> {
       // The progress transport is only needed when saving: it loads then, not at start.
       const { progressFetch } = await import('./transport');
-      return checkProfile(await unwrap(
-        client.POST('/user/profile', {
-          // The form is built from `fields`; the typed body keeps the call checked against the contract.
-          body: fields as unknown as components['schemas']['ProfileForm'],
-          bodySerializer: () => profileFormData(fields, avatar),
-          fetch: progressFetch(onProgress),
-          signal,
-        }),
-      ));
+      return checkProfile(
+        await unwrap(
+          client.POST('/user/profile', {
+            // The form is built from `fields`; the typed body keeps the call checked against the contract.
+            body: fields as unknown as components['schemas']['ProfileForm'],
+            bodySerializer: () => profileFormData(fields, avatar),
+            fetch: progressFetch(onProgress),
+            signal,
+          }),
+        ),
+      );
     },
-    async update(id: string, fields: ProfilePatch, avatar: Blob | null, { onProgress = () => {}, signal }: TransferOptions = {}): Promise<Profile> {
+    async update(
+      id: string,
+      fields: ProfilePatch,
+      avatar: Blob | null,
+      { onProgress = () => {}, signal }: TransferOptions = {},
+    ): Promise<Profile> {
       const { progressFetch } = await import('./transport');
-      return checkProfile(await unwrap(
-        client.PATCH('/user/profile/{id}', {
-          params: { path: { id } },
-          body: fields as unknown as components['schemas']['ProfilePatchForm'],
-          bodySerializer: () => profileFormData(fields, avatar),
-          fetch: progressFetch(onProgress),
-          signal,
-        }),
-      ));
+      return checkProfile(
+        await unwrap(
+          client.PATCH('/user/profile/{id}', {
+            params: { path: { id } },
+            body: fields as unknown as components['schemas']['ProfilePatchForm'],
+            bodySerializer: () => profileFormData(fields, avatar),
+            fetch: progressFetch(onProgress),
+            signal,
+          }),
+        ),
+      );
     },
     async remove(id: string): Promise<void> {
       await unwrap(client.DELETE('/user/profile/{id}', { params: { path: { id } } }));

@@ -29,7 +29,9 @@ async function xhrFetch(request: Request, onProgress: ProgressListener): Promise
     xhr.open(request.method, request.url, true);
     xhr.responseType = 'arraybuffer';
     xhr.withCredentials = request.credentials === 'include';
-    request.headers.forEach((value, key) => xhr.setRequestHeader(key, value));
+    request.headers.forEach((value, key) => {
+      xhr.setRequestHeader(key, value);
+    });
     const onAbort = () => xhr.abort();
     request.signal.addEventListener('abort', onAbort, { once: true });
     const done = () => request.signal.removeEventListener('abort', onAbort);
@@ -120,6 +122,5 @@ async function streamFetch(request: Request, onProgress: ProgressListener, base:
 
 /** A fetch for openapi-fetch that reports every transfer event to `onProgress`. */
 export function progressFetch(onProgress: ProgressListener, base: FetchLike = (r) => fetch(r)): FetchLike {
-  return (request) =>
-    typeof XMLHttpRequest === 'function' ? xhrFetch(request, onProgress) : streamFetch(request, onProgress, base);
+  return (request) => (typeof XMLHttpRequest === 'function' ? xhrFetch(request, onProgress) : streamFetch(request, onProgress, base));
 }

@@ -39,8 +39,7 @@ function ScreenFailed({ error, retry }: { error: Error; retry: () => void }) {
 
 /** Renders a screen once its code is in, then restores scroll and moves focus to its heading. */
 function ScreenReady({ onReady }: { onReady: () => void }) {
-  // Runs once per location (the element is keyed by it), after the screen's first commit.
-  // eslint-disable-next-line react-hooks/exhaustive-deps
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once per location (the element is keyed by it), after the screen's first commit.
   useLayoutEffect(() => onReady(), []);
   return null;
 }
@@ -64,11 +63,9 @@ function RouteView({ route, params }: { route: RouteDef; params: Record<string, 
     document.title = title;
   }, [title]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: breadcrumbs derive from route, params and language, and title captures all three; search is the trigger (useSearch() gives it decoded, the raw one is parsed once, by URLSearchParams).
   useEffect(() => {
-    // useSearch() gives the query already decoded; the raw one is parsed once, by URLSearchParams.
     setRouterState(routerStateFor(location, window.location.search, route, params, breadcrumbs));
-    // breadcrumbs derive from route, params and language; title captures all three.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [location, search, route, title]);
 
   const onReady = () => {
@@ -87,10 +84,14 @@ function RouteView({ route, params }: { route: RouteDef; params: Record<string, 
 
   return (
     <Shell layout={route.layout}>
-      <ErrorBoundary resetKey={location} onRetry={() => {
+      <ErrorBoundary
+        resetKey={location}
+        onRetry={() => {
           forget(route);
           setAttempt((n) => n + 1);
-        }} fallback={(error, retry) => <ScreenFailed error={error} retry={retry} />}>
+        }}
+        fallback={(error, retry) => <ScreenFailed error={error} retry={retry} />}
+      >
         <Suspense fallback={<Loading />}>
           {/* The matching <Route> hands the screen its params (useParams), parents' included. */}
           <Route path={route.path}>

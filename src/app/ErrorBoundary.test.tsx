@@ -20,6 +20,10 @@ function fallback(error: Error, retry: () => void) {
   );
 }
 
+function ThrowsString(): never {
+  throw 'plain string';
+}
+
 describe('<ErrorBoundary>', () => {
   beforeEach(() => {
     shouldThrow = true;
@@ -29,7 +33,11 @@ describe('<ErrorBoundary>', () => {
 
   it('renders its children when nothing fails', () => {
     shouldThrow = false;
-    render(<ErrorBoundary fallback={fallback}><Flaky /></ErrorBoundary>);
+    render(
+      <ErrorBoundary fallback={fallback}>
+        <Flaky />
+      </ErrorBoundary>,
+    );
     expect(screen.getByText('Screen content')).toBeTruthy();
     expect(screen.queryByRole('alert')).toBeNull();
   });
@@ -38,19 +46,27 @@ describe('<ErrorBoundary>', () => {
     render(
       <div>
         <p>Shell stays</p>
-        <ErrorBoundary fallback={fallback}><Flaky /></ErrorBoundary>
+        <ErrorBoundary fallback={fallback}>
+          <Flaky />
+        </ErrorBoundary>
       </div>,
     );
     expect(screen.getByRole('alert').textContent).toContain('Failed: render failed');
     expect(screen.getByText('Shell stays')).toBeTruthy();
     expect(screen.queryByText('Screen content')).toBeNull();
-    expect(vi.mocked(console.error).mock.calls.some((c) => c[0] === 'A screen failed' && (c[1] as Error).message === 'render failed')).toBe(true);
+    expect(vi.mocked(console.error).mock.calls.some((c) => c[0] === 'A screen failed' && (c[1] as Error).message === 'render failed')).toBe(
+      true,
+    );
   });
 
   it('retry renders the children again and calls onRetry', async () => {
     const user = userEvent.setup();
     const onRetry = vi.fn();
-    render(<ErrorBoundary fallback={fallback} onRetry={onRetry}><Flaky /></ErrorBoundary>);
+    render(
+      <ErrorBoundary fallback={fallback} onRetry={onRetry}>
+        <Flaky />
+      </ErrorBoundary>,
+    );
     expect(screen.getByRole('alert')).toBeTruthy();
     shouldThrow = false;
     await user.click(screen.getByRole('button', { name: 'Try again' }));
@@ -61,26 +77,43 @@ describe('<ErrorBoundary>', () => {
 
   it('shows the fallback again when the retried children still throw', async () => {
     const user = userEvent.setup();
-    render(<ErrorBoundary fallback={fallback}><Flaky /></ErrorBoundary>);
+    render(
+      <ErrorBoundary fallback={fallback}>
+        <Flaky />
+      </ErrorBoundary>,
+    );
     await user.click(screen.getByRole('button', { name: 'Try again' }));
     expect(screen.getByRole('alert')).toBeTruthy();
   });
 
   it('a new resetKey (another route) clears the failure', () => {
-    const { rerender } = render(<ErrorBoundary fallback={fallback} resetKey="/a"><Flaky /></ErrorBoundary>);
+    const { rerender } = render(
+      <ErrorBoundary fallback={fallback} resetKey="/a">
+        <Flaky />
+      </ErrorBoundary>,
+    );
     expect(screen.getByRole('alert')).toBeTruthy();
     shouldThrow = false;
-    rerender(<ErrorBoundary fallback={fallback} resetKey="/a"><Flaky label="Same route" /></ErrorBoundary>);
+    rerender(
+      <ErrorBoundary fallback={fallback} resetKey="/a">
+        <Flaky label="Same route" />
+      </ErrorBoundary>,
+    );
     expect(screen.getByRole('alert')).toBeTruthy();
-    rerender(<ErrorBoundary fallback={fallback} resetKey="/b"><Flaky label="Other route" /></ErrorBoundary>);
+    rerender(
+      <ErrorBoundary fallback={fallback} resetKey="/b">
+        <Flaky label="Other route" />
+      </ErrorBoundary>,
+    );
     expect(screen.getByText('Other route')).toBeTruthy();
   });
 
   it('turns a thrown non-Error into an Error for the fallback', () => {
-    function ThrowsString(): never {
-      throw 'plain string';
-    }
-    render(<ErrorBoundary fallback={fallback}><ThrowsString /></ErrorBoundary>);
+    render(
+      <ErrorBoundary fallback={fallback}>
+        <ThrowsString />
+      </ErrorBoundary>,
+    );
     expect(screen.getByRole('alert').textContent).toContain('Failed: plain string');
   });
 });

@@ -4,8 +4,9 @@ import { prefetchRoute, prefetchRoutes, shouldPrefetch } from './lazy-routes';
 import { ROUTES, type RouteDef } from './routes';
 
 let seq = 0;
+const emptyScreen = () => null;
 function fakeRoute(extra: Partial<RouteDef> = {}): RouteDef & { load: ReturnType<typeof vi.fn> } {
-  const Screen: ComponentType = () => null;
+  const Screen: ComponentType = emptyScreen;
   return {
     id: `fake-${++seq}`,
     path: `/fake-${seq}`,

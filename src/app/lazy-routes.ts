@@ -39,7 +39,9 @@ interface NetworkInformation {
 }
 
 /** Prefetch is skipped when the user asked to save data or the connection is 2g. */
-export function shouldPrefetch(connection: NetworkInformation | undefined = (navigator as { connection?: NetworkInformation }).connection): boolean {
+export function shouldPrefetch(
+  connection: NetworkInformation | undefined = (navigator as { connection?: NetworkInformation }).connection,
+): boolean {
   if (!connection) return true;
   if (connection.saveData) return false;
   return !/(^|-)2g$/.test(connection.effectiveType ?? '');

@@ -3,9 +3,7 @@ import { HOME_PATH, NOT_FOUND_PATH, ROUTES, routeChain, type RouteDef } from './
 import type { Breadcrumb, RouterState } from '../state/router';
 import type { MessageKey } from '../i18n/en';
 
-export type Resolution =
-  | { kind: 'redirect'; to: string }
-  | { kind: 'route'; route: RouteDef; params: Record<string, string> };
+export type Resolution = { kind: 'redirect'; to: string } | { kind: 'route'; route: RouteDef; params: Record<string, string> };
 
 /** Decides what a path shows: '' and '/' go home (exact), unknown paths go to 404, the rest match a route. */
 export function resolvePath(parser: Parser, path: string): Resolution {
@@ -21,11 +19,7 @@ export function resolvePath(parser: Parser, path: string): Resolution {
   return { kind: 'redirect', to: NOT_FOUND_PATH };
 }
 
-export function breadcrumbsFor(
-  route: RouteDef,
-  params: Record<string, string>,
-  translate: (key: MessageKey) => string,
-): Breadcrumb[] {
+export function breadcrumbsFor(route: RouteDef, params: Record<string, string>, translate: (key: MessageKey) => string): Breadcrumb[] {
   return routeChain(route).map((r) => ({
     title: typeof r.title === 'function' ? r.title(params) : translate(r.title),
     path: r.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? '')),

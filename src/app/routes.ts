@@ -27,9 +27,28 @@ export const NOT_FOUND_PATH = '/404';
 export const ROUTES: readonly RouteDef[] = [
   { id: 'home', path: HOME_PATH, title: 'nav.home', layout: 'home', load: () => import('../features/home/HomeScreen'), preload: true },
   { id: 'profile', path: '/profile', title: 'nav.profile', layout: 'sidenav', load: () => import('../features/profile/ProfileScreen') },
-  { id: 'settings', path: '/settings', title: 'nav.settings', layout: 'sidenav', load: () => import('../features/settings/SettingsScreen') },
-  { id: 'dashboard', path: '/dashboard', title: 'nav.dashboard', layout: 'dashboard', load: () => import('../features/dashboard/DashboardScreen') },
-  { id: 'admin', path: '/admin', title: 'nav.admin', layout: 'admin', requiresAuth: true, load: () => import('../features/admin/AdminScreen') },
+  {
+    id: 'settings',
+    path: '/settings',
+    title: 'nav.settings',
+    layout: 'sidenav',
+    load: () => import('../features/settings/SettingsScreen'),
+  },
+  {
+    id: 'dashboard',
+    path: '/dashboard',
+    title: 'nav.dashboard',
+    layout: 'dashboard',
+    load: () => import('../features/dashboard/DashboardScreen'),
+  },
+  {
+    id: 'admin',
+    path: '/admin',
+    title: 'nav.admin',
+    layout: 'admin',
+    requiresAuth: true,
+    load: () => import('../features/admin/AdminScreen'),
+  },
   {
     id: 'admin-collection',
     path: '/admin/:collection',
@@ -40,7 +59,14 @@ export const ROUTES: readonly RouteDef[] = [
     load: () => import('../features/admin/AdminScreen'),
   },
   { id: 'sign-in', path: '/sign-in', title: 'nav.signIn', layout: 'home', load: () => import('../features/sign-in/SignInScreen') },
-  { id: 'not-found', path: NOT_FOUND_PATH, title: 'nav.notFound', layout: 'home', noPrefetch: true, load: () => import('../features/not-found/NotFoundScreen') },
+  {
+    id: 'not-found',
+    path: NOT_FOUND_PATH,
+    title: 'nav.notFound',
+    layout: 'home',
+    noPrefetch: true,
+    load: () => import('../features/not-found/NotFoundScreen'),
+  },
 ];
 
 export function routeById(id: string): RouteDef | undefined {

@@ -5,7 +5,14 @@ import { config, loadConfig, mergeConfig, UI_CONFIG_URL } from './load';
 
 describe('the built-in config', () => {
   it("has the seed's constants", () => {
-    expect(BUILTIN_CONFIG).toMatchObject({ appTitle: 'Circle', logLevel: 3, mobileBreakpoint: 599, apiBaseUrl: '/api/', defaultLanguage: 'en', defaultTheme: 'INDIGO_PINK' });
+    expect(BUILTIN_CONFIG).toMatchObject({
+      appTitle: 'Circle',
+      logLevel: 3,
+      mobileBreakpoint: 599,
+      apiBaseUrl: '/api/',
+      defaultLanguage: 'en',
+      defaultTheme: 'INDIGO_PINK',
+    });
   });
 });
 

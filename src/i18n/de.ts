@@ -7,7 +7,8 @@ export const de: Messages = {
   'app.skipToContent': 'Zum Inhalt springen',
   'app.loading': 'Wird geladen…',
   'app.crashed.title': 'Diese Ansicht funktioniert nicht mehr',
-  'app.crashed.body': 'Beim Anzeigen dieser Ansicht ist etwas schiefgelaufen. Deine anderen Ansichten und gespeicherten Entwürfe sind sicher.',
+  'app.crashed.body':
+    'Beim Anzeigen dieser Ansicht ist etwas schiefgelaufen. Deine anderen Ansichten und gespeicherten Entwürfe sind sicher.',
   'app.crashed.retry': 'Erneut versuchen',
   'app.chunkFailed': 'Diese Ansicht konnte nicht geladen werden. Prüfe deine Verbindung und versuche es noch einmal.',
 
@@ -39,7 +40,8 @@ export const de: Messages = {
 
   'home.title': 'Willkommen bei Circle',
   'home.welcomeBack': 'Schön, dass du wieder da bist, {name}!',
-  'home.intro': 'Lerne Menschen kennen, die dasselbe lernen wie du. Halte dein Profil aktuell, verfolge die Neuigkeiten aus deinem Kreis und mach dort weiter, wo du aufgehört hast – sogar im Zug.',
+  'home.intro':
+    'Lerne Menschen kennen, die dasselbe lernen wie du. Halte dein Profil aktuell, verfolge die Neuigkeiten aus deinem Kreis und mach dort weiter, wo du aufgehört hast – sogar im Zug.',
   'home.createProfileCta': 'Erstelle dein Profil',
   'home.createProfileText': 'Zeig der Community, wer du bist: mit einem Namen, einem Foto und dem, was dich interessiert.',
   'home.viewProfile': 'Dein Profil ansehen',

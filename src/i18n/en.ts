@@ -37,7 +37,8 @@ export const en = {
 
   'home.title': 'Welcome to Circle',
   'home.welcomeBack': 'Welcome back, {name}!',
-  'home.intro': 'Meet people who learn what you learn. Keep your profile up to date, follow the news of your circle and pick up where you left off, even on a train.',
+  'home.intro':
+    'Meet people who learn what you learn. Keep your profile up to date, follow the news of your circle and pick up where you left off, even on a train.',
   'home.createProfileCta': 'Create your profile',
   'home.createProfileText': 'Tell the community who you are: a name, a photo and what you are interested in.',
   'home.viewProfile': 'View your profile',

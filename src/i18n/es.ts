@@ -39,7 +39,8 @@ export const es: Messages = {
 
   'home.title': 'Te damos la bienvenida a Circle',
   'home.welcomeBack': '¡Hola de nuevo, {name}!',
-  'home.intro': 'Conoce a gente que aprende lo mismo que tú. Mantén tu perfil al día, sigue las novedades de tu círculo y retoma lo que dejaste a medias, incluso en el tren.',
+  'home.intro':
+    'Conoce a gente que aprende lo mismo que tú. Mantén tu perfil al día, sigue las novedades de tu círculo y retoma lo que dejaste a medias, incluso en el tren.',
   'home.createProfileCta': 'Crea tu perfil',
   'home.createProfileText': 'Cuéntale a la comunidad quién eres: un nombre, una foto y lo que te interesa.',
   'home.viewProfile': 'Ver tu perfil',

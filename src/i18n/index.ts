@@ -27,20 +27,18 @@ const pluralRules = new Map<string, Intl.PluralRules>();
 
 /** Fills {name} placeholders and {count, plural, one {…} other {…}} forms. */
 export function format(template: string, lang: Language, params: Record<string, string | number> = {}): string {
-  const withPlurals = template.replace(
-    /\{(\w+), plural, ((?:\w+ \{[^}]*\}\s*)+)\}/g,
-    (_, name: string, forms: string) => {
-      const n = Number(params[name] ?? 0);
-      let rules = pluralRules.get(lang);
-      if (!rules) pluralRules.set(lang, (rules = new Intl.PluralRules(lang)));
-      const options = Object.fromEntries([...forms.matchAll(/(\w+) \{([^}]*)\}/g)].map((m) => [m[1], m[2]]));
-      const chosen = options[rules.select(n)] ?? options.other ?? '';
-      return chosen.replaceAll('#', new Intl.NumberFormat(lang).format(n));
-    },
-  );
-  return withPlurals.replace(/\{(\w+)\}/g, (whole, name: string) =>
-    params[name] === undefined ? whole : String(params[name]),
-  );
+  const withPlurals = template.replace(/\{(\w+), plural, ((?:\w+ \{[^}]*\}\s*)+)\}/g, (_, name: string, forms: string) => {
+    const n = Number(params[name] ?? 0);
+    let rules = pluralRules.get(lang);
+    if (!rules) {
+      rules = new Intl.PluralRules(lang);
+      pluralRules.set(lang, rules);
+    }
+    const options = Object.fromEntries([...forms.matchAll(/(\w+) \{([^}]*)\}/g)].map((m) => [m[1], m[2]]));
+    const chosen = options[rules.select(n)] ?? options.other ?? '';
+    return chosen.replaceAll('#', new Intl.NumberFormat(lang).format(n));
+  });
+  return withPlurals.replace(/\{(\w+)\}/g, (whole, name: string) => (params[name] === undefined ? whole : String(params[name])));
 }
 
 /** The message for `key` in the active language. Reading it in a component subscribes to language changes. */

@@ -1,4 +1,11 @@
-import { canInstall, isInstalled, markInstalled, pendingInstallPrompt, storeInstallPrompt, type BeforeInstallPromptEvent } from '../state/app';
+import {
+  canInstall,
+  isInstalled,
+  markInstalled,
+  pendingInstallPrompt,
+  storeInstallPrompt,
+  type BeforeInstallPromptEvent,
+} from '../state/app';
 import { track } from '../app/analytics';
 import { log } from '../app/logger';
 

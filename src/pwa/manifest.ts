@@ -18,10 +18,28 @@ export const manifest: Partial<ManifestOptions> = {
   categories: ['education', 'social'],
   screenshots: [
     { src: '/screenshots/home-wide.webp', sizes: '1280x720', type: 'image/webp', form_factor: 'wide', label: 'Circle home screen' },
-    { src: '/screenshots/home-narrow.webp', sizes: '720x1280', type: 'image/webp', form_factor: 'narrow', label: 'Circle home screen on a phone' },
+    {
+      src: '/screenshots/home-narrow.webp',
+      sizes: '720x1280',
+      type: 'image/webp',
+      form_factor: 'narrow',
+      label: 'Circle home screen on a phone',
+    },
   ],
   shortcuts: [
-    { name: 'Profile', short_name: 'Profile', url: '/profile', description: 'See and edit your profile', icons: [{ src: '/pwa-192x192.png', sizes: '192x192', type: 'image/png' }] },
-    { name: 'Settings', short_name: 'Settings', url: '/settings', description: 'Language, theme and notifications', icons: [{ src: '/pwa-192x192.png', sizes: '192x192', type: 'image/png' }] },
+    {
+      name: 'Profile',
+      short_name: 'Profile',
+      url: '/profile',
+      description: 'See and edit your profile',
+      icons: [{ src: '/pwa-192x192.png', sizes: '192x192', type: 'image/png' }],
+    },
+    {
+      name: 'Settings',
+      short_name: 'Settings',
+      url: '/settings',
+      description: 'Language, theme and notifications',
+      icons: [{ src: '/pwa-192x192.png', sizes: '192x192', type: 'image/png' }],
+    },
   ],
 };

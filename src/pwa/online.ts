@@ -7,11 +7,7 @@ export function watchOnlineStatus(target: Window = window): () => void {
   const update = () => {
     const online = navigator.onLine;
     setOnline(online);
-    showSnackbar(
-      online
-        ? { message: t('status.backOnline'), duration: 4000 }
-        : { message: t('status.offlineHint'), duration: 6000 },
-    );
+    showSnackbar(online ? { message: t('status.backOnline'), duration: 4000 } : { message: t('status.offlineHint'), duration: 6000 });
   };
   target.addEventListener('online', update);
   target.addEventListener('offline', update);

@@ -7,7 +7,14 @@ import { showSnackbar } from '../ui/snackbar/store';
 import { t } from '../i18n';
 import { log } from '../app/logger';
 import { clearProfileDraft } from '../state/profile-draft';
-import { clearPendingSave, OUTBOX_SYNC_TAG, readPendingSave, withOutboxLock, writePendingSave, type PendingProfileSave } from './outbox-store';
+import {
+  clearPendingSave,
+  OUTBOX_SYNC_TAG,
+  readPendingSave,
+  withOutboxLock,
+  writePendingSave,
+  type PendingProfileSave,
+} from './outbox-store';
 
 const pending = signal<PendingProfileSave | null>(null);
 const lastFailure = signal<{ save: PendingProfileSave; message: string } | null>(null);

@@ -25,7 +25,9 @@ let reloadOnControllerChange = false;
  * Registers the service worker, checks for an update now and every hour, and offers the
  * update when a new worker waits. The very first install is silent: nothing is waiting then.
  */
-export async function registerServiceWorker(container: ServiceWorkerContainer | undefined = navigator.serviceWorker): Promise<ServiceWorkerRegistration | null> {
+export async function registerServiceWorker(
+  container: ServiceWorkerContainer | undefined = navigator.serviceWorker,
+): Promise<ServiceWorkerRegistration | null> {
   if (!container) {
     log.warn('Service workers are disabled or not supported by this browser');
     return null;
@@ -47,7 +49,9 @@ export async function registerServiceWorker(container: ServiceWorkerContainer | 
     window.location.reload();
   });
   try {
-    const registration = (await container.register(SW_URL, { scope: '/', updateViaCache: 'none' })) as ServiceWorkerRegistration | undefined;
+    const registration = (await container.register(SW_URL, { scope: '/', updateViaCache: 'none' })) as
+      | ServiceWorkerRegistration
+      | undefined;
     // Some embedders (and test browsers told to block workers) resolve without a registration.
     if (!registration) return null;
     const watch = (worker: ServiceWorker | null) => {

@@ -40,7 +40,10 @@ registerRoute(
 // so once fetched they never change.
 registerRoute(
   ({ url, request }) => url.origin === self.location.origin && url.pathname.startsWith('/assets/') && request.destination === 'script',
-  new CacheFirst({ cacheName: ASSET_CACHE, plugins: [new CacheableResponsePlugin({ statuses: [200] }), new ExpirationPlugin({ maxEntries: 20 })] }),
+  new CacheFirst({
+    cacheName: ASSET_CACHE,
+    plugins: [new CacheableResponsePlugin({ statuses: [200] }), new ExpirationPlugin({ maxEntries: 20 })],
+  }),
 );
 
 // The remote UI configuration: fresh when possible, the last copy offline.

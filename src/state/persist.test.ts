@@ -234,7 +234,9 @@ describe('decodePreference', () => {
           const decoded = decodePreference(raw);
           expect(isValidPreference(decoded)).toBe(true);
           expect(decoded!.language).toBe((LANGUAGES as readonly unknown[]).includes(language) ? language : 'en');
-          expect(decoded!.activeThemeName).toBe((THEME_NAMES as readonly unknown[]).includes(activeThemeName) ? activeThemeName : 'INDIGO_PINK');
+          expect(decoded!.activeThemeName).toBe(
+            (THEME_NAMES as readonly unknown[]).includes(activeThemeName) ? activeThemeName : 'INDIGO_PINK',
+          );
           expect(decoded!.enableNotifications).toBe(typeof enableNotifications === 'boolean' ? enableNotifications : false);
         },
       ),

@@ -62,7 +62,10 @@ export function persistedSignal<T>(key: string, decode: Decoder<T>, fallback: T)
     }
     // Listeners run outside this effect's tracking: a signal they read or write (a snackbar, say)
     // must not become a dependency of the write, or writing it here is a cycle.
-    if (!writePersisted(key, value)) untracked(() => refusedListeners.forEach((l) => l(key)));
+    if (!writePersisted(key, value))
+      untracked(() => {
+        for (const listener of refusedListeners) listener(key);
+      });
   });
   return s;
 }

@@ -24,8 +24,7 @@ export const decodePreference: Decoder<PreferenceState> = (raw) => {
   return {
     language: isLanguage(r.language) ? r.language : DEFAULT_PREFERENCE.language,
     activeThemeName: isThemeName(r.activeThemeName) ? r.activeThemeName : DEFAULT_PREFERENCE.activeThemeName,
-    enableNotifications:
-      typeof r.enableNotifications === 'boolean' ? r.enableNotifications : DEFAULT_PREFERENCE.enableNotifications,
+    enableNotifications: typeof r.enableNotifications === 'boolean' ? r.enableNotifications : DEFAULT_PREFERENCE.enableNotifications,
   };
 };
 

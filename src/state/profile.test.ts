@@ -1,14 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { effect } from '@preact/signals-core';
-import {
-  createProfile,
-  deleteProfile,
-  fetchProfile,
-  profileState,
-  progressMessageFor,
-  resetProfileState,
-  updateProfile,
-} from './profile';
+import { createProfile, deleteProfile, fetchProfile, profileState, progressMessageFor, resetProfileState, updateProfile } from './profile';
 import { configureApi } from '../api/instance';
 import type { Profile, ProfileInput } from '../api/profile';
 
@@ -145,7 +137,10 @@ function recordMessages(): { messages: (string | null)[]; progress: (number | un
 }
 
 async function fetchWith(response: Response) {
-  vi.stubGlobal('fetch', vi.fn(async () => response));
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => response),
+  );
   return fetchProfile();
 }
 
@@ -196,13 +191,19 @@ describe('fetchProfile', () => {
   it('stores null (no error) when the member has no profile yet (204)', async () => {
     await fetchWith(json(profileFixture()));
     expect(profileState.value.profile).not.toBeNull();
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(null, { status: 204 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(null, { status: 204 })),
+    );
     await expect(fetchProfile()).resolves.toBeNull();
     expect(profileState.value).toMatchObject({ profile: null, loading: false, error: null });
   });
 
   it('stores a backend error as "Backend returned code {status}, with body {message}" and re-throws it', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => json({ status: 500, error: 'Internal Server Error', message: 'database down' }, 500)));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => json({ status: 500, error: 'Internal Server Error', message: 'database down' }, 500)),
+    );
     await expect(fetchProfile()).rejects.toMatchObject({ name: 'ApiError', status: 500 });
     expect(profileState.value.error).toBe('Backend returned code 500, with body database down');
     expect(profileState.value.loading).toBe(false);
@@ -249,7 +250,18 @@ describe('fetchProfile', () => {
 describe('createProfile', () => {
   it('resets progress to 0, reports upload and download progress with the seed messages and stores the final body', async () => {
     const created = profileFixture({ id: 'new-1' });
-    scripts.push({ status: 201, body: created, upload: [[50, 200], [200, 200]], download: [[40, 80], [80, 80]] });
+    scripts.push({
+      status: 201,
+      body: created,
+      upload: [
+        [50, 200],
+        [200, 200],
+      ],
+      download: [
+        [40, 80],
+        [80, 80],
+      ],
+    });
     const rec = recordMessages();
 
     const promise = createProfile(INPUT, null);
@@ -373,7 +385,10 @@ describe('deleteProfile', () => {
 
   it('stores a failure, keeps the profile and re-throws', async () => {
     await withProfile();
-    vi.stubGlobal('fetch', vi.fn(async () => json({ status: 404, error: 'Not Found', message: "Profile 'p-1' not found" }, 404)));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => json({ status: 404, error: 'Not Found', message: "Profile 'p-1' not found" }, 404)),
+    );
     await expect(deleteProfile('p-1')).rejects.toMatchObject({ status: 404 });
     expect(profileState.value.error).toBe("Backend returned code 404, with body Profile 'p-1' not found");
     expect(profileState.value.loading).toBe(false);

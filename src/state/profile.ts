@@ -98,16 +98,28 @@ function onTransfer(event: TransferEvent) {
 
 export function createProfile(fields: ProfileInput, avatar: Blob | null, signal?: AbortSignal): Promise<Profile> {
   set('create:reset', { progress: 0, progressMessage: null });
-  return run('create', () => api.profile().create(fields, avatar, { onProgress: onTransfer, signal }), (profile) => ({ profile }));
+  return run(
+    'create',
+    () => api.profile().create(fields, avatar, { onProgress: onTransfer, signal }),
+    (profile) => ({ profile }),
+  );
 }
 
 export function updateProfile(id: string, fields: ProfilePatch, avatar: Blob | null, signal?: AbortSignal): Promise<Profile> {
   set('update:reset', { progress: 0, progressMessage: null });
-  return run('update', () => api.profile().update(id, fields, avatar, { onProgress: onTransfer, signal }), (profile) => ({ profile }));
+  return run(
+    'update',
+    () => api.profile().update(id, fields, avatar, { onProgress: onTransfer, signal }),
+    (profile) => ({ profile }),
+  );
 }
 
 export function deleteProfile(id: string): Promise<void> {
-  return run('delete', () => api.profile().remove(id), () => ({ profile: null }));
+  return run(
+    'delete',
+    () => api.profile().remove(id),
+    () => ({ profile: null }),
+  );
 }
 
 /** For tests: back to the initial state. */

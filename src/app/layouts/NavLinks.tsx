@@ -18,7 +18,17 @@ const MAIN: readonly NavItem[] = [
   { to: '/dashboard', label: 'nav.dashboard', icon: 'dashboard' },
 ];
 
-function NavLink({ to, children, onNavigate, exact = true }: { to: string; children: React.ReactNode; onNavigate?: () => void; exact?: boolean }) {
+function NavLink({
+  to,
+  children,
+  onNavigate,
+  exact = true,
+}: {
+  to: string;
+  children: React.ReactNode;
+  onNavigate?: () => void;
+  exact?: boolean;
+}) {
   const [location] = useLocation();
   const active = exact ? location === to : location === to || location.startsWith(`${to}/`);
   return (

@@ -19,6 +19,7 @@ function ModalDrawer({ layout, open, onClose }: { layout: LayoutKind; open: bool
     onClose();
   };
   return (
+    // biome-ignore lint/a11y/useKeyWithClickEvents: only a pointer can hit the backdrop; the keyboard closes the dialog with Escape, natively.
     <dialog
       ref={ref}
       className="drawer drawer--modal"
@@ -51,7 +52,7 @@ export function Shell({ layout, children }: { layout: LayoutKind; children: Reac
   const mobile = isMobile().value;
   const [location] = useLocation();
   const [open, setOpen] = useState(false);
-  // Following a link closes the modal drawer.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: location is the trigger: following a link closes the modal drawer.
   useEffect(() => setOpen(false), [location]);
   const persistentDrawer = !mobile && layout !== 'home';
 
@@ -104,4 +105,3 @@ export function Shell({ layout, children }: { layout: LayoutKind; children: Reac
     </div>
   );
 }
-

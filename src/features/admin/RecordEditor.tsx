@@ -22,7 +22,10 @@ const TEMPLATES: Record<CollectionName, Record<string, unknown>> = {
 export function RecordEditor({ target, onClose, onSaved }: { target: EditTarget; onClose: () => void; onSaved: (id: string) => void }) {
   const ref = useModalDialog(true);
   const id = useId();
-  const initial = target.record ?? { ...TEMPLATES[target.collection], ...(target.collection === 'notifications' ? { createdAt: new Date().toISOString() } : {}) };
+  const initial = target.record ?? {
+    ...TEMPLATES[target.collection],
+    ...(target.collection === 'notifications' ? { createdAt: new Date().toISOString() } : {}),
+  };
   const [text, setText] = useState(() => JSON.stringify(initial, null, 2));
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);

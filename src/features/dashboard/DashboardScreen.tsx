@@ -5,7 +5,17 @@ import { useAsync, type AsyncState } from '../../ui/widgets/useAsync';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/widgets/states';
 import { NotificationList } from '../../ui/widgets/NotificationList';
 
-function Panel<T extends unknown[]>({ id, title, state, render }: { id: string; title: string; state: AsyncState<T> & { reload: () => void }; render: (data: T) => ReactNode }) {
+function Panel<T extends unknown[]>({
+  id,
+  title,
+  state,
+  render,
+}: {
+  id: string;
+  title: string;
+  state: AsyncState<T> & { reload: () => void };
+  render: (data: T) => ReactNode;
+}) {
   return (
     <section className="card panel" aria-labelledby={id} aria-busy={state.status === 'loading' || undefined}>
       <h2 id={id}>{title}</h2>
@@ -55,7 +65,12 @@ export default function DashboardScreen() {
             </ul>
           )}
         />
-        <Panel id="dash-notifications" title={t('dashboard.notifications')} state={notifications} render={(items) => <NotificationList items={items} />} />
+        <Panel
+          id="dash-notifications"
+          title={t('dashboard.notifications')}
+          state={notifications}
+          render={(items) => <NotificationList items={items} />}
+        />
       </div>
     </div>
   );

@@ -67,9 +67,15 @@ export default function HomeScreen() {
           </Link>
         </div>
         {notifications.status === 'loading' && !notifications.data && <LoadingState />}
-        {notifications.status === 'error' && !notifications.data && <ErrorState error={notifications.error} onRetry={notifications.reload} />}
+        {notifications.status === 'error' && !notifications.data && (
+          <ErrorState error={notifications.error} onRetry={notifications.reload} />
+        )}
         {notifications.data &&
-          (notifications.data.length ? <NotificationList items={notifications.data.slice(0, 3)} /> : <EmptyState>{t('notifications.empty')}</EmptyState>)}
+          (notifications.data.length ? (
+            <NotificationList items={notifications.data.slice(0, 3)} />
+          ) : (
+            <EmptyState>{t('notifications.empty')}</EmptyState>
+          ))}
       </section>
     </div>
   );

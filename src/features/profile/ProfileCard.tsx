@@ -14,7 +14,9 @@ function initials(name: string): string {
 
 export function Avatar({ profile, size = 96 }: { profile: Profile; size?: number }) {
   if (profile.avatar) {
-    return <img className="avatar" src={profile.avatar} alt={t('profile.avatarAlt', { name: profile.displayName })} width={size} height={size} />;
+    return (
+      <img className="avatar" src={profile.avatar} alt={t('profile.avatarAlt', { name: profile.displayName })} width={size} height={size} />
+    );
   }
   return (
     <span className="avatar avatar--initials" role="img" aria-label={t('profile.noAvatar')} data-size={size}>

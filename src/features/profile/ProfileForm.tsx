@@ -56,7 +56,9 @@ export function ProfileForm({ profile, onDone, onCancel, initialError = null }: 
     const input = toInput(form.values.value);
     // Offline, the save waits on this device and goes out when the network is back.
     const queue = async () => {
-      await queueProfileSave(profile ? { kind: 'update', id: profile.id, fields: { ...input }, avatar } : { kind: 'create', fields: { ...input }, avatar });
+      await queueProfileSave(
+        profile ? { kind: 'update', id: profile.id, fields: { ...input }, avatar } : { kind: 'create', fields: { ...input }, avatar },
+      );
       setQueued(true);
     };
     if (!isOnline.value) {
@@ -79,7 +81,10 @@ export function ProfileForm({ profile, onDone, onCancel, initialError = null }: 
       }
       if (!(error instanceof ApiError)) {
         // The network failed on the way: keep the save for later rather than lose it.
-        const queued = await queue().then(() => true, () => false);
+        const queued = await queue().then(
+          () => true,
+          () => false,
+        );
         if (queued) return;
       }
       setSaveError(t('profile.saveFailed', { message: errorText(error) }));
@@ -100,7 +105,14 @@ export function ProfileForm({ profile, onDone, onCancel, initialError = null }: 
           {t('validation.summary', { count: errorCount })}
         </p>
       )}
-      <Field form={form} name="displayName" label={t('field.displayName')} hint={t('field.displayName.hint')} required autoComplete="nickname" />
+      <Field
+        form={form}
+        name="displayName"
+        label={t('field.displayName')}
+        hint={t('field.displayName.hint')}
+        required
+        autoComplete="nickname"
+      />
       <Field form={form} name="username" label={t('field.username')} hint={t('field.username.hint')} required autoComplete="username" />
       <Field form={form} name="email" label={t('field.email')} type="email" required autoComplete="email" inputMode="email" />
       <Field form={form} name="bio" label={t('field.bio')} hint={t('field.bio.hint')} multiline />
@@ -132,7 +144,9 @@ export function ProfileForm({ profile, onDone, onCancel, initialError = null }: 
             {t(avatarError)}
           </p>
         )}
-        {preview && preview.file === avatar && !avatarError && <img className="avatar avatar--preview" src={preview.url} alt="" width="96" height="96" />}
+        {preview && preview.file === avatar && !avatarError && (
+          <img className="avatar avatar--preview" src={preview.url} alt="" width="96" height="96" />
+        )}
       </div>
 
       {progress !== undefined && busy && (

@@ -18,10 +18,11 @@ export default function ProfileScreen() {
 
   const refused = refusedProfileSave.value;
   const refusedMessage = refused ? t('profile.saveFailed', { message: refused.message }) : null;
+  const refusedUpdate = refused?.save.kind === 'update';
   useEffect(() => {
     // A queued edit the server refused reopens the form, with the reason and what was typed.
-    if (refused?.save.kind === 'update') setEditing(true);
-  }, [refused]);
+    if (refusedUpdate) setEditing(true);
+  }, [refusedUpdate]);
 
   const load = () => {
     setFailed(null);
@@ -59,7 +60,14 @@ export default function ProfileScreen() {
       {loaded && failed === null && !member && (
         <>
           <p>{t('profile.none')}</p>
-          <ProfileForm profile={null} initialError={refusedMessage} onDone={() => { dismissRefusedSave(); setEditing(false); }} />
+          <ProfileForm
+            profile={null}
+            initialError={refusedMessage}
+            onDone={() => {
+              dismissRefusedSave();
+              setEditing(false);
+            }}
+          />
         </>
       )}
       {member && !editing && (

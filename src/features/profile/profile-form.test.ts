@@ -1,13 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  AVATAR_MAX_BYTES,
-  checkAvatar,
-  createProfileForm,
-  parseInterests,
-  toInput,
-  valuesOf,
-  type ProfileField,
-} from './profile-form';
+import { AVATAR_MAX_BYTES, checkAvatar, createProfileForm, parseInterests, toInput, valuesOf, type ProfileField } from './profile-form';
 import type { Profile } from '../../api/profile';
 import { draftKey } from '../../state/profile-draft';
 

@@ -8,7 +8,10 @@ export type ProfileField = 'displayName' | 'username' | 'email' | 'bio' | 'langu
 
 /** Tags from the comma-separated text, trimmed, empty ones dropped. */
 export function parseInterests(text: string): string[] {
-  return text.split(',').map((tag) => tag.trim()).filter(Boolean);
+  return text
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter(Boolean);
 }
 
 const interestsRule: Validator = (value) => {
@@ -58,7 +61,6 @@ export function toInput(values: Record<ProfileField, string>): ProfileInput {
   if (isLanguage(values.language)) input.language = values.language;
   return input;
 }
-
 
 export function createProfileForm(profile: Profile | null): FormState<ProfileField> {
   return createFormState<ProfileField>(PROFILE_FIELDS, {

@@ -79,10 +79,7 @@ function NotificationsToggle() {
 
 export default function SettingsScreen() {
   useEffect(
-    () =>
-      onPersistRefused(() =>
-        showSnackbar({ message: t('settings.storageRefused'), politeness: 'assertive', duration: 8000 }),
-      ),
+    () => onPersistRefused(() => showSnackbar({ message: t('settings.storageRefused'), politeness: 'assertive', duration: 8000 })),
     [],
   );
   const current = activeThemeName.value;
@@ -120,7 +117,7 @@ export default function SettingsScreen() {
             <label key={name} className={`theme-option${name === current ? ' theme-option--active' : ''}`}>
               <input type="radio" name="theme" value={name} checked={name === current} onChange={() => changeTheme(name)} />
               <span className="theme-option__swatch" data-primary={THEMES[name].primary} aria-hidden="true">
-                <svg viewBox="0 0 40 24" width="40" height="24">
+                <svg viewBox="0 0 40 24" width="40" height="24" aria-hidden="true">
                   <rect width="26" height="24" rx="4" fill={THEMES[name].primary} />
                   <circle cx="30" cy="12" r="9" fill={THEMES[name].accent} />
                 </svg>

@@ -18,7 +18,15 @@ function setup(hint?: string) {
     <form>
       <Field form={form} name="username" label="Username" hint={hint} required />
       <Field form={form} name="bio" label="About you" multiline />
-      <Field form={form} name="language" label="Language" options={[['en', 'English'], ['de', 'Deutsch']]} />
+      <Field
+        form={form}
+        name="language"
+        label="Language"
+        options={[
+          ['en', 'English'],
+          ['de', 'Deutsch'],
+        ]}
+      />
     </form>,
   );
   return { user: userEvent.setup(), input: screen.getByLabelText(/^Username/) as HTMLInputElement };

@@ -20,7 +20,18 @@ interface FieldProps<Name extends string> {
  * A labelled control bound to a form state. Its hint and error are linked with
  * aria-describedby, and aria-invalid is set only while the error is shown.
  */
-export function Field<Name extends string>({ form, name, label, hint, required, multiline, type = 'text', autoComplete, inputMode, options }: FieldProps<Name>) {
+export function Field<Name extends string>({
+  form,
+  name,
+  label,
+  hint,
+  required,
+  multiline,
+  type = 'text',
+  autoComplete,
+  inputMode,
+  options,
+}: FieldProps<Name>) {
   const id = useId();
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;

@@ -43,8 +43,7 @@ export const Validators = {
       const n = Number(value);
       return Number.isNaN(n) || n > max ? { key: 'validation.max', params: { max } } : null;
     },
-  email: (): Validator =>
-    Validators.pattern(/[^\s@]+@[^\s@]+\.[^\s@]+/, 'validation.email'),
+  email: (): Validator => Validators.pattern(/[^\s@]+@[^\s@]+\.[^\s@]+/, 'validation.email'),
 };
 
 /** The first rule a value breaks, or null. */

@@ -20,6 +20,7 @@ export function ConfirmDialog({ open, title, body, confirmLabel, onConfirm, onCa
       <h2 id={`${id}-title`}>{title}</h2>
       <p id={`${id}-body`}>{body}</p>
       <div className="dialog__actions">
+        {/* biome-ignore lint/a11y/noAutofocus: showModal() moves focus to the autofocus control; the safe choice takes it. */}
         <button type="button" className="button button--text" onClick={onCancel} autoFocus>
           {t('common.cancel')}
         </button>

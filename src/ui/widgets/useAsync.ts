@@ -15,6 +15,7 @@ export function useAsync<T>(load: (signal: AbortSignal) => Promise<T>, deps: rea
   const loadRef = useRef(load);
   loadRef.current = load;
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the caller's deps and the reload counter decide when to load again; the loader itself is read through a ref.
   useEffect(() => {
     const controller = new AbortController();
     setState((s) => ({ status: 'loading', data: s.data }));
@@ -23,7 +24,6 @@ export function useAsync<T>(load: (signal: AbortSignal) => Promise<T>, deps: rea
       (error: unknown) => !controller.signal.aborted && setState((s) => ({ status: 'error', error, data: s.data })),
     );
     return () => controller.abort();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [...deps, attempt]);
 
   const reload = useCallback(() => setAttempt((n) => n + 1), []);
