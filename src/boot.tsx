@@ -4,8 +4,9 @@ import { effect } from '@preact/signals-core';
 import { App } from './app/App';
 import { SCREEN_READY_EVENT } from './app/AppRouter';
 import { config, loadConfig } from './config/load';
+import { setLogLevel } from './lib/logger';
 import { configureApi } from './api/instance';
-import { activeThemeName, language } from './state/preference';
+import { activeThemeName, followLanguagePreference, language } from './state/preference';
 import { applyTheme } from './ui/theme';
 import { activeLanguage, loadLanguage } from './i18n';
 import { ROUTES } from './app/routes';
@@ -42,9 +43,10 @@ async function boot() {
     (window as unknown as { circleStateHistory: typeof stateHistory }).circleStateHistory = stateHistory;
   }
   await Promise.all([loadConfig(), loadLanguage(language.value).catch(() => undefined)]);
+  setLogLevel(config().logLevel);
   configureApi(config().apiBaseUrl);
   // A language chosen later loads its catalogue then.
-  effect(() => void loadLanguage(language.value).catch(() => undefined));
+  followLanguagePreference();
 
   // Once the first render is idle ("stable"): the service worker, then the other screens' code.
   const whenStable = () =>

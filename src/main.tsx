@@ -14,7 +14,7 @@ function start() {
   started = true;
   import('./boot').catch((error: unknown) => console.error('Circle failed to start', error));
   // Home is marked for preload: its code comes alongside the boot instead of after it.
-  import('./features/home/HomeScreen').catch(() => undefined);
+  import('./app/home-screen').catch(() => undefined);
 }
 
 // After the next frame is painted; a hidden tab paints no frames, so a timer starts it there.

@@ -1,5 +1,5 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
-import { log } from './logger';
+import { log } from '../lib/logger';
 
 interface Props {
   /** Rendered instead of the children after a failure; `retry` renders them again. */

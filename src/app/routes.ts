@@ -25,7 +25,7 @@ export const HOME_PATH = '/home';
 export const NOT_FOUND_PATH = '/404';
 
 export const ROUTES: readonly RouteDef[] = [
-  { id: 'home', path: HOME_PATH, title: 'nav.home', layout: 'home', load: () => import('../features/home/HomeScreen'), preload: true },
+  { id: 'home', path: HOME_PATH, title: 'nav.home', layout: 'home', load: () => import('./home-screen'), preload: true },
   { id: 'profile', path: '/profile', title: 'nav.profile', layout: 'sidenav', load: () => import('../features/profile/ProfileScreen') },
   {
     id: 'settings',

@@ -1,6 +1,6 @@
 import { BUILTIN_CONFIG, type AppConfig } from './builtin';
-import { isLanguage } from '../i18n/languages';
-import { isThemeName } from '../ui/theme';
+import { isLanguage } from './languages';
+import { isThemeName } from './themes';
 
 export const UI_CONFIG_URL = '/assets/ui-config.json';
 

@@ -5,10 +5,9 @@ import { activeLanguage, format, formatDate, formatMoney, formatNumber, loadLang
 import { en } from './en';
 import { es } from './es';
 import { de } from './de';
-import { LANGUAGES } from './languages';
-import { changeLanguage } from '../state/preference';
+import { LANGUAGES } from '../config/languages';
 
-afterEach(() => changeLanguage('en'));
+afterEach(() => loadLanguage('en'));
 
 describe('format', () => {
   it('fills {name} placeholders and leaves unknown ones as they are', () => {
@@ -49,20 +48,17 @@ describe('t', () => {
   });
 
   it('switches when the language changes and its catalogue is loaded', async () => {
-    changeLanguage('es');
     await loadLanguage('es');
     expect(activeLanguage.value).toBe('es');
     expect(t('nav.home')).toBe(es['nav.home']);
     expect(t('nav.home')).not.toBe(en['nav.home']);
     expect(t('validation.summary', { count: 1 })).toBe('Corrige 1 campo antes de guardar.');
-
-    changeLanguage('de');
     await loadLanguage('de');
     expect(activeLanguage.value).toBe('de');
     expect(t('settings.title')).toBe(de['settings.title']);
     expect(t('validation.summary', { count: 3 })).toBe('Bitte korrigiere vor dem Speichern 3 Felder.');
 
-    changeLanguage('en');
+    await loadLanguage('en');
     expect(t('settings.title')).toBe('Settings');
   });
 
@@ -70,21 +66,21 @@ describe('t', () => {
     // A fresh module graph: no catalogue but English is loaded.
     vi.resetModules();
     const i18n = await import('./index');
-    const preference = await import('../state/preference');
-    preference.changeLanguage('de');
+    const loading = i18n.loadLanguage('de');
     expect(i18n.activeLanguage.value).toBe('en');
     expect(i18n.t('nav.home')).toBe('Home');
-    await i18n.loadLanguage('de');
+    await loading;
     expect(i18n.activeLanguage.value).toBe('de');
     expect(i18n.t('nav.home')).toBe(de['nav.home']);
   });
 
   it('reads the catalogue through signals, so an effect re-runs on a language change', async () => {
     await loadLanguage('es');
+    await loadLanguage('en');
     const seen: string[] = [];
     const stop = effect(() => void seen.push(t('nav.settings')));
-    changeLanguage('es');
-    changeLanguage('en');
+    await loadLanguage('es');
+    await loadLanguage('en');
     stop();
     expect(seen).toEqual(['Settings', es['nav.settings'], 'Settings']);
   });
@@ -144,13 +140,9 @@ describe('formatDate and formatNumber', () => {
     expect(formatNumber(1234567.5)).toBe(new Intl.NumberFormat('en').format(1234567.5));
     expect(formatNumber(1234567.5)).toBe('1,234,567.5');
     expect(formatDate(date, { dateStyle: 'long', timeZone: 'UTC' })).toBe('March 5, 2024');
-
-    changeLanguage('de');
     await loadLanguage('de');
     expect(formatNumber(1234567.5)).toBe('1.234.567,5');
     expect(formatDate(date, { dateStyle: 'long', timeZone: 'UTC' })).toBe('5. März 2024');
-
-    changeLanguage('es');
     await loadLanguage('es');
     expect(formatNumber(0.5, { style: 'percent' })).toBe(new Intl.NumberFormat('es', { style: 'percent' }).format(0.5));
     expect(formatDate(date, { dateStyle: 'long', timeZone: 'UTC' })).toBe('5 de marzo de 2024');

@@ -1,7 +1,6 @@
 import { computed, signal } from '@preact/signals-core';
 import { en, type MessageKey, type Messages } from './en';
-import { language } from '../state/preference';
-import type { Language } from './languages';
+import type { Language } from '../config/languages';
 
 export type { MessageKey };
 
@@ -13,7 +12,12 @@ const loaders: Record<Exclude<Language, 'en'>, () => Promise<Messages>> = {
   de: () => import('./de').then((m) => m.de),
 };
 
+/** The language the member chose; the boot passes each choice in through loadLanguage(). */
+const requested = signal<Language>('en');
+
+/** Makes `lang` the language to show, loading its catalogue first when it is not there yet. */
 export async function loadLanguage(lang: Language): Promise<void> {
+  requested.value = lang;
   if (catalogues.value[lang]) return;
   if (lang === 'en') return;
   const messages = await loaders[lang]();
@@ -21,7 +25,7 @@ export async function loadLanguage(lang: Language): Promise<void> {
 }
 
 /** The language whose catalogue is loaded and shown (English while another one loads). */
-export const activeLanguage = computed<Language>(() => (catalogues.value[language.value] ? language.value : 'en'));
+export const activeLanguage = computed<Language>(() => (catalogues.value[requested.value] ? requested.value : 'en'));
 
 const pluralRules = new Map<string, Intl.PluralRules>();
 

@@ -1,6 +1,6 @@
 import { canInstall } from '../state/app';
 import { t } from '../i18n';
-import { Icon } from '../app/layouts/icons';
+import { Icon } from '../ui/icons';
 import { showInstallPrompt } from './install';
 
 /** Offered only while the browser allows installing and the app is not installed. */

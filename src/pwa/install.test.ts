@@ -4,7 +4,7 @@ import type { BeforeInstallPromptEvent } from '../state/app';
 /** Fresh stores and listeners for each test: installed state is persisted and read at start. */
 async function fresh() {
   vi.resetModules();
-  const [install, app, analytics] = await Promise.all([import('./install'), import('../state/app'), import('../app/analytics')]);
+  const [install, app, analytics] = await Promise.all([import('./install'), import('../state/app'), import('../lib/analytics')]);
   return { ...install, ...app, trackedEvents: analytics.trackedEvents };
 }
 

@@ -6,8 +6,8 @@ import {
   storeInstallPrompt,
   type BeforeInstallPromptEvent,
 } from '../state/app';
-import { track } from '../app/analytics';
-import { log } from '../app/logger';
+import { track } from '../lib/analytics';
+import { log } from '../lib/logger';
 
 /** Shows the stored prompt and records the user's choice, or 'errored' when the browser refuses. */
 export async function showInstallPrompt(): Promise<'accepted' | 'dismissed' | 'errored' | 'unavailable'> {

@@ -1,5 +1,5 @@
 import type { ManifestOptions } from 'vite-plugin-pwa';
-import { THEMES, DEFAULT_THEME } from '../ui/theme.ts';
+import { THEMES, DEFAULT_THEME } from '../config/themes.ts';
 
 /** The web app manifest; icons are generated from public/logo.svg at build time. */
 export const manifest: Partial<ManifestOptions> = {

@@ -5,7 +5,7 @@ import type { ProfileInput, ProfilePatch } from '../api/profile';
 import { createProfile, fetchProfile, updateProfile } from '../state/profile';
 import { showSnackbar } from '../ui/snackbar/store';
 import { t } from '../i18n';
-import { log } from '../app/logger';
+import { log } from '../lib/logger';
 import { clearProfileDraft } from '../state/profile-draft';
 import {
   clearPendingSave,

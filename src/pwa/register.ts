@@ -1,6 +1,6 @@
 import { showSnackbar } from '../ui/snackbar/store';
 import { t } from '../i18n';
-import { log } from '../app/logger';
+import { log } from '../lib/logger';
 import { recentReads } from '../api/recent-reads';
 
 export const SW_URL = '/sw.js';

@@ -1,6 +1,7 @@
 import { computed, signal } from '@preact/signals-core';
-import { decodeBoolean, persistedSignal } from './persist';
+import { decodeBoolean, persistedSignal } from '../lib/persist';
 import { recordChange } from './history';
+import { isOnline, setConnectivity } from '../lib/connectivity';
 
 /** The browser's install prompt event (not in the DOM typings yet). */
 export interface BeforeInstallPromptEvent extends Event {
@@ -11,19 +12,17 @@ export interface BeforeInstallPromptEvent extends Event {
 
 export const INSTALLED_KEY = 'app.installed';
 
-const online = signal(typeof navigator === 'undefined' ? true : navigator.onLine);
 const installPrompt = signal<BeforeInstallPromptEvent | null>(null);
 const installed = persistedSignal(INSTALLED_KEY, decodeBoolean, false);
 
-export const isOnline = computed(() => online.value);
+export { isOnline };
 export const pendingInstallPrompt = computed(() => installPrompt.value);
 export const isInstalled = computed(() => installed.value);
 /** Installation can be offered: the browser gave a prompt and the app is not installed yet. */
 export const canInstall = computed(() => installPrompt.value !== null && !installed.value);
 
 export function setOnline(value: boolean): void {
-  if (online.value === value) return;
-  online.value = value;
+  if (!setConnectivity(value)) return;
   recordChange('app', value ? 'online' : 'offline', { online: value });
 }
 

@@ -1,5 +1,5 @@
 import { computed } from '@preact/signals-core';
-import { decodeBoolean, persistedSignal } from './persist';
+import { decodeBoolean, persistedSignal } from '../lib/persist';
 import { recordChange } from './history';
 
 export const AUTH_KEY = 'auth.isLoggedIn';

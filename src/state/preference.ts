@@ -1,8 +1,9 @@
-import { computed } from '@preact/signals-core';
-import { persistedSignal, type Decoder } from './persist';
+import { computed, effect } from '@preact/signals-core';
+import { loadLanguage } from '../i18n';
+import { persistedSignal, type Decoder } from '../lib/persist';
 import { recordChange } from './history';
-import { isLanguage, type Language } from '../i18n/languages';
-import { isThemeName, type ThemeName } from '../ui/theme';
+import { isLanguage, type Language } from '../config/languages';
+import { isThemeName, type ThemeName } from '../config/themes';
 
 export interface PreferenceState {
   language: Language;
@@ -51,4 +52,14 @@ export function enableNotifications(): void {
 }
 export function disableNotifications(): void {
   update('disableNotifications', { enableNotifications: false });
+}
+
+/**
+ * Keeps the interface language on the member's choice: each change loads that catalogue (the
+ * screen stays in English until it is in). Started once by the boot; returns the stop function.
+ */
+export function followLanguagePreference(): () => void {
+  return effect(() => {
+    loadLanguage(language.value).catch(() => undefined);
+  });
 }

@@ -1,4 +1,4 @@
-import { readPersisted, removePersisted } from './persist';
+import { readPersisted, removePersisted } from '../lib/persist';
 
 /** Where the profile form keeps what was typed: one draft for a new profile, one per profile edited. */
 export function draftKey(profileId: string | null | undefined): string {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { applyTheme, contrast, DEFAULT_THEME, isThemeName, luminance, readableOn, textOn, THEME_NAMES, THEMES, themeTokens } from './theme';
+import { DEFAULT_THEME, isThemeName, THEME_NAMES, THEMES } from '../config/themes';
+import { applyTheme, contrast, luminance, readableOn, textOn, themeTokens } from './theme';
 
 describe('themes', () => {
   it("are the seed's four, with their primary, accent and mode", () => {

@@ -1,5 +1,5 @@
 import { Link, useLocation } from 'wouter';
-import { Icon, type IconName } from './icons';
+import { Icon, type IconName } from '../../ui/icons';
 import { t } from '../../i18n';
 import type { MessageKey } from '../../i18n/en';
 import { isLoggedIn } from '../../state/auth';

@@ -1,9 +1,10 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { useModalDialog } from '../../ui/widgets/useModalDialog';
 import { Link, useLocation } from 'wouter';
-import { Icon } from './icons';
+import { Icon } from '../../ui/icons';
 import { AdminNav, MainNav } from './NavLinks';
-import { isMobile } from '../media';
+import { mediaMatches } from '../../lib/media';
+import { config } from '../../config/load';
 import type { LayoutKind } from '../routes';
 import { t } from '../../i18n';
 import { Snackbar } from '../../ui/snackbar/Snackbar';
@@ -49,7 +50,8 @@ function ModalDrawer({ layout, open, onClose }: { layout: LayoutKind; open: bool
  * menu and a data table area.
  */
 export function Shell({ layout, children }: { layout: LayoutKind; children: ReactNode }) {
-  const mobile = isMobile().value;
+  // Below the configured breakpoint (599px by default) the drawer becomes modal.
+  const mobile = mediaMatches(`(max-width: ${config().mobileBreakpoint}px)`).value;
   const [location] = useLocation();
   const [open, setOpen] = useState(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: location is the trigger: following a link closes the modal drawer.

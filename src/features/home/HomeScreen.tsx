@@ -8,7 +8,7 @@ import { useAsync } from '../../ui/widgets/useAsync';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/widgets/states';
 import { NotificationList } from '../../ui/widgets/NotificationList';
 import { InstallButton } from '../../pwa/InstallButton';
-import { ProfileCard } from '../profile/ProfileCard';
+import { ProfileCard } from '../../ui/widgets/ProfileCard';
 
 export default function HomeScreen() {
   const member = profile.value;

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { t } from '../../i18n';
-import { LANGUAGES, LANGUAGE_NAMES } from '../../i18n/languages';
+import { LANGUAGES, LANGUAGE_NAMES } from '../../config/languages';
 import { Field, focusFirstError } from '../../ui/form/Field';
 import type { Profile } from '../../api/profile';
 import { ApiError, isAbort } from '../../api/errors';

@@ -4,7 +4,7 @@ import { deleteProfile, fetchProfile, profile, profileError, profileLoading } fr
 import { showSnackbar } from '../../ui/snackbar/store';
 import { ConfirmDialog } from '../../ui/widgets/ConfirmDialog';
 import { ErrorState, LoadingState } from '../../ui/widgets/states';
-import { ProfileCard } from './ProfileCard';
+import { ProfileCard } from '../../ui/widgets/ProfileCard';
 import { ProfileForm } from './ProfileForm';
 import { hasProfileDraft } from '../../state/profile-draft';
 import { dismissRefusedSave, pendingProfileSave, refusedProfileSave } from '../../pwa/outbox';

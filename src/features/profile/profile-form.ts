@@ -1,7 +1,7 @@
 import { createFormState, type FormState } from '../../ui/form/form-state';
 import { Validators, type Validator } from '../../ui/form/validators';
 import type { Profile, ProfileInput } from '../../api/profile';
-import { isLanguage } from '../../i18n/languages';
+import { isLanguage } from '../../config/languages';
 import { draftKey } from '../../state/profile-draft';
 
 export type ProfileField = 'displayName' | 'username' | 'email' | 'bio' | 'language' | 'interests';

@@ -1,11 +1,18 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import SettingsScreen from './SettingsScreen';
-import { activeThemeName, changeLanguage, changeTheme, language } from '../../state/preference';
+import { activeThemeName, changeLanguage, changeTheme, followLanguagePreference, language } from '../../state/preference';
 import { loadLanguage } from '../../i18n';
 import { resetSnackbar, snackbar } from '../../ui/snackbar/store';
 import { es } from '../../i18n/es';
+
+// As the boot does: the interface language follows the preference.
+let stopFollowing: () => void;
+beforeAll(() => {
+  stopFollowing = followLanguagePreference();
+});
+afterAll(() => stopFollowing());
 
 afterEach(() => {
   act(() => {

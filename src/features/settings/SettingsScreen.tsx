@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
 import { t } from '../../i18n';
-import { LANGUAGES, LANGUAGE_NAMES, isLanguage } from '../../i18n/languages';
+import { LANGUAGES, LANGUAGE_NAMES, isLanguage } from '../../config/languages';
 import { activeThemeName, changeLanguage, changeTheme, language, notificationsEnabled } from '../../state/preference';
-import { onPersistRefused } from '../../state/persist';
-import { THEMES, THEME_NAMES } from '../../ui/theme';
+import { onPersistRefused } from '../../lib/persist';
+import { THEMES, THEME_NAMES } from '../../config/themes';
 import { showSnackbar } from '../../ui/snackbar/store';
 import { isOnline } from '../../state/app';
 import { PushError, subscribeToPush, unsubscribeFromPush } from '../../pwa/push';

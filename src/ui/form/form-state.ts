@@ -1,5 +1,5 @@
 import { batch, computed, effect, signal, type ReadonlySignal } from '@preact/signals-core';
-import { readPersisted, removePersisted, writePersisted } from '../../state/persist';
+import { readPersisted, removePersisted, writePersisted } from '../../lib/persist';
 import { validate, type ValidationError, type Validator } from './validators';
 
 export interface FieldConfig<Name extends string = string> {

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { t } from '../../i18n';
-import { isOnline } from '../../state/app';
+import { isOnline } from '../../lib/connectivity';
 import { ApiError } from '../../api/errors';
 
 export function LoadingState({ label }: { label?: string }) {

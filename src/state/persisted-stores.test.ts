@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { signal } from '@preact/signals-core';
-import { decodeBoolean, onPersistRefused, persistedSignal, readPersisted, removePersisted, writePersisted } from './persist';
+import { decodeBoolean, onPersistRefused, persistedSignal, readPersisted, removePersisted, writePersisted } from '../lib/persist';
 import { decodePreference, DEFAULT_PREFERENCE, type PreferenceState } from './preference';
-import { LANGUAGES } from '../i18n/languages';
-import { THEME_NAMES } from '../ui/theme';
+import { LANGUAGES } from '../config/languages';
+import { THEME_NAMES } from '../config/themes';
 
 /** A Storage whose reads and/or writes throw, like a denied or full localStorage. */
 function brokenStorage({ get = false, set = false }: { get?: boolean; set?: boolean }): Storage {
@@ -286,7 +286,7 @@ describe('stores started over arbitrary stored values', () => {
   it('keep working and report the key when storage refuses writes (quota)', async () => {
     vi.stubGlobal('localStorage', brokenStorage({ set: true }));
     vi.resetModules();
-    const persist = await import('./persist');
+    const persist = await import('../lib/persist');
     const [preference, app, auth] = await Promise.all([import('./preference'), import('./app'), import('./auth')]);
     const told: string[] = [];
     const stop = persist.onPersistRefused((key) => told.push(key));

@@ -1,6 +1,6 @@
 import type { Profile } from '../../api/profile';
-import { formatDate, t } from '../../i18n';
-import { LANGUAGE_NAMES, isLanguage } from '../../i18n/languages';
+import { formatDate, t } from '../../i18n/index';
+import { LANGUAGE_NAMES, isLanguage } from '../../config/languages';
 
 /** Initials shown when there is no avatar. */
 function initials(name: string): string {
