@@ -1,0 +1,213 @@
+/**
+ * The fault table: each entry is one realistic backend bug, injected into exactly one operation of
+ * openapi.yaml by the proxy in ./backend.ts. Every other exchange passes through untouched.
+ *
+ * A fault sees the exchange of its operation and answers it, usually by forwarding it to the mock and
+ * editing the answer (status, headers, JSON body); the stateful ones send their own requests to the
+ * mock first (read the record before a delete) or afterwards (put the old record back).
+ */
+
+/** An answer as the proxy buffers it: the body is complete, the headers are the upstream's. */
+export interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export interface Exchange {
+  method: string;
+  /** The request target as received, e.g. `/api/accounts/1?x=y`. */
+  url: string;
+  headers: Record<string, string>;
+  body: Buffer;
+  /** Sends this exchange (or, with `init`, another request) to the mock and buffers its answer. */
+  forward(init?: { method?: string; url?: string; body?: Buffer; headers?: Record<string, string> }): Promise<Answer>;
+}
+
+export interface Fault {
+  /** The one operation of openapi.yaml whose exchanges this fault answers. */
+  operationId: string;
+  /** What breaks, in the contract's terms. */
+  breaks: string;
+  answer(exchange: Exchange): Promise<Answer>;
+}
+
+const REASONS: Record<number, string> = { 404: 'Not Found', 500: 'Internal Server Error' };
+
+export function jsonAnswer(status: number, value: unknown, headers: Record<string, string> = {}): Answer {
+  const body = Buffer.from(JSON.stringify(value));
+  const out: Record<string, string> = { ...headers, 'content-type': 'application/json' };
+  if (status !== 204 && status !== 304) out['content-length'] = String(body.length);
+  else delete out['content-length'];
+  return { status, headers: out, body };
+}
+
+function errorAnswer(status: number, message: string, headers: Record<string, string> = {}): Answer {
+  return jsonAnswer(status, { status, error: REASONS[status] ?? 'Error', message }, headers);
+}
+
+function parseJson(answer: Answer): unknown {
+  try {
+    return JSON.parse(answer.body.toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The answer with its JSON body replaced by `edit(body)`, when it has the given status. */
+async function editJson(exchange: Exchange, status: number, edit: (body: unknown) => unknown): Promise<Answer> {
+  const upstream = await exchange.forward();
+  if (upstream.status !== status) return upstream;
+  const body = parseJson(upstream);
+  if (body === undefined) return upstream;
+  return jsonAnswer(upstream.status, edit(body), upstream.headers);
+}
+
+/** The record's URL without the query: what a read of the same record asks. */
+const recordUrl = (exchange: Exchange) => exchange.url.split('?')[0]!;
+
+export const FAULTS = {
+  'getAccount-missing-id': {
+    operationId: 'getAccount',
+    breaks: "the 200 body lacks the required 'id' (a serializer that skips the primary key)",
+    answer: (ex) =>
+      editJson(ex, 200, (body) => {
+        if (!isObject(body)) return body;
+        const { id: _id, ...rest } = body;
+        return rest;
+      }),
+  },
+  'listAccounts-balance-as-string': {
+    operationId: 'listAccounts',
+    breaks: "each item's 'balance' is a string (\"1250.5\"), the schema says number (a DECIMAL column sent as text)",
+    answer: (ex) =>
+      editJson(ex, 200, (body) =>
+        Array.isArray(body) ? body.map((row: unknown) => (isObject(row) ? { ...row, balance: String(row.balance) } : row)) : body,
+      ),
+  },
+  'createSubscription-202': {
+    operationId: 'createSubscription',
+    breaks: 'a create answers 202 Accepted, which is not documented (the success status is 201)',
+    answer: async (ex) => {
+      const upstream = await ex.forward();
+      return upstream.status === 201 ? { ...upstream, status: 202 } : upstream;
+    },
+  },
+  'getSymbol-text-plain': {
+    operationId: 'getSymbol',
+    breaks: 'the 200 JSON body is labelled Content-Type: text/plain, the contract documents application/json only',
+    answer: async (ex) => {
+      const upstream = await ex.forward();
+      if (upstream.status !== 200) return upstream;
+      return { ...upstream, headers: { ...upstream.headers, 'content-type': 'text/plain; charset=utf-8' } };
+    },
+  },
+  'getNotification-extra-property': {
+    operationId: 'getNotification',
+    breaks: "the 200 body carries an undocumented 'deletedAt' (an ORM column leaked) where Notification has unevaluatedProperties: false",
+    answer: (ex) => editJson(ex, 200, (body) => (isObject(body) ? { ...body, deletedAt: null } : body)),
+  },
+  'createSymbol-500-on-invalid': {
+    operationId: 'createSymbol',
+    breaks: 'a body the schema rejects crashes the handler: 500 (undocumented for createSymbol) instead of 400',
+    answer: async (ex) => {
+      const upstream = await ex.forward();
+      if (upstream.status !== 400) return upstream;
+      return errorAnswer(500, "Cannot read properties of undefined (reading 'toUpperCase')");
+    },
+  },
+  'createNotification-accepts-incomplete': {
+    operationId: 'createNotification',
+    breaks: 'a JSON body missing required fields is completed with defaults and answered 201 instead of 400',
+    answer: (ex) => {
+      let body: unknown;
+      try {
+        body = JSON.parse(ex.body.toString('utf8'));
+      } catch {
+        return ex.forward();
+      }
+      if (!isObject(body)) return ex.forward();
+      const defaults: Json = { title: 'Untitled', body: '', level: 'info', read: false, createdAt: new Date().toISOString() };
+      const completed = { ...defaults, ...body };
+      for (const key of Object.keys(defaults)) if (completed[key] === null) completed[key] = defaults[key];
+      return ex.forward({ body: Buffer.from(JSON.stringify(completed)) });
+    },
+  },
+  'replaceNotification-not-stored': {
+    operationId: 'replaceNotification',
+    breaks: 'PUT answers 200 with the new record but does not keep it: the next GET answers the old one (a transaction never committed)',
+    answer: async (ex) => {
+      const before = await ex.forward({ method: 'GET', url: recordUrl(ex), body: Buffer.alloc(0), headers: {} });
+      const upstream = await ex.forward();
+      if (before.status === 200 && upstream.status === 200) {
+        await ex.forward({ method: 'PUT', url: recordUrl(ex), body: before.body, headers: { 'content-type': 'application/json' } });
+      }
+      return upstream;
+    },
+  },
+  'deleteSubscription-keeps-record': {
+    operationId: 'deleteSubscription',
+    breaks: 'DELETE answers 204 but deletes nothing: the record is still readable and listed (a soft delete that never filters)',
+    answer: async (ex) => {
+      const record = await ex.forward({ method: 'GET', url: recordUrl(ex), body: Buffer.alloc(0), headers: {} });
+      if (record.status !== 200) return ex.forward();
+      return { status: 204, headers: {}, body: Buffer.alloc(0) };
+    },
+  },
+  'listSubscriptions-drops-newest': {
+    operationId: 'listSubscriptions',
+    breaks: 'the list leaves out its last (newest) record (an off-by-one in paging): a created record is missing from the list',
+    answer: (ex) => editJson(ex, 200, (body) => (Array.isArray(body) ? body.slice(0, -1) : body)),
+  },
+  'getMyProfile-404-when-none': {
+    operationId: 'getMyProfile',
+    breaks: 'a member without a profile gets 404 (undocumented for getMyProfile) instead of 204',
+    answer: async (ex) => {
+      const upstream = await ex.forward();
+      return upstream.status === 204 ? errorAnswer(404, 'Profile not found') : upstream;
+    },
+  },
+  'getSubscription-error-body': {
+    operationId: 'getSubscription',
+    breaks:
+      "the 404 body is a framework's default { statusCode, error, message }, which breaks the Error schema (no 'status', an unknown field)",
+    answer: (ex) =>
+      editJson(ex, 404, (body) => {
+        if (!isObject(body)) return body;
+        const { status, ...rest } = body;
+        return { statusCode: status, ...rest };
+      }),
+  },
+  'patchSymbol-accepted': {
+    operationId: 'patchSymbol',
+    breaks: 'PATCH is routed to the read handler and answers 200 with the record; the contract documents only 405',
+    answer: (ex) => ex.forward({ method: 'GET', url: ex.url, body: Buffer.alloc(0), headers: {} }),
+  },
+  'createProfile-createdAt-not-date-time': {
+    operationId: 'createProfile',
+    breaks: "the 201 body's 'createdAt' is Date#toString() ('Mon Nov 23 2026 10:30:00 GMT+0000 ...'), not format: date-time",
+    answer: (ex) =>
+      editJson(ex, 201, (body) =>
+        isObject(body) && typeof body.createdAt === 'string' ? { ...body, createdAt: new Date(body.createdAt).toString() } : body,
+      ),
+  },
+  'deleteAccount-200-with-body': {
+    operationId: 'deleteAccount',
+    breaks: 'a delete answers 200 { "deleted": true }, which is not documented (the success status is 204, no body)',
+    answer: async (ex) => {
+      const upstream = await ex.forward();
+      return upstream.status === 204 ? jsonAnswer(200, { deleted: true }, upstream.headers) : upstream;
+    },
+  },
+  'listSymbols-duplicates': {
+    operationId: 'listSymbols',
+    breaks: 'every record is listed twice (a join that multiplies rows), so the list breaks maxItems: 3',
+    answer: (ex) => editJson(ex, 200, (body) => (Array.isArray(body) ? [...body, ...body] : body)),
+  },
+} satisfies Record<string, Fault>;
+
+export type FaultName = keyof typeof FAULTS;
+export const FAULT_NAMES = Object.keys(FAULTS) as FaultName[];
