@@ -10,8 +10,13 @@ const REASONS: Record<number, string> = {
   500: 'Internal Server Error',
 };
 
+/** Error.message's maxLength in openapi.yaml: a message that echoes a long id, path or field name is cut. */
+const MAX_MESSAGE = 1000;
+
 export function errorBody(status: number, message: string) {
-  return { status, error: REASONS[status] ?? 'Error', message };
+  const points = Array.from(message);
+  const text = points.length > MAX_MESSAGE ? `${points.slice(0, MAX_MESSAGE - 1).join('')}…` : message;
+  return { status, error: REASONS[status] ?? 'Error', message: text };
 }
 
 export function errorResponse(status: number, message: string, headers?: HeadersInit): Response {

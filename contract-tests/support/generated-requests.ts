@@ -71,6 +71,11 @@ function deref(doc: Doc, value: unknown): Record<string, unknown> {
   return node;
 }
 
+/** A file field's schema: `contentMediaType`, or an `anyOf` of file types (e.g. PNG, JPEG or WebP). */
+const isFileSchema = (s: Record<string, unknown>): boolean =>
+  typeof s.contentMediaType === 'string' ||
+  (Array.isArray(s.anyOf) && s.anyOf.length > 0 && s.anyOf.every((b) => isRecord(b) && typeof b.contentMediaType === 'string'));
+
 /** Every operation of the document, as the generator needs it. */
 export function operationSpecs(doc: Doc): OperationSpec[] {
   const out: OperationSpec[] = [];
@@ -101,7 +106,7 @@ export function operationSpecs(doc: Doc): OperationSpec[] {
           const resolved = deref(doc, schema);
           const props = isRecord(resolved.properties) ? resolved.properties : {};
           const fileFields = Object.entries(props)
-            .filter(([, s]) => isRecord(s) && typeof s.contentMediaType === 'string')
+            .filter(([, s]) => isFileSchema(deref(doc, s)))
             .map(([k]) => k);
           content[media] = { schema, fileFields };
         }

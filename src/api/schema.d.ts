@@ -111,7 +111,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List accounts */
+        /**
+         * List accounts
+         * @description Every account, or those whose fields equal the filters given. A filter on a field no account has matches none; a filter value that breaks its schema, or one given twice, answers 400.
+         */
         get: operations["listAccounts"];
         put?: never;
         /**
@@ -138,7 +141,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Read an account */
+        /**
+         * Read an account
+         * @description The account with this id; 404 when there is none.
+         */
         get: operations["getAccount"];
         /**
          * Replace an account
@@ -146,7 +152,10 @@ export interface paths {
          */
         put: operations["replaceAccount"];
         post?: never;
-        /** Delete an account */
+        /**
+         * Delete an account
+         * @description Removes the account with this id; 404 when there is none.
+         */
         delete: operations["deleteAccount"];
         options?: never;
         head?: never;
@@ -164,12 +173,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List notifications */
+        /**
+         * List notifications
+         * @description Every notification, newest first, or those whose fields equal the filters given. A filter on a field no notification has matches none; a filter value that breaks its schema, or one given twice, answers 400.
+         */
         get: operations["listNotifications"];
         put?: never;
         /**
          * Create a notification
-         * @description Without an `id` the next numeric id is generated.
+         * @description Without an `id` the next numeric id is generated. At most 100 notifications exist.
          */
         post: operations["createNotification"];
         delete?: never;
@@ -191,7 +203,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Read a notification */
+        /**
+         * Read a notification
+         * @description The notification with this id; 404 when there is none.
+         */
         get: operations["getNotification"];
         /**
          * Replace a notification
@@ -199,7 +214,10 @@ export interface paths {
          */
         put: operations["replaceNotification"];
         post?: never;
-        /** Delete a notification */
+        /**
+         * Delete a notification
+         * @description Removes the notification with this id; 404 when there is none.
+         */
         delete: operations["deleteNotification"];
         options?: never;
         head?: never;
@@ -217,12 +235,15 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List push subscriptions */
+        /**
+         * List push subscriptions
+         * @description Every stored subscription, or those whose fields equal the filters given. A filter on a field no subscription has matches none; a filter value that breaks its schema, or one given twice, answers 400.
+         */
         get: operations["listSubscriptions"];
         put?: never;
         /**
          * Store a push subscription
-         * @description Without an `id` the next numeric id is generated.
+         * @description Without an `id` the next numeric id is generated. At most 100 subscriptions exist.
          */
         post: operations["createSubscription"];
         delete?: never;
@@ -244,7 +265,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Read a push subscription */
+        /**
+         * Read a push subscription
+         * @description The subscription with this id; 404 when there is none.
+         */
         get: operations["getSubscription"];
         /**
          * Replace a push subscription
@@ -252,7 +276,10 @@ export interface paths {
          */
         put: operations["replaceSubscription"];
         post?: never;
-        /** Delete a push subscription */
+        /**
+         * Delete a push subscription
+         * @description Removes the subscription with this id; 404 when there is none.
+         */
         delete: operations["deleteSubscription"];
         options?: never;
         head?: never;
@@ -270,7 +297,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List symbols */
+        /**
+         * List symbols
+         * @description Every symbol, or those whose fields equal the filters given. A filter on a field no symbol has matches none; a filter value that breaks its schema, or one given twice, answers 400.
+         */
         get: operations["listSymbols"];
         put?: never;
         /**
@@ -297,7 +327,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** Read a symbol */
+        /**
+         * Read a symbol
+         * @description The symbol with this id; 404 when there is none.
+         */
         get: operations["getSymbol"];
         /**
          * Replace a symbol
@@ -305,7 +338,10 @@ export interface paths {
          */
         put: operations["replaceSymbol"];
         post?: never;
-        /** Delete a symbol */
+        /**
+         * Delete a symbol
+         * @description Removes the symbol with this id; 404 when there is none.
+         */
         delete: operations["deleteSymbol"];
         options?: never;
         head?: never;
@@ -323,7 +359,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List the member's notifications (alias of /notifications) */
+        /**
+         * List the member's notifications (alias of /notifications)
+         * @description Rewritten to `GET /notifications`: the same records, in the same order, with the same answers.
+         */
         get: operations["listOwnNotifications"];
         put?: never;
         post?: never;
@@ -408,7 +447,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Run a backend command */
+        /**
+         * Run a backend command
+         * @description Runs a maintenance command of the backend: `reset` restores the seed data of every collection and removes the profile. Any other command answers 500.
+         */
         post: operations["runCommand"];
         delete?: never;
         options?: never;
@@ -447,11 +489,14 @@ export interface components {
         Id: string;
         /** @description The one error body of the API. */
         Error: {
-            /** @description The HTTP status code. */
+            /**
+             * Format: int32
+             * @description The HTTP status code.
+             */
             status: number;
             /** @description The HTTP reason phrase. */
             error: string;
-            /** @description What went wrong, in words a developer can act on. */
+            /** @description What went wrong, in words a developer can act on; a longer message is cut to 1000 characters. */
             message: string;
         };
         /**
@@ -523,8 +568,7 @@ export interface components {
             language?: components["schemas"]["Language"];
             /** @description Comma-separated tags, at most 10. */
             interests?: string;
-            /** @description PNG, JPEG or WebP, at most 2 MB. */
-            avatar?: string;
+            avatar?: components["schemas"]["AvatarImage"];
         };
         /** @description The fields to change as form data; `interests` is comma-separated. */
         ProfilePatchForm: {
@@ -535,9 +579,13 @@ export interface components {
             language?: components["schemas"]["Language"];
             /** @description Comma-separated tags, at most 10. */
             interests?: string;
-            /** @description PNG, JPEG or WebP, at most 2 MB. */
-            avatar?: string;
+            avatar?: components["schemas"]["AvatarImage"];
         };
+        /**
+         * @description An avatar image of at most 2 MB: PNG, JPEG or WebP, as the part's Content-Type says
+         *     (the form's `encoding` lists the same three) and as its content must be.
+         */
+        AvatarImage: string;
         /** @description An account as sent; the id is optional on create. */
         AccountInput: {
             id?: components["schemas"]["Id"];
@@ -595,7 +643,10 @@ export interface components {
         };
         /** @enum {string} */
         ThemeName: "DEEPPURPLE_AMBER" | "INDIGO_PINK" | "PINK_BLUEGREY" | "PURPLE_GREEN";
-        /** @description Overrides of the app's built-in configuration. Unknown fields are ignored by the app. */
+        /**
+         * @description Overrides of the app's built-in configuration. Unknown fields, and text of 2048 characters
+         *     or more, are ignored by the app.
+         */
         UiConfig: {
             appTitle?: string;
             /** Format: uri-reference */
@@ -617,7 +668,9 @@ export interface components {
                 clientId?: string;
                 scope?: string;
             };
+            /** Format: int32 */
             logLevel?: number;
+            /** Format: int32 */
             mobileBreakpoint?: number;
             defaultLanguage?: components["schemas"]["Language"];
             defaultTheme?: components["schemas"]["ThemeName"];
@@ -664,7 +717,7 @@ export interface components {
                 "application/json": components["schemas"]["Symbol"];
             };
         };
-        /** @description The notifications matching every filter given, newest first. */
+        /** @description The notifications matching every filter given, newest first; the backend holds at most 100. */
         NotificationList: {
             headers: {
                 [name: string]: unknown;
@@ -710,7 +763,7 @@ export interface components {
                  * @description The methods this URL supports.
                  * @example GET, PUT, DELETE
                  */
-                Allow?: string;
+                Allow: string;
                 [name: string]: unknown;
             };
             content: {
@@ -1253,7 +1306,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Every stored subscription. */
+            /** @description The subscriptions matching the filter given; the backend holds at most 100. */
             200: {
                 headers: {
                     [name: string]: unknown;
