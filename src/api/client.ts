@@ -21,7 +21,8 @@ export function readCookie(cookies: string, name: string): string | null {
  */
 export function xsrfMiddleware(
   pageOrigin: () => string | null = () => globalThis.location?.origin ?? null,
-  cookies: () => string = () => globalThis.document?.cookie ?? '',
+  // The service worker has no document: it passes the cookie it read from the cookie store.
+  cookies: () => string = () => (globalThis as { document?: { cookie?: string } }).document?.cookie ?? '',
 ): Middleware {
   return {
     onRequest({ request }) {

@@ -5,10 +5,17 @@ import { retryingFetch } from './retry';
 
 /** The app's one API client, built at start from the configuration's API base URL. */
 let client: ApiClient | null = null;
+let base = '';
 
 export function configureApi(baseUrl: string): void {
-  const absolute = new URL(baseUrl, globalThis.location?.href ?? 'http://localhost/').href;
-  client = createApiClient({ baseUrl: absolute, fetch: retryingFetch() });
+  base = new URL(baseUrl, globalThis.location?.href ?? 'http://localhost/').href;
+  client = createApiClient({ baseUrl: base, fetch: retryingFetch() });
+}
+
+/** The absolute API base URL the client speaks to. */
+export function apiBaseUrl(): string {
+  current();
+  return base;
 }
 
 function current(): ApiClient {
@@ -17,6 +24,8 @@ function current(): ApiClient {
 }
 
 export const api = {
+  /** The client itself, for requests built elsewhere (a queued save). */
+  client: () => current(),
   profile: () => profileApi(current()),
   collections: () => collectionsApi(current()),
   /** Restores the backend's seed data. */

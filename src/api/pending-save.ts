@@ -1,22 +1,21 @@
 import { createStore, del, get, set, type UseStore } from 'idb-keyval';
-import { profileFormData } from '../api/profile-form-data';
+import type { ApiClient } from './client';
+import { profileApi, type Profile, type ProfileInput, type ProfilePatch, type TransferOptions } from './profile';
 
 /**
  * The profile save that could not reach the server, kept in IndexedDB (with its avatar file)
  * until it is sent. Shared by the page and the service worker, which both may send it: each
  * takes the Web Lock below first and reads the record again, so it is sent once.
  */
-export interface PendingProfileSave {
-  kind: 'create' | 'update';
-  /** The profile's id, for an update. */
-  id?: string;
-  /** The fields as the API's JSON schema has them (interests as a list). */
-  fields: Record<string, unknown>;
+export type PendingProfileSave = (
+  | { kind: 'create'; id?: undefined; fields: ProfileInput }
+  | { kind: 'update'; id: string; fields: ProfilePatch }
+) & {
   avatar: Blob | null;
   /** Absolute URL of the API, as the page was configured when it queued the save. */
   apiBase: string;
   queuedAt: number;
-}
+};
 
 export const OUTBOX_LOCK = 'circle-profile-outbox';
 export const OUTBOX_SYNC_TAG = 'circle-profile-outbox';
@@ -28,10 +27,25 @@ function outbox(): UseStore {
   return store;
 }
 
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+// IndexedDB gives back a Blob of the realm that reads it, which need not be this realm's Blob class.
+const isBlobLike = (value: unknown): value is Blob =>
+  typeof value === 'object' &&
+  value !== null &&
+  typeof (value as Blob).size === 'number' &&
+  typeof (value as Blob).arrayBuffer === 'function';
+
+/** What IndexedDB holds, if it is a save this code can send; anything else counts as nothing queued. */
+export function decodePendingSave(value: unknown): PendingProfileSave | null {
+  if (!isRecord(value) || typeof value.apiBase !== 'string' || !isRecord(value.fields)) return null;
+  if (value.kind !== 'create' && !(value.kind === 'update' && typeof value.id === 'string' && value.id !== '')) return null;
+  // An avatar that did not survive storage is dropped; the typed fields are still worth sending.
+  return { ...value, avatar: isBlobLike(value.avatar) ? value.avatar : null } as PendingProfileSave;
+}
+
 export async function readPendingSave(): Promise<PendingProfileSave | null> {
-  const value = (await get(KEY, outbox())) as Partial<PendingProfileSave> | undefined;
-  if (!value || (value.kind !== 'create' && value.kind !== 'update') || typeof value.apiBase !== 'string' || !value.fields) return null;
-  return value as PendingProfileSave;
+  return decodePendingSave(await get(KEY, outbox()));
 }
 
 export function writePendingSave(save: PendingProfileSave): Promise<void> {
@@ -42,22 +56,18 @@ export function clearPendingSave(): Promise<void> {
   return del(KEY, outbox());
 }
 
-/** The multipart body the API takes for a create or an update. */
-export function pendingSaveForm(save: PendingProfileSave): FormData {
-  return profileFormData(save.fields, save.avatar);
-}
-
-export function pendingSaveRequest(save: PendingProfileSave): { url: string; method: 'POST' | 'PATCH' } {
-  const base = save.apiBase.replace(/\/$/, '');
-  return save.kind === 'create'
-    ? { url: `${base}/user/profile`, method: 'POST' }
-    : { url: `${base}/user/profile/${encodeURIComponent(save.id ?? '')}`, method: 'PATCH' };
-}
-
 /** Runs `work` holding the outbox lock; where Web Locks are missing, it just runs. */
 export async function withOutboxLock<T>(work: () => Promise<T>): Promise<T> {
   // navigator.locks exists in pages and in workers alike.
   const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
   if (!locks) return work();
   return (await locks.request(OUTBOX_LOCK, work)) as T;
+}
+
+/** Sends a queued save through the typed client: the page and the service worker build the same request. */
+export function sendPendingSave(client: ApiClient, save: PendingProfileSave, options: TransferOptions = {}): Promise<Profile> {
+  const profiles = profileApi(client);
+  return save.kind === 'create'
+    ? profiles.create(save.fields, save.avatar, options)
+    : profiles.update(save.id, save.fields, save.avatar, options);
 }

@@ -13,6 +13,16 @@ export interface TransferOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * The fetch for a save: with a listener, the progress transport (loaded only then, not at start);
+ * without one (the service worker replaying a queued save), the client's own fetch.
+ */
+async function transferFetch(onProgress: ProgressListener | undefined) {
+  if (!onProgress) return undefined;
+  const { progressFetch } = await import('./transport');
+  return progressFetch(onProgress);
+}
+
 export function profileApi(client: ApiClient) {
   return {
     /** The member's profile, or null when they have not created one yet (204). */
@@ -20,35 +30,29 @@ export function profileApi(client: ApiClient) {
       const profile = await unwrap(client.GET('/user/profile/myprofile', { signal }));
       return profile ? checkProfile(profile) : null;
     },
-    async create(fields: ProfileInput, avatar: Blob | null, { onProgress = () => {}, signal }: TransferOptions = {}): Promise<Profile> {
-      // The progress transport is only needed when saving: it loads then, not at start.
-      const { progressFetch } = await import('./transport');
+    async create(fields: ProfileInput, avatar: Blob | null, { onProgress, signal }: TransferOptions = {}): Promise<Profile> {
+      const fetch = await transferFetch(onProgress);
       return checkProfile(
         await unwrap(
           client.POST('/user/profile', {
             // The form is built from `fields`; the typed body keeps the call checked against the contract.
             body: fields as unknown as components['schemas']['ProfileForm'],
             bodySerializer: () => profileFormData(fields, avatar),
-            fetch: progressFetch(onProgress),
+            fetch,
             signal,
           }),
         ),
       );
     },
-    async update(
-      id: string,
-      fields: ProfilePatch,
-      avatar: Blob | null,
-      { onProgress = () => {}, signal }: TransferOptions = {},
-    ): Promise<Profile> {
-      const { progressFetch } = await import('./transport');
+    async update(id: string, fields: ProfilePatch, avatar: Blob | null, { onProgress, signal }: TransferOptions = {}): Promise<Profile> {
+      const fetch = await transferFetch(onProgress);
       return checkProfile(
         await unwrap(
           client.PATCH('/user/profile/{id}', {
             params: { path: { id } },
             body: fields as unknown as components['schemas']['ProfilePatchForm'],
             bodySerializer: () => profileFormData(fields, avatar),
-            fetch: progressFetch(onProgress),
+            fetch,
             signal,
           }),
         ),

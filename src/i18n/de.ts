@@ -92,6 +92,10 @@ export const de: Messages = {
   'profile.saveFailed': 'Deine Änderungen wurden nicht gespeichert: {message}. Deine Eingaben bleiben im Formular erhalten.',
   'profile.uploading': 'Upload-Fortschritt',
   'profile.cancelUpload': 'Upload abbrechen',
+  'profile.progress.sent': 'Dateien werden hochgeladen',
+  'profile.progress.upload': 'Dateien zu {percent} % hochgeladen',
+  'profile.progress.download': 'Dateien zu {percent} % heruntergeladen',
+  'profile.progress.unknown': 'Etwas ist schiefgelaufen',
 
   'field.displayName': 'Anzeigename',
   'field.displayName.hint': '2 bis 50 Zeichen.',

@@ -89,6 +89,10 @@ export const en = {
   'profile.saveFailed': 'Your changes were not saved: {message}. The form keeps what you typed.',
   'profile.uploading': 'Upload progress',
   'profile.cancelUpload': 'Cancel upload',
+  'profile.progress.sent': 'Uploading Files',
+  'profile.progress.upload': 'Files are {percent}% uploaded',
+  'profile.progress.download': 'Files are {percent}% downloaded',
+  'profile.progress.unknown': 'Something went wrong',
 
   'field.displayName': 'Display name',
   'field.displayName.hint': '2 to 50 characters.',

@@ -91,6 +91,10 @@ export const es: Messages = {
   'profile.saveFailed': 'No se han guardado tus cambios: {message}. El formulario conserva lo que escribiste.',
   'profile.uploading': 'Progreso de la subida',
   'profile.cancelUpload': 'Cancelar subida',
+  'profile.progress.sent': 'Subiendo archivos',
+  'profile.progress.upload': 'Archivos subidos al {percent} %',
+  'profile.progress.download': 'Archivos descargados al {percent} %',
+  'profile.progress.unknown': 'Algo salió mal',
 
   'field.displayName': 'Nombre visible',
   'field.displayName.hint': 'De 2 a 50 caracteres.',

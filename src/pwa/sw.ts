@@ -4,7 +4,9 @@ import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst, NetworkFirst } from 'workbox-strategies';
 import { ExpirationPlugin } from 'workbox-expiration';
 import { CacheableResponsePlugin } from 'workbox-cacheable-response';
-import { clearPendingSave, OUTBOX_SYNC_TAG, pendingSaveForm, pendingSaveRequest, readPendingSave, withOutboxLock } from './outbox-store';
+import { ApiError } from '../api/errors';
+import { createApiClient } from '../api/client';
+import { clearPendingSave, OUTBOX_SYNC_TAG, readPendingSave, sendPendingSave, withOutboxLock } from '../api/pending-save';
 
 const API_CACHE = 'api-reads';
 const ASSET_CACHE = 'assets';
@@ -100,16 +102,22 @@ async function sendQueuedSave(): Promise<void> {
   await withOutboxLock(async () => {
     const save = await readPendingSave();
     if (!save) return;
-    const { url, method } = pendingSaveRequest(save);
-    const headers = new Headers();
+    // The cookie store is the worker's only way to read the XSRF token the page would echo.
     const cookies = (self as unknown as { cookieStore?: { get(name: string): Promise<{ value: string } | null> } }).cookieStore;
     const token = await cookies?.get('XSRF-TOKEN').catch(() => null);
-    if (token?.value) headers.set('X-XSRF-TOKEN', token.value);
-    // A network failure throws: the browser retries the sync later.
-    const response = await fetch(url, { method, headers, body: pendingSaveForm(save), credentials: 'same-origin' });
-    if (response.status >= 500) throw new Error(`The server answered ${response.status}; the sync will be retried`);
-    // A refusal (4xx) stays queued: the page shows the reason and gives the fields back.
-    if (!response.ok) return;
+    const client = createApiClient({
+      baseUrl: save.apiBase,
+      pageOrigin: () => self.location.origin,
+      cookies: () => (token?.value ? `XSRF-TOKEN=${token.value}` : ''),
+    });
+    try {
+      await sendPendingSave(client, save);
+    } catch (error) {
+      // A refusal (4xx) stays queued: the page shows the reason and gives the fields back.
+      if (error instanceof ApiError && error.status < 500) return;
+      // A network failure or a server error throws: the browser retries the sync later.
+      throw error;
+    }
     await clearPendingSave();
     const windows = await self.clients.matchAll({ type: 'window' });
     for (const client of windows) client.postMessage({ type: 'OUTBOX_SENT', kind: save.kind, id: save.id });

@@ -1,7 +1,23 @@
+import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { effect } from '@preact/signals-core';
-import { createProfile, deleteProfile, fetchProfile, profileState, progressMessageFor, resetProfileState, updateProfile } from './profile';
+import {
+  createProfile,
+  deleteProfile,
+  fetchProfile,
+  pendingProfileSave,
+  profileState,
+  progressMessageFor,
+  refusedProfileSave,
+  resetProfileState,
+  saveProfile,
+  sendQueuedSave,
+  updateProfile,
+} from './profile';
+import { clearPendingSave, readPendingSave } from '../api/pending-save';
+import { setConnectivity } from '../lib/connectivity';
 import { configureApi } from '../api/instance';
+import { t } from '../i18n';
 import type { Profile, ProfileInput } from '../api/profile';
 
 /*
@@ -130,7 +146,9 @@ function recordMessages(): { messages: (string | null)[]; progress: (number | un
   const progress: (number | undefined)[] = [];
   const stop = effect(() => {
     const s = profileState.value;
-    if (messages.at(-1) !== s.progressMessage || messages.length === 0) messages.push(s.progressMessage);
+    // Read as the English catalogue shows it: the seed's own words.
+    const text = s.progressMessage && t(s.progressMessage.key, s.progressMessage.params);
+    if (messages.at(-1) !== text || messages.length === 0) messages.push(text);
     if (progress.at(-1) !== s.progress || progress.length === 0) progress.push(s.progress);
   });
   return { messages, progress, stop };
@@ -159,16 +177,22 @@ afterEach(() => {
 });
 
 describe('progressMessageFor', () => {
+  /** The message in English, the seed's words, with its percent. */
+  const english = (event: Parameters<typeof progressMessageFor>[0]) => {
+    const { message, percent } = progressMessageFor(event);
+    return { message: t(message.key, message.params), percent };
+  };
+
   it('gives the seed messages for each transfer event', () => {
-    expect(progressMessageFor({ type: 'sent' })).toEqual({ message: 'Uploading Files', percent: 0 });
-    expect(progressMessageFor({ type: 'upload', loaded: 25, total: 100 })).toEqual({ message: 'Files are 25% uploaded', percent: 25 });
-    expect(progressMessageFor({ type: 'download', loaded: 1, total: 3 })).toEqual({ message: 'Files are 33% downloaded', percent: 33 });
+    expect(english({ type: 'sent' })).toEqual({ message: 'Uploading Files', percent: 0 });
+    expect(english({ type: 'upload', loaded: 25, total: 100 })).toEqual({ message: 'Files are 25% uploaded', percent: 25 });
+    expect(english({ type: 'download', loaded: 1, total: 3 })).toEqual({ message: 'Files are 33% downloaded', percent: 33 });
     // An unknown size reads as 0%, never NaN.
-    expect(progressMessageFor({ type: 'upload', loaded: 10, total: 0 })).toEqual({ message: 'Files are 0% uploaded', percent: 0 });
+    expect(english({ type: 'upload', loaded: 10, total: 0 })).toEqual({ message: 'Files are 0% uploaded', percent: 0 });
   });
 
   it("falls back to 'Something went wrong' for an unknown event type", () => {
-    expect(progressMessageFor({ type: 'response-header' })).toEqual({ message: 'Something went wrong' });
+    expect(english({ type: 'response-header' })).toEqual({ message: 'Something went wrong', percent: undefined });
   });
 });
 
@@ -393,5 +417,76 @@ describe('deleteProfile', () => {
     expect(profileState.value.error).toBe("Backend returned code 404, with body Profile 'p-1' not found");
     expect(profileState.value.loading).toBe(false);
     expect(profileState.value.profile).not.toBeNull();
+  });
+});
+
+describe('saveProfile: the one way a save goes out', () => {
+  const refusal = { status: 422, error: 'Unprocessable Content', message: 'username is taken' };
+
+  afterEach(async () => {
+    setConnectivity(true);
+    await clearPendingSave();
+  });
+
+  it('sends at once when online, stores the answer and clears the draft', async () => {
+    localStorage.setItem('draft.profile.new', JSON.stringify({ displayName: 'Ada' }));
+    scripts.push({ status: 201, body: profileFixture() });
+    await expect(saveProfile({ kind: 'create', fields: INPUT }, null)).resolves.toBe('saved');
+    expect(xhrs).toHaveLength(1);
+    expect(profileState.value.profile?.id).toBe('p-1');
+    expect(localStorage.getItem('draft.profile.new')).toBeNull();
+    expect(await readPendingSave()).toBeNull();
+  });
+
+  // (The avatar's way through IndexedDB is covered in e2e: this test's IndexedDB cannot clone a happy-dom Blob.)
+  it('offline, keeps the save on the device and sends nothing', async () => {
+    setConnectivity(false);
+    await expect(saveProfile({ kind: 'update', id: 'p1', fields: { bio: 'Hi' } }, null)).resolves.toBe('queued');
+    expect(xhrs).toHaveLength(0);
+    expect(await readPendingSave()).toMatchObject({
+      kind: 'update',
+      id: 'p1',
+      fields: { bio: 'Hi' },
+      apiBase: `${ORIGIN}/api/`,
+      avatar: null,
+    });
+    expect(pendingProfileSave.value?.kind).toBe('update');
+  });
+
+  it('keeps the save when the network fails on the way', async () => {
+    scripts.push({ status: 0, networkError: true });
+    await expect(saveProfile({ kind: 'create', fields: INPUT }, null)).resolves.toBe('queued');
+    expect(await readPendingSave()).toMatchObject({ kind: 'create', fields: INPUT });
+  });
+
+  it('a refusal by the server is thrown, and nothing is queued', async () => {
+    scripts.push({ status: 422, body: refusal });
+    await expect(saveProfile({ kind: 'create', fields: INPUT }, null)).rejects.toMatchObject({ name: 'ApiError', status: 422 });
+    expect(await readPendingSave()).toBeNull();
+    expect(pendingProfileSave.value).toBeNull();
+  });
+
+  it('sendQueuedSave sends what waits once back online, then clears it', async () => {
+    setConnectivity(false);
+    await saveProfile({ kind: 'create', fields: INPUT }, null);
+    expect(await sendQueuedSave()).toBe('offline');
+    setConnectivity(true);
+    scripts.push({ status: 201, body: profileFixture() });
+    expect(await sendQueuedSave()).toBe('sent');
+    expect(xhrs.map((x) => `${x.method} ${x.url}`)).toEqual([`POST ${ORIGIN}/api/user/profile`]);
+    expect(await readPendingSave()).toBeNull();
+    expect(pendingProfileSave.value).toBeNull();
+    expect(profileState.value.profile?.id).toBe('p-1');
+    expect(await sendQueuedSave()).toBe('none');
+  });
+
+  it('a queued save the server refuses comes back with the reason, and leaves the queue', async () => {
+    setConnectivity(false);
+    await saveProfile({ kind: 'update', id: 'p1', fields: { bio: 'Hi' } }, null);
+    setConnectivity(true);
+    scripts.push({ status: 422, body: refusal });
+    expect(await sendQueuedSave()).toBe('refused');
+    expect(refusedProfileSave.value).toMatchObject({ message: 'username is taken', save: { kind: 'update', fields: { bio: 'Hi' } } });
+    expect(await readPendingSave()).toBeNull();
   });
 });

@@ -3,10 +3,8 @@ import { t } from '../../i18n';
 import { LANGUAGES, LANGUAGE_NAMES } from '../../config/languages';
 import { Field, focusFirstError } from '../../ui/form/Field';
 import type { Profile } from '../../api/profile';
-import { ApiError, isAbort } from '../../api/errors';
-import { queueProfileSave } from '../../pwa/outbox';
-import { createProfile, fetchProfile, profileLoading, profileProgress, profileProgressMessage, updateProfile } from '../../state/profile';
-import { isOnline } from '../../state/app';
+import { isAbort } from '../../api/errors';
+import { profileLoading, profileProgress, profileProgressMessage, saveProfile } from '../../state/profile';
 import { showSnackbar } from '../../ui/snackbar/store';
 import { errorText } from '../../ui/widgets/states';
 import { checkAvatar, createProfileForm, toInput } from './profile-form';
@@ -54,40 +52,21 @@ export function ProfileForm({ profile, onDone, onCancel, initialError = null }: 
       return;
     }
     const input = toInput(form.values.value);
-    // Offline, the save waits on this device and goes out when the network is back.
-    const queue = async () => {
-      await queueProfileSave(
-        profile ? { kind: 'update', id: profile.id, fields: { ...input }, avatar } : { kind: 'create', fields: { ...input }, avatar },
-      );
-      setQueued(true);
-    };
-    if (!isOnline.value) {
-      await queue().catch((error: unknown) => setSaveError(t('profile.saveFailed', { message: errorText(error) })));
-      return;
-    }
     setQueued(false);
     controller.current = new AbortController();
     try {
-      if (profile) await updateProfile(profile.id, input, avatar, controller.current.signal);
-      else await createProfile(input, avatar, controller.current.signal);
+      const request = profile ? ({ kind: 'update', id: profile.id, fields: input } as const) : ({ kind: 'create', fields: input } as const);
+      // The model sends it, or keeps it on this device until the network is back.
+      const outcome = await saveProfile(request, avatar, controller.current.signal);
+      if (outcome === 'queued') {
+        setQueued(true);
+        return;
+      }
       form.reset();
       showSnackbar({ message: t(profile ? 'profile.saved' : 'profile.created'), duration: 4000 });
       onDone();
     } catch (error) {
-      if (isAbort(error)) {
-        // The server may have taken the whole body before the cancel: show what it holds now.
-        fetchProfile().catch(() => undefined);
-        return;
-      }
-      if (!(error instanceof ApiError)) {
-        // The network failed on the way: keep the save for later rather than lose it.
-        const queued = await queue().then(
-          () => true,
-          () => false,
-        );
-        if (queued) return;
-      }
-      setSaveError(t('profile.saveFailed', { message: errorText(error) }));
+      if (!isAbort(error)) setSaveError(t('profile.saveFailed', { message: errorText(error) }));
     } finally {
       controller.current = null;
     }
@@ -154,7 +133,7 @@ export function ProfileForm({ profile, onDone, onCancel, initialError = null }: 
           <label htmlFor="profile-progress">{t('profile.uploading')}</label>
           <progress id="profile-progress" max={100} value={progress} aria-describedby="profile-progress-message" />
           <p id="profile-progress-message" className="upload__message" role="status" aria-live="polite">
-            {progressMessage}
+            {progressMessage && t(progressMessage.key, progressMessage.params)}
           </p>
           <button type="button" className="button button--text" onClick={() => controller.current?.abort()}>
             {t('profile.cancelUpload')}

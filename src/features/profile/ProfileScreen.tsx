@@ -1,13 +1,21 @@
 import { useEffect, useState } from 'react';
 import { t } from '../../i18n';
-import { deleteProfile, fetchProfile, profile, profileError, profileLoading } from '../../state/profile';
+import {
+  deleteProfile,
+  dismissRefusedSave,
+  fetchProfile,
+  pendingProfileSave,
+  profile,
+  profileError,
+  profileLoading,
+  refusedProfileSave,
+} from '../../state/profile';
 import { showSnackbar } from '../../ui/snackbar/store';
 import { ConfirmDialog } from '../../ui/widgets/ConfirmDialog';
 import { ErrorState, LoadingState } from '../../ui/widgets/states';
 import { ProfileCard } from '../../ui/widgets/ProfileCard';
 import { ProfileForm } from './ProfileForm';
 import { hasProfileDraft } from '../../state/profile-draft';
-import { dismissRefusedSave, pendingProfileSave, refusedProfileSave } from '../../pwa/outbox';
 
 export default function ProfileScreen() {
   const member = profile.value;
