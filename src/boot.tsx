@@ -6,7 +6,7 @@ import { SCREEN_READY_EVENT } from './app/AppRouter';
 import { config, loadConfig } from './config/load';
 import { setLogLevel } from './lib/logger';
 import { configureApi } from './api/instance';
-import { activeThemeName, followLanguagePreference, language } from './state/preference';
+import { activeThemeName, applyConfiguredDefaults, followLanguagePreference, language } from './state/preference';
 import { applyTheme } from './ui/theme';
 import { activeLanguage, loadLanguage } from './i18n';
 import { ROUTES } from './app/routes';
@@ -44,6 +44,8 @@ async function boot() {
   }
   await Promise.all([loadConfig(), loadLanguage(language.value).catch(() => undefined)]);
   setLogLevel(config().logLevel);
+  // A first visit gets the deployment's language and theme (the language then loads below).
+  applyConfiguredDefaults(config());
   configureApi(config().apiBaseUrl);
   // A language chosen later loads its catalogue then.
   followLanguagePreference();

@@ -66,3 +66,28 @@ describe('preference store', () => {
     expect(last).toMatchObject({ store: 'preference', action: 'changeTheme', state: { activeThemeName: 'DEEPPURPLE_AMBER' } });
   });
 });
+
+describe("a deployment's default language and theme", () => {
+  beforeEach(() => localStorage.clear());
+
+  it('a first visit takes both from the UI config', async () => {
+    const p = await freshStore();
+    p.applyConfiguredDefaults({ defaultLanguage: 'de', defaultTheme: 'PURPLE_GREEN' });
+    expect(p.language.value).toBe('de');
+    expect(p.activeThemeName.value).toBe('PURPLE_GREEN');
+    expect(p.notificationsEnabled.value).toBe(false);
+  });
+
+  it('never overrides what the visitor chose, field by field', async () => {
+    localStorage.setItem('preference', JSON.stringify({ language: 'es', activeThemeName: 'HOTDOG', enableNotifications: true }));
+    const p = await freshStore();
+    p.applyConfiguredDefaults({ defaultLanguage: 'de', defaultTheme: 'PINK_BLUEGREY' });
+    expect(p.preference.value).toEqual({ language: 'es', activeThemeName: 'PINK_BLUEGREY', enableNotifications: true });
+  });
+
+  it('defaults equal to the built-in ones change nothing and write nothing', async () => {
+    const p = await freshStore();
+    p.applyConfiguredDefaults({ defaultLanguage: 'en', defaultTheme: 'INDIGO_PINK' });
+    expect(localStorage.getItem('preference')).toBeNull();
+  });
+});

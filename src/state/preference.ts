@@ -1,6 +1,6 @@
 import { computed, effect } from '@preact/signals-core';
 import { loadLanguage } from '../i18n';
-import { persistedSignal, type Decoder } from '../lib/persist';
+import { persistedSignal, readPersisted, type Decoder } from '../lib/persist';
 import { recordChange } from './history';
 import { isLanguage, type Language } from '../config/languages';
 import { isThemeName, type ThemeName } from '../config/themes';
@@ -39,6 +39,24 @@ export const notificationsEnabled = computed(() => state.value.enableNotificatio
 function update(action: string, patch: Partial<PreferenceState>) {
   state.value = { ...state.value, ...patch };
   recordChange('preference', action, state.value);
+}
+
+/**
+ * A deployment's defaults (assets/ui-config.json's defaultLanguage and defaultTheme) for what the
+ * visitor has not chosen yet: a field already stored, by an earlier choice, is kept.
+ */
+export function applyConfiguredDefaults(defaults: { defaultLanguage: Language; defaultTheme: ThemeName }): void {
+  const stored = readPersisted<Record<string, unknown>>(
+    PREFERENCE_KEY,
+    (raw) => (raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : null),
+    {},
+  );
+  const patch: Partial<PreferenceState> = {};
+  if (!isLanguage(stored.language) && state.value.language !== defaults.defaultLanguage) patch.language = defaults.defaultLanguage;
+  if (!isThemeName(stored.activeThemeName) && state.value.activeThemeName !== defaults.defaultTheme) {
+    patch.activeThemeName = defaults.defaultTheme;
+  }
+  if (Object.keys(patch).length > 0) update('applyConfiguredDefaults', patch);
 }
 
 export function changeLanguage(next: Language): void {
