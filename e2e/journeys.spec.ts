@@ -347,6 +347,44 @@ test.describe('drafts', () => {
     expect(consoleErrors).toEqual([]);
   });
 
+  test('a chosen avatar survives a reload with the typed fields, and is uploaded with the save', async ({ page, consoleErrors }) => {
+    await page.goto('/profile');
+    await page.getByLabel('Display name').fill('Ada Avatar');
+    await page.getByLabel('Username').fill('ada_avatar');
+    await page.getByLabel('Email').fill('ada@example.org');
+    await page.getByLabel('Avatar').setInputFiles({ name: 'ada.png', mimeType: 'image/png', buffer: solidPng(3, 3) });
+    await expect(page.locator('.avatar--preview')).toBeVisible();
+    await expect.poll(() => localStorageItem(page, 'draft.profile.new')).toContain('ada_avatar');
+
+    await page.reload();
+    await expect(page.getByLabel('Username')).toHaveValue('ada_avatar');
+    const preview = page.locator('.avatar--preview');
+    await expect(preview).toBeVisible();
+    await expect.poll(() => preview.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(3);
+
+    await page.getByRole('button', { name: 'Create profile' }).click();
+    const avatar = page.getByRole('article', { name: 'Ada Avatar' }).getByRole('img', { name: 'Avatar of Ada Avatar' });
+    await expect(avatar).toHaveAttribute('src', /\/api\/user\/profile\/[^/]+\/avatar/);
+    await expect.poll(() => avatar.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(3);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('Discard changes drops a chosen avatar too, also after a reload', async ({ page, consoleErrors }) => {
+    await page.goto('/profile');
+    await page.getByLabel('Avatar').setInputFiles({ name: 'ada.png', mimeType: 'image/png', buffer: solidPng(3, 3) });
+    await expect(page.locator('.avatar--preview')).toBeVisible();
+    await page.reload();
+    await expect(page.locator('.avatar--preview')).toBeVisible();
+    await page.getByRole('button', { name: 'Discard changes' }).click();
+    await expect(page.locator('.avatar--preview')).toHaveCount(0);
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'Create your profile' })).toBeVisible();
+    // Give a restore that should not happen the time to happen.
+    await page.waitForLoadState('networkidle');
+    await expect(page.locator('.avatar--preview')).toHaveCount(0);
+    expect(consoleErrors).toEqual([]);
+  });
+
   test('an unsaved edit reopens the edit form after a reload', async ({ page, request, consoleErrors }) => {
     await seedProfile(request);
     await page.goto('/profile');

@@ -9,7 +9,7 @@ interface Avatar {
   type: string;
 }
 
-const AVATAR_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
+export const AVATAR_TYPES = ['image/png', 'image/jpeg', 'image/webp'] as const;
 const FORM_FIELDS = ['displayName', 'username', 'email', 'bio', 'language', 'interests', 'avatar'];
 
 /** What the first bytes of a file say it is, whatever its name or declared type claims. */

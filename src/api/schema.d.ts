@@ -494,7 +494,7 @@ export interface components {
              * @description The HTTP status code.
              */
             status: number;
-            /** @description The HTTP reason phrase. */
+            /** @description The HTTP reason phrase of `status`, as the examples of the error responses give it. */
             error: string;
             /** @description What went wrong, in words a developer can act on; a longer message is cut to 1000 characters. */
             message: string;

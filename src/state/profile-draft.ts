@@ -1,3 +1,4 @@
+import { createStore, del, get, set, type UseStore } from 'idb-keyval';
 import { readPersisted, removePersisted } from '../lib/persist';
 
 /** Where the profile form keeps what was typed: one draft for a new profile, one per profile edited. */
@@ -5,8 +6,32 @@ export function draftKey(profileId: string | null | undefined): string {
   return profileId ? `draft.profile.${profileId}` : 'draft.profile.new';
 }
 
+// The chosen avatar is a file: it waits in IndexedDB (localStorage holds text only), under the same key.
+let avatars: UseStore | null = null;
+function avatarStore(): UseStore | null {
+  if (typeof indexedDB === 'undefined') return null;
+  avatars ??= createStore('circle-drafts', 'avatars');
+  return avatars;
+}
+
+/** Keeps (or, with null, forgets) the avatar chosen in the form until the profile is saved. */
+export async function keepDraftAvatar(profileId: string | null | undefined, file: File | null): Promise<void> {
+  const store = avatarStore();
+  if (!store) return;
+  await (file ? set(draftKey(profileId), file, store) : del(draftKey(profileId), store));
+}
+
+/** The avatar chosen before a reload, if one waits and is still a file. */
+export async function restoreDraftAvatar(profileId: string | null | undefined): Promise<File | null> {
+  const store = avatarStore();
+  if (!store) return null;
+  const value: unknown = await get(draftKey(profileId), store);
+  return value instanceof Blob ? new File([value], value instanceof File ? value.name : 'avatar', { type: value.type }) : null;
+}
+
 export function clearProfileDraft(profileId: string | null | undefined): void {
   removePersisted(draftKey(profileId));
+  keepDraftAvatar(profileId, null).catch(() => undefined);
 }
 
 /** Whether something typed for this profile is still waiting to be saved. */

@@ -5,6 +5,7 @@ import { Field, focusFirstError } from '../../ui/form/Field';
 import type { Profile } from '../../api/profile';
 import { isAbort } from '../../api/errors';
 import { profileLoading, profileProgress, profileProgressMessage, saveProfile } from '../../state/profile';
+import { keepDraftAvatar, restoreDraftAvatar } from '../../state/profile-draft';
 import { showSnackbar } from '../../ui/snackbar/store';
 import { errorText } from '../../ui/widgets/states';
 import { checkAvatar, createProfileForm, toInput } from './profile-form';
@@ -35,6 +36,34 @@ export function ProfileForm({ profile, onDone, onCancel, initialError = null }: 
   useEffect(() => {
     if (form.restoredDraft) showSnackbar({ message: t('profile.draftRestored'), duration: 5000 });
   }, [form]);
+
+  // An avatar chosen before a reload comes back with the typed fields.
+  const profileId = profile?.id ?? null;
+  useEffect(() => {
+    let current = true;
+    restoreDraftAvatar(profileId)
+      .then((file) => {
+        if (!current || !file) return;
+        setAvatar((chosen) => chosen ?? file);
+        setAvatarError((error) => error ?? checkAvatar(file));
+      })
+      .catch(() => undefined);
+    return () => {
+      current = false;
+    };
+  }, [profileId]);
+
+  const chooseAvatar = (file: File | null) => {
+    setAvatarError(checkAvatar(file));
+    setAvatar(file);
+    keepDraftAvatar(profileId, file).catch(() => undefined);
+  };
+  const avatarInput = useRef<HTMLInputElement>(null);
+  const discardDraft = () => {
+    form.reset();
+    chooseAvatar(null);
+    if (avatarInput.current) avatarInput.current.value = '';
+  };
 
   useEffect(() => {
     if (!avatar) return setPreview(null);
@@ -109,11 +138,8 @@ export function ProfileForm({ profile, onDone, onCancel, initialError = null }: 
           accept="image/png,image/jpeg,image/webp"
           aria-describedby={`profile-avatar-hint${avatarError ? ' profile-avatar-error' : ''}`}
           aria-invalid={avatarError ? true : undefined}
-          onChange={(e) => {
-            const file = e.target.files?.[0] ?? null;
-            setAvatarError(checkAvatar(file));
-            setAvatar(file);
-          }}
+          ref={avatarInput}
+          onChange={(e) => chooseAvatar(e.target.files?.[0] ?? null)}
         />
         <p className="field__hint" id="profile-avatar-hint">
           {t('field.avatar.hint')}
@@ -156,8 +182,8 @@ export function ProfileForm({ profile, onDone, onCancel, initialError = null }: 
         <button type="submit" className="button button--filled" disabled={busy}>
           {profile ? t('profile.save') : t('profile.create')}
         </button>
-        {form.dirty.value && (
-          <button type="button" className="button button--text" onClick={() => form.reset()}>
+        {(form.dirty.value || avatar) && (
+          <button type="button" className="button button--text" onClick={discardDraft}>
             {t('profile.discardDraft')}
           </button>
         )}
@@ -167,7 +193,7 @@ export function ProfileForm({ profile, onDone, onCancel, initialError = null }: 
             className="button button--text"
             onClick={() => {
               // Cancelling is the user's choice to drop the edit, draft included.
-              form.reset();
+              discardDraft();
               onCancel();
             }}
           >

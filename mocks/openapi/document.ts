@@ -1,0 +1,354 @@
+/**
+ * Reading an OpenAPI 3.1 document: its operations, with their parameters, request bodies,
+ * responses and limits, and the REST collections it describes. A parse result goes in; nothing
+ * here does I/O, so the same code runs in the browser (the dev mock) and in Node.
+ *
+ * Limits the standard keywords cannot state are read from two vendor extensions, described in
+ * openapi.yaml's info.description: `x-max-body-bytes` on a request body's media type, and
+ * `x-max-records` on a collection's path.
+ */
+
+export type JsonSchema = { readonly [keyword: string]: unknown };
+
+/** The parts of an OpenAPI document read here. */
+export interface OpenApiDocument {
+  openapi?: string;
+  info?: Record<string, unknown>;
+  servers?: Array<{ url: string }>;
+  paths: Record<string, Record<string, unknown>>;
+  components: { schemas: Record<string, unknown>; [section: string]: unknown };
+}
+
+export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+
+/** A document that cannot be read as an OpenAPI description of operations. */
+export class SpecError extends Error {}
+
+export const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A JSON pointer token: `/` and `~` escaped. */
+export const pointerToken = (s: string): string => s.replaceAll('~', '~0').replaceAll('/', '~1');
+
+/** The node at a local reference (`#/components/schemas/Id`), or undefined. */
+export function atPointer(doc: unknown, ref: string): unknown {
+  let node: unknown = doc;
+  for (const part of ref.replace(/^#\/?/, '').split('/')) {
+    if (part === '') continue;
+    node =
+      isRecord(node) || Array.isArray(node)
+        ? (node as Record<string, unknown>)[part.replaceAll('~1', '/').replaceAll('~0', '~')]
+        : undefined;
+  }
+  return node;
+}
+
+export function resolveRef(doc: unknown, ref: string): Record<string, unknown> {
+  const node = atPointer(doc, ref);
+  if (!isRecord(node)) throw new SpecError(`unresolved reference ${ref}`);
+  return node;
+}
+
+/** Follows `$ref`s from a node: the object it stands for, and that object's pointer in the document. */
+export function follow(doc: unknown, value: unknown, pointer: string): { node: Record<string, unknown>; pointer: string } {
+  let node = isRecord(value) ? value : {};
+  let at = pointer;
+  for (let guard = 0; typeof node.$ref === 'string'; guard++) {
+    if (guard > 20) throw new SpecError(`$ref loop at ${at}`);
+    if (!node.$ref.startsWith('#')) throw new SpecError(`only local references are supported: ${node.$ref}`);
+    at = node.$ref.slice(1);
+    node = resolveRef(doc, node.$ref);
+  }
+  return { node, pointer: at };
+}
+
+export const mediaTypeOf = (contentType: string | null | undefined): string => (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+export const isJsonMedia = (media: string): boolean => media === 'application/json' || media.endsWith('+json');
+
+export interface ParamSpec {
+  name: string;
+  in: string;
+  required: boolean;
+  schema: JsonSchema;
+  /** JSON pointer of the schema in the document. */
+  pointer: string;
+}
+
+export interface MediaSpec {
+  media: string;
+  schema: JsonSchema;
+  pointer: string;
+  /** Form fields that carry a file (`contentMediaType`, or an `anyOf` of them). */
+  fileFields: string[];
+  /** Media types each file field accepts: its `encoding.contentType`, else its `contentMediaType`s. */
+  fileTypes: Record<string, string[]>;
+  /** Largest file each file field accepts (`maxLength` of its binary string), when stated. */
+  maxFileBytes: Record<string, number>;
+  /** Largest body of this media type (`x-max-body-bytes`), when stated. */
+  maxBodyBytes?: number;
+}
+
+export interface HeaderSpec {
+  name: string;
+  required: boolean;
+  schema: JsonSchema;
+  pointer: string;
+}
+
+export interface ContentSpec {
+  media: string;
+  schema?: JsonSchema;
+  pointer?: string;
+  /** The documented example values (`example` and `examples`), references resolved. */
+  examples: unknown[];
+}
+
+export interface ResponseSpec {
+  /** As written: `'200'`, `'4XX'`, `'default'`. */
+  status: string;
+  description: string;
+  /** Pointer of the response object (after references). */
+  pointer: string;
+  headers: HeaderSpec[];
+  /** null when the response has no body. */
+  content: ContentSpec[] | null;
+}
+
+export interface OperationSpec {
+  id: string;
+  /** Upper case, as in a Request. */
+  method: string;
+  /** The path template as written, e.g. `/symbols/{id}`. */
+  path: string;
+  /** Served at the origin's root (`servers: [{ url: / }]` on the path) rather than under the API base path. */
+  root: boolean;
+  summary: string;
+  description: string;
+  params: ParamSpec[];
+  body?: { required: boolean; content: Record<string, MediaSpec> };
+  /** Documented statuses as written, in document order. */
+  statuses: string[];
+  responses: Record<string, ResponseSpec>;
+}
+
+/** A file field's schema: `contentMediaType`, or an `anyOf` of file types (e.g. PNG, JPEG or WebP). */
+function fileBranches(doc: unknown, schema: Record<string, unknown>, pointer: string): Array<Record<string, unknown>> | null {
+  const { node } = follow(doc, schema, pointer);
+  if (typeof node.contentMediaType === 'string') return [node];
+  if (Array.isArray(node.anyOf) && node.anyOf.length > 0) {
+    const branches = node.anyOf.map((b, i) => follow(doc, b, `${pointer}/anyOf/${i}`).node);
+    if (branches.every((b) => typeof b.contentMediaType === 'string')) return branches;
+  }
+  return null;
+}
+
+function readMedia(doc: unknown, media: string, raw: unknown, pointer: string): MediaSpec {
+  const object = isRecord(raw) ? raw : {};
+  const schema = isRecord(object.schema) ? object.schema : {};
+  const resolved = follow(doc, schema, `${pointer}/schema`);
+  const props = isRecord(resolved.node.properties) ? resolved.node.properties : {};
+  const encoding = isRecord(object.encoding) ? object.encoding : {};
+  const spec: MediaSpec = { media, schema, pointer: `${pointer}/schema`, fileFields: [], fileTypes: {}, maxFileBytes: {} };
+  for (const [field, sub] of Object.entries(props)) {
+    const branches = fileBranches(doc, isRecord(sub) ? sub : {}, `${resolved.pointer}/properties/${pointerToken(field)}`);
+    if (!branches) continue;
+    spec.fileFields.push(field);
+    const declared = isRecord(encoding[field]) ? (encoding[field] as Record<string, unknown>).contentType : undefined;
+    spec.fileTypes[field] =
+      typeof declared === 'string'
+        ? declared.split(',').map((t) => t.trim().toLowerCase())
+        : branches.map((b) => String(b.contentMediaType).toLowerCase());
+    const sizes = branches.map((b) => b.maxLength);
+    if (sizes.every((s) => typeof s === 'number')) spec.maxFileBytes[field] = Math.max(...(sizes as number[]));
+  }
+  const max = object['x-max-body-bytes'];
+  if (max !== undefined) {
+    if (typeof max !== 'number' || !Number.isInteger(max) || max <= 0)
+      throw new SpecError(`${pointer}/x-max-body-bytes must be a positive integer`);
+    spec.maxBodyBytes = max;
+  }
+  return spec;
+}
+
+function examplesOf(doc: unknown, media: Record<string, unknown>): unknown[] {
+  const out: unknown[] = [];
+  if ('example' in media) out.push(media.example);
+  if (isRecord(media.examples)) {
+    for (const [name, raw] of Object.entries(media.examples)) {
+      const example = follow(doc, raw, `examples/${name}`).node;
+      if ('value' in example) out.push(example.value);
+    }
+  }
+  return out;
+}
+
+function readResponse(doc: unknown, status: string, raw: unknown, pointer: string): ResponseSpec {
+  const { node, pointer: at } = follow(doc, raw, pointer);
+  const headers: HeaderSpec[] = [];
+  for (const [name, rawHeader] of Object.entries(isRecord(node.headers) ? node.headers : {})) {
+    const header = follow(doc, rawHeader, `${at}/headers/${pointerToken(name)}`);
+    headers.push({
+      name,
+      required: header.node.required === true,
+      schema: isRecord(header.node.schema) ? header.node.schema : {},
+      pointer: `${header.pointer}/schema`,
+    });
+  }
+  let content: ContentSpec[] | null = null;
+  if (isRecord(node.content)) {
+    content = Object.entries(node.content).map(([media, rawMedia]) => {
+      const m = isRecord(rawMedia) ? rawMedia : {};
+      const spec: ContentSpec = { media: media.toLowerCase(), examples: examplesOf(doc, m) };
+      if (isRecord(m.schema)) {
+        spec.schema = m.schema;
+        spec.pointer = `${at}/content/${pointerToken(media)}/schema`;
+      }
+      return spec;
+    });
+  }
+  return { status, description: typeof node.description === 'string' ? node.description : '', pointer: at, headers, content };
+}
+
+/** Every operation of the document. Throws a SpecError when one cannot be read (no operationId, a broken reference). */
+export function operationSpecs(doc: OpenApiDocument): OperationSpec[] {
+  const out: OperationSpec[] = [];
+  const seen = new Set<string>();
+  for (const [path, item] of Object.entries(doc.paths)) {
+    if (!isRecord(item)) continue;
+    const itemPointer = `/paths/${pointerToken(path)}`;
+    const root = Array.isArray(item.servers) && item.servers.some((s) => isRecord(s) && s.url === '/');
+    const shared = Array.isArray(item.parameters) ? item.parameters.map((p, i) => [p, `${itemPointer}/parameters/${i}`] as const) : [];
+    for (const method of HTTP_METHODS) {
+      const op = item[method];
+      if (!isRecord(op)) continue;
+      const opPointer = `${itemPointer}/${method}`;
+      if (typeof op.operationId !== 'string' || op.operationId === '')
+        throw new SpecError(`${method.toUpperCase()} ${path} has no operationId`);
+      if (seen.has(op.operationId)) throw new SpecError(`operationId '${op.operationId}' is used twice`);
+      seen.add(op.operationId);
+      const own = Array.isArray(op.parameters) ? op.parameters.map((p, i) => [p, `${opPointer}/parameters/${i}`] as const) : [];
+      const params = new Map<string, ParamSpec>();
+      for (const [raw, at] of [...shared, ...own]) {
+        const p = follow(doc, raw, at);
+        params.set(`${String(p.node.in)}:${String(p.node.name)}`, {
+          name: String(p.node.name),
+          in: String(p.node.in),
+          required: p.node.required === true,
+          schema: isRecord(p.node.schema) ? p.node.schema : {},
+          pointer: `${p.pointer}/schema`,
+        });
+      }
+      const responses: Record<string, ResponseSpec> = {};
+      for (const [status, raw] of Object.entries(isRecord(op.responses) ? op.responses : {})) {
+        responses[status] = readResponse(doc, status, raw, `${opPointer}/responses/${pointerToken(status)}`);
+      }
+      const spec: OperationSpec = {
+        id: op.operationId,
+        method: method.toUpperCase(),
+        path,
+        root,
+        summary: typeof op.summary === 'string' ? op.summary : '',
+        description: typeof op.description === 'string' ? op.description : '',
+        params: [...params.values()],
+        statuses: Object.keys(responses),
+        responses,
+      };
+      if (op.requestBody !== undefined) {
+        const body = follow(doc, op.requestBody, `${opPointer}/requestBody`);
+        const content: Record<string, MediaSpec> = {};
+        for (const [media, rawMedia] of Object.entries(isRecord(body.node.content) ? body.node.content : {})) {
+          content[media] = readMedia(doc, media, rawMedia, `${body.pointer}/content/${pointerToken(media)}`);
+        }
+        spec.body = { required: body.node.required === true, content };
+      }
+      out.push(spec);
+    }
+  }
+  return out;
+}
+
+/** The documented response for a status: the exact code, then its range (`4XX`), then `default`. */
+export function responseFor(op: OperationSpec, status: number): ResponseSpec | undefined {
+  return op.responses[String(status)] ?? op.responses[`${String(status)[0]}XX`] ?? op.responses.default;
+}
+
+/**
+ * A REST collection as the document describes it: a path whose GET lists the records and whose POST
+ * creates one (201), and an item path below it (`/{collection}/{id}`) whose GET reads one.
+ */
+export interface CollectionSpec {
+  name: string;
+  path: string;
+  itemPath: string;
+  /** The item path's parameter that holds the record id. */
+  idParam: string;
+  list: OperationSpec;
+  create: OperationSpec;
+  read: OperationSpec;
+  replace?: OperationSpec;
+  remove?: OperationSpec;
+  /** Every other operation of the two paths (e.g. a PATCH that is documented as 405 only). */
+  others: OperationSpec[];
+  /** Most records the collection holds (`x-max-records` on the path), when stated. */
+  maxRecords?: number;
+}
+
+export function collectionSpecs(doc: OpenApiDocument, ops: readonly OperationSpec[]): CollectionSpec[] {
+  const out: CollectionSpec[] = [];
+  for (const [path, item] of Object.entries(doc.paths)) {
+    if (path.includes('{') || !isRecord(item)) continue;
+    const create = ops.find((o) => o.path === path && o.method === 'POST' && o.body?.content['application/json'] && o.responses['201']);
+    if (!create) continue;
+    const itemPath = Object.keys(doc.paths).find((p) => new RegExp(`^${escapeRegExp(path)}/\\{[^}/]+\\}$`).test(p));
+    if (!itemPath) continue;
+    const idParam = /\{([^}]+)\}$/.exec(itemPath)![1]!;
+    const on = (p: string, method: string) => ops.find((o) => o.path === p && o.method === method);
+    // A collection lists its records and reads one by id; a create without those is something else (a singleton).
+    if (!on(path, 'GET') || !on(itemPath, 'GET')) continue;
+    const known = [on(path, 'GET'), create, on(itemPath, 'GET'), on(itemPath, 'PUT'), on(itemPath, 'DELETE')];
+    const spec: CollectionSpec = {
+      name: path.slice(1),
+      path,
+      itemPath,
+      idParam,
+      list: on(path, 'GET')!,
+      create,
+      read: on(itemPath, 'GET')!,
+      others: ops.filter((o) => (o.path === path || o.path === itemPath) && !known.includes(o)),
+    };
+    const replace = on(itemPath, 'PUT');
+    const remove = on(itemPath, 'DELETE');
+    if (replace) spec.replace = replace;
+    if (remove) spec.remove = remove;
+    const max = item['x-max-records'];
+    if (max !== undefined) {
+      if (typeof max !== 'number' || !Number.isInteger(max) || max < 0)
+        throw new SpecError(`x-max-records of ${path} must be a non-negative integer`);
+      spec.maxRecords = max;
+    }
+    out.push(spec);
+  }
+  return out;
+}
+
+export const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The operation a concrete path (without the API base path) reaches; literal paths win over templates. */
+export function matchOperation(ops: readonly OperationSpec[], method: string, pathname: string): OperationSpec | undefined {
+  const candidates = ops
+    .filter((o) => o.method === method.toUpperCase())
+    .sort((a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0));
+  return candidates.find((o) => {
+    const pattern = escapeRegExp(o.path).replace(/\\\{[^}]+\\\}/g, '[^/]+');
+    return new RegExp(`^${pattern}$`).test(pathname);
+  });
+}
+
+/** Checks the shape this module needs of a parse result: a SpecError with a one-line reason otherwise. */
+export function asOpenApiDocument(parsed: unknown, name = 'the document'): OpenApiDocument {
+  if (!isRecord(parsed)) throw new SpecError(`${name} is not an OpenAPI document (no mapping at the top)`);
+  if (typeof parsed.openapi !== 'string' || !parsed.openapi.startsWith('3.')) throw new SpecError(`${name} is not an OpenAPI 3 document`);
+  if (!isRecord(parsed.paths)) throw new SpecError(`${name} has no paths`);
+  if (!isRecord(parsed.components) || !isRecord(parsed.components.schemas)) throw new SpecError(`${name} has no component schemas`);
+  return parsed as unknown as OpenApiDocument;
+}

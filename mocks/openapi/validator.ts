@@ -1,0 +1,120 @@
+import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { isRecord, pointerToken, type OpenApiDocument } from './document.ts';
+
+/** One way a value breaks a schema. */
+export interface SchemaProblem {
+  /** Where in the value (a JSON pointer, '' for the whole value). */
+  instancePath: string;
+  /** Where in the document, as a URI fragment (`#/components/schemas/Symbol/properties/code/pattern`) when known. */
+  schemaPath: string;
+  keyword: string;
+  message: string;
+  params: Record<string, unknown>;
+}
+
+export interface ValidatorOptions {
+  /**
+   * Every problem, each with its place in the document (slower): for reports. Without it, the
+   * first problem only, as a server answering 400 needs.
+   */
+  detailed?: boolean;
+}
+
+const DOC_ID = 'openapi';
+
+/**
+ * JSON Schema 2020-12 validation (ajv, with formats) against the schemas of one OpenAPI document:
+ * a schema by its pointer in the document, or any schema object whose `$ref`s point into it.
+ */
+export class SchemaValidator {
+  private readonly ajv: Ajv2020;
+  private readonly cache = new Map<string, ValidateFunction>();
+  private readonly places = new WeakMap<object, string>();
+  private readonly detailed: boolean;
+
+  constructor(doc: OpenApiDocument, { detailed = false }: ValidatorOptions = {}) {
+    this.detailed = detailed;
+    this.ajv = new Ajv2020({ allErrors: detailed, verbose: detailed, strict: false, validateFormats: true });
+    addFormats(this.ajv);
+    // The whole document, so that a schema is compiled where it stands and its `#/…` refs resolve.
+    this.ajv.addSchema({ ...doc, $id: DOC_ID });
+    if (detailed) this.index(doc, '');
+  }
+
+  /** Remembers each object's pointer, to turn ajv's schemaPath (relative to a $ref's target) into one in the document. */
+  private index(node: unknown, pointer: string): void {
+    if (typeof node !== 'object' || node === null || this.places.has(node)) return;
+    this.places.set(node, pointer);
+    const entries = Array.isArray(node) ? node.map((v, i) => [String(i), v] as const) : Object.entries(node);
+    for (const [key, value] of entries) this.index(value, `${pointer}/${pointerToken(key)}`);
+  }
+
+  private compiled(key: string, make: () => object): ValidateFunction {
+    let fn = this.cache.get(key);
+    if (!fn) {
+      fn = this.ajv.compile(make());
+      this.cache.set(key, fn);
+    }
+    return fn;
+  }
+
+  private problems(fn: ValidateFunction, value: unknown): SchemaProblem[] {
+    if (fn(value)) return [];
+    return (fn.errors ?? []).map((e) => this.problem(e));
+  }
+
+  private problem(e: ErrorObject): SchemaProblem {
+    const parent = isRecord(e.parentSchema) ? this.places.get(e.parentSchema) : undefined;
+    return {
+      instancePath: e.instancePath,
+      schemaPath: parent !== undefined ? `#${parent}/${e.keyword}` : e.schemaPath,
+      keyword: e.keyword,
+      message: e.message ?? 'is invalid',
+      params: e.params as Record<string, unknown>,
+    };
+  }
+
+  /** Validates against the schema at a pointer of the document (`/components/schemas/Symbol`). */
+  atPointer(pointer: string, value: unknown): SchemaProblem[] {
+    return this.problems(
+      this.compiled(`ptr:${pointer}`, () => ({ $ref: `${DOC_ID}#${pointer}` })),
+      value,
+    );
+  }
+
+  /** Validates against `components.schemas[name]`. */
+  schema(name: string, value: unknown): SchemaProblem[] {
+    return this.atPointer(`/components/schemas/${pointerToken(name)}`, value);
+  }
+
+  /** Validates against a schema object that is not in the document (its `#/…` refs point into it), cached by `key`. */
+  against(key: string, schema: unknown, value: unknown): SchemaProblem[] {
+    return this.problems(
+      this.compiled(`obj:${key}`, () => rebase(schema) as object),
+      value,
+    );
+  }
+
+  get reportsEveryProblem(): boolean {
+    return this.detailed;
+  }
+}
+
+/** Refs of a schema outside the document point at the registered document. */
+function rebase(schema: unknown): unknown {
+  return JSON.parse(JSON.stringify(schema ?? {}), (key, value: unknown) =>
+    key === '$ref' && typeof value === 'string' && value.startsWith('#/') ? `${DOC_ID}${value}` : value,
+  );
+}
+
+/** A problem in words: `body.code must match pattern "^[A-Z]{1,5}$"`, `body has an unknown field 'x'`. */
+export function describeProblem(p: SchemaProblem | undefined, label: string): string {
+  if (!p) return `${label} is invalid`;
+  const where = p.instancePath ? `${label}${p.instancePath.replaceAll('/', '.')}` : label;
+  if (p.keyword === 'additionalProperties' || p.keyword === 'unevaluatedProperties') {
+    const extra = p.params.additionalProperty ?? p.params.unevaluatedProperty ?? '?';
+    return `${where} has an unknown field '${String(extra)}'`;
+  }
+  return `${where} ${p.message}`;
+}
