@@ -10,8 +10,9 @@ import { createServer, request as httpRequest, Agent, type IncomingMessage } fro
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { matchOperation, operationSpecs, type OperationSpec } from '../../../mocks/openapi/index.ts';
 import { startServer } from '../../../mocks/server.ts';
-import { Contract } from '../../support/openapi.ts';
+import { loadSpec } from '../../../mocks/spec.node.ts';
 import { FAULT_NAMES, FAULTS, type Answer, type Exchange, type Fault, type FaultName } from './faults.ts';
 
 export { FAULT_NAMES, FAULTS, type FaultName } from './faults.ts';
@@ -26,14 +27,14 @@ const API_BASE = '/api';
 /** Hop-by-hop headers are the connection's, not the message's: neither side forwards them. */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'te', 'trailer']);
 
-let contract: Contract | undefined;
+let operations: readonly OperationSpec[] | undefined;
 
 /** The operation of openapi.yaml a request reaches, by the path after the API base (literal paths win). */
 function operationOf(method: string, url: string): string | undefined {
   const pathname = url.split(/[?#]/)[0]!;
   if (!pathname.startsWith(`${API_BASE}/`)) return undefined;
-  contract ??= new Contract();
-  return contract.match(method, pathname.slice(API_BASE.length))?.id;
+  operations ??= operationSpecs(loadSpec());
+  return matchOperation(operations, method, pathname.slice(API_BASE.length))?.id;
 }
 
 function readAll(stream: IncomingMessage): Promise<Buffer> {

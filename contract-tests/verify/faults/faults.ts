@@ -207,6 +207,26 @@ export const FAULTS = {
     breaks: 'every record is listed twice (a join that multiplies rows), so the list breaks maxItems: 3',
     answer: (ex) => editJson(ex, 200, (body) => (Array.isArray(body) ? [...body, ...body] : body)),
   },
+  'createAccount-no-location': {
+    operationId: 'createAccount',
+    breaks: 'the 201 answer has no Location header, which the contract declares required',
+    answer: async (ex) => {
+      const upstream = await ex.forward();
+      if (upstream.status !== 201) return upstream;
+      const { location: _location, ...headers } = upstream.headers;
+      return { ...upstream, headers };
+    },
+  },
+  'patchNotification-405-without-allow': {
+    operationId: 'patchNotification',
+    breaks: 'the 405 answer has no Allow header, which the contract declares required',
+    answer: async (ex) => {
+      const upstream = await ex.forward();
+      if (upstream.status !== 405) return upstream;
+      const { allow: _allow, ...headers } = upstream.headers;
+      return { ...upstream, headers };
+    },
+  },
 } satisfies Record<string, Fault>;
 
 export type FaultName = keyof typeof FAULTS;
