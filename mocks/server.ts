@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { getResponse } from 'msw';
 import { createHandlers, createMockBackend } from './handlers.ts';
 import { loadSpec } from './spec.node.ts';
-import { loadStaticFiles, type StaticFile } from './static-files.ts';
+import { loadStaticFiles, serveStatic, type StaticFile } from './static-files.ts';
 import { contentSecurityPolicy, securityHeaders } from './security-headers.ts';
 import { MAX_FORM_BYTES } from './body.ts';
 import { errorBody } from './errors.ts';
@@ -133,57 +132,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     res.end(req.method === 'HEAD' ? undefined : payload);
   }
 
-  function answerStatic(req: IncomingMessage, res: ServerResponse, pathname: string) {
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { ...headers, allow: 'GET, HEAD', 'content-type': 'application/json' });
-      res.end(JSON.stringify(errorBody(405, 'Method not allowed')));
-      return;
-    }
-    // Home has its own shell, painted with its hero before the scripts run.
-    let file = pathname === '/' || pathname === '/home' ? (files.get('/home.html') ?? files.get('/index.html')) : files.get(pathname);
-    // App routes are client-side: any path without a file extension gets the app shell.
-    if (!file && !/\.[a-z0-9]+$/i.test(pathname)) file = files.get('/index.html');
-    if (!file) {
-      // The one error body of the API, here too: GET /assets/ui-config.json is an operation of the
-      // contract, whose 404 is the Error JSON (a build without that file answers it).
-      res.writeHead(404, { ...headers, 'content-type': 'application/json' });
-      res.end(JSON.stringify(errorBody(404, `No file at '${pathname}'`)));
-      return;
-    }
-    const out: Record<string, string> = {
-      ...headers,
-      'content-type': file.type,
-      'cache-control': file.cacheControl,
-      etag: file.etag,
-      'last-modified': file.lastModified,
-      vary: 'Accept-Encoding',
-    };
-    if (file.type.startsWith('text/html') && !/(?:^|;\s*)XSRF-TOKEN=/.test(req.headers.cookie ?? '')) {
-      out['set-cookie'] = `XSRF-TOKEN=${randomBytes(18).toString('base64url')}; Path=/; SameSite=Strict`;
-    }
-    const inm = req.headers['if-none-match'];
-    const ims = req.headers['if-modified-since'];
-    const fresh =
-      inm !== undefined
-        ? inm.split(',').some((tag) => tag.trim().replace(/^W\//, '') === file.etag)
-        : ims !== undefined && Date.parse(ims) >= Date.parse(file.lastModified);
-    if (fresh) {
-      res.writeHead(304, out);
-      res.end();
-      return;
-    }
-    const accept = String(req.headers['accept-encoding'] ?? '');
-    let payload = file.body;
-    if (file.br && /\bbr\b/.test(accept)) {
-      payload = file.br;
-      out['content-encoding'] = 'br';
-    } else if (file.gzip && /\bgzip\b/.test(accept)) {
-      payload = file.gzip;
-      out['content-encoding'] = 'gzip';
-    }
-    out['content-length'] = String(payload.length);
-    res.writeHead(200, out);
-    res.end(req.method === 'HEAD' ? undefined : payload);
+  // Async so that a failure becomes the rejection the request handler answers with a 500.
+  async function answerStatic(req: IncomingMessage, res: ServerResponse, pathname: string) {
+    serveStatic(req, res, pathname, files, headers);
   }
 
   let reachable = true;
