@@ -174,7 +174,7 @@ async function prepare(op: OperationSpec, setup: Setup): Promise<string> {
     const created = (await expectStatus(response, [201], 'create the profile')) as { id: string };
     return created.id;
   }
-  const name = RequestGenerator.collectionOf(op) as CollectionName | null;
+  const name = generator.collectionOf(op) as CollectionName | null;
   if (!name) return '1';
   const list = async () => (await expectStatus(await direct('GET', `/${name}`), [200], `GET /${name}`)) as Array<{ id: string }>;
   let rows = await list();
@@ -289,7 +289,7 @@ async function send(op: OperationSpec, r: GeneratedRequest, existing: string): P
  * have stored something the API can no longer answer. Not counted as a generated request.
  */
 async function stateProblems(op: OperationSpec): Promise<string[]> {
-  const name = RequestGenerator.collectionOf(op);
+  const name = generator.collectionOf(op);
   const path = name ? `/${name}` : op.path.startsWith('/user/profile') ? '/user/profile/myprofile' : null;
   if (!path) return [];
   const response = await direct('GET', path);

@@ -1,52 +1,25 @@
-import { readFileSync } from 'node:fs';
-import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
 import type { Middleware } from 'openapi-fetch';
-import { parse } from 'yaml';
+import { follow, OpenApiSpec, type OpenApiDocument, type OperationSpec } from '../../mocks/openapi/index.ts';
+import { loadSpec } from '../../mocks/spec.node.ts';
 import { SPEC_FILE } from './prism.ts';
 
+export { HTTP_METHODS } from '../../mocks/openapi/index.ts';
+
 /** The parts of openapi.yaml the contract tests read. */
-interface Reference {
-  $ref: string;
-}
 interface MediaTypeObject {
   schema?: unknown;
   example?: unknown;
-  examples?: Record<string, { value?: unknown } | Reference>;
-}
-interface HeaderObject {
-  schema?: unknown;
+  examples?: Record<string, unknown>;
 }
 interface ResponseObject {
   description: string;
-  headers?: Record<string, HeaderObject | Reference>;
+  headers?: Record<string, unknown>;
   content?: Record<string, MediaTypeObject>;
 }
-interface OperationObject {
-  operationId?: string;
-  responses?: Record<string, ResponseObject | Reference>;
-}
-interface Document {
-  paths: Record<string, Record<string, unknown>>;
-  components: {
-    schemas: Record<string, unknown>;
-    responses?: Record<string, ResponseObject>;
-    headers?: Record<string, HeaderObject>;
-    examples?: Record<string, { value?: unknown }>;
-  };
-}
+type Document = OpenApiDocument;
 
-export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
-
-export interface Operation {
-  readonly id: string;
-  /** Upper case, as in a Request. */
-  readonly method: string;
-  /** The path template as written in openapi.yaml, e.g. `/symbols/{id}`. */
-  readonly path: string;
-  /** Documented status codes, as written (`'200'`, `'404'`). */
-  readonly statuses: readonly string[];
-}
+/** An operation of openapi.yaml (see mocks/openapi): id, method, path template, documented statuses and more. */
+export type Operation = OperationSpec;
 
 export interface Answer {
   status: number;
@@ -57,33 +30,19 @@ export interface Answer {
 /** Prism marks its own answers (violations, unmatched routes, upstream failures) with this type. */
 export const PRISM_ERROR_TYPE = 'https://stoplight.io/prism/errors';
 
-const isRef = (value: unknown): value is Reference =>
-  typeof value === 'object' && value !== null && typeof (value as Reference).$ref === 'string';
-
 export const mediaTypeOf = (headers: Headers) => (headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
 const isJson = (media: string) => media === 'application/json' || media.endsWith('+json');
 
+/** openapi.yaml read through the shared reader (mocks/openapi), with what the contract tests ask of it. */
 export class Contract {
   readonly doc: Document;
+  readonly spec: OpenApiSpec;
   readonly operations: readonly Operation[];
-  private readonly ajv: Ajv2020;
-  private readonly validators = new Map<string, ValidateFunction>();
 
   constructor(file = SPEC_FILE) {
-    this.doc = parse(readFileSync(file, 'utf8')) as Document;
-    const operations: Operation[] = [];
-    for (const [path, item] of Object.entries(this.doc.paths)) {
-      for (const method of HTTP_METHODS) {
-        const op = item[method] as OperationObject | undefined;
-        if (!op) continue;
-        if (!op.operationId) throw new Error(`openapi.yaml: ${method.toUpperCase()} ${path} has no operationId`);
-        operations.push({ id: op.operationId, method: method.toUpperCase(), path, statuses: Object.keys(op.responses ?? {}) });
-      }
-    }
-    this.operations = operations;
-    this.ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: true });
-    addFormats(this.ajv);
-    this.ajv.addSchema({ $id: 'openapi', components: this.doc.components });
+    this.spec = new OpenApiSpec(loadSpec(file), { detailed: true });
+    this.doc = this.spec.doc;
+    this.operations = this.spec.operations;
   }
 
   get operationIds(): string[] {
@@ -91,48 +50,25 @@ export class Contract {
   }
 
   byId(id: string): Operation {
-    const op = this.operations.find((o) => o.id === id);
-    if (!op) throw new Error(`openapi.yaml has no operation '${id}'`);
-    return op;
+    return this.spec.byId(id);
   }
 
   /** The operation for a method and a path template (openapi-fetch's `schemaPath`). */
   find(method: string, template: string): Operation | undefined {
-    return this.operations.find((o) => o.method === method.toUpperCase() && o.path === template);
+    return this.spec.find(method, template);
   }
 
   /** The operation a concrete path (without the API base path) reaches; literal paths win over templates. */
   match(method: string, pathname: string): Operation | undefined {
-    const candidates = this.operations
-      .filter((o) => o.method === method.toUpperCase())
-      .sort((a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0));
-    return candidates.find((o) => {
-      const pattern = o.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+');
-      return new RegExp(`^${pattern}$`).test(pathname);
-    });
+    return this.spec.match(method, pathname);
   }
 
-  private operationObject(op: Operation): OperationObject {
-    return this.doc.paths[op.path]![op.method.toLowerCase()] as OperationObject;
-  }
-
-  private deref<T>(value: T | Reference): T {
-    if (!isRef(value)) return value;
-    const parts = value.$ref
-      .replace(/^#\//, '')
-      .split('/')
-      .map((p) => p.replaceAll('~1', '/').replaceAll('~0', '~'));
-    let node: unknown = this.doc;
-    for (const part of parts) node = (node as Record<string, unknown> | undefined)?.[part];
-    if (node === undefined) throw new Error(`openapi.yaml: unresolved ${value.$ref}`);
-    return this.deref(node as T | Reference);
-  }
-
-  /** The documented response for a status (or `default`), references resolved. */
+  /** The documented response object for a status (or `default`), references resolved. */
   response(op: Operation, status: number | string): ResponseObject | undefined {
-    const responses = this.operationObject(op).responses ?? {};
-    const raw = responses[String(status)] ?? responses.default;
-    return raw === undefined ? undefined : this.deref(raw);
+    const documented = op.responses[String(status)] ?? op.responses.default;
+    return documented === undefined
+      ? undefined
+      : (follow(this.doc, { $ref: `#${documented.pointer}` }, '').node as unknown as ResponseObject);
   }
 
   /** What Prism's mock answers a valid request with: the lowest documented 2xx, else the only code. */
@@ -149,37 +85,21 @@ export class Contract {
 
   /** The first example documented for a status and media type, as Prism's static mock answers it. */
   example(op: Operation, status: number, media = 'application/json'): { found: true; value: unknown } | { found: false } {
-    const content = this.response(op, status)?.content?.[media];
-    if (!content) return { found: false };
-    const first = content.examples ? Object.values(content.examples)[0] : undefined;
-    if (first !== undefined) {
-      const resolved = this.deref(first);
-      if ('value' in resolved) return { found: true, value: resolved.value };
-    }
-    if ('example' in content) return { found: true, value: content.example };
-    return { found: false };
-  }
-
-  private validator(key: string, schema: unknown): ValidateFunction {
-    let fn = this.validators.get(key);
-    if (!fn) {
-      fn = this.ajv.compile(rebase(schema) as object);
-      this.validators.set(key, fn);
-    }
-    return fn;
+    const content = op.responses[String(status)]?.content?.find((c) => c.media === media);
+    if (!content || content.examples.length === 0) return { found: false };
+    return { found: true, value: content.examples[0] };
   }
 
   /** Validates a value against `components.schemas[name]`: the problems, empty when valid. */
   checkSchema(name: string, value: unknown): string[] {
-    const fn = this.validator(`schema:${name}`, { $ref: `#/components/schemas/${name}` });
-    return fn(value) ? [] : (fn.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? 'is invalid'}`);
+    return this.spec.validator.schema(name, value).map((e) => `${e.instancePath || '(root)'} ${e.message}`);
   }
 
   /**
-   * Checks one answer against the contract: the status is documented, the media type is one the
-   * response lists, a JSON body validates against its schema, documented headers that are present
-   * validate against theirs. Also flags any answer Prism made up itself (a violation, an unmatched
-   * route, an upstream failure). Returns the problems, empty when the answer honours the contract.
+   * Checks one answer against the contract (mocks/openapi's judge: a documented status, media type,
+   * required headers, headers and body against their schemas, the Error body's status and phrase).
+   * Also flags any answer Prism made up itself (a violation, an unmatched route, an upstream
+   * failure). Returns the problems, empty when the answer honours the contract.
    */
   checkAnswer(op: Operation, answer: Answer): string[] {
     const where = `${op.id} (${op.method} ${op.path}) answered ${answer.status}`;
@@ -191,41 +111,16 @@ export class Contract {
       try {
         parsed = text === '' ? undefined : JSON.parse(text);
       } catch {
-        problems.push(`${where}: the body is not JSON although it says ${media}: ${text.slice(0, 200)}`);
+        // The judge below reports a body that is not JSON.
       }
     }
     const prism = prismProblem(parsed);
     if (prism) return [`${where}: Prism answered instead of the API: ${prism}`];
     const violations = answer.headers.get('sl-violations');
     if (violations) problems.push(`${where}: Prism reports contract violations: ${violations}`);
-
-    const response = this.response(op, answer.status);
-    if (!response) return [...problems, `${where}, which the contract does not document (documented: ${op.statuses.join(', ')})`];
-
-    for (const [name, raw] of Object.entries(response.headers ?? {})) {
-      const value = answer.headers.get(name);
-      if (value === null) continue;
-      const header = this.deref(raw);
-      const fn = this.validator(`header:${op.id}:${answer.status}:${name}`, header.schema ?? {});
-      if (!fn(value)) problems.push(`${where}: header ${name}: '${value}' ${fn.errors?.[0]?.message ?? 'is invalid'}`);
-    }
-
-    if (!response.content) {
-      if (answer.body.byteLength > 0) problems.push(`${where}: the contract documents no body but one came: ${text.slice(0, 200)}`);
-      return problems;
-    }
-    const content = response.content[media];
-    if (!content) {
-      return [...problems, `${where}: media type '${media}' is not one of ${Object.keys(response.content).join(', ')}`];
-    }
-    if (isJson(media)) {
-      const fn = this.validator(`body:${op.id}:${answer.status}:${media}`, content.schema ?? {});
-      if (!fn(parsed)) {
-        const details = (fn.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? ''}`).join('; ');
-        problems.push(`${where}: the body breaks the schema: ${details}\n  body: ${text.slice(0, 300)}`);
-      }
-    } else if (answer.body.byteLength === 0) {
-      problems.push(`${where}: an empty ${media} body`);
+    for (const v of this.spec.check(op, answer)) {
+      const at = v.schemaPath ? ` [${v.schemaPath}]` : '';
+      problems.push(`${where}: ${v.message}${at}${v.kind === 'body' ? `\n  body: ${text.slice(0, 300)}` : ''}`);
     }
     return problems;
   }
@@ -237,13 +132,6 @@ export function prismProblem(body: unknown): string | null {
   const p = body as { type?: unknown; title?: unknown; detail?: unknown; validation?: unknown };
   if (typeof p.type !== 'string' || !p.type.startsWith(PRISM_ERROR_TYPE)) return null;
   return `${p.type.slice(PRISM_ERROR_TYPE.length)} ${String(p.title)}: ${String(p.detail)} ${JSON.stringify(p.validation ?? [])}`;
-}
-
-/** Schemas inside paths may $ref component schemas: point those refs at the registered document. */
-function rebase(schema: unknown): unknown {
-  return JSON.parse(JSON.stringify(schema ?? {}), (key, value: unknown) =>
-    key === '$ref' && typeof value === 'string' && value.startsWith('#/') ? `openapi${value}` : value,
-  );
 }
 
 /** Answers seen by a client: which operations were exercised, and every contract problem found. */
