@@ -10,6 +10,7 @@ import { loadStaticFiles, serveStatic, type StaticFile } from './static-files.ts
 import { contentSecurityPolicy, securityHeaders } from './security-headers.ts';
 import { MAX_FORM_BYTES } from './body.ts';
 import { errorBody } from './errors.ts';
+import type { ExchangeChecker, ExchangeReport } from './strict.ts';
 
 export interface ServerOptions {
   port?: number;
@@ -17,6 +18,13 @@ export interface ServerOptions {
   delayMs?: number;
   /** The built app to serve; without one only the API answers. */
   distDir?: string | null;
+  /**
+   * Judges every API exchange against openapi.yaml (mocks/strict.ts) before it is answered; read
+   * the tally with exchanges(). `npm run serve` turns it on with MOCK_STRICT=1.
+   */
+  strict?: boolean;
+  /** Called with each violation strict mode finds, as it finds it. */
+  onViolation?: (message: string) => void;
 }
 
 export interface RunningServer {
@@ -26,6 +34,8 @@ export interface RunningServer {
   deploy(distDir: string): void;
   /** While false, every connection is dropped unanswered: the network is down as far as a browser can tell. */
   setReachable(reachable: boolean): void;
+  /** Strict mode's tally: the API exchanges judged and every violation found (nothing without strict). */
+  exchanges(): ExchangeReport;
   close(): Promise<void>;
 }
 
@@ -93,6 +103,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const { port = 8080, host = '127.0.0.1', delayMs = 1000 } = options;
   const backend = await createMockBackend({ spec: loadSpec(), delayMs, basePath: '/api' });
   const handlers = createHandlers(backend, { anyOrigin: true });
+  // Loaded only when asked for: it reads openapi.yaml again and compiles its own validators.
+  const checker: ExchangeChecker | null = options.strict ? (await import('./strict.ts')).createExchangeChecker('/api') : null;
 
   let files = new Map<string, StaticFile>();
   let headers: Record<string, string> = securityHeaders(contentSecurityPolicy());
@@ -104,9 +116,26 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
   async function answerApi(req: IncomingMessage, res: ServerResponse, origin: string) {
     const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await readBody(req, MAX_FORM_BYTES);
+    // Every answer leaves through here, so strict mode judges each one before the client sees it.
+    const send = async (status: number, out: Record<string, string>, payload: Buffer) => {
+      if (checker) {
+        const problems = await checker.record({
+          method: req.method ?? 'GET',
+          url: req.url ?? '/',
+          requestHeaders: req.headers,
+          requestBody: body === 'too-large' ? null : (body ?? new Uint8Array(0)),
+          status,
+          responseHeaders: out,
+          responseBody: payload,
+        });
+        for (const problem of problems) options.onViolation?.(problem);
+      }
+      res.writeHead(status, out);
+      res.end(req.method === 'HEAD' ? undefined : payload);
+    };
     if (body === 'too-large') {
-      res.writeHead(413, { ...headers, 'content-type': 'application/json', connection: 'close' });
-      res.end(JSON.stringify(errorBody(413, 'The request body is too large')));
+      const tooLarge = Buffer.from(JSON.stringify(errorBody(413, 'The request body is too large')));
+      await send(413, { ...headers, 'content-type': 'application/json', connection: 'close' }, tooLarge);
       return;
     }
     const request = new Request(new URL(literalEscapes(req.url!), origin), {
@@ -116,8 +145,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     });
     const response = await getResponse(handlers, request);
     if (!response) {
-      res.writeHead(404, { ...headers, 'content-type': 'application/json' });
-      res.end(JSON.stringify(errorBody(404, 'Not found')));
+      await send(404, { ...headers, 'content-type': 'application/json' }, Buffer.from(JSON.stringify(errorBody(404, 'Not found'))));
       return;
     }
     const out: Record<string, string> = { ...headers, 'cache-control': 'no-store' };
@@ -128,8 +156,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     // writeHead() sends the head at once, so without a length Node falls back to chunked encoding
     // and a client cannot compute download progress. 204 and 304 must not carry one.
     if (response.status !== 204 && response.status !== 304) out['content-length'] = String(payload.length);
-    res.writeHead(response.status, out);
-    res.end(req.method === 'HEAD' ? undefined : payload);
+    await send(response.status, out, payload);
   }
 
   // Async so that a failure becomes the rejection the request handler answers with a 500.
@@ -174,6 +201,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       reachable = value;
       if (!value) server.closeAllConnections();
     },
+    exchanges: () => checker?.report() ?? { checked: 0, violations: [] },
     close: () =>
       new Promise<void>((done) => {
         server.closeAllConnections();
@@ -213,9 +241,18 @@ if (isMain) {
     host: process.env.HOST || '127.0.0.1',
     delayMs: readDelay(process.env.MOCK_DELAY_MS),
     distDir,
+    strict: process.env.MOCK_STRICT === '1',
+    onViolation: (message) => console.error(`Contract violation: ${message}`),
   });
   console.log(`Circle is served on ${running.url} (API under ${running.url}/api/)`);
-  const stop = () => void running.close().then(() => process.exit(0));
+  if (process.env.MOCK_STRICT === '1') console.log('Strict: every API exchange is checked against openapi.yaml; violations are printed.');
+  const stop = () => {
+    if (process.env.MOCK_STRICT === '1') {
+      const { checked, violations } = running.exchanges();
+      console.log(`contract: ${checked} exchanges checked, ${violations.length} violations`);
+    }
+    void running.close().then(() => process.exit(0));
+  };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }

@@ -1,6 +1,9 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 import { startServer, type RunningServer } from '../../mocks/server.ts';
 import { DIST } from './global-setup.ts';
+import { EXCHANGES_DIR, type WorkerTally } from './global-teardown.ts';
 
 interface WorkerFixtures {
   server: RunningServer;
@@ -9,21 +12,51 @@ interface WorkerFixtures {
 interface TestFixtures {
   /** Console errors and CSP violations seen on the page; each test asserts there are none. */
   consoleErrors: string[];
+  /** Fails the test when an API exchange during it broke openapi.yaml. */
+  contract: undefined;
+}
+
+/** Contract violations of this worker's server already reported by a test. */
+let reported = 0;
+
+function contractFailure(violations: string[], when: string): Error {
+  const lines = violations.map((v) => `  - ${v}`).join('\n');
+  return new Error(`${violations.length} API exchange(s) broke openapi.yaml ${when}:\n${lines}`);
 }
 
 /**
  * Each worker serves the production build with its own mock backend (no delay), so tests in
- * different workers never share state; each test starts from the seed data.
+ * different workers never share state; each test starts from the seed data. The server is strict:
+ * every API exchange is judged against openapi.yaml (mocks/strict.ts), a violation fails the test
+ * it happened in, and the worker's tally goes to the global teardown, which prints the total.
  */
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   server: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this destructuring; this one has none.
-    async ({}, use) => {
-      const server = await startServer({ port: 0, delayMs: 0, distDir: DIST });
+    async ({}, use, workerInfo) => {
+      const server = await startServer({ port: 0, delayMs: 0, distDir: DIST, strict: true });
       await use(server);
       await server.close();
+      const { checked, violations } = server.exchanges();
+      const tally: WorkerTally = { checked, violations: violations.length };
+      mkdirSync(EXCHANGES_DIR, { recursive: true });
+      writeFileSync(resolve(EXCHANGES_DIR, `worker-${workerInfo.workerIndex}.json`), JSON.stringify(tally));
+      // Exchanges still under way when the last test ended.
+      const late = violations.slice(reported);
+      if (late.length > 0) throw contractFailure(late, 'after the last test of this worker');
     },
     { scope: 'worker' },
+  ],
+  contract: [
+    async ({ server }, use) => {
+      await use(undefined);
+      // Auto fixtures are set up first and torn down last: the page and its requests are done.
+      const { violations } = server.exchanges();
+      const found = violations.slice(reported);
+      reported = violations.length;
+      if (found.length > 0) throw contractFailure(found, 'during this test');
+    },
+    { auto: true },
   ],
   baseURL: async ({ server }, use) => {
     await fetch(`${server.url}/api/commands/reset`, { method: 'POST' });
