@@ -85,7 +85,8 @@ describe('xsrfMiddleware', () => {
   });
 
   it('the header survives the progress transport of the profile upload', async () => {
-    // profileApi sends through progressFetch, which rebuilds the Request and calls the global fetch.
+    // With a progress listener, profileApi sends through progressFetch, which rebuilds the Request
+    // and calls the global fetch.
     const sent: Request[] = [];
     vi.stubGlobal('fetch', async (request: Request) => {
       sent.push(request);
@@ -94,7 +95,9 @@ describe('xsrfMiddleware', () => {
       return Response.json({ id: 'p1', interests: [], createdAt: now, updatedAt: now, ...PROFILE_FIELDS }, { status: 201 });
     });
     const { client } = stubbed(`${PAGE}/api`);
-    await profileApi(client).create(PROFILE_FIELDS, null);
+    const events: string[] = [];
+    await profileApi(client).create(PROFILE_FIELDS, null, { onProgress: (e) => events.push(e.type) });
+    expect(events[0]).toBe('sent');
     const request = only(sent);
     expect(request.url).toBe(`${PAGE}/api/user/profile`);
     expect(request.headers.get('X-XSRF-TOKEN')).toBe('tok/en=42');

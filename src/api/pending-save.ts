@@ -1,6 +1,7 @@
 import { createStore, del, get, set, type UseStore } from 'idb-keyval';
 import type { ApiClient } from './client';
-import { profileApi, type Profile, type ProfileInput, type ProfilePatch, type TransferOptions } from './profile';
+import { type Profile, type ProfileInput, type ProfilePatch, sendProfileSave } from './profile-save';
+import type { FetchLike } from './transport';
 
 /**
  * The profile save that could not reach the server, kept in IndexedDB (with its avatar file)
@@ -64,10 +65,11 @@ export async function withOutboxLock<T>(work: () => Promise<T>): Promise<T> {
   return (await locks.request(OUTBOX_LOCK, work)) as T;
 }
 
-/** Sends a queued save through the typed client: the page and the service worker build the same request. */
-export function sendPendingSave(client: ApiClient, save: PendingProfileSave, options: TransferOptions = {}): Promise<Profile> {
-  const profiles = profileApi(client);
-  return save.kind === 'create'
-    ? profiles.create(save.fields, save.avatar, options)
-    : profiles.update(save.id, save.fields, save.avatar, options);
+/** Sends a queued save with the same request as any save: the page passes its progress transport as `fetch`. */
+export function sendPendingSave(
+  client: ApiClient,
+  save: PendingProfileSave,
+  options: { fetch?: FetchLike; signal?: AbortSignal } = {},
+): Promise<Profile> {
+  return sendProfileSave(client, save, save.avatar, options);
 }

@@ -1,12 +1,9 @@
-import type { components } from './schema';
 import { type ApiClient, unwrap } from './client';
 import type { ProgressListener } from './progress';
 import { checkProfile } from './guards';
-import { profileFormData } from './profile-form-data';
+import { type Profile, type ProfileInput, type ProfilePatch, sendProfileSave } from './profile-save';
 
-export type Profile = components['schemas']['Profile'];
-export type ProfileInput = components['schemas']['ProfileInput'];
-export type ProfilePatch = components['schemas']['ProfilePatch'];
+export type { Profile, ProfileInput, ProfilePatch } from './profile-save';
 
 export interface TransferOptions {
   onProgress?: ProgressListener;
@@ -15,7 +12,7 @@ export interface TransferOptions {
 
 /**
  * The fetch for a save: with a listener, the progress transport (loaded only then, not at start);
- * without one (the service worker replaying a queued save), the client's own fetch.
+ * without one, the client's own fetch.
  */
 async function transferFetch(onProgress: ProgressListener | undefined) {
   if (!onProgress) return undefined;
@@ -31,32 +28,10 @@ export function profileApi(client: ApiClient) {
       return profile ? checkProfile(profile) : null;
     },
     async create(fields: ProfileInput, avatar: Blob | null, { onProgress, signal }: TransferOptions = {}): Promise<Profile> {
-      const fetch = await transferFetch(onProgress);
-      return checkProfile(
-        await unwrap(
-          client.POST('/user/profile', {
-            // The form is built from `fields`; the typed body keeps the call checked against the contract.
-            body: fields as unknown as components['schemas']['ProfileForm'],
-            bodySerializer: () => profileFormData(fields, avatar),
-            fetch,
-            signal,
-          }),
-        ),
-      );
+      return sendProfileSave(client, { kind: 'create', fields }, avatar, { fetch: await transferFetch(onProgress), signal });
     },
     async update(id: string, fields: ProfilePatch, avatar: Blob | null, { onProgress, signal }: TransferOptions = {}): Promise<Profile> {
-      const fetch = await transferFetch(onProgress);
-      return checkProfile(
-        await unwrap(
-          client.PATCH('/user/profile/{id}', {
-            params: { path: { id } },
-            body: fields as unknown as components['schemas']['ProfilePatchForm'],
-            bodySerializer: () => profileFormData(fields, avatar),
-            fetch,
-            signal,
-          }),
-        ),
-      );
+      return sendProfileSave(client, { kind: 'update', id, fields }, avatar, { fetch: await transferFetch(onProgress), signal });
     },
     async remove(id: string): Promise<void> {
       await unwrap(client.DELETE('/user/profile/{id}', { params: { path: { id } } }));

@@ -2,6 +2,7 @@ import { batch, computed, signal } from '@preact/signals-core';
 import { api, apiBaseUrl } from '../api/instance';
 import { ApiError, isAbort, profileErrorMessage } from '../api/errors';
 import type { Profile, ProfileInput, ProfilePatch } from '../api/profile';
+import type { ProfileSave } from '../api/profile-save';
 import { percentOf, type TransferEvent } from '../api/progress';
 import {
   clearPendingSave,
@@ -154,7 +155,7 @@ export const pendingProfileSave = computed(() => pending.value);
 /** A queued save the server refused: its fields go back into the form with the reason. */
 export const refusedProfileSave = computed(() => refused.value);
 
-export type SaveRequest = { kind: 'create'; fields: ProfileInput } | { kind: 'update'; id: string; fields: ProfilePatch };
+export type SaveRequest = ProfileSave;
 
 /** Keeps a save on the device and asks the service worker to send it when the network is back. */
 async function queue(request: SaveRequest, avatar: Blob | null): Promise<void> {
@@ -204,7 +205,8 @@ export function sendQueuedSave(): Promise<'sent' | 'refused' | 'none' | 'offline
     set('save:send-queued', { loading: true, error: null });
     try {
       set('save:progress-reset', { progress: 0, progressMessage: null });
-      const saved = await sendPendingSave(api.client(), save, { onProgress: onTransfer });
+      const { progressFetch } = await import('../api/transport');
+      const saved = await sendPendingSave(api.client(), save, { fetch: progressFetch(onTransfer) });
       await clearPendingSave();
       set('save:sent-queued', { profile: saved, loading: false });
       queuedSaveSent(save);
