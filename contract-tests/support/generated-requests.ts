@@ -889,8 +889,7 @@ export function buildAt(op: OperationSpec, r: GeneratedRequest, bases: Bases, ex
 /**
  * valid: the contract allows the request; invalid: it forbids it; null: it does not say (or Prism
  * changes it on the way). `statuses`: for an invalid request, the statuses the document gives for
- * what is wrong with it (413 for a body over its limit, 415 for a media type it does not list...),
- * when every reason agrees; otherwise any documented 4xx fits.
+ * what is wrong with it (413 for a body over its limit, 415 for a media type it does not list...).
  */
 export interface Verdict {
   valid: boolean | null;
@@ -957,8 +956,8 @@ export class RequestJudge {
     this.bodyVerdict(op, { ...r, body: effectiveBody(r, existing) }, existing, invalid, unspecified);
     if (invalid.length > 0) {
       const verdict: Verdict = { valid: false, why: invalid.map((i) => i.why) };
-      const common = invalid.map((i) => i.statuses).reduce((a, b) => a.filter((x) => b.includes(x)));
-      if (common.length > 0) verdict.statuses = common;
+      // A server reports one of the problems it finds: any of their statuses fits.
+      verdict.statuses = [...new Set(invalid.flatMap((i) => i.statuses))].sort((a, b) => a - b);
       return verdict;
     }
     return unspecified.length > 0 ? { valid: null, why: unspecified } : { valid: true, why: [] };

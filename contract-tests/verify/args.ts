@@ -1,0 +1,156 @@
+/** The command line of `npm run verify`: options in, a typed Options or a one-line reason out. */
+
+export interface Options {
+  /** The API base URL (the resolved `servers` URL); undefined: start the embedded mock and verify it. */
+  baseUrl?: string;
+  spec: string;
+  junit?: string;
+  json?: string;
+  html?: string;
+  seed: number;
+  /** Sent with every request, e.g. `Authorization: Bearer …`. */
+  headers: Array<[name: string, value: string]>;
+  /** Safe methods only (GET, HEAD, OPTIONS, TRACE), for a production server. */
+  readOnly: boolean;
+  maxRequests?: number;
+  /** Requests per second at most. */
+  rate?: number;
+  /** Generated requests per operation and check; stateful sequences per resource. */
+  runs: number;
+  quiet: boolean;
+  help: boolean;
+}
+
+export const DEFAULT_RUNS = 25;
+export const DEFAULT_SPEC = 'openapi.yaml';
+
+export type Parsed = { ok: true; options: Options } | { ok: false; message: string };
+
+export const HELP = `Usage: npm run verify -- [--base-url URL] [options]
+
+Checks a running backend against openapi.yaml: every operation, every answer (status, Content-Type,
+required headers, body schema), generated valid and invalid input, the limits, and stateful
+sequences of the collections and the profile. Without --base-url it starts the embedded mock.
+
+Options:
+  --base-url URL      API base URL, the resolved servers URL (e.g. http://127.0.0.1:8080/api)
+  --spec FILE         the OpenAPI document (default ${DEFAULT_SPEC})
+  --junit FILE        write a JUnit XML report (one testcase per operation and check)
+  --json FILE         write the results as JSON
+  --html FILE         write a small HTML page: coverage matrix and failures
+  --seed N            replay a run (the seed is printed at the start of every run)
+  --header "N: v"     send this header with every request (repeatable), e.g. authentication
+  --read-only         send safe methods only (GET, HEAD, OPTIONS): for a production server
+  --max-requests N    send at most N requests (clean-up requests are always sent)
+  --rate N            send at most N requests per second
+  --runs N            generated requests per operation and check (default ${DEFAULT_RUNS})
+  --quiet             print only failures and the summary
+  --help              print this help
+
+Exit codes: 0 conformant, 1 not conformant, 2 could not run.`;
+
+const VALUE_OPTIONS = new Set([
+  '--base-url',
+  '--spec',
+  '--junit',
+  '--json',
+  '--html',
+  '--seed',
+  '--header',
+  '--max-requests',
+  '--rate',
+  '--runs',
+]);
+const FLAG_OPTIONS = new Set(['--read-only', '--quiet', '--help']);
+
+function positiveInteger(name: string, raw: string, min = 1): number | string {
+  if (!/^\d+$/.test(raw)) return `${name} takes a whole number, not '${raw}'`;
+  const n = Number(raw);
+  if (!Number.isSafeInteger(n) || n < min) return `${name} must be at least ${min}, not ${raw}`;
+  return n;
+}
+
+function checkBaseUrl(raw: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return `--base-url '${raw}' is not a URL (e.g. http://127.0.0.1:8080/api)`;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `--base-url must be an http or https URL, not ${url.protocol}`;
+  if (url.search || url.hash) return '--base-url must not carry a query or a fragment';
+  if (url.username || url.password) return '--base-url must not carry credentials: send them with --header';
+  return null;
+}
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/** Parses the arguments after `--`. `--name=value` and `--name value` are both accepted. */
+export function parseArgs(argv: readonly string[], randomSeed: () => number = () => Math.floor(Math.random() * 2 ** 31)): Parsed {
+  const options: Options = { spec: DEFAULT_SPEC, seed: 0, headers: [], readOnly: false, runs: DEFAULT_RUNS, quiet: false, help: false };
+  let seed: number | undefined;
+  const fail = (message: string): Parsed => ({ ok: false, message });
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const name = eq === -1 ? arg : arg.slice(0, eq);
+    if (FLAG_OPTIONS.has(name)) {
+      if (eq !== -1) return fail(`${name} takes no value`);
+      if (name === '--read-only') options.readOnly = true;
+      else if (name === '--quiet') options.quiet = true;
+      else options.help = true;
+      continue;
+    }
+    if (!VALUE_OPTIONS.has(name)) {
+      return fail(arg.startsWith('-') ? `unknown option ${name} (see --help)` : `unexpected argument '${arg}' (see --help)`);
+    }
+    let value: string;
+    if (eq !== -1) value = arg.slice(eq + 1);
+    else {
+      const next = argv[i + 1];
+      if (next === undefined || (next.startsWith('--') && next.length > 2)) return fail(`${name} needs a value`);
+      value = next;
+      i++;
+    }
+    switch (name) {
+      case '--base-url': {
+        const problem = checkBaseUrl(value);
+        if (problem) return fail(problem);
+        options.baseUrl = value.replace(/\/+$/, '');
+        break;
+      }
+      case '--spec':
+      case '--junit':
+      case '--json':
+      case '--html':
+        if (value === '') return fail(`${name} needs a file name`);
+        if (name === '--spec') options.spec = value;
+        else options[name.slice(2) as 'junit' | 'json' | 'html'] = value;
+        break;
+      case '--header': {
+        const colon = value.indexOf(':');
+        const headerName = colon === -1 ? '' : value.slice(0, colon).trim();
+        if (colon === -1 || !HEADER_NAME.test(headerName)) return fail(`--header takes "Name: value", not '${value}'`);
+        options.headers.push([headerName, value.slice(colon + 1).trim()]);
+        break;
+      }
+      case '--seed': {
+        if (!/^-?\d+$/.test(value) || !Number.isSafeInteger(Number(value))) return fail(`--seed takes an integer, not '${value}'`);
+        seed = Number(value) | 0;
+        break;
+      }
+      case '--max-requests':
+      case '--runs':
+      case '--rate': {
+        const n = positiveInteger(name, value);
+        if (typeof n === 'string') return fail(n);
+        if (name === '--max-requests') options.maxRequests = n;
+        else if (name === '--runs') options.runs = n;
+        else options.rate = n;
+        break;
+      }
+    }
+  }
+  options.seed = seed ?? randomSeed() | 0;
+  return { ok: true, options };
+}

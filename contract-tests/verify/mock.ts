@@ -1,0 +1,29 @@
+/** The embedded mock (mocks/server.ts) on a free port, with the one asset the contract serves: assets/ui-config.json. */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer } from '../../mocks/server.ts';
+
+/** What the embedded mock's build ships as its remote UI configuration (a valid UiConfig). */
+const UI_CONFIG = { appTitle: 'Circle', logLevel: 3, defaultLanguage: 'en', defaultTheme: 'INDIGO_PINK' };
+
+export interface EmbeddedMock {
+  /** The API base URL, e.g. `http://127.0.0.1:PORT/api`. */
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+export async function startEmbeddedMock(): Promise<EmbeddedMock> {
+  const dir = mkdtempSync(join(tmpdir(), 'circle-verify-'));
+  mkdirSync(join(dir, 'assets'));
+  writeFileSync(join(dir, 'assets/ui-config.json'), JSON.stringify(UI_CONFIG));
+  const server = await startServer({ port: 0, delayMs: 0, distDir: null });
+  server.deploy(dir);
+  return {
+    baseUrl: `${server.url}/api`,
+    close: async () => {
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,97 @@
+/**
+ * The report a person reads: one line per operation (`PASS|FAIL|SKIP  operationId  METHOD /path
+ * (why)`), each failure with its request as a curl line, the answer and the violated schema paths,
+ * the coverage matrix, and the summary line.
+ */
+import { DEFAULT_RUNS } from '../args.ts';
+import { headerVariable } from '../curl.ts';
+import { statusSeen, type RunResults } from '../results.ts';
+
+const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
+
+export function operationLines(results: RunResults, { quiet = false } = {}): string[] {
+  const idWidth = Math.max(...results.operations.map((o) => o.operationId.length));
+  const routeWidth = Math.max(...results.operations.map((o) => o.method.length + o.path.length + 1));
+  return results.operations
+    .filter((o) => !quiet || o.status === 'fail')
+    .map(
+      (o) => `${pad(o.status.toUpperCase(), 4)}  ${pad(o.operationId, idWidth)}  ${pad(`${o.method} ${o.path}`, routeWidth)}  (${o.why})`,
+    );
+}
+
+/** The command that runs the same checks again: the same seed draws the same requests. */
+export function replayCommand(results: RunResults): string {
+  const base = results.embedded ? '' : `--base-url ${results.baseUrl} `;
+  const spec = results.spec === 'openapi.yaml' ? '' : `--spec ${results.spec} `;
+  const runs = results.runs === DEFAULT_RUNS ? '' : `--runs ${results.runs} `;
+  return `npm run verify -- ${base}${spec}${runs}--seed ${results.seed}`;
+}
+
+export function failureBlocks(results: RunResults): string[] {
+  const out: string[] = [];
+  let n = 0;
+  for (const o of results.operations) {
+    for (const check of Object.values(o.checks)) {
+      for (const f of check.failures) {
+        n++;
+        out.push(`${n}) ${f.operationId}  ${f.method} ${f.path}  [${f.check}]`);
+        out.push(`   ${f.title}`);
+        out.push(`   request:  ${f.curl}`);
+        out.push(`   response: ${f.response.replaceAll('\n', ' ')}`);
+        for (const v of f.violations) {
+          const where =
+            v.instancePath !== undefined || v.schemaPath
+              ? `  (instancePath '${v.instancePath ?? ''}', schemaPath ${v.schemaPath ?? '-'})`
+              : '';
+          out.push(`   violated: ${v.message}${where}`);
+        }
+        if (f.sequence) {
+          out.push('   shortest sequence (the last request fails):');
+          for (const line of f.sequence) out.push(`     ${line}`);
+        }
+        out.push(`   replay:   ${replayCommand(results)}${f.replay ? `   (${f.replay})` : ''}`);
+        out.push('');
+      }
+      if (check.note && check.status === 'fail') out.push(`   ${o.operationId} [${check.failures[0]?.check}]: ${check.note}`, '');
+    }
+  }
+  return out;
+}
+
+/** Operation × documented status: ✓ answered during the run, · documented but never answered. */
+export function coverageMatrix(results: RunResults): string[] {
+  const statuses = [...new Set(results.operations.flatMap((o) => o.documented))].sort();
+  const idWidth = Math.max(...results.operations.map((o) => o.operationId.length));
+  const lines = [`${pad('', idWidth)}  ${statuses.map((s) => pad(s, 4)).join('')}`];
+  for (const o of results.operations) {
+    const cells = statuses.map((s) => pad(o.documented.includes(s) ? (statusSeen(s, o.seen) ? '✓' : '·') : '', 4));
+    lines.push(`${pad(o.operationId, idWidth)}  ${cells.join('')}`.trimEnd());
+  }
+  return lines;
+}
+
+export function summaryLine(results: RunResults): string {
+  const s = results.summary;
+  return `verify: ${s.operations} operations, ${s.passed} passed, ${s.failed} failed, ${s.notExercised} not exercised, ${s.requests} requests`;
+}
+
+export function consoleReport(results: RunResults, { quiet = false, injected = [] as string[] } = {}): string {
+  const out: string[] = [];
+  out.push(...operationLines(results, { quiet }));
+  const failures = failureBlocks(results);
+  if (failures.length > 0) {
+    out.push('', 'Failures:', '');
+    out.push(...failures);
+    if (injected.length > 0)
+      out.push(
+        `(The curl lines read the headers given with --header from ${injected.map((h) => `$${headerVariable(h)}`).join(', ')}.)`,
+        '',
+      );
+  }
+  if (results.notes.length > 0) out.push('', ...results.notes.map((n) => `note: ${n}`));
+  if (!quiet) {
+    out.push('', 'Coverage (operation × documented status; ✓ answered, · never answered):', ...coverageMatrix(results));
+  }
+  out.push('', summaryLine(results));
+  return `${out.join('\n')}\n`;
+}

@@ -1,0 +1,83 @@
+/**
+ * What the stateful models share: running fast-check command sequences against the server, each
+ * run cleaning up after itself, and turning the shortest failing sequence into a report.
+ */
+import fc from 'fast-check';
+import type { OperationSpec } from '../../mocks/openapi/index.ts';
+import { toCurl } from './curl.ts';
+import type { Expectation, Finding } from './judge.ts';
+import { Counterexample, type Session } from './session.ts';
+import { BudgetSpent, type Exchange, type Outgoing } from './target.ts';
+
+/** The real side of a model run: the exchanges of this sequence, for the report. */
+export interface Transcript {
+  log: Exchange[];
+}
+
+/** JSON text with sorted keys: two values are the same record when their canonical texts are equal. */
+export function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
+}
+
+/** Sends one request of a sequence, judged against `expectation`; a problem ends the sequence as a Counterexample. */
+export async function step(
+  session: Session,
+  transcript: Transcript,
+  op: OperationSpec,
+  out: Outgoing,
+  expectation: Expectation,
+): Promise<Exchange> {
+  const { exchange, findings } = await session.send(op, out, 'stateful', expectation);
+  transcript.log.push(exchange);
+  if (findings.length > 0) throw new Counterexample(exchange, findings, op, [...transcript.log]);
+  return exchange;
+}
+
+/** Ends a sequence with a finding the model made (a read that disproves a write): blamed on `blame`. */
+export function disproved(transcript: Transcript, exchange: Exchange, blame: OperationSpec, title: string): never {
+  const finding: Finding = { title, violations: [] };
+  throw new Counterexample(exchange, [finding], blame, [...transcript.log]);
+}
+
+/** A request as a line of a sequence: the curl line, then what came back. */
+function sequenceLine(exchange: Exchange): string {
+  const status = exchange.response ? String(exchange.response.status) : `no answer (${exchange.error ?? '?'})`;
+  return `${toCurl(exchange.request)}    # → ${status}`;
+}
+
+/**
+ * Runs `runs` sequences from `arb`; `run` plays one sequence (set-up, commands, clean-up). The
+ * shortest failing sequence found is reported under the operation it blames.
+ */
+export async function runSequences<T>(
+  session: Session,
+  key: string,
+  arb: fc.Arbitrary<T>,
+  runs: number,
+  run: (value: T, transcript: Transcript) => Promise<void>,
+): Promise<void> {
+  const details = await fc.check(
+    fc.asyncProperty(arb, async (value) => {
+      const transcript: Transcript = { log: [] };
+      try {
+        await run(value, transcript);
+      } catch (error) {
+        if (error instanceof BudgetSpent) return;
+        throw error;
+      }
+    }),
+    { seed: session.seedOf(`stateful:${key}`), numRuns: runs, interruptAfterTimeLimit: 60_000, markInterruptAsFailure: false },
+  );
+  if (!details.failed) return;
+  const error = details.errorInstance;
+  if (!(error instanceof Counterexample)) throw error instanceof Error ? error : new Error(String(error));
+  const blame = error.blame ?? error.exchange.op;
+  if (!blame) return;
+  const replay = `fast-check seed ${details.seed}, path ${details.counterexamplePath}`;
+  const sequence = (error.sequence ?? [error.exchange]).map(sequenceLine);
+  for (const finding of error.findings) session.results.fail(blame, 'stateful', error.exchange, finding, { sequence, replay });
+}

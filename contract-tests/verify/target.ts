@@ -1,0 +1,194 @@
+/**
+ * The server under test: where each operation lives, and one way to send a request to it, with the
+ * headers given on the command line added, at most --rate requests per second and --max-requests
+ * in all. Every exchange is kept as sent and as answered, for the judge and the report.
+ */
+import type { OperationSpec } from '../../mocks/openapi/index.ts';
+import type { Bases, SentBody } from '../support/generated-requests.ts';
+import { percentEncode } from '../support/generated-requests.ts';
+
+export interface SentRequest {
+  method: string;
+  url: string;
+  /** The request's own headers (content type and the like); the injected ones are listed by name only. */
+  headers: Array<[string, string]>;
+  injected: string[];
+  body: SentBody;
+}
+
+export interface Received {
+  status: number;
+  headers: Headers;
+  body: Uint8Array;
+}
+
+export interface Exchange {
+  op: OperationSpec | null;
+  request: SentRequest;
+  /** null when no answer came (refused connection, reset, timeout): `error` says what happened. */
+  response: Received | null;
+  error?: string;
+  ms: number;
+}
+
+/** The request budget (--max-requests) is spent: nothing more is sent but clean-up. */
+export class BudgetSpent extends Error {
+  constructor() {
+    super('the request budget (--max-requests) is spent');
+  }
+}
+
+export interface TargetOptions {
+  baseUrl: string;
+  headers?: Array<[string, string]>;
+  rate?: number;
+  maxRequests?: number;
+  timeoutMs?: number;
+}
+
+export interface Outgoing {
+  method: string;
+  url: string;
+  headers?: Headers;
+  body?: BodyInit;
+  /** What the body was, for the record. */
+  sent?: SentBody;
+  /** Sent as a stream (Transfer-Encoding: chunked). */
+  stream?: boolean;
+}
+
+const REQUEST_TIMEOUT_MS = 10_000;
+
+export class Target {
+  readonly bases: Bases;
+  private readonly injected: Array<[string, string]>;
+  private readonly interval: number;
+  private readonly maxRequests: number;
+  private readonly timeoutMs: number;
+  private next = 0;
+  /** Requests sent, clean-up included. */
+  sent = 0;
+  /** Set once the budget ran out. */
+  budgetSpent = false;
+  /** The headers given on the command line. */
+  get injectedHeaders(): ReadonlyArray<[string, string]> {
+    return this.injected;
+  }
+  /** Every exchange, oldest first, for listeners (progress, tests). */
+  onExchange: ((exchange: Exchange) => void) | undefined;
+
+  constructor({ baseUrl, headers = [], rate, maxRequests, timeoutMs = REQUEST_TIMEOUT_MS }: TargetOptions) {
+    const api = new URL(baseUrl);
+    this.bases = { api: baseUrl.replace(/\/+$/, ''), root: api.origin };
+    this.injected = headers;
+    this.interval = rate ? 1000 / rate : 0;
+    this.maxRequests = maxRequests ?? Number.POSITIVE_INFINITY;
+    this.timeoutMs = timeoutMs;
+  }
+
+  /** The URL of an operation with its path parameters filled in (each %-encoded) and a query. */
+  url(op: OperationSpec, params: Record<string, string> = {}, query: Array<[string, string]> = []): string {
+    const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => percentEncode(params[name] ?? ''));
+    const search = query.length > 0 ? `?${new URLSearchParams(query).toString()}` : '';
+    return `${op.root ? this.bases.root : this.bases.api}${path}${search}`;
+  }
+
+  private async pace(): Promise<void> {
+    if (this.interval === 0) return;
+    const now = Date.now();
+    const at = Math.max(now, this.next);
+    this.next = at + this.interval;
+    if (at > now) await new Promise((resolve) => setTimeout(resolve, at - now));
+  }
+
+  /**
+   * Sends one request. Throws BudgetSpent when --max-requests is reached, unless `essential`
+   * (clean-up). A request that gets no answer is an exchange without a response, not an exception.
+   */
+  async send(op: OperationSpec | null, out: Outgoing, { essential = false } = {}): Promise<Exchange> {
+    if (!essential && this.sent >= this.maxRequests) {
+      this.budgetSpent = true;
+      throw new BudgetSpent();
+    }
+    await this.pace();
+    this.sent++;
+    const headers = new Headers(out.headers);
+    const own: Array<[string, string]> = [...headers.entries()];
+    for (const [name, value] of this.injected) headers.set(name, value);
+    const request: SentRequest = {
+      method: out.method,
+      url: out.url,
+      headers: own,
+      injected: this.injected.map(([name]) => name),
+      body: out.sent ?? { kind: 'none' },
+    };
+    let init: RequestInit = {
+      method: out.method,
+      headers,
+      body: out.body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(this.timeoutMs),
+    };
+    if (out.stream && out.body !== undefined) {
+      // A stream has no length: fetch sends it chunked (and needs `duplex`, which the DOM types lack).
+      const carrier = new Response(out.body, { headers });
+      const type = carrier.headers.get('content-type');
+      if (type !== null) headers.set('content-type', type);
+      init = { ...init, headers, body: carrier.body, duplex: 'half' } as RequestInit;
+    }
+    const started = performance.now();
+    let exchange: Exchange;
+    try {
+      const response = await fetch(out.url, init);
+      const body = new Uint8Array(await response.arrayBuffer());
+      exchange = { op, request, response: { status: response.status, headers: response.headers, body }, ms: performance.now() - started };
+    } catch (error) {
+      exchange = { op, request, response: null, error: describeFetchError(error, this.timeoutMs), ms: performance.now() - started };
+    }
+    this.onExchange?.(exchange);
+    return exchange;
+  }
+
+  /** A JSON request (or none) to an operation, as the model and the fixtures send them. */
+  json(
+    op: OperationSpec,
+    params: Record<string, string> = {},
+    value?: unknown,
+    { query = [], essential = false }: { query?: Array<[string, string]>; essential?: boolean } = {},
+  ): Promise<Exchange> {
+    const url = this.url(op, params, query);
+    if (value === undefined) return this.send(op, { method: op.method, url }, { essential });
+    const bytes = new TextEncoder().encode(JSON.stringify(value));
+    return this.send(
+      op,
+      {
+        method: op.method,
+        url,
+        headers: new Headers({ 'content-type': 'application/json' }),
+        body: bytes,
+        sent: { kind: 'bytes', bytes, chunked: false },
+      },
+      { essential },
+    );
+  }
+}
+
+/** Why no answer came, in one line: the cause's code (ECONNREFUSED, ENOTFOUND…) rather than "fetch failed". */
+export function describeFetchError(error: unknown, timeoutMs: number): string {
+  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
+    return `no answer within ${timeoutMs / 1000} s`;
+  const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
+  if (cause?.code) return `${cause.code}${cause.message && !cause.message.includes(cause.code) ? ` (${cause.message})` : ''}`;
+  if (cause?.message) return cause.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Parses a JSON body, or undefined. */
+export function bodyJson(received: Received | null): unknown {
+  if (!received || received.body.byteLength === 0) return undefined;
+  try {
+    return JSON.parse(new TextDecoder().decode(received.body));
+  } catch {
+    return undefined;
+  }
+}
