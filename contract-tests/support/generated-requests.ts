@@ -1054,7 +1054,8 @@ export class RequestJudge {
             invalid.push({ why: `file ${name} is not the ${value.type} it claims to be`, statuses: FILE_CONTENT });
         }
       } else if (isFile(value)) invalid.push({ why: `form field ${name} is a file`, statuses: MALFORMED });
-      else text[name] = textOf(value);
+      // A field named __proto__ is a field like any other: defined, not assigned (which would set the prototype).
+      else Object.defineProperty(text, name, { value: textOf(value), enumerable: true, writable: true, configurable: true });
     }
     const problem = this.check(`form:${op.id}`, spec.schema, text);
     if (problem) invalid.push({ why: `form ${problem}`, statuses: MALFORMED });

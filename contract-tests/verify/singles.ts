@@ -247,7 +247,10 @@ export class SingleExchanges {
     if (op.body?.required) out.push({ ...base(), body: { kind: 'none' } });
     for (const p of op.params) {
       if (p.in !== 'path' && p.in !== 'query') continue;
-      const bad = sample(this.arbs.invalid(p.schema).filter((v) => typeof v.value === 'string' || typeof v.value === 'number'));
+      // Short values: a URL past the server's header limit (16 KB for Node) tests the HTTP parser, not the API.
+      const bad = sample(
+        this.arbs.invalid(p.schema).filter((v) => (typeof v.value === 'string' && v.value.length <= 200) || typeof v.value === 'number'),
+      );
       if (!bad) continue;
       const value = String(bad.value);
       if (p.in === 'path') {

@@ -1,0 +1,84 @@
+/**
+ * `npm run verify` end to end, as a process: against the embedded mock it starts itself it must
+ * find the mock conformant (exit 0) and write its reports; against a URL where nothing listens it
+ * must stop at once (exit 2) with a one-line reason.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join, resolve } from 'node:path';
+import { Window } from 'happy-dom';
+import { afterAll, describe, expect, it } from 'vitest';
+import { OpenApiSpec } from '../mocks/openapi/index.ts';
+import { loadSpec } from '../mocks/spec.node.ts';
+import { freePort } from './support/ports.ts';
+import type { RunResults } from './verify/results.ts';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const TSX = resolve(ROOT, 'node_modules/.bin/tsx');
+const spec = new OpenApiSpec(loadSpec());
+const dir = mkdtempSync(join(tmpdir(), 'verify-cli-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function verify(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+  const started = Date.now();
+  return new Promise((done, fail) => {
+    const child = spawn(TSX, ['contract-tests/verify/cli.ts', ...args], {
+      cwd: ROOT,
+      // The pinned Node in node_modules/.bin runs tsx, as under `npm run`.
+      env: { ...process.env, MOCK_DELAY_MS: '0', PATH: `${resolve(ROOT, 'node_modules/.bin')}${delimiter}${process.env.PATH ?? ''}` },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, stdout, stderr, ms: Date.now() - started }));
+  });
+}
+
+describe('npm run verify, end to end', () => {
+  it('finds the embedded mock conformant (exit 0), one line per operation, and writes its reports', { timeout: 180_000 }, async () => {
+    const files = { junit: join(dir, 'verify.xml'), json: join(dir, 'verify.json'), html: join(dir, 'verify.html') };
+    const run = await verify(['--seed', '7', '--junit', files.junit, '--json', files.json, '--html', files.html]);
+    console.log(`[verify-cli] npm run verify on the embedded mock: ${(run.ms / 1000).toFixed(1)} s`);
+    expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+
+    const lines = run.stdout.split('\n');
+    for (const op of spec.operations) {
+      const line = lines.find((l) => new RegExp(`^(PASS|FAIL|SKIP)\\s+${op.id}\\s`).test(l));
+      expect(line, op.id).toMatch(new RegExp(`^PASS\\s+${op.id}\\s+${op.method} ${op.path.replace(/[.{}]/g, '\\$&')}\\s+\\(.+\\)$`));
+    }
+    const summary = `verify: ${spec.operations.length} operations, ${spec.operations.length} passed, 0 failed, 0 not exercised, `;
+    expect(lines.find((l) => l.startsWith('verify: ') && l.includes(' operations, '))).toMatch(new RegExp(`^${summary}\\d+ requests$`));
+    expect(run.stdout).toContain('Coverage (operation × documented status');
+
+    const json = JSON.parse(readFileSync(files.json, 'utf8')) as RunResults;
+    expect(json.summary).toMatchObject({ operations: spec.operations.length, failed: 0, notExercised: 0 });
+    expect(json.seed).toBe(7);
+    // Every documented success status is seen on the mock, the destructive command included.
+    for (const o of json.operations)
+      for (const s of o.documented.filter((d) => d.startsWith('2'))) expect(o.seen[s], `${o.operationId} ${s}`).toBeGreaterThan(0);
+
+    const xml = readFileSync(files.junit, 'utf8');
+    const doc = new new Window().DOMParser().parseFromString(xml, 'application/xml');
+    expect(doc.getElementsByTagName('parsererror')).toHaveLength(0);
+    expect(doc.getElementsByTagName('testcase')).toHaveLength(spec.operations.length * 5);
+    expect(doc.getElementsByTagName('failure')).toHaveLength(0);
+
+    const html = readFileSync(files.html, 'utf8');
+    expect(html).toMatch(/^<!doctype html>/);
+    expect(html).not.toMatch(/<script|<link|src=/);
+    for (const op of spec.operations) expect(html).toContain(op.id);
+  });
+
+  it('stops at once with exit 2 and a one-line reason when nothing answers at the URL', { timeout: 60_000 }, async () => {
+    const port = await freePort();
+    const run = await verify(['--base-url', `http://127.0.0.1:${port}/api`]);
+    expect(run.code).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(new RegExp(`^verify: cannot reach http://127\\.0\\.0\\.1:${port}/api/\\S+: ECONNREFUSED.*\\n$`));
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
