@@ -1,0 +1,121 @@
+/**
+ * Proves that `npm run verify` catches real breakage: the verify CLI runs against the embedded mock
+ * behind the fault proxy of contract-tests/verify/faults/. Through the pass-through proxy it must find
+ * the mock conformant (exit 0); with each fault of the table injected alone it must find the backend
+ * not conformant (exit 1) and print a FAIL line naming the operation the fault breaks.
+ *
+ * Every run has its own proxy and mock, so runs go in parallel, a few at a time (VERIFY_FAULTS_JOBS,
+ * default 4); VERIFY_FAULTS_RUNS sets verify's --runs (default 10).
+ */
+import { spawn } from 'node:child_process';
+import { delimiter, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { FAULT_NAMES, FAULTS, startFaultyBackend, type FaultName } from './verify/faults/backend.ts';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const CLI = 'contract-tests/verify/cli.ts';
+const TSX = resolve(ROOT, 'node_modules/.bin/tsx');
+const SEED = '1';
+/** Generated requests per operation and check: enough to reach every fault, few enough to run them all in parallel. */
+const RUNS = process.env.VERIFY_FAULTS_RUNS ?? '10';
+const JOBS = Number(process.env.VERIFY_FAULTS_JOBS ?? 4);
+const RUN_TIMEOUT_MS = 240_000;
+
+interface VerifyRun {
+  code: number | null;
+  output: string;
+  /** operationIds of the FAIL lines. */
+  failed: Set<string>;
+  ms: number;
+}
+
+/** At most JOBS verify runs at once: each is a Node process beside the proxies in this one. */
+let running = 0;
+const waiting: Array<() => void> = [];
+async function limited<T>(work: () => Promise<T>): Promise<T> {
+  if (running >= JOBS) await new Promise<void>((go) => waiting.push(go));
+  running += 1;
+  try {
+    return await work();
+  } finally {
+    running -= 1;
+    waiting.shift()?.();
+  }
+}
+
+function runVerify(baseUrl: string): Promise<VerifyRun> {
+  const started = Date.now();
+  return new Promise((done, fail) => {
+    const child = spawn(TSX, [CLI, '--base-url', baseUrl, '--seed', SEED, '--runs', RUNS], {
+      cwd: ROOT,
+      // The pinned Node in node_modules/.bin runs tsx, as under `npm run`.
+      env: { ...process.env, MOCK_DELAY_MS: '0', PATH: `${resolve(ROOT, 'node_modules/.bin')}${delimiter}${process.env.PATH ?? ''}` },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS - 10_000);
+    child.on('error', fail);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const failed = new Set<string>();
+      for (const line of output.split('\n')) {
+        const match = /^FAIL\s+(\S+)/.exec(line);
+        if (match) failed.add(match[1]!);
+      }
+      done({ code, output, failed, ms: Date.now() - started });
+    });
+  });
+}
+
+async function verifyAgainst(fault: FaultName | null): Promise<VerifyRun> {
+  return limited(async () => {
+    const backend = await startFaultyBackend(fault);
+    try {
+      return await runVerify(backend.baseUrl);
+    } finally {
+      await backend.close();
+    }
+  });
+}
+
+const caught = new Map<FaultName, boolean>();
+const suiteStart = Date.now();
+
+afterAll(() => {
+  const seconds = ((Date.now() - suiteStart) / 1000).toFixed(1);
+  const missed = FAULT_NAMES.filter((name) => caught.get(name) !== true);
+  console.log(`verify caught ${FAULT_NAMES.length - missed.length} of ${FAULT_NAMES.length} injected faults (${seconds} s)`);
+  if (missed.length > 0) console.log(`missed: ${missed.join(', ')}`);
+});
+
+describe('verify against the fault proxy', () => {
+  it.concurrent(
+    'finds the pass-through proxy conformant (exit 0)',
+    async () => {
+      const run = await verifyAgainst(null);
+      expect(run.failed, run.output).toEqual(new Set());
+      expect(run.code, run.output).toBe(0);
+    },
+    RUN_TIMEOUT_MS,
+  );
+
+  it.concurrent.each(FAULT_NAMES.map((name) => [name, FAULTS[name].operationId] as const))(
+    'catches %s (FAIL %s, exit 1)',
+    async (name, operationId) => {
+      caught.set(name, false);
+      const run = await verifyAgainst(name);
+      const hit = run.code === 1 && run.failed.has(operationId);
+      caught.set(name, hit);
+      const why = `${name} breaks ${operationId}: ${FAULTS[name].breaks}\n--- verify said (exit ${run.code}):\n${run.output}`;
+      expect(run.failed.has(operationId), why).toBe(true);
+      expect(run.code, why).toBe(1);
+    },
+    RUN_TIMEOUT_MS,
+  );
+});
