@@ -32,7 +32,21 @@ test.describe('service worker', () => {
     consoleErrors,
   }) => {
     await collectCspViolations(page);
+    // Record when the first screen is ready and when the app registers its worker, in the page's own clock.
+    await page.addInitScript(() => {
+      const w = window as unknown as { __order: string[] };
+      w.__order = [];
+      window.addEventListener('circle:first-screen', () => w.__order.push('first-screen'));
+      const container = navigator.serviceWorker;
+      const register = container.register.bind(container);
+      container.register = (...args: Parameters<ServiceWorkerContainer['register']>) => {
+        w.__order.push(`register ${String(args[0])}`);
+        return register(...args);
+      };
+    });
     await firstVisit(page);
+    // The worker's install (precache) must not compete with the first screen for the network.
+    expect(await page.evaluate(() => (window as unknown as { __order: string[] }).__order)).toEqual(['first-screen', 'register /sw.js']);
     const scope = await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.scope);
     expect(scope).toMatch(/\/$/);
     await expect(page.getByText('Newer version of the app is available')).toHaveCount(0);

@@ -1,4 +1,5 @@
-import { fetchProfile, loadPendingSave, queuedSaveSent, sendQueuedSave } from '../state/profile';
+import { fetchProfile } from '../state/profile';
+import { loadPendingSave, queuedSaveSent, sendQueuedSave } from '../state/profile-outbox';
 import { log } from '../lib/logger';
 
 interface OutboxSentMessage {

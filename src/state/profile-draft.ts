@@ -1,4 +1,4 @@
-import { createStore, del, get, set, type UseStore } from 'idb-keyval';
+import type { UseStore } from 'idb-keyval';
 import { readPersisted, removePersisted } from '../lib/persist';
 
 /** Where the profile form keeps what was typed: one draft for a new profile, one per profile edited. */
@@ -6,26 +6,29 @@ export function draftKey(profileId: string | null | undefined): string {
   return profileId ? `draft.profile.${profileId}` : 'draft.profile.new';
 }
 
-// The chosen avatar is a file: it waits in IndexedDB (localStorage holds text only), under the same key.
-let avatars: UseStore | null = null;
-function avatarStore(): UseStore | null {
+// The chosen avatar is a file: it waits in IndexedDB (localStorage holds text only), under the same
+// key. The IndexedDB helper loads with the first avatar, not with the app.
+let avatars: Promise<{ idb: typeof import('idb-keyval'); store: UseStore }> | null = null;
+function avatarStore() {
   if (typeof indexedDB === 'undefined') return null;
-  avatars ??= createStore('circle-drafts', 'avatars');
+  avatars ??= import('idb-keyval').then((idb) => ({ idb, store: idb.createStore('circle-drafts', 'avatars') }));
   return avatars;
 }
 
 /** Keeps (or, with null, forgets) the avatar chosen in the form until the profile is saved. */
 export async function keepDraftAvatar(profileId: string | null | undefined, file: File | null): Promise<void> {
-  const store = avatarStore();
-  if (!store) return;
-  await (file ? set(draftKey(profileId), file, store) : del(draftKey(profileId), store));
+  const opened = avatarStore();
+  if (!opened) return;
+  const { idb, store } = await opened;
+  await (file ? idb.set(draftKey(profileId), file, store) : idb.del(draftKey(profileId), store));
 }
 
 /** The avatar chosen before a reload, if one waits and is still a file. */
 export async function restoreDraftAvatar(profileId: string | null | undefined): Promise<File | null> {
-  const store = avatarStore();
-  if (!store) return null;
-  const value: unknown = await get(draftKey(profileId), store);
+  const opened = avatarStore();
+  if (!opened) return null;
+  const { idb, store } = await opened;
+  const value: unknown = await idb.get(draftKey(profileId), store);
   return value instanceof Blob ? new File([value], value instanceof File ? value.name : 'avatar', { type: value.type }) : null;
 }
 

@@ -5,15 +5,13 @@ import {
   createProfile,
   deleteProfile,
   fetchProfile,
-  pendingProfileSave,
   profileState,
   progressMessageFor,
-  refusedProfileSave,
   resetProfileState,
   saveProfile,
-  sendQueuedSave,
   updateProfile,
 } from './profile';
+import { pendingProfileSave, refusedProfileSave, resetProfileOutbox, sendQueuedSave } from './profile-outbox';
 import { clearPendingSave, readPendingSave } from '../api/pending-save';
 import { setConnectivity } from '../lib/connectivity';
 import { configureApi } from '../api/instance';
@@ -426,6 +424,7 @@ describe('saveProfile: the one way a save goes out', () => {
   afterEach(async () => {
     setConnectivity(true);
     await clearPendingSave();
+    resetProfileOutbox();
   });
 
   it('sends at once when online, stores the answer and clears the draft', async () => {

@@ -1,15 +1,7 @@
 import { useEffect, useState } from 'react';
 import { t } from '../../i18n';
-import {
-  deleteProfile,
-  dismissRefusedSave,
-  fetchProfile,
-  pendingProfileSave,
-  profile,
-  profileError,
-  profileLoading,
-  refusedProfileSave,
-} from '../../state/profile';
+import { deleteProfile, fetchProfile, profile, profileError, profileLoading } from '../../state/profile';
+import { dismissRefusedSave, pendingProfileSave, refusedProfileSave } from '../../state/profile-outbox';
 import { showSnackbar } from '../../ui/snackbar/store';
 import { ConfirmDialog } from '../../ui/widgets/ConfirmDialog';
 import { ErrorState, LoadingState } from '../../ui/widgets/states';

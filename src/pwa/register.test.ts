@@ -1,0 +1,133 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { registerServiceWorker } from './register';
+import { resetSnackbar, snackbar } from '../ui/snackbar/store';
+
+/** A service worker as the page sees it: a state and its statechange event. */
+class FakeWorker extends EventTarget {
+  messages: unknown[] = [];
+  constructor(public state: ServiceWorkerState) {
+    super();
+  }
+  postMessage(message: unknown) {
+    this.messages.push(message);
+  }
+  become(state: ServiceWorkerState) {
+    this.state = state;
+    this.dispatchEvent(new Event('statechange'));
+  }
+}
+
+class FakeRegistration extends EventTarget {
+  waiting: FakeWorker | null = null;
+  installing: FakeWorker | null = null;
+  update = vi.fn(async () => undefined);
+}
+
+class FakeContainer extends EventTarget {
+  controller: FakeWorker | null;
+  registration = new FakeRegistration();
+  register = vi.fn(async () => this.registration);
+  constructor(controlled: boolean) {
+    super();
+    this.controller = controlled ? new FakeWorker('activated') : null;
+  }
+}
+
+const start = (container: FakeContainer) => registerServiceWorker(container as unknown as ServiceWorkerContainer);
+const updatePrompt = () => snackbar.value?.message === 'Newer version of the app is available';
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  resetSnackbar();
+});
+afterEach(() => resetSnackbar());
+
+describe('registerServiceWorker', () => {
+  it('registers /sw.js for the whole origin, bypassing the HTTP cache for the script', async () => {
+    const container = new FakeContainer(true);
+    await start(container);
+    expect(container.register).toHaveBeenCalledWith('/sw.js', { scope: '/', updateViaCache: 'none' });
+  });
+
+  it('checks for a new version at start, every hour, and when the tab becomes visible again', async () => {
+    const container = new FakeContainer(true);
+    await start(container);
+    const update = container.registration.update;
+    expect(update).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(60 * 60 * 1000);
+    expect(update).toHaveBeenCalledTimes(2);
+    vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
+    document.dispatchEvent(new Event('visibilitychange'));
+    expect(update).toHaveBeenCalledTimes(2);
+    vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('visible');
+    document.dispatchEvent(new Event('visibilitychange'));
+    expect(update).toHaveBeenCalledTimes(3);
+  });
+
+  it('a failed update check is not an error the user sees', async () => {
+    const container = new FakeContainer(true);
+    container.registration.update.mockRejectedValueOnce(new TypeError('offline'));
+    await expect(start(container)).resolves.toBe(container.registration);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(snackbar.value).toBeNull();
+  });
+
+  it('offers the update when a new worker has installed while an old one controls the page', async () => {
+    const container = new FakeContainer(true);
+    await start(container);
+    const next = new FakeWorker('installing');
+    container.registration.installing = next;
+    container.registration.dispatchEvent(new Event('updatefound'));
+    expect(updatePrompt()).toBe(false);
+    next.become('installed');
+    expect(updatePrompt()).toBe(true);
+  });
+
+  it('offers a worker already waiting at start', async () => {
+    const container = new FakeContainer(true);
+    container.registration.waiting = new FakeWorker('installed');
+    await start(container);
+    expect(updatePrompt()).toBe(true);
+  });
+
+  it('the first install is silent: no controller, no prompt', async () => {
+    const container = new FakeContainer(false);
+    await start(container);
+    const first = new FakeWorker('installing');
+    container.registration.installing = first;
+    container.registration.dispatchEvent(new Event('updatefound'));
+    first.become('installed');
+    expect(snackbar.value).toBeNull();
+  });
+
+  it('Refresh asks the waiting worker to take over and reloads once it controls the page', async () => {
+    const reload = vi.fn();
+    vi.spyOn(window, 'location', 'get').mockReturnValue({ ...window.location, reload } as Location);
+    const container = new FakeContainer(true);
+    container.registration.waiting = new FakeWorker('installed');
+    await start(container);
+    snackbar.value?.onAction?.();
+    expect(container.registration.waiting.messages).toEqual([{ type: 'SKIP_WAITING' }]);
+    expect(reload).not.toHaveBeenCalled();
+    container.dispatchEvent(new Event('controllerchange'));
+    expect(reload).toHaveBeenCalledOnce();
+    // A later change of worker without a Refresh does not reload.
+    container.dispatchEvent(new Event('controllerchange'));
+    expect(reload).toHaveBeenCalledOnce();
+  });
+
+  it('the first worker to take control is handed what this visit already read', async () => {
+    const container = new FakeContainer(false);
+    await start(container);
+    const first = new FakeWorker('activated');
+    container.controller = first;
+    container.dispatchEvent(new Event('controllerchange'));
+    expect(first.messages).toEqual([expect.objectContaining({ type: 'WARM', urls: expect.any(Array), assets: expect.any(Array) })]);
+  });
+
+  it('without service workers it says so and resolves null', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    await expect(registerServiceWorker(undefined)).resolves.toBeNull();
+    expect(warn).toHaveBeenCalledWith('Service workers are disabled or not supported by this browser');
+  });
+});
