@@ -503,7 +503,7 @@ export interface components {
          * @description A language of the app's interface.
          * @enum {string}
          */
-        Language: "en" | "es" | "de";
+        Language: "en" | "es" | "de" | "fr" | "zh-Hans";
         /** @description The name shown to other members. */
         DisplayName: string;
         /** @description Lower-case letters, digits and _, 3 to 20 characters. */
