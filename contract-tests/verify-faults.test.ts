@@ -85,6 +85,8 @@ async function verifyAgainst(fault: FaultName | null): Promise<VerifyRun> {
 }
 
 const caught = new Map<FaultName, boolean>();
+/** FAIL lines of other operations than the fault's: verify blaming an operation that answered correctly. */
+const collateral = new Map<FaultName, string[]>();
 const suiteStart = Date.now();
 
 afterAll(() => {
@@ -92,6 +94,7 @@ afterAll(() => {
   const missed = FAULT_NAMES.filter((name) => caught.get(name) !== true);
   console.log(`verify caught ${FAULT_NAMES.length - missed.length} of ${FAULT_NAMES.length} injected faults (${seconds} s)`);
   if (missed.length > 0) console.log(`missed: ${missed.join(', ')}`);
+  for (const [name, others] of collateral) console.log(`${name}: verify also failed ${others.join(', ')}`);
 });
 
 describe('verify against the fault proxy', () => {
@@ -112,6 +115,8 @@ describe('verify against the fault proxy', () => {
       const run = await verifyAgainst(name);
       const hit = run.code === 1 && run.failed.has(operationId);
       caught.set(name, hit);
+      const others = [...run.failed].filter((id) => id !== operationId);
+      if (others.length > 0) collateral.set(name, others);
       const why = `${name} breaks ${operationId}: ${FAULTS[name].breaks}\n--- verify said (exit ${run.code}):\n${run.output}`;
       expect(run.failed.has(operationId), why).toBe(true);
       expect(run.code, why).toBe(1);

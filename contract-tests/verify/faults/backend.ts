@@ -67,11 +67,21 @@ export async function startFaultyBackend(fault: FaultName | null): Promise<Fault
       const out: Record<string, string> = { ...headers, host: upstream.host };
       delete out['content-length'];
       if (body.length > 0 || !['GET', 'HEAD', 'DELETE', 'OPTIONS'].includes(method)) out['content-length'] = String(body.length);
-      const req = httpRequest({ host: upstream.hostname, port: upstream.port, method, path: url, headers: out, agent }, (res) => {
-        readAll(res).then((payload) => done({ status: res.statusCode ?? 502, headers: messageHeaders(res.headers), body: payload }), fail);
-      });
-      req.on('error', fail);
-      req.end(body);
+      const attempt = (retry: boolean) => {
+        const req = httpRequest({ host: upstream.hostname, port: upstream.port, method, path: url, headers: out, agent }, (res) => {
+          readAll(res).then(
+            (payload) => done({ status: res.statusCode ?? 502, headers: messageHeaders(res.headers), body: payload }),
+            fail,
+          );
+        });
+        req.on('error', (error: NodeJS.ErrnoException) => {
+          // A kept-alive socket the mock closed as idle just as it was reused: nothing reached the mock, send again.
+          if (retry && req.reusedSocket && error.code === 'ECONNRESET') attempt(false);
+          else fail(error);
+        });
+        req.end(body);
+      };
+      attempt(true);
     });
 
   const server = createServer((req, res) => {
@@ -103,7 +113,9 @@ export async function startFaultyBackend(fault: FaultName | null): Promise<Fault
       res.end(`Fault proxy failure: ${String(error)}`);
     });
   });
-  server.keepAliveTimeout = 5000;
+  // Longer than any pause of a busy client between two requests: a client must never reuse a socket
+  // this proxy is closing as idle (its request would get no answer, which is no fault under test).
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
   const { port } = server.address() as AddressInfo;
 
