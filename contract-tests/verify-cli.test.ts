@@ -10,6 +10,7 @@ import { delimiter, join, resolve } from 'node:path';
 import { Window } from 'happy-dom';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OpenApiSpec } from '../mocks/openapi/index.ts';
+import { startServer } from '../mocks/server.ts';
 import { loadSpec } from '../mocks/spec.node.ts';
 import { freePort } from './support/ports.ts';
 import type { RunResults } from './verify/results.ts';
@@ -71,6 +72,43 @@ describe('npm run verify, end to end', () => {
     expect(html).toMatch(/^<!doctype html>/);
     expect(html).not.toMatch(/<script|<link|src=/);
     for (const op of spec.operations) expect(html).toContain(op.id);
+  });
+
+  it("leaves a shared server as it found it: its records, its full collections, the member's profile; never resets it", {
+    timeout: 180_000,
+  }, async () => {
+    const server = await startServer({ port: 0, delayMs: 0, distDir: null });
+    const api = `${server.url}/api`;
+    const send = async (method: string, path: string, body?: unknown) => {
+      const init: RequestInit = { method };
+      if (body !== undefined) init.body = JSON.stringify(body);
+      if (body !== undefined) init.headers = { 'content-type': 'application/json' };
+      const response = await fetch(`${api}${path}`, init);
+      return { status: response.status, text: await response.text() };
+    };
+    try {
+      // Someone's data that a reset would wipe: an extra notification and the member's profile.
+      expect(
+        (
+          await send('POST', '/notifications', {
+            title: 'Keep me',
+            body: '',
+            level: 'info',
+            read: false,
+            createdAt: '2026-11-22T10:00:00Z',
+          })
+        ).status,
+      ).toBe(201);
+      expect((await send('POST', '/user/profile', { displayName: 'Ada', username: 'ada_l', email: 'ada@example.org' })).status).toBe(201);
+      const snapshot = async () =>
+        Promise.all(['/accounts', '/notifications', '/subscription', '/symbols', '/user/profile/myprofile'].map((p) => send('GET', p)));
+      const before = await snapshot();
+      const run = await verify(['--base-url', api, '--seed', '11', '--runs', '10', '--quiet']);
+      expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+      expect(await snapshot()).toEqual(before);
+    } finally {
+      await server.close();
+    }
   });
 
   it('stops at once with exit 2 and a one-line reason when nothing answers at the URL', { timeout: 60_000 }, async () => {

@@ -3,6 +3,8 @@
  * headers given on the command line added, at most --rate requests per second and --max-requests
  * in all. Every exchange is kept as sent and as answered, for the judge and the report.
  */
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import type { OperationSpec } from '../../mocks/openapi/index.ts';
 import type { Bases, SentBody } from '../support/generated-requests.ts';
 import { percentEncode } from '../support/generated-requests.ts';
@@ -58,6 +60,62 @@ export interface Outgoing {
 }
 
 const REQUEST_TIMEOUT_MS = 10_000;
+
+/** Bodies from this size on are sent in slices, watching for an early answer (see sendPaced). */
+const PACED_BODY_BYTES = 256 * 1024;
+const SLICE_BYTES = 64 * 1024;
+
+function sentSize(body: SentBody): number {
+  if (body.kind === 'bytes') return body.bytes.byteLength;
+  if (body.kind === 'form') return body.parts.reduce((n, p) => n + ('file' in p ? p.file.byteLength : p.value.length), 0);
+  return 0;
+}
+
+/**
+ * Sends a large body in slices, giving the answer a chance to arrive between them, and stops
+ * sending once it has: a server may answer 413 as soon as it reads the headers and close the
+ * connection, and a client that keeps writing then sees a reset instead of the answer.
+ */
+async function sendPaced(out: Outgoing, headers: Headers, timeoutMs: number): Promise<Received> {
+  const carrier = new Request(out.url, { method: 'POST', body: out.body ?? null, headers });
+  const bytes = new Uint8Array(await carrier.arrayBuffer());
+  const head: Record<string, string> = {};
+  carrier.headers.forEach((value, name) => {
+    head[name] = value;
+  });
+  if (!out.stream) head['content-length'] = String(bytes.byteLength);
+  const url = new URL(out.url);
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise<Received>((resolve, reject) => {
+    let answered = false;
+    const req = send(url, { method: out.method, headers: head }, (res: IncomingMessage) => {
+      answered = true;
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const received = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) {
+          if (value === undefined) continue;
+          for (const v of [value].flat()) received.append(name, v);
+        }
+        resolve({ status: res.statusCode ?? 0, headers: received, body: new Uint8Array(Buffer.concat(chunks)) });
+      });
+      res.on('error', reject);
+    });
+    const timer = setTimeout(() => req.destroy(Object.assign(new Error('timeout'), { name: 'TimeoutError' })), timeoutMs);
+    req.on('close', () => clearTimeout(timer));
+    req.on('error', (error) => {
+      if (!answered) reject(new Error('fetch failed', { cause: error }));
+    });
+    void (async () => {
+      for (let at = 0; at < bytes.byteLength && !answered && !req.destroyed; at += SLICE_BYTES) {
+        const ok = req.write(bytes.subarray(at, at + SLICE_BYTES));
+        await new Promise<void>((next) => (ok ? setImmediate(next) : req.once('drain', () => next())));
+      }
+      if (!answered && !req.destroyed) req.end();
+    })();
+  });
+}
 
 export class Target {
   readonly bases: Bases;
@@ -139,6 +197,12 @@ export class Target {
     const started = performance.now();
     let exchange: Exchange;
     try {
+      if (out.body !== undefined && sentSize(request.body) >= PACED_BODY_BYTES) {
+        const response = await sendPaced(out, headers, this.timeoutMs);
+        exchange = { op, request, response, ms: performance.now() - started };
+        this.onExchange?.(exchange);
+        return exchange;
+      }
       const response = await fetch(out.url, init);
       const body = new Uint8Array(await response.arrayBuffer());
       exchange = { op, request, response: { status: response.status, headers: response.headers, body }, ms: performance.now() - started };
