@@ -239,9 +239,9 @@ export class Target {
 
 /** Why no answer came, in one line: the cause's code (ECONNREFUSED, ENOTFOUND…) rather than "fetch failed". */
 export function describeFetchError(error: unknown, timeoutMs: number): string {
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
-    return `no answer within ${timeoutMs / 1000} s`;
-  const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined;
+  const cause = error instanceof Error ? (error.cause as { code?: string; message?: string; name?: string } | undefined) : undefined;
+  const timedOut = (e: { name?: string } | undefined) => e?.name === 'TimeoutError' || e?.name === 'AbortError';
+  if ((error instanceof Error && timedOut(error)) || timedOut(cause)) return `no answer within ${timeoutMs / 1000} s`;
   if (cause?.code) return `${cause.code}${cause.message && !cause.message.includes(cause.code) ? ` (${cause.message})` : ''}`;
   if (cause?.message) return cause.message;
   return error instanceof Error ? error.message : String(error);
