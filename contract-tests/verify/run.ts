@@ -40,8 +40,8 @@ export async function runVerify(
     });
     const singles = new SingleExchanges(session, generator, fixtures.collections, fixtures.profile, pOps);
     for (const op of spec.operations) {
-      if (!session.canSend) break;
-      await singles.operation(op);
+      if (session.canSend) await singles.operation(op);
+      else results.skipOperation(op, 'the request budget (--max-requests) is spent');
     }
   } finally {
     session.activity = 'cleaning up';
