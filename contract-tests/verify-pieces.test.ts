@@ -20,7 +20,7 @@ import { headerVariable, perlBytes, shellQuote, toCurl } from './verify/curl.ts'
 import { judge, type Expectation } from './verify/judge.ts';
 import { junitReport, xmlEscape } from './verify/report/junit.ts';
 import { Results } from './verify/results.ts';
-import type { Exchange, SentRequest } from './verify/target.ts';
+import { Target, type Exchange, type SentRequest } from './verify/target.ts';
 
 const spec = new OpenApiSpec(loadSpec(), { detailed: true });
 
@@ -295,6 +295,33 @@ describe('verify: curl lines', () => {
     expect(file.type).toBe('image/png');
     expect(file.name).toBe('a.png');
     expect(new Uint8Array(await file.arrayBuffer())).toEqual(png);
+  });
+
+  it('a large form, sent in slices and chunked, arrives whole and with the boundary its bytes use', async () => {
+    const target = new Target({ baseUrl: `${base}/api`, headers: [['X-Tenant', 't1']] });
+    const big = new Uint8Array(600 * 1024).fill(7);
+    for (const stream of [false, true]) {
+      arrived.length = 0;
+      const form = new FormData();
+      form.append('displayName', 'Ada');
+      form.append('avatar', new Blob([big], { type: 'image/png' }), 'big.png');
+      const exchange = await target.send(null, {
+        method: 'PATCH',
+        url: `${base}/api/user/profile/1`,
+        body: form,
+        sent: { kind: 'form', parts: [{ name: 'avatar', file: big, type: 'image/png', filename: 'big.png' }], chunked: stream },
+        stream,
+      });
+      expect(exchange.response?.status).toBe(204);
+      const got = arrived[0]!;
+      expect(got.headers['x-tenant']).toBe('t1');
+      expect(got.headers['transfer-encoding'] === 'chunked').toBe(stream);
+      const parsed = await new Response(new Uint8Array(got.body), {
+        headers: { 'content-type': String(got.headers['content-type']) },
+      }).formData();
+      expect(parsed.get('displayName')).toBe('Ada');
+      expect(new Uint8Array(await (parsed.get('avatar') as File).arrayBuffer())).toEqual(big);
+    }
   });
 
   it('a header given with --header is read from an environment variable, never printed', async () => {

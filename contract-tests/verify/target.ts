@@ -77,12 +77,15 @@ function sentSize(body: SentBody): number {
  * connection, and a client that keeps writing then sees a reset instead of the answer.
  */
 async function sendPaced(out: Outgoing, headers: Headers, timeoutMs: number): Promise<Received> {
-  const carrier = new Request(out.url, { method: 'POST', body: out.body ?? null, headers });
+  // Serialised without the request's headers: a form then gets the boundary its bytes use.
+  const carrier = new Request(out.url, { method: 'POST', body: out.body ?? null });
   const bytes = new Uint8Array(await carrier.arrayBuffer());
   const head: Record<string, string> = {};
-  carrier.headers.forEach((value, name) => {
+  headers.forEach((value, name) => {
     head[name] = value;
   });
+  const serialised = carrier.headers.get('content-type');
+  if (out.body instanceof FormData && serialised !== null) head['content-type'] = serialised;
   if (!out.stream) head['content-length'] = String(bytes.byteLength);
   const url = new URL(out.url);
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
