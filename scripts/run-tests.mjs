@@ -28,6 +28,7 @@ for (const suite of suites) {
     env: { ...process.env, MOCK_DELAY_MS: '0', ...(suite.env ?? {}) },
   });
   results.push({ suite: suite.name, ok: run.status === 0, seconds: Math.round((Date.now() - started) / 100) / 10 });
+  if (suite.name.startsWith('e2e')) spawnSync(node, [resolve(root, 'scripts/e2e-times.mjs')], { cwd: root, stdio: 'inherit' });
 }
 
 const total = results.reduce((s, r) => s + r.seconds, 0);
