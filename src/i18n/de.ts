@@ -67,7 +67,7 @@ export const de: Messages = {
   'common.yes': 'Ja',
   'common.no': 'Nein',
   'common.loadFailed': 'Konnte nicht geladen werden: {message}',
-  'common.required': 'erforderlich',
+  'common.required': ' (erforderlich)',
 
   'profile.title': 'Dein Profil',
   'profile.none': 'Du hast noch kein Profil.',
@@ -84,6 +84,7 @@ export const de: Messages = {
   'profile.avatarAlt': 'Avatar von {name}',
   'profile.noAvatar': 'Kein Avatar',
   'profile.memberSince': 'Mitglied seit {date}',
+  'profile.preferredLanguage': 'Bevorzugte Sprache: {language}',
   'profile.interestsNone': 'Keine Interessen angegeben.',
   'profile.draftRestored': 'Deine ungespeicherten Änderungen wurden wiederhergestellt.',
   'profile.discardDraft': 'Änderungen verwerfen',

@@ -64,7 +64,8 @@ export const en = {
   'common.yes': 'Yes',
   'common.no': 'No',
   'common.loadFailed': 'Could not load this: {message}',
-  'common.required': 'required',
+  // Follows a field's label, with the language's own separator: a space, or none before a full-width bracket.
+  'common.required': ' (required)',
 
   'profile.title': 'Your profile',
   'profile.none': 'You have no profile yet.',
@@ -81,6 +82,7 @@ export const en = {
   'profile.avatarAlt': 'Avatar of {name}',
   'profile.noAvatar': 'No avatar',
   'profile.memberSince': 'Member since {date}',
+  'profile.preferredLanguage': 'Preferred language: {language}',
   'profile.interestsNone': 'No interests listed.',
   'profile.draftRestored': 'Your unsaved changes were restored.',
   'profile.discardDraft': 'Discard changes',

@@ -66,7 +66,7 @@ export const es: Messages = {
   'common.yes': 'Sí',
   'common.no': 'No',
   'common.loadFailed': 'No se ha podido cargar: {message}',
-  'common.required': 'obligatorio',
+  'common.required': ' (obligatorio)',
 
   'profile.title': 'Tu perfil',
   'profile.none': 'Aún no tienes perfil.',
@@ -83,6 +83,7 @@ export const es: Messages = {
   'profile.avatarAlt': 'Avatar de {name}',
   'profile.noAvatar': 'Sin avatar',
   'profile.memberSince': 'Miembro desde {date}',
+  'profile.preferredLanguage': 'Idioma preferido: {language}',
   'profile.interestsNone': 'No se han indicado intereses.',
   'profile.draftRestored': 'Hemos recuperado los cambios que no habías guardado.',
   'profile.discardDraft': 'Descartar cambios',

@@ -1,11 +1,16 @@
 // @vitest-environment node
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { effect } from '@preact/signals-core';
-import { activeLanguage, format, formatDate, formatMoney, formatNumber, loadLanguage, t } from './index';
-import { en } from './en';
+import { activeLanguage, format, formatDate, formatMoney, formatNumber, formatRelativeTime, loadLanguage, t } from './index';
+import { en, type Messages } from './en';
 import { es } from './es';
 import { de } from './de';
-import { LANGUAGES } from '../config/languages';
+import { fr } from './fr';
+import { zhHans } from './zh-Hans';
+import { LANGUAGES, type Language } from '../config/languages';
+
+const TRANSLATIONS: Record<Exclude<Language, 'en'>, Messages> = { es, de, fr, 'zh-Hans': zhHans };
+const TRANSLATED = Object.entries(TRANSLATIONS) as [Exclude<Language, 'en'>, Messages][];
 
 afterEach(() => loadLanguage('en'));
 
@@ -74,6 +79,24 @@ describe('t', () => {
     expect(i18n.t('nav.home')).toBe(de['nav.home']);
   });
 
+  it('keeps the language on screen while the next one loads, and the last choice wins', async () => {
+    vi.resetModules();
+    const i18n = await import('./index');
+    await i18n.loadLanguage('fr');
+    const toGerman = i18n.loadLanguage('de');
+    expect(i18n.activeLanguage.value).toBe('fr');
+    expect(i18n.t('nav.home')).toBe('Accueil');
+    const seen: string[] = [];
+    const stop = effect(() => void seen.push(i18n.activeLanguage.value));
+    // Chinese is chosen while German still loads: German, whenever it arrives, is never shown.
+    const toChinese = i18n.loadLanguage('zh-Hans');
+    await Promise.all([toGerman, toChinese]);
+    stop();
+    expect(seen).toEqual(['fr', 'zh-Hans']);
+    expect(i18n.t('nav.home')).toBe('首页');
+    expect(i18n.t('validation.summary', { count: 3 })).toBe('保存前请更正 3 个字段。');
+  });
+
   it('reads the catalogue through signals, so an effect re-runs on a language change', async () => {
     await loadLanguage('es');
     await loadLanguage('en');
@@ -99,28 +122,93 @@ function placeholders(message: string): string[] {
   return [...names].sort();
 }
 
+/**
+ * Messages that are rightly the same as in English: the product's name, and words that are spelt
+ * the same in that language. Anything else equal to English is a message left untranslated.
+ */
+const SAME_AS_ENGLISH: Record<Exclude<Language, 'en'>, readonly string[]> = {
+  es: ['app.name', 'common.no', 'field.avatar'],
+  de: ['app.name', 'status.online', 'status.offline', 'notifications.level.info', 'notifications.level.error', 'field.avatar'],
+  fr: [
+    'app.name',
+    'nav.adminMenu',
+    'notifications.level.info',
+    'field.avatar',
+    'settings.notifications',
+    'dashboard.notifications',
+    'admin.actions',
+  ],
+  'zh-Hans': ['app.name'],
+};
+
+/** The plural categories each {n, plural, …} form of a message names. */
+function pluralCategories(message: string): string[][] {
+  return [...message.matchAll(/\{\w+, plural, ((?:\w+ \{[^}]*\}\s*)+)\}/g)].map((m) => [...m[1]!.matchAll(/(\w+) \{/g)].map((c) => c[1]!));
+}
+
 describe('catalogues', () => {
-  it.each([
-    ['es', es],
-    ['de', de],
-  ] as const)('%s has exactly the keys of en', (_, catalogue) => {
+  it('there is one for every language, and nothing else', () => {
+    expect(Object.keys(TRANSLATIONS).sort()).toEqual(LANGUAGES.filter((l) => l !== 'en').sort());
+  });
+
+  it.each(TRANSLATED)('%s has exactly the keys of en', (_, catalogue) => {
     expect(Object.keys(catalogue).sort()).toEqual(Object.keys(en).sort());
   });
 
-  it.each([
-    ['es', es],
-    ['de', de],
-  ] as const)('%s uses the same placeholders as en in every message', (lang, catalogue) => {
+  it.each(TRANSLATED)('%s uses the same placeholders as en in every message', (lang, catalogue) => {
     for (const key of Object.keys(en) as (keyof typeof en)[]) {
       expect(placeholders(catalogue[key]), `${lang} ${key}`).toEqual(placeholders(en[key]));
     }
   });
 
-  it.each([
-    ['es', es],
-    ['de', de],
-  ] as const)('%s has no empty message', (lang, catalogue) => {
+  it.each(TRANSLATED)('%s has no empty message', (lang, catalogue) => {
     for (const [key, value] of Object.entries(catalogue)) expect(value.trim(), `${lang} ${key}`).not.toBe('');
+  });
+
+  it.each(TRANSLATED)('%s leaves no message in English but the listed ones', (lang, catalogue) => {
+    const same = Object.keys(en).filter((key) => catalogue[key as keyof typeof en] === en[key as keyof typeof en]);
+    expect(same.sort()).toEqual([...SAME_AS_ENGLISH[lang]].sort());
+  });
+
+  it.each(LANGUAGES)("%s: every plural form names 'other' and only categories the language has", (lang) => {
+    const catalogue = lang === 'en' ? en : TRANSLATIONS[lang];
+    const known = new Intl.PluralRules(lang).resolvedOptions().pluralCategories as string[];
+    for (const [key, message] of Object.entries(catalogue)) {
+      for (const categories of pluralCategories(message)) {
+        expect(categories, `${lang} ${key}`).toContain('other');
+        for (const category of categories) expect(known, `${lang} ${key}: ${category}`).toContain(category);
+      }
+    }
+  });
+
+  it('French plurals have one and other (0 and 1 are singular); Chinese has other only', () => {
+    expect(pluralCategories(fr['validation.summary'])).toEqual([['one', 'other']]);
+    expect(pluralCategories(zhHans['validation.summary'])).toEqual([['other']]);
+    expect(format(fr['validation.summary'], 'fr', { count: 0 })).toBe('Corrigez 0 champ avant d’enregistrer.');
+    expect(format(fr['validation.summary'], 'fr', { count: 1 })).toBe('Corrigez 1 champ avant d’enregistrer.');
+    expect(format(fr['validation.summary'], 'fr', { count: 2 })).toBe('Corrigez 2 champs avant d’enregistrer.');
+    expect(format(fr['validation.summary'], 'fr', { count: 1200 })).toBe('Corrigez 1\u202f200 champs avant d’enregistrer.');
+    expect(format(zhHans['validation.summary'], 'zh-Hans', { count: 1 })).toBe('保存前请更正 1 个字段。');
+  });
+
+  it('French typography: no-break spaces before : ; ! ? % and inside « », the typographic apostrophe', () => {
+    for (const [key, message] of Object.entries(fr)) {
+      // A plain (breakable) space, or none, before the high punctuation.
+      expect(message, key).not.toMatch(/[^\u00a0\u202f][;!?%»]|[^\u00a0\u202f]:(?!\/\/)|«[^\u00a0\u202f]/);
+      expect(message, key).not.toMatch(/'/);
+    }
+    expect(fr['admin.collection']).toBe('Collection\u00a0: {name}');
+    expect(fr['profile.deleteConfirmTitle']).toBe('Supprimer votre profil\u202f?');
+  });
+
+  it('Chinese uses full-width punctuation next to Chinese text', () => {
+    const han = '\\p{Script=Han}';
+    const halfWidth = new RegExp(`${han}[,.:;!?()]|[,:;!?()]${han}`, 'u');
+    for (const [key, message] of Object.entries(zhHans)) {
+      expect(message, key).not.toMatch(halfWidth);
+      // A sentence ends with a full stop (or ！？), never with an ASCII one.
+      expect(message, key).not.toMatch(new RegExp(`${han}\\.$`, 'u'));
+    }
   });
 
   it('the placeholder check sees plain and plural placeholders', () => {
@@ -128,8 +216,12 @@ describe('catalogues', () => {
     expect(placeholders(en['validation.summary'])).toEqual(['count:plural']);
   });
 
-  it('every language has a loadable catalogue', async () => {
-    for (const lang of LANGUAGES) await expect(loadLanguage(lang)).resolves.toBeUndefined();
+  it('every language has a loadable catalogue, and t() then reads it', async () => {
+    for (const lang of LANGUAGES) {
+      await expect(loadLanguage(lang)).resolves.toBeUndefined();
+      expect(activeLanguage.value).toBe(lang);
+      expect(t('settings.title')).toBe(lang === 'en' ? en['settings.title'] : TRANSLATIONS[lang]['settings.title']);
+    }
   });
 });
 
@@ -151,6 +243,42 @@ describe('formatDate and formatNumber', () => {
   it('formatDate accepts ISO strings and gives an empty string for invalid dates', () => {
     expect(formatDate('2024-03-05T12:00:00Z', { dateStyle: 'medium', timeZone: 'UTC' })).toBe('Mar 5, 2024');
     expect(formatDate('not a date')).toBe('');
+  });
+
+  it('follow French and Chinese conventions', async () => {
+    await loadLanguage('fr');
+    expect(formatNumber(1234567.5)).toBe('1\u202f234\u202f567,5');
+    expect(formatMoney(1250.5, 'EUR')).toBe('1\u202f250,50\u00a0€');
+    expect(formatDate(date, { dateStyle: 'long', timeZone: 'UTC' })).toBe('5 mars 2024');
+    await loadLanguage('zh-Hans');
+    expect(formatNumber(1234567.5)).toBe('1,234,567.5');
+    expect(formatMoney(980.25, 'USD')).toBe('US$980.25');
+    expect(formatDate(date, { dateStyle: 'long', timeZone: 'UTC' })).toBe('2024年3月5日');
+  });
+
+  it('formatRelativeTime says how long ago or ahead, in the largest whole unit and the active language', async () => {
+    const now = Date.UTC(2026, 10, 23, 12, 0, 0);
+    const ago = (seconds: number) => now - seconds * 1000;
+    expect(formatRelativeTime(ago(3), now)).toBe('now');
+    expect(formatRelativeTime(ago(42), now)).toBe('42 seconds ago');
+    expect(formatRelativeTime(ago(5 * 60), now)).toBe('5 minutes ago');
+    expect(formatRelativeTime(ago(3 * 3600 + 1200), now)).toBe('3 hours ago');
+    expect(formatRelativeTime(ago(30 * 3600), now)).toBe('yesterday');
+    expect(formatRelativeTime(ago(3 * 86400 + 3600), now)).toBe('3 days ago');
+    expect(formatRelativeTime(ago(15 * 86400), now)).toBe('2 weeks ago');
+    expect(formatRelativeTime(ago(45 * 86400), now)).toBe('last month');
+    expect(formatRelativeTime(ago(800 * 86400), now)).toBe('2 years ago');
+    expect(formatRelativeTime(now + 2 * 3600 * 1000, now)).toBe('in 2 hours');
+    expect(formatRelativeTime('2026-11-20T08:15:00Z', now)).toBe('3 days ago');
+    expect(formatRelativeTime('not a date', now)).toBe('');
+    await loadLanguage('fr');
+    expect(formatRelativeTime(ago(3 * 86400), now)).toBe('il y a 3 jours');
+    expect(formatRelativeTime(ago(30 * 3600), now)).toBe('hier');
+    await loadLanguage('zh-Hans');
+    expect(formatRelativeTime(ago(3 * 86400), now)).toBe('3天前');
+    expect(formatRelativeTime(ago(5 * 60), now)).toBe('5分钟前');
+    await loadLanguage('de');
+    expect(formatRelativeTime(ago(3 * 86400), now)).toBe('vor 3 Tagen');
   });
 
   it('formatMoney formats a currency, and falls back for an unknown code', () => {

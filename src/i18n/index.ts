@@ -10,22 +10,30 @@ const catalogues = signal<Partial<Record<Language, Messages>>>({ en });
 const loaders: Record<Exclude<Language, 'en'>, () => Promise<Messages>> = {
   es: () => import('./es').then((m) => m.es),
   de: () => import('./de').then((m) => m.de),
+  fr: () => import('./fr').then((m) => m.fr),
+  'zh-Hans': () => import('./zh-Hans').then((m) => m.zhHans),
 };
 
-/** The language the member chose; the boot passes each choice in through loadLanguage(). */
-const requested = signal<Language>('en');
+/** The language the member chose last; the boot passes each choice in through loadLanguage(). */
+let requested: Language = 'en';
+/** The language on screen: the last one chosen whose catalogue is in. */
+const shown = signal<Language>('en');
 
-/** Makes `lang` the language to show, loading its catalogue first when it is not there yet. */
+/**
+ * Makes `lang` the language to show, loading its catalogue first when it is not there yet. The
+ * screen keeps the language it shows until then; a later choice wins over one still loading.
+ */
 export async function loadLanguage(lang: Language): Promise<void> {
-  requested.value = lang;
-  if (catalogues.value[lang]) return;
-  if (lang === 'en') return;
-  const messages = await loaders[lang]();
-  catalogues.value = { ...catalogues.value, [lang]: messages };
+  requested = lang;
+  if (!catalogues.value[lang] && lang !== 'en') {
+    const messages = await loaders[lang]();
+    catalogues.value = { ...catalogues.value, [lang]: messages };
+  }
+  if (requested === lang) shown.value = lang;
 }
 
-/** The language whose catalogue is loaded and shown (English while another one loads). */
-export const activeLanguage = computed<Language>(() => (catalogues.value[requested.value] ? requested.value : 'en'));
+/** The language whose catalogue is loaded and shown (the one shown before while another loads). */
+export const activeLanguage = computed<Language>(() => shown.value);
 
 const pluralRules = new Map<string, Intl.PluralRules>();
 
@@ -57,6 +65,28 @@ export function formatDate(value: string | number | Date, options: Intl.DateTime
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return '';
   return new Intl.DateTimeFormat(activeLanguage.value, options).format(date);
+}
+
+const RELATIVE_UNITS: readonly (readonly [Intl.RelativeTimeFormatUnit, number])[] = [
+  ['year', 365 * 24 * 3600],
+  ['month', 30 * 24 * 3600],
+  ['week', 7 * 24 * 3600],
+  ['day', 24 * 3600],
+  ['hour', 3600],
+  ['minute', 60],
+];
+
+/** How long ago (or ahead) `value` is from `now`, in the largest whole unit: "3 days ago", "hier", "5分钟前". */
+export function formatRelativeTime(value: string | number | Date, now: number = Date.now()): string {
+  const time = new Date(value).getTime();
+  if (Number.isNaN(time)) return '';
+  const seconds = (time - now) / 1000;
+  const format = new Intl.RelativeTimeFormat(activeLanguage.value, { numeric: 'auto' });
+  for (const [unit, size] of RELATIVE_UNITS) {
+    if (Math.abs(seconds) >= size) return format.format(Math.trunc(seconds / size), unit);
+  }
+  // Under a minute: "now", or a number of seconds.
+  return format.format(Math.abs(seconds) < 10 ? 0 : Math.trunc(seconds), 'second');
 }
 
 export function formatNumber(value: number, options?: Intl.NumberFormatOptions): string {

@@ -38,7 +38,7 @@ registerRoute(
   }),
 );
 
-// Built files left out of the precache (the es and de catalogues): their names are hashed,
+// Built files left out of the precache (the catalogues other than English): their names are hashed,
 // so once fetched they never change.
 registerRoute(
   ({ url, request }) => url.origin === self.location.origin && url.pathname.startsWith('/assets/') && request.destination === 'script',

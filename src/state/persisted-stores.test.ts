@@ -192,7 +192,7 @@ describe('decodePreference', () => {
   });
 
   it('replaces foreign values by the defaults, field by field', () => {
-    expect(decodePreference({ language: 'fr', activeThemeName: 'HOTDOG', enableNotifications: 'yes' })).toEqual(DEFAULT_PREFERENCE);
+    expect(decodePreference({ language: 'zh-TW', activeThemeName: 'HOTDOG', enableNotifications: 'yes' })).toEqual(DEFAULT_PREFERENCE);
     expect(decodePreference({ language: ['de'], activeThemeName: null, enableNotifications: 1 })).toEqual(DEFAULT_PREFERENCE);
     expect(decodePreference({ language: 'EN', activeThemeName: 'indigo_pink', enableNotifications: null })).toEqual(DEFAULT_PREFERENCE);
     expect(decodePreference({})).toEqual(DEFAULT_PREFERENCE);

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import { t } from '../../i18n';
+import { activeLanguage, t } from '../../i18n';
 import { LANGUAGES, LANGUAGE_NAMES } from '../../config/languages';
 import { Field, focusFirstError } from '../../ui/form/Field';
 import type { Profile } from '../../api/profile';
@@ -20,7 +20,7 @@ interface Props {
 
 /** Create or edit the profile. What is typed is kept as a draft until it is saved or discarded. */
 export function ProfileForm({ profile, onDone, onCancel, initialError = null }: Props) {
-  const form = useMemo(() => createProfileForm(profile), [profile]);
+  const form = useMemo(() => createProfileForm(profile, activeLanguage.peek()), [profile]);
   useEffect(() => () => form.dispose(), [form]);
   const formRef = useRef<HTMLFormElement>(null);
   const [avatar, setAvatar] = useState<File | null>(null);

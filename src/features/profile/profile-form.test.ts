@@ -26,6 +26,10 @@ describe('parseInterests', () => {
     expect(parseInterests(' , ')).toEqual([]);
     expect(parseInterests('one')).toEqual(['one']);
   });
+
+  it('also splits on the full-width and enumeration commas Chinese keyboards type', () => {
+    expect(parseInterests('数学，诗歌、音乐, art')).toEqual(['数学', '诗歌', '音乐', 'art']);
+  });
 });
 
 describe('checkAvatar', () => {
@@ -70,7 +74,7 @@ describe('toInput', () => {
   });
 
   it('leaves out a language that is not one of the app', () => {
-    expect(toInput({ ...values, language: 'fr' })).not.toHaveProperty('language');
+    expect(toInput({ ...values, language: 'zh-TW' })).not.toHaveProperty('language');
   });
 
   it('round-trips a stored profile through the form values', () => {
@@ -136,6 +140,19 @@ describe('the profile form rules', () => {
     form.setValue('interests', `ok, ${'x'.repeat(25)}`);
     expect(form.errors.value.interests).toEqual({ key: 'validation.interests' });
     form.dispose();
+  });
+
+  it("a new profile's preferred language starts as the one on screen; an existing profile keeps its own", () => {
+    const fresh = createProfileForm(null, 'zh-Hans');
+    expect(fresh.values.value.language).toBe('zh-Hans');
+    expect(toInput(fresh.values.value).language).toBe('zh-Hans');
+    fresh.dispose();
+    const defaults = createProfileForm(null);
+    expect(defaults.values.value.language).toBe('en');
+    defaults.dispose();
+    const existing = createProfileForm({ ...PROFILE, language: 'de' }, 'fr');
+    expect(existing.values.value.language).toBe('de');
+    existing.dispose();
   });
 
   it('edits an existing profile under its own draft key', () => {

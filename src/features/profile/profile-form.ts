@@ -1,15 +1,18 @@
 import { createFormState, type FormState } from '../../ui/form/form-state';
 import { Validators, type Validator } from '../../ui/form/validators';
 import type { Profile, ProfileInput } from '../../api/profile';
-import { isLanguage } from '../../config/languages';
+import { isLanguage, type Language } from '../../config/languages';
 import { draftKey } from '../../state/profile-draft';
 
 export type ProfileField = 'displayName' | 'username' | 'email' | 'bio' | 'language' | 'interests';
 
-/** Tags from the comma-separated text, trimmed, empty ones dropped. */
+/**
+ * Tags from the comma-separated text, trimmed, empty ones dropped. Chinese keyboards type the
+ * full-width comma (，) or the enumeration comma (、): both separate tags too.
+ */
 export function parseInterests(text: string): string[] {
   return text
-    .split(',')
+    .split(/[,，、]/)
     .map((tag) => tag.trim())
     .filter(Boolean);
 }
@@ -62,9 +65,10 @@ export function toInput(values: Record<ProfileField, string>): ProfileInput {
   return input;
 }
 
-export function createProfileForm(profile: Profile | null): FormState<ProfileField> {
+/** The form for `profile`, or for a new one, whose preferred language starts as `language` (the one on screen). */
+export function createProfileForm(profile: Profile | null, language: Language = 'en'): FormState<ProfileField> {
   return createFormState<ProfileField>(PROFILE_FIELDS, {
     draftKey: draftKey(profile?.id ?? null),
-    ...(profile ? { initial: valuesOf(profile) } : {}),
+    initial: profile ? valuesOf(profile) : { language },
   });
 }

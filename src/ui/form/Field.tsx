@@ -57,7 +57,7 @@ export function Field<Name extends string>({
     <div className={`field${error ? ' field--invalid' : ''}`}>
       <label className="field__label" htmlFor={id}>
         {label}
-        {required && <span className="field__required"> ({t('common.required')})</span>}
+        {required && <span className="field__required">{t('common.required')}</span>}
       </label>
       {options ? (
         <select className="field__control" {...common}>

@@ -1,5 +1,5 @@
 import type { components } from '../../api/schema';
-import { formatDate, t } from '../../i18n';
+import { formatDate, formatRelativeTime, t } from '../../i18n';
 
 type Notification = components['schemas']['Notification'];
 
@@ -11,8 +11,12 @@ export function NotificationList({ items }: { items: readonly Notification[] }) 
           <div className="notification__head">
             <span className="badge">{t(`notifications.level.${n.level}`)}</span>
             {!n.read && <span className="badge badge--accent">{t('notifications.unread')}</span>}
-            <time dateTime={n.createdAt} className="notification__time">
-              {formatDate(n.createdAt, { dateStyle: 'medium', timeStyle: 'short' })}
+            <time
+              dateTime={n.createdAt}
+              className="notification__time"
+              title={formatDate(n.createdAt, { dateStyle: 'medium', timeStyle: 'short' })}
+            >
+              {formatRelativeTime(n.createdAt)}
             </time>
           </div>
           <h3 className="notification__title">{n.title}</h3>

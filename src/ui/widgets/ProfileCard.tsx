@@ -50,9 +50,7 @@ export function ProfileCard({ profile, compact = false }: { profile: Profile; co
               <p className="muted">{t('profile.interestsNone')}</p>
             )}
             {profile.language && isLanguage(profile.language) && (
-              <p className="muted">
-                {t('field.language')}: {LANGUAGE_NAMES[profile.language]}
-              </p>
+              <p className="muted">{t('profile.preferredLanguage', { language: LANGUAGE_NAMES[profile.language] })}</p>
             )}
           </>
         )}

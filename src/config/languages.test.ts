@@ -1,0 +1,63 @@
+// @vitest-environment node
+import { describe, expect, it } from 'vitest';
+import { LANGUAGE_NAMES, LANGUAGES, isLanguage, matchBrowserLanguage, supportedLanguage } from './languages';
+
+describe('languages', () => {
+  it('are English, Spanish, German, French and Simplified Chinese, each named in itself', () => {
+    expect(LANGUAGES).toEqual(['en', 'es', 'de', 'fr', 'zh-Hans']);
+    expect(LANGUAGES.map((l) => LANGUAGE_NAMES[l])).toEqual(['English', 'Español', 'Deutsch', 'Français', '简体中文']);
+  });
+
+  it('codes are valid language tags, as <html lang> needs', () => {
+    for (const lang of LANGUAGES) expect(Intl.getCanonicalLocales(lang)).toEqual([lang]);
+  });
+
+  it('isLanguage knows exactly the supported codes', () => {
+    for (const lang of LANGUAGES) expect(isLanguage(lang)).toBe(true);
+    for (const other of ['zh', 'zh-CN', 'zh-hans', 'fr-FR', 'EN', '', null, 42]) expect(isLanguage(other)).toBe(false);
+  });
+});
+
+describe('supportedLanguage', () => {
+  it.each([
+    ['en', 'en'],
+    ['en-US', 'en'],
+    ['en-GB', 'en'],
+    ['es-419', 'es'],
+    ['de-AT', 'de'],
+    ['de-CH', 'de'],
+    ['fr', 'fr'],
+    ['fr-CA', 'fr'],
+    ['fr-BE', 'fr'],
+    ['zh', 'zh-Hans'],
+    ['zh-CN', 'zh-Hans'],
+    ['zh-SG', 'zh-Hans'],
+    ['zh-Hans', 'zh-Hans'],
+    ['zh-Hans-CN', 'zh-Hans'],
+    ['zh-Hans-HK', 'zh-Hans'],
+    ['ZH-cn', 'zh-Hans'],
+  ])('%s → %s', (tag, expected) => {
+    expect(supportedLanguage(tag)).toBe(expected);
+  });
+
+  it.each(['zh-TW', 'zh-HK', 'zh-MO', 'zh-Hant', 'zh-Hant-CN', 'yue', 'pt-BR', 'it', 'ja', '*', '', 'not a tag'])(
+    '%s is not supported',
+    (tag) => {
+      expect(supportedLanguage(tag)).toBeUndefined();
+    },
+  );
+});
+
+describe('matchBrowserLanguage', () => {
+  it("takes the first of the browser's languages the app speaks, in the browser's order", () => {
+    expect(matchBrowserLanguage(['fr-CA', 'en-US'])).toBe('fr');
+    expect(matchBrowserLanguage(['zh-TW', 'zh-Hant', 'ja', 'de-DE', 'fr'])).toBe('de');
+    expect(matchBrowserLanguage(['zh-TW', 'zh-CN'])).toBe('zh-Hans');
+    expect(matchBrowserLanguage(['pt-BR', 'es-MX'])).toBe('es');
+  });
+
+  it('is undefined when none is supported, so that English applies', () => {
+    expect(matchBrowserLanguage(['zh-TW', 'ja-JP', 'pt'])).toBeUndefined();
+    expect(matchBrowserLanguage([])).toBeUndefined();
+  });
+});
