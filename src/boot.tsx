@@ -44,8 +44,10 @@ async function boot() {
   }
   await Promise.all([loadConfig(), loadLanguage(language.value).catch(() => undefined)]);
   setLogLevel(config().logLevel);
-  // A first visit gets the deployment's language and theme (the language then loads below).
-  applyConfiguredDefaults(config());
+  // A first visit gets the deployment's language (unset, the browser's) and theme; the first
+  // render waits for that language, so a first visit does not flash another one.
+  applyConfiguredDefaults(config(), navigator.languages);
+  await loadLanguage(language.value).catch(() => undefined);
   configureApi(config().apiBaseUrl);
   // A language chosen later loads its catalogue then.
   followLanguagePreference();

@@ -1,3 +1,5 @@
+import type { Language } from './languages';
+
 /**
  * The configuration built into the app. assets/ui-config.json is merged over it at start.
  * The Node server reads it too, to allow exactly these endpoints in its Content-Security-Policy.
@@ -18,7 +20,8 @@ export interface AppConfig {
   identityProvider: IdentityProviderConfig;
   logLevel: number;
   mobileBreakpoint: number;
-  defaultLanguage: 'en' | 'es' | 'de';
+  /** The language of a first visit; unset, the browser's languages decide (then English). */
+  defaultLanguage?: Language;
   defaultTheme: 'DEEPPURPLE_AMBER' | 'INDIGO_PINK' | 'PINK_BLUEGREY' | 'PURPLE_GREEN';
 }
 
@@ -40,6 +43,5 @@ export const BUILTIN_CONFIG: Readonly<AppConfig> = Object.freeze({
   },
   logLevel: 3,
   mobileBreakpoint: 599,
-  defaultLanguage: 'en',
   defaultTheme: 'INDIGO_PINK',
 });

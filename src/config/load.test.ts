@@ -10,9 +10,12 @@ describe('the built-in config', () => {
       logLevel: 3,
       mobileBreakpoint: 599,
       apiBaseUrl: '/api/',
-      defaultLanguage: 'en',
       defaultTheme: 'INDIGO_PINK',
     });
+  });
+
+  it("sets no language: a first visit follows the browser's, then English (the preference's default)", () => {
+    expect(BUILTIN_CONFIG).not.toHaveProperty('defaultLanguage');
   });
 });
 
@@ -41,6 +44,12 @@ describe('mergeConfig', () => {
     });
   });
 
+  it('takes any supported defaultLanguage, and leaves it unset when the file sets none', () => {
+    expect(mergeConfig(BUILTIN_CONFIG, { defaultLanguage: 'fr' }).defaultLanguage).toBe('fr');
+    expect(mergeConfig(BUILTIN_CONFIG, { defaultLanguage: 'zh-Hans' }).defaultLanguage).toBe('zh-Hans');
+    expect(mergeConfig(BUILTIN_CONFIG, { appTitle: 'Circle' }).defaultLanguage).toBeUndefined();
+  });
+
   it('ignores unknown and ill-typed fields one by one, keeping the valid ones', () => {
     const merged = mergeConfig(BUILTIN_CONFIG, {
       appTitle: 42,
@@ -50,7 +59,7 @@ describe('mergeConfig', () => {
       webPushPublicKey: 'x'.repeat(5000),
       logLevel: '4',
       mobileBreakpoint: 599.5,
-      defaultLanguage: 'fr',
+      defaultLanguage: 'zh-TW',
       defaultTheme: 'HOTDOG',
       chatBot: { v1: null, v2: 7 },
       identityProvider: { issuer: true, scope: 'openid' },

@@ -72,7 +72,7 @@ describe("a deployment's default language and theme", () => {
 
   it('a first visit takes both from the UI config', async () => {
     const p = await freshStore();
-    p.applyConfiguredDefaults({ defaultLanguage: 'de', defaultTheme: 'PURPLE_GREEN' });
+    p.applyConfiguredDefaults({ defaultLanguage: 'de', defaultTheme: 'PURPLE_GREEN' }, ['fr-FR', 'fr']);
     expect(p.language.value).toBe('de');
     expect(p.activeThemeName.value).toBe('PURPLE_GREEN');
     expect(p.notificationsEnabled.value).toBe(false);
@@ -87,7 +87,54 @@ describe("a deployment's default language and theme", () => {
 
   it('defaults equal to the built-in ones change nothing and write nothing', async () => {
     const p = await freshStore();
-    p.applyConfiguredDefaults({ defaultLanguage: 'en', defaultTheme: 'INDIGO_PINK' });
+    p.applyConfiguredDefaults({ defaultLanguage: 'en', defaultTheme: 'INDIGO_PINK' }, ['de-DE']);
     expect(localStorage.getItem('preference')).toBeNull();
+  });
+});
+
+describe("the browser's language, when the deployment sets none", () => {
+  beforeEach(() => localStorage.clear());
+
+  it.each([
+    [['fr-CA', 'en-US'], 'fr'],
+    [['zh-CN', 'en'], 'zh-Hans'],
+    [['zh-SG'], 'zh-Hans'],
+    [['zh-Hans-HK', 'zh-HK'], 'zh-Hans'],
+    [['zh-TW', 'zh-Hant', 'de-CH'], 'de'],
+    [['es-MX'], 'es'],
+    [['zh-TW', 'ja-JP'], 'en'],
+    [[], 'en'],
+  ] as const)('a first visit with %j gets %s', async (browser, expected) => {
+    const p = await freshStore();
+    p.applyConfiguredDefaults({ defaultTheme: 'INDIGO_PINK' }, browser);
+    expect(p.language.value).toBe(expected);
+    expect(stored()).toEqual(expected === 'en' ? null : { language: expected, activeThemeName: 'INDIGO_PINK', enableNotifications: false });
+  });
+
+  it('reads navigator.languages when no list is given', async () => {
+    vi.stubGlobal('navigator', { ...navigator, languages: ['zh-CN', 'en'] });
+    const p = await freshStore();
+    p.applyConfiguredDefaults({ defaultTheme: 'INDIGO_PINK' });
+    expect(p.language.value).toBe('zh-Hans');
+  });
+
+  it('a language the visitor chose before is kept, whatever the browser says', async () => {
+    localStorage.setItem('preference', JSON.stringify({ language: 'en', activeThemeName: 'INDIGO_PINK', enableNotifications: false }));
+    const p = await freshStore();
+    p.applyConfiguredDefaults({ defaultTheme: 'INDIGO_PINK' }, ['fr-FR']);
+    expect(p.language.value).toBe('en');
+  });
+
+  it("a stored language the app does not know counts as unset: the browser's applies", async () => {
+    localStorage.setItem('preference', JSON.stringify({ language: 'zh-TW', activeThemeName: 'PURPLE_GREEN', enableNotifications: false }));
+    const p = await freshStore();
+    p.applyConfiguredDefaults({ defaultTheme: 'INDIGO_PINK' }, ['zh-TW', 'fr']);
+    expect(p.preference.value).toEqual({ language: 'fr', activeThemeName: 'PURPLE_GREEN', enableNotifications: false });
+  });
+
+  it("the deployment's language wins over the browser's", async () => {
+    const p = await freshStore();
+    p.applyConfiguredDefaults({ defaultLanguage: 'es', defaultTheme: 'INDIGO_PINK' }, ['fr-FR', 'zh-CN']);
+    expect(p.language.value).toBe('es');
   });
 });

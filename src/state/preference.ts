@@ -2,7 +2,7 @@ import { computed, effect } from '@preact/signals-core';
 import { loadLanguage } from '../i18n';
 import { persistedSignal, readPersisted, type Decoder } from '../lib/persist';
 import { recordChange } from './history';
-import { isLanguage, type Language } from '../config/languages';
+import { isLanguage, matchBrowserLanguage, type Language } from '../config/languages';
 import { isThemeName, type ThemeName } from '../config/themes';
 
 export interface PreferenceState {
@@ -43,16 +43,21 @@ function update(action: string, patch: Partial<PreferenceState>) {
 
 /**
  * A deployment's defaults (assets/ui-config.json's defaultLanguage and defaultTheme) for what the
- * visitor has not chosen yet: a field already stored, by an earlier choice, is kept.
+ * visitor has not chosen yet: a field already stored, by an earlier choice, is kept. A deployment
+ * that sets no language leaves it to the browser's languages (navigator.languages), then English.
  */
-export function applyConfiguredDefaults(defaults: { defaultLanguage: Language; defaultTheme: ThemeName }): void {
+export function applyConfiguredDefaults(
+  defaults: { defaultLanguage?: Language | undefined; defaultTheme: ThemeName },
+  browserLanguages: readonly string[] = globalThis.navigator?.languages ?? [],
+): void {
   const stored = readPersisted<Record<string, unknown>>(
     PREFERENCE_KEY,
     (raw) => (raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : null),
     {},
   );
   const patch: Partial<PreferenceState> = {};
-  if (!isLanguage(stored.language) && state.value.language !== defaults.defaultLanguage) patch.language = defaults.defaultLanguage;
+  const firstLanguage = defaults.defaultLanguage ?? matchBrowserLanguage(browserLanguages) ?? DEFAULT_PREFERENCE.language;
+  if (!isLanguage(stored.language) && state.value.language !== firstLanguage) patch.language = firstLanguage;
   if (!isThemeName(stored.activeThemeName) && state.value.activeThemeName !== defaults.defaultTheme) {
     patch.activeThemeName = defaults.defaultTheme;
   }
