@@ -13,6 +13,9 @@ import {
   snackbar,
   solidPng,
 } from './support/pages';
+import type { Messages } from '../src/i18n/en';
+import { fr } from '../src/i18n/fr';
+import { zhHans } from '../src/i18n/zh-Hans';
 
 /**
  * axe-core on every screen, in a light and a dark theme, at phone and desktop widths: no
@@ -162,6 +165,64 @@ for (const scenario of SCENARIOS) {
         if (scenario.signedIn) await presetSignedIn(page);
         await scenario.open(page, request);
         await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+        await settled(page);
+        const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+        expect(summarize(violations)).toEqual([]);
+      });
+    }
+  }
+}
+
+/**
+ * The main screens in French and in Simplified Chinese: longer or denser words, another <html lang>,
+ * the same rules. The language is stored in the preference before the first load.
+ */
+const LANGUAGE_SCENARIOS: { name: string; open(page: Page, m: Messages): Promise<void> }[] = [
+  {
+    name: 'home',
+    async open(page, m) {
+      await page.goto('/home');
+      await expect(page.locator('.notification')).toHaveCount(3);
+      await expect(page.getByRole('link', { name: m['home.createProfileCta'] })).toBeVisible();
+    },
+  },
+  {
+    name: 'profile: create form with errors shown',
+    async open(page, m) {
+      await page.goto('/profile');
+      const form = page.getByRole('form', { name: m['profile.createTitle'] });
+      await form.getByRole('button', { name: m['profile.create'] }).click();
+      await expect(form.getByLabel(m['field.displayName'])).toBeFocused();
+    },
+  },
+  {
+    name: 'settings',
+    async open(page, m) {
+      await page.goto('/settings');
+      await expect(page.getByRole('switch', { name: m['settings.notifications.toggle'] })).toBeVisible();
+    },
+  },
+  {
+    name: 'dashboard',
+    async open(page) {
+      await page.goto('/dashboard');
+      await expect(page.locator('.symbol-code')).toHaveCount(3);
+      await expect(page.locator('.notification')).toHaveCount(3);
+    },
+  },
+];
+
+for (const [lang, m] of [
+  ['fr', fr],
+  ['zh-Hans', zhHans],
+] as const) {
+  for (const scenario of LANGUAGE_SCENARIOS) {
+    for (const [width, viewport] of Object.entries(VIEWPORTS)) {
+      test(`${scenario.name} · ${lang} · ${width}`, async ({ page }) => {
+        await page.setViewportSize(viewport);
+        await presetPreference(page, { language: lang, activeThemeName: LIGHT_THEME });
+        await scenario.open(page, m);
+        await expect(page.locator('html')).toHaveAttribute('lang', lang);
         await settled(page);
         const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
         expect(summarize(violations)).toEqual([]);

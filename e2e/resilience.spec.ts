@@ -147,7 +147,7 @@ test.describe('faults', () => {
       fc.oneof(
         fc.string(),
         fc.json(),
-        fc.constantFrom('{', 'null', '[]', '"en"', '{"language":"fr","activeThemeName":42}', '{"__proto__":{"x":1}}', 'true', 'NaN'),
+        fc.constantFrom('{', 'null', '[]', '"en"', '{"language":"zh-TW","activeThemeName":42}', '{"__proto__":{"x":1}}', 'true', 'NaN'),
       ),
       { numRuns: 8, seed: 20261122 },
     );

@@ -55,7 +55,7 @@ export interface ProfileSeed {
   username: string;
   email: string;
   bio?: string;
-  language?: 'en' | 'es' | 'de';
+  language?: 'en' | 'es' | 'de' | 'fr' | 'zh-Hans';
   interests?: string[];
 }
 
@@ -134,4 +134,39 @@ export function unexpectedErrors(errors: readonly string[], expectedStatuses: re
 
 export async function localStorageItem(page: Page, key: string): Promise<string | null> {
   return page.evaluate((k) => localStorage.getItem(k), key);
+}
+
+/**
+ * Interface texts on the page that are still the English message although the page is in another
+ * language: headings, labels, buttons, links, options, hints and badges, and the aria-label, title,
+ * alt and placeholder attributes. Content from the API (notification titles and bodies) is left out,
+ * and so are the messages that are rightly the same in both catalogues.
+ */
+export async function untranslatedTexts(
+  page: Page,
+  english: Record<string, string>,
+  translated: Record<string, string>,
+): Promise<string[]> {
+  const same = new Set(Object.keys(english).filter((key) => english[key] === translated[key]));
+  const englishOnly = Object.entries(english)
+    .filter(([key, value]) => !same.has(key) && !value.includes('{'))
+    .map(([, value]) => value);
+  const seen = await page.evaluate(() => {
+    const texts: string[] = [];
+    const selector = 'h1, h2, h3, label, legend, button, a, option, p, li, .badge, .field__hint, th, [role="alert"], [role="status"]';
+    for (const el of document.querySelectorAll<HTMLElement>(selector)) {
+      if (el.closest('.notification__title, .notification__body')) continue;
+      texts.push((el.textContent ?? '').replace(/\s+/g, ' ').trim());
+    }
+    for (const el of document.querySelectorAll<HTMLElement>('[aria-label], [title], [alt], [placeholder]')) {
+      for (const name of ['aria-label', 'title', 'alt', 'placeholder']) {
+        const value = el.getAttribute(name);
+        if (value) texts.push(value.trim());
+      }
+    }
+    texts.push(document.title);
+    return texts;
+  });
+  const leftovers = new Set(englishOnly);
+  return [...new Set(seen.filter((text) => leftovers.has(text)))];
 }
