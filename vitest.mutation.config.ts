@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import base from './vitest.config';
+import base, { nodeProject, unitProject } from './vitest.config';
 
 /**
  * The suites `npm run test:mutation` runs against each mutant: the unit tests, and the contract
@@ -10,27 +10,6 @@ export default defineConfig({
   ...base,
   test: {
     ...base.test,
-    projects: [
-      {
-        extends: true,
-        test: {
-          name: 'unit',
-          include: ['src/**/*.test.{ts,tsx}', 'mocks/**/*.test.ts'],
-          environment: 'happy-dom',
-          setupFiles: ['src/test/setup.ts'],
-          execArgv: ['--no-experimental-webstorage'],
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'mock',
-          include: ['contract-tests/{profile,xsrf,static-serving,server-delay,mock-*}.test.ts'],
-          environment: 'node',
-          testTimeout: 30000,
-          hookTimeout: 60000,
-        },
-      },
-    ],
+    projects: [unitProject, nodeProject('mock', ['contract-tests/{profile,xsrf,static-serving,server-delay,mock-*}.test.ts'])],
   },
 });
