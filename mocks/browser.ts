@@ -1,11 +1,11 @@
 import { setupWorker } from 'msw/browser';
 import { parse } from 'yaml';
 import specText from '../openapi.yaml?raw';
-import { createHandlers, createMockBackend } from './handlers.ts';
-import type { OpenApiDocument } from './contract.ts';
+import { createContract, type OpenApiDocument } from './contract.ts';
+import { createMockBackend } from './mock.ts';
 
 /** The embedded mock backend in the dev server, through MSW's service worker. */
 export async function startBrowserMocks(): Promise<void> {
-  const backend = await createMockBackend({ spec: parse(specText) as OpenApiDocument, delayMs: 1000, basePath: '/api' });
-  await setupWorker(...createHandlers(backend)).start({ onUnhandledFrame: 'bypass', quiet: true });
+  const backend = await createMockBackend({ contract: createContract(parse(specText) as OpenApiDocument), delayMs: 1000 });
+  await setupWorker(...backend.handlers).start({ onUnhandledFrame: 'bypass', quiet: true });
 }

@@ -1,5 +1,7 @@
 /** The one error body of the API: { status, error, message }. */
-const REASONS: Record<number, string> = {
+
+/** The reason phrase of each status, as openapi.yaml's error examples give it (limits.test.ts holds them to it). */
+export const REASONS: Readonly<Record<number, string>> = {
   400: 'Bad Request',
   404: 'Not Found',
   405: 'Method Not Allowed',
@@ -11,8 +13,8 @@ const REASONS: Record<number, string> = {
   500: 'Internal Server Error',
 };
 
-/** Error.message's maxLength in openapi.yaml: a message that echoes a long id, path or field name is cut. */
-const MAX_MESSAGE = 1000;
+/** Error.message's maxLength in openapi.yaml (limits.test.ts holds it to it): a message that echoes a long id, path or field name is cut. */
+export const MAX_MESSAGE = 1000;
 
 export function errorBody(status: number, message: string) {
   const points = Array.from(message);
@@ -20,25 +22,13 @@ export function errorBody(status: number, message: string) {
   return { status, error: REASONS[status] ?? 'Error', message: text };
 }
 
-export function errorResponse(status: number, message: string, headers?: HeadersInit): Response {
+/**
+ * An error answer. Thrown from anywhere below a handler it is still the answer: MSW answers a
+ * thrown Response as is, so a helper deep in a resolver refuses a request without its callers
+ * passing the refusal up.
+ */
+export function httpError(status: number, message: string, headers?: HeadersInit): Response {
   const h = new Headers(headers);
   h.set('content-type', 'application/json');
   return new Response(JSON.stringify(errorBody(status, message)), { status, headers: h });
-}
-
-/** Thrown inside a handler to answer an error; caught once at the edge of the mock. */
-export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly headers?: HeadersInit,
-  ) {
-    super(message);
-  }
-}
-
-export function json(body: unknown, status = 200, headers?: HeadersInit): Response {
-  const h = new Headers(headers);
-  h.set('content-type', 'application/json');
-  return new Response(JSON.stringify(body), { status, headers: h });
 }

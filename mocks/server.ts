@@ -4,12 +4,12 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getResponse } from 'msw';
-import { createHandlers, createMockBackend } from './handlers.ts';
+import { createContract } from './contract.ts';
+import { errorBody } from './errors.ts';
+import { createMockBackend } from './mock.ts';
 import { loadSpec } from './spec.node.ts';
 import { loadStaticFiles, serveStatic, type StaticFile } from './static-files.ts';
 import { contentSecurityPolicy, securityHeaders } from './security-headers.ts';
-import { MAX_FORM_BYTES } from './body.ts';
-import { errorBody } from './errors.ts';
 import type { ExchangeChecker, ExchangeReport } from './strict.ts';
 
 export interface ServerOptions {
@@ -40,28 +40,26 @@ export interface RunningServer {
 }
 
 const API_PREFIX = '/api/';
+/** Past this many bytes of a body it has refused, the server stops reading and closes the connection. */
+const MAX_DISCARDED_BYTES = 64 * 1024 * 1024;
 
+/**
+ * The body, or 'too-large' past `limit`. A body refused as too large is still read to its end
+ * (RFC 9112 §9.6: a server closing a connection should first read what the client sends), so
+ * that the client gets the 413 instead of a broken pipe; one too large even for that is cut off.
+ */
 function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-large'> {
   return new Promise((resolveBody, reject) => {
-    const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > limit) {
-      req.resume();
-      resolveBody('too-large');
-      return;
-    }
     const chunks: Buffer[] = [];
     let size = 0;
+    let tooLarge = Number(req.headers['content-length'] ?? 0) > limit;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) {
-        req.removeAllListeners('data');
-        req.resume();
-        resolveBody('too-large');
-        return;
-      }
-      chunks.push(chunk);
+      if (size > limit) tooLarge = true;
+      if (!tooLarge) chunks.push(chunk);
+      else if (size > MAX_DISCARDED_BYTES) req.socket.destroy();
     });
-    req.on('end', () => resolveBody(Buffer.concat(chunks)));
+    req.on('end', () => resolveBody(tooLarge ? 'too-large' : Buffer.concat(chunks)));
     req.on('error', reject);
   });
 }
@@ -101,8 +99,12 @@ function readUiConfig(distDir: string | null): Record<string, unknown> {
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const { port = 8080, host = '127.0.0.1', delayMs = 1000 } = options;
-  const backend = await createMockBackend({ spec: loadSpec(), delayMs, basePath: '/api' });
-  const handlers = createHandlers(backend, { anyOrigin: true });
+  const contract = createContract(loadSpec());
+  const { handlers } = await createMockBackend({ contract, delayMs, basePath: '/api', anyOrigin: true });
+  // The largest body any operation takes, as openapi.yaml's x-max-body-bytes state them.
+  const maxBody = Math.max(
+    ...contract.spec.operations.flatMap((op) => Object.values(op.body?.content ?? {}).map((m) => m.maxBodyBytes ?? 0)),
+  );
   // Loaded only when asked for: it reads openapi.yaml again and compiles its own validators.
   const checker: ExchangeChecker | null = options.strict ? (await import('./strict.ts')).createExchangeChecker('/api') : null;
 
@@ -115,7 +117,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   if (options.distDir) deploy(options.distDir);
 
   async function answerApi(req: IncomingMessage, res: ServerResponse, origin: string) {
-    const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await readBody(req, MAX_FORM_BYTES);
+    const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await readBody(req, maxBody);
     // Every answer leaves through here, so strict mode judges each one before the client sees it.
     const send = async (status: number, out: Record<string, string>, payload: Buffer) => {
       if (checker) {

@@ -93,6 +93,8 @@ export interface HeaderSpec {
   required: boolean;
   schema: JsonSchema;
   pointer: string;
+  /** The documented example value (`example`, else the first of `examples`), when there is one. */
+  example?: unknown;
 }
 
 export interface ContentSpec {
@@ -101,6 +103,8 @@ export interface ContentSpec {
   pointer?: string;
   /** The documented example values (`example` and `examples`), references resolved. */
   examples: unknown[];
+  /** The named examples (`examples`), by name, references resolved: what `Prefer: example=NAME` picks. */
+  namedExamples: Record<string, unknown>;
 }
 
 export interface ResponseSpec {
@@ -170,16 +174,19 @@ function readMedia(doc: unknown, media: string, raw: unknown, pointer: string): 
   return spec;
 }
 
-function examplesOf(doc: unknown, media: Record<string, unknown>): unknown[] {
-  const out: unknown[] = [];
-  if ('example' in media) out.push(media.example);
+function namedExamplesOf(doc: unknown, media: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
   if (isRecord(media.examples)) {
     for (const [name, raw] of Object.entries(media.examples)) {
       const example = follow(doc, raw, `examples/${name}`).node;
-      if ('value' in example) out.push(example.value);
+      if ('value' in example) out[name] = example.value;
     }
   }
   return out;
+}
+
+function examplesOf(doc: unknown, media: Record<string, unknown>): unknown[] {
+  return [...('example' in media ? [media.example] : []), ...Object.values(namedExamplesOf(doc, media))];
 }
 
 function readResponse(doc: unknown, status: string, raw: unknown, pointer: string): ResponseSpec {
@@ -187,18 +194,21 @@ function readResponse(doc: unknown, status: string, raw: unknown, pointer: strin
   const headers: HeaderSpec[] = [];
   for (const [name, rawHeader] of Object.entries(isRecord(node.headers) ? node.headers : {})) {
     const header = follow(doc, rawHeader, `${at}/headers/${pointerToken(name)}`);
-    headers.push({
+    const spec: HeaderSpec = {
       name,
       required: header.node.required === true,
       schema: isRecord(header.node.schema) ? header.node.schema : {},
       pointer: `${header.pointer}/schema`,
-    });
+    };
+    const [example] = examplesOf(doc, header.node);
+    if (example !== undefined) spec.example = example;
+    headers.push(spec);
   }
   let content: ContentSpec[] | null = null;
   if (isRecord(node.content)) {
     content = Object.entries(node.content).map(([media, rawMedia]) => {
       const m = isRecord(rawMedia) ? rawMedia : {};
-      const spec: ContentSpec = { media: media.toLowerCase(), examples: examplesOf(doc, m) };
+      const spec: ContentSpec = { media: media.toLowerCase(), examples: examplesOf(doc, m), namedExamples: namedExamplesOf(doc, m) };
       if (isRecord(m.schema)) {
         spec.schema = m.schema;
         spec.pointer = `${at}/content/${pointerToken(media)}/schema`;

@@ -1,0 +1,79 @@
+/**
+ * Every handler of the mock, in the order MSW tries them:
+ *
+ * 1. the delay, before any answer;
+ * 2. one typed route per documented path and method, grouped per resource (profile, aliases,
+ *    collections, commands), in the order OpenAPI matches paths; after each path's routes, any other
+ *    method on it answers 405 with Allow (route.ts);
+ * 3. anything else under the API: a path below an alias is answered as the collection's, the
+ *    rest is 404.
+ */
+import { delay, getResponse, http, type HttpHandler } from 'msw';
+import type { Contract } from '../contract.ts';
+import { COLLECTIONS, type Database } from '../db.ts';
+import { httpError } from '../errors.ts';
+import { aliasHandlers, rewriteAlias } from './aliases.ts';
+import { collectionHandlers } from './collections.ts';
+import { commandHandlers } from './commands.ts';
+import type { MockContext } from './context.ts';
+import { profileHandlers } from './profile.ts';
+import { createRouter } from './route.ts';
+
+export interface HandlerOptions {
+  contract: Contract;
+  db: Database;
+  /** The delay of every answer, as a slow network would add. */
+  delayMs: number;
+  /** Where the API lives on the origin: `/api`. */
+  basePath: string;
+  /**
+   * In the browser a path means the page's own origin; the Node server, which answers only its
+   * own requests, matches it on any origin.
+   */
+  anyOrigin: boolean;
+}
+
+const decode = (segment: string) => {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+};
+
+/** What is not a route: below an alias, the collection's answer; else 404 naming what is missing. */
+function notARoute(basePath: string, prefix: string, dispatch: (request: Request) => Promise<Response | undefined>): HttpHandler {
+  return http.all(`${prefix}/*`, async ({ request }) => {
+    const url = new URL(request.url);
+    const path = url.pathname.slice(basePath.length);
+    const segments = path.split('/').filter(Boolean);
+    const canonical = `/${rewriteAlias(segments.join('/'))}`;
+    if (canonical !== path) {
+      url.pathname = `${basePath}${canonical}`;
+      return (await dispatch(new Request(url, request))) ?? httpError(404, 'Not found');
+    }
+    const [head, ...rest] = segments.map(decode);
+    if (head !== undefined && Object.hasOwn(COLLECTIONS, head)) throw httpError(404, `No resource at '${[head, ...rest].join('/')}'`);
+    if (head === 'user' && rest[0] === 'profile') throw httpError(404, `No profile resource at '${rest.slice(1).join('/')}'`);
+    throw httpError(404, `Collection '${head ?? ''}' not found`);
+  });
+}
+
+export function createHandlers(options: HandlerOptions): HttpHandler[] {
+  const { contract, db, basePath, anyOrigin, delayMs } = options;
+  const origin = anyOrigin ? '*' : '';
+  const prefix = `${origin}${basePath}`;
+  const router = createRouter(contract, prefix);
+  const mock: MockContext = { contract, db, route: router.route, basePath };
+
+  const routes: HttpHandler[] = [...profileHandlers(mock), ...aliasHandlers(mock), ...collectionHandlers(mock), ...commandHandlers(mock)];
+  const api = router.inPathOrder(routes);
+  api.push(notARoute(basePath, prefix, (request) => getResponse(api, request)));
+
+  return [
+    http.all(`${prefix}/*`, async () => {
+      if (delayMs > 0) await delay(delayMs);
+    }),
+    ...api,
+  ];
+}

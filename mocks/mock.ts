@@ -1,0 +1,32 @@
+/** The mock backend as a list of MSW handlers over its database: the same code runs in the browser worker and in Node. */
+import type { HttpHandler } from 'msw';
+import type { Contract } from './contract.ts';
+import { createDatabase, SEED, type Database, type DataSet } from './db.ts';
+import { createHandlers } from './handlers/index.ts';
+
+export interface MockOptions {
+  /** openapi.yaml read once: every record and body is validated against it. */
+  contract: Contract;
+  /** Delay of every answer, as a slow network would add. */
+  delayMs: number;
+  /** Where the API lives on the origin. */
+  basePath?: string;
+  /** Match the API's paths on any origin (the Node server) rather than the page's (the browser). */
+  anyOrigin?: boolean;
+  /** The data to start with and to reset to; the seed of mocks/data/ by default. */
+  initial?: DataSet;
+}
+
+export interface MockBackend {
+  readonly contract: Contract;
+  readonly db: Database;
+  readonly handlers: HttpHandler[];
+  readonly basePath: string;
+}
+
+export async function createMockBackend(options: MockOptions): Promise<MockBackend> {
+  const { contract, delayMs, basePath = '/api', anyOrigin = false } = options;
+  const db = await createDatabase(contract, options.initial ?? SEED);
+  const handlers = createHandlers({ contract, db, basePath, anyOrigin, delayMs });
+  return { contract, db, handlers, basePath };
+}
