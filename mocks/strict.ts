@@ -1,6 +1,7 @@
 /**
  * Strict mode of the Node server: every API exchange is judged against openapi.yaml before it is
- * answered, with the shared reader (mocks/openapi).
+ * answered, entirely by the shared reader (mocks/openapi): the request by `OpenApiSpec.checkRequest`,
+ * the answer by `OpenApiSpec.check`, the same judge of answers as the contract tests and verify.
  *
  * - The request is matched to an operation (method and path template). Its path and query
  *   parameters and its body (media type, JSON against the schema, multipart text fields against
@@ -18,7 +19,7 @@
  * the server and are not judged here. The answer half is judged for every client.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { describeProblem, isJsonMedia, mediaTypeOf, OpenApiSpec, type MediaSpec, type OperationSpec } from './openapi/index.ts';
+import { OpenApiSpec } from './openapi/index.ts';
 import { loadSpec } from './spec.node.ts';
 
 export interface ApiExchange {
@@ -54,112 +55,6 @@ export function createExchangeChecker(basePath: string): ExchangeChecker {
   let checked = 0;
   const violations: string[] = [];
 
-  const problem = (pointer: string, value: unknown, label: string): string | null => {
-    const problems = spec.validator.atPointer(pointer, value);
-    return problems.length === 0 ? null : describeProblem(problems[0], label);
-  };
-
-  function checkParameters(op: OperationSpec, pathname: string, query: URLSearchParams): string[] {
-    const out: string[] = [];
-    const names: string[] = [];
-    const pattern = op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{([^}]+)\}/g, (_, name: string) => {
-      names.push(name);
-      return '([^/]+)';
-    });
-    const segments = new RegExp(`^${pattern}$`).exec(pathname)?.slice(1) ?? [];
-    for (const p of op.params) {
-      if (p.in === 'path') {
-        const raw = segments[names.indexOf(p.name)];
-        if (raw === undefined) continue;
-        let value: string;
-        try {
-          value = decodeURIComponent(raw);
-        } catch {
-          out.push(`path parameter '${p.name}' is no valid %-encoding: '${raw}'`);
-          continue;
-        }
-        const found = problem(p.pointer, value, `path parameter '${p.name}'`);
-        if (found) out.push(found);
-      } else if (p.in === 'query') {
-        // Every query parameter of this contract is one plain string (form style, no arrays).
-        const given = query.getAll(p.name);
-        if (given.length === 0) {
-          if (p.required) out.push(`query parameter '${p.name}' is required`);
-        } else if (given.length > 1) {
-          out.push(`query parameter '${p.name}' is given ${given.length} times`);
-        } else {
-          const found = problem(p.pointer, given[0], `query parameter '${p.name}'`);
-          if (found) out.push(found);
-        }
-      }
-    }
-    return out;
-  }
-
-  async function checkMultipart(media: MediaSpec, contentType: string, body: Uint8Array): Promise<string[]> {
-    let form: FormData;
-    try {
-      form = await new Response(new Uint8Array(body), { headers: { 'content-type': contentType } }).formData();
-    } catch {
-      return ['the body is not valid multipart/form-data'];
-    }
-    const out: string[] = [];
-    const text: Record<string, string> = {};
-    const seen = new Set<string>();
-    for (const [name, value] of form) {
-      if (seen.has(name)) out.push(`form field '${name}' is given more than once`);
-      seen.add(name);
-      if (media.fileFields.includes(name)) {
-        if (typeof value === 'string') {
-          out.push(`form field '${name}' is text, not a file`);
-          continue;
-        }
-        const accepted = media.fileTypes[name] ?? [];
-        const type = value.type.toLowerCase();
-        if (!accepted.some((a) => a === type || (a.endsWith('/*') && type.startsWith(a.slice(0, -1))))) {
-          out.push(`file '${name}' is '${value.type}', not one of ${accepted.join(', ')}`);
-        }
-        const max = media.maxFileBytes[name];
-        if (max !== undefined && value.size > max) out.push(`file '${name}' has ${value.size} bytes, more than ${max}`);
-      } else if (typeof value !== 'string') {
-        out.push(`form field '${name}' is a file`);
-      } else {
-        text[name] = value;
-      }
-    }
-    // File fields are left out of the value: the schema's other rules (required text fields,
-    // lengths, patterns, no unknown field) apply to the text fields as sent.
-    const found = problem(media.pointer, text, 'form');
-    if (found) out.push(found);
-    return out;
-  }
-
-  async function checkBody(op: OperationSpec, headers: IncomingHttpHeaders, body: Uint8Array | null): Promise<string[]> {
-    if (body === null) return [];
-    if (!op.body) return body.byteLength > 0 ? ['a body was sent to an operation that takes none'] : [];
-    if (body.byteLength === 0) return op.body.required ? ['the required body is missing'] : [];
-    const contentType = String(headers['content-type'] ?? '');
-    const media = mediaTypeOf(contentType);
-    const documented = op.body.content[media];
-    if (!documented) return [`Content-Type '${media}' is not one of ${Object.keys(op.body.content).join(', ')}`];
-    const out: string[] = [];
-    if (documented.maxBodyBytes !== undefined && body.byteLength > documented.maxBodyBytes) {
-      out.push(`the body has ${body.byteLength} bytes, more than ${documented.maxBodyBytes}`);
-    }
-    if (media === 'multipart/form-data') return [...out, ...(await checkMultipart(documented, contentType, body))];
-    if (isJsonMedia(media)) {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body));
-      } catch {
-        return [...out, 'the body is not valid JSON'];
-      }
-      const found = problem(documented.pointer, parsed, 'body');
-      if (found) out.push(found);
-    }
-    return out;
-  }
-
   async function judge(exchange: ApiExchange): Promise<string | null | undefined> {
     const url = new URL(exchange.url, 'http://server');
     const pathname = url.pathname.startsWith(`${basePath}/`) ? url.pathname.slice(basePath.length) : url.pathname;
@@ -172,10 +67,12 @@ export function createExchangeChecker(basePath: string): ExchangeChecker {
     const where = `${op.id} (${exchange.method} ${url.pathname}) answered ${exchange.status}`;
     const answer = { status: exchange.status, headers: new Headers(exchange.responseHeaders), body: exchange.responseBody };
     const broken = spec.check(op, answer).map((v) => v.message);
-    const sent = [
-      ...checkParameters(op, pathname, url.searchParams),
-      ...(await checkBody(op, exchange.requestHeaders, exchange.requestBody)),
-    ];
+    const sent = await spec.checkRequest(op, {
+      pathname,
+      query: url.searchParams,
+      contentType: exchange.requestHeaders['content-type'],
+      body: exchange.requestBody,
+    });
     if (sent.length > 0 && app) broken.push(`the app's request breaks the contract: ${sent.join('; ')}`);
     else if (sent.length > 0 && exchange.status < 300) broken.push(`it accepted a request that breaks the contract: ${sent.join('; ')}`);
     return broken.length === 0 ? null : `${where}: ${broken.join('; ')}`;

@@ -13,10 +13,12 @@ import {
   type OpenApiDocument,
   type OperationSpec,
 } from './document.ts';
+import { RequestChecker, type RequestIn } from './requests.ts';
 import { checkAnswer, errorConvention, type Answer, type ErrorConvention, type Violation } from './responses.ts';
 import { SchemaValidator, type ValidatorOptions } from './validator.ts';
 
 export * from './document.ts';
+export * from './requests.ts';
 export * from './responses.ts';
 export * from './validator.ts';
 
@@ -26,6 +28,7 @@ export class OpenApiSpec {
   readonly collections: readonly CollectionSpec[];
   readonly validator: SchemaValidator;
   readonly errors: ErrorConvention | null;
+  private readonly requests: RequestChecker;
 
   /** Throws a SpecError (one line) when the document cannot be read. */
   constructor(parsed: unknown, options: ValidatorOptions & { name?: string } = {}) {
@@ -38,6 +41,7 @@ export class OpenApiSpec {
       throw new SpecError(`the schemas cannot be compiled: ${error instanceof Error ? error.message : String(error)}`);
     }
     this.errors = errorConvention(this.doc, this.operations);
+    this.requests = new RequestChecker(this.validator);
   }
 
   byId(id: string): OperationSpec {
@@ -59,5 +63,10 @@ export class OpenApiSpec {
   /** The ways an answer of `op` breaks the document; empty when it honours it. */
   check(op: OperationSpec, answer: Answer): Violation[] {
     return checkAnswer(this.doc, this.validator, this.errors, op, answer);
+  }
+
+  /** The ways a request to `op` breaks the document (parameters and body), in words; empty when it honours it. */
+  checkRequest(op: OperationSpec, request: RequestIn): Promise<string[]> {
+    return this.requests.check(op, request);
   }
 }

@@ -20,7 +20,7 @@ export interface Violation {
 }
 
 /** `image/*` and `*\/*` in a documented media type match any subtype. */
-function mediaMatches(documented: string, actual: string): boolean {
+export function mediaMatches(documented: string, actual: string): boolean {
   if (documented === actual) return true;
   const [type, subtype] = documented.split('/');
   if (subtype === '*') return type === '*' || actual.startsWith(`${type}/`);
