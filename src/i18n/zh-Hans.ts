@@ -51,7 +51,7 @@ export const zhHans: Messages = {
 
   'notifications.empty': '暂无通知。',
   'notifications.unread': '未读',
-  'notifications.level.info': '消息',
+  'notifications.level.info': '提示',
   'notifications.level.success': '好消息',
   'notifications.level.warning': '警告',
   'notifications.level.error': '问题',
