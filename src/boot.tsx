@@ -5,7 +5,6 @@ import { App } from './app/App';
 import { SCREEN_READY_EVENT } from './app/AppRouter';
 import { config, loadConfig } from './config/load';
 import { setLogLevel } from './lib/logger';
-import { configureApi } from './api/instance';
 import { activeThemeName, applyConfiguredDefaults, followLanguagePreference, language } from './state/preference';
 import { applyTheme } from './ui/theme';
 import { activeLanguage, loadLanguage } from './i18n';
@@ -48,7 +47,6 @@ async function boot() {
   // render waits for that language, so a first visit does not flash another one.
   applyConfiguredDefaults(config(), navigator.languages);
   await loadLanguage(language.value).catch(() => undefined);
-  configureApi(config().apiBaseUrl);
   // A language chosen later loads its catalogue then.
   followLanguagePreference();
 

@@ -1,18 +1,18 @@
 import type { components, paths } from './schema';
 import { type ApiClient, unwrap } from './client';
 import { checkItem, checkList } from './guards';
+import type { CollectionName } from './collection-names';
 
 type Schemas = components['schemas'];
 
 /** Each collection's stored record and the body a client sends for it. */
-export interface CollectionTypes {
+export interface CollectionTypes extends Record<CollectionName, { record: unknown; input: unknown }> {
   accounts: { record: Schemas['Account']; input: Schemas['AccountInput'] };
   notifications: { record: Schemas['Notification']; input: Schemas['NotificationInput'] };
   subscription: { record: Schemas['Subscription']; input: Schemas['SubscriptionInput'] };
   symbols: { record: Schemas['Symbol']; input: Schemas['SymbolInput'] };
 }
-export type CollectionName = keyof CollectionTypes;
-export const COLLECTION_NAMES: readonly CollectionName[] = ['accounts', 'notifications', 'subscription', 'symbols'];
+export { COLLECTION_NAMES, type CollectionName } from './collection-names';
 
 export type ListQuery<N extends CollectionName> = NonNullable<paths[`/${N}`]['get']['parameters']['query']>;
 

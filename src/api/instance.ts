@@ -2,8 +2,9 @@ import { createApiClient, unwrap, type ApiClient } from './client';
 import { collectionsApi } from './collections';
 import { profileApi } from './profile';
 import { retryingFetch } from './retry';
+import { config } from '../config/load';
 
-/** The app's one API client, built at start from the configuration's API base URL. */
+/** The app's one API client, built from the configuration's API base URL when first needed. */
 let client: ApiClient | null = null;
 let base = '';
 
@@ -19,7 +20,8 @@ export function apiBaseUrl(): string {
 }
 
 function current(): ApiClient {
-  if (!client) configureApi('/api/');
+  // Built on first use, from the configuration the boot loaded before the first render.
+  if (!client) configureApi(config().apiBaseUrl);
   return client!;
 }
 

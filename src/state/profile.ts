@@ -1,6 +1,5 @@
-import { api } from '../api/instance';
 import { ApiError, isAbort, profileErrorMessage } from '../api/errors';
-import { type Profile, type ProfileInput, type ProfilePatch, type ProfileSave, sendProfileSave } from '../api/profile-save';
+import type { Profile, ProfileInput, ProfilePatch, ProfileSave } from '../api/profile-save';
 import { isOnline } from '../lib/connectivity';
 import { clearProfileDraft } from './profile-draft';
 import { onTransfer, type ProfileState, resetProfileStore, setProfileState as set } from './profile-store';
@@ -39,6 +38,9 @@ async function run<T>(
   }
 }
 
+// The API client and its transport are not needed to paint the first screen: they load with the first call.
+const apiModule = () => import('../api/instance');
+
 let running: AbortController | null = null;
 
 /** Fetches the profile; a fetch still running is cancelled. A member without one gets null. */
@@ -50,6 +52,7 @@ export function fetchProfile(): Promise<Profile | null> {
     'fetch',
     async () => {
       try {
+        const { api } = await apiModule();
         return await api.profile().get(controller.signal);
       } finally {
         if (running === controller) running = null;
@@ -66,7 +69,11 @@ function send(save: ProfileSave, avatar: Blob | null, signal?: AbortSignal): Pro
   return run(
     save.kind,
     async () => {
-      const { progressFetch } = await import('../api/transport');
+      const [{ api }, { sendProfileSave }, { progressFetch }] = await Promise.all([
+        apiModule(),
+        import('../api/profile-save'),
+        import('../api/transport'),
+      ]);
       return sendProfileSave(api.client(), save, avatar, { fetch: progressFetch(onTransfer), signal });
     },
     (profile) => ({ profile }),
@@ -84,7 +91,7 @@ export function updateProfile(id: string, fields: ProfilePatch, avatar: Blob | n
 export function deleteProfile(id: string): Promise<void> {
   return run(
     'delete',
-    () => api.profile().remove(id),
+    async () => (await apiModule()).api.profile().remove(id),
     () => ({ profile: null }),
   );
 }

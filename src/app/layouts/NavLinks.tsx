@@ -3,7 +3,7 @@ import { Icon, type IconName } from '../../ui/icons';
 import { t } from '../../i18n';
 import type { MessageKey } from '../../i18n/en';
 import { isLoggedIn } from '../../state/auth';
-import { COLLECTION_NAMES } from '../../api/collections';
+import { COLLECTION_NAMES } from '../../api/collection-names';
 
 interface NavItem {
   to: string;

@@ -1,7 +1,6 @@
 import { useEffect } from 'react';
 import { Link } from 'wouter';
 import { t } from '../../i18n';
-import { api } from '../../api/instance';
 import { fetchProfile, profile, profileLoading } from '../../state/profile';
 import { canInstall, isInstalled, isOnline } from '../../state/app';
 import { useAsync } from '../../ui/widgets/useAsync';
@@ -12,7 +11,11 @@ import { ProfileCard } from '../../ui/widgets/ProfileCard';
 
 export default function HomeScreen() {
   const member = profile.value;
-  const notifications = useAsync((signal) => api.collections().list('notifications', undefined, signal), []);
+  // The API client loads with this first call, after the screen has painted.
+  const notifications = useAsync(
+    async (signal) => (await import('../../api/instance')).api.collections().list('notifications', undefined, signal),
+    [],
+  );
   useEffect(() => {
     fetchProfile().catch(() => undefined);
   }, []);
