@@ -2,9 +2,15 @@
  * The server under test: where each operation lives, and one way to send a request to it, with the
  * headers given on the command line added, at most --rate requests per second and --max-requests
  * in all. Every exchange is kept as sent and as answered, for the judge and the report.
+ *
+ * Requests go over kept-alive connections (node:http). A server may close an idle connection just
+ * as the next request is written on it: that request then gets a reset before any byte of an
+ * answer, and the server has processed nothing. Such a request is sent once more, on a new
+ * connection, and is no failure; a reset on a new connection, or after part of an answer, is one.
  */
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Socket } from 'node:net';
 import type { OperationSpec } from '../../mocks/openapi/index.ts';
 import type { Bases, SentBody } from '../support/generated-requests.ts';
 import { percentEncode } from '../support/generated-requests.ts';
@@ -61,55 +67,111 @@ export interface Outgoing {
 
 const REQUEST_TIMEOUT_MS = 10_000;
 
-/** Bodies from this size on are sent in slices, watching for an early answer (see sendPaced). */
+/** Bodies from this size on are sent in slices, watching for an early answer (see attempt). */
 const PACED_BODY_BYTES = 256 * 1024;
 const SLICE_BYTES = 64 * 1024;
 
-function sentSize(body: SentBody): number {
-  if (body.kind === 'bytes') return body.bytes.byteLength;
-  if (body.kind === 'form') return body.parts.reduce((n, p) => n + ('file' in p ? p.file.byteLength : p.value.length), 0);
-  return 0;
+/** Why an attempt got no answer: the cause, and whether it may be sent again. */
+class NoAnswer extends Error {
+  constructor(
+    cause: unknown,
+    /** The connection was a kept-alive one, reset before any byte of an answer came: nothing was processed. */
+    readonly resendable: boolean,
+  ) {
+    super('fetch failed', { cause });
+  }
+}
+
+const RESET_CODES = new Set(['ECONNRESET', 'EPIPE']);
+
+/** A request as it goes on the wire: its body serialised once, so that it can be sent again. */
+interface Wire {
+  method: string;
+  url: URL;
+  headers: Record<string, string>;
+  bytes: Uint8Array | null;
+  /** Sent in slices, stopping once an answer arrives. */
+  paced: boolean;
 }
 
 /**
- * Sends a large body in slices, giving the answer a chance to arrive between them, and stops
- * sending once it has: a server may answer 413 as soon as it reads the headers and close the
- * connection, and a client that keeps writing then sees a reset instead of the answer.
+ * The body's bytes, and the headers with the Content-Type a form's bytes use (its boundary); a
+ * body of another kind keeps the Content-Type given, or gets its own when none is.
  */
-async function sendPaced(out: Outgoing, headers: Headers, timeoutMs: number): Promise<Received> {
-  // Serialised without the request's headers: a form then gets the boundary its bytes use.
-  const carrier = new Request(out.url, { method: 'POST', body: out.body ?? null });
+async function serialise(out: Outgoing, headers: Headers): Promise<Uint8Array | null> {
+  if (out.body === undefined || out.body === null) return null;
+  if (out.body instanceof Uint8Array) return out.body;
+  const carrier = new Request('http://body.invalid/', { method: 'POST', body: out.body });
   const bytes = new Uint8Array(await carrier.arrayBuffer());
-  const head: Record<string, string> = {};
-  headers.forEach((value, name) => {
-    head[name] = value;
-  });
-  const serialised = carrier.headers.get('content-type');
-  if (out.body instanceof FormData && serialised !== null) head['content-type'] = serialised;
-  if (!out.stream) head['content-length'] = String(bytes.byteLength);
-  const url = new URL(out.url);
-  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const type = carrier.headers.get('content-type');
+  if (type !== null && (out.body instanceof FormData || !headers.has('content-type'))) headers.set('content-type', type);
+  return bytes;
+}
+
+function receivedHeaders(res: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
+    try {
+      headers.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
+    } catch {
+      // A value Headers refuses (Node's parser lets a few through): left out.
+    }
+  }
+  return headers;
+}
+
+/**
+ * Sends a request once and reads its whole answer. A large body is sent in slices, giving the
+ * answer a chance to arrive between them, and sending stops once it has: a server may answer 413
+ * as soon as it reads the headers and close the connection, and a client that keeps writing then
+ * sees a reset instead of the answer.
+ */
+function attempt(wire: Wire, agent: HttpAgent | false, timeoutMs: number): Promise<Received> {
+  const send = wire.url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise<Received>((resolve, reject) => {
     let answered = false;
-    const req = send(url, { method: out.method, headers: head }, (res: IncomingMessage) => {
+    let settled = false;
+    let socket: Socket | undefined;
+    let readBefore = 0;
+    const settle = (error: unknown, received?: Received) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (received) resolve(received);
+      else reject(error);
+    };
+    const req = send(wire.url, { method: wire.method, headers: wire.headers, agent }, (res) => {
       answered = true;
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        const received = new Headers();
-        for (const [name, value] of Object.entries(res.headers)) {
-          if (value === undefined) continue;
-          for (const v of [value].flat()) received.append(name, v);
-        }
-        resolve({ status: res.statusCode ?? 0, headers: received, body: new Uint8Array(Buffer.concat(chunks)) });
-      });
-      res.on('error', reject);
+      res.on('end', () =>
+        settle(null, { status: res.statusCode ?? 0, headers: receivedHeaders(res), body: new Uint8Array(Buffer.concat(chunks)) }),
+      );
+      res.on('error', (error) => settle(new NoAnswer(error, false)));
+      res.on('aborted', () => settle(new NoAnswer(Object.assign(new Error('the answer was cut off'), { code: 'ECONNRESET' }), false)));
     });
-    const timer = setTimeout(() => req.destroy(Object.assign(new Error('timeout'), { name: 'TimeoutError' })), timeoutMs);
-    req.on('close', () => clearTimeout(timer));
-    req.on('error', (error) => {
-      if (!answered) reject(new Error('fetch failed', { cause: error }));
+    const timer = setTimeout(() => {
+      settle(new NoAnswer(Object.assign(new Error('timeout'), { name: 'TimeoutError' }), false));
+      req.destroy();
+    }, timeoutMs);
+    req.on('socket', (s: Socket) => {
+      socket = s;
+      readBefore = s.bytesRead;
     });
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      if (answered) return settle(new NoAnswer(error, false));
+      const nothingRead = socket !== undefined && socket.bytesRead === readBefore;
+      settle(new NoAnswer(error, req.reusedSocket && nothingRead && RESET_CODES.has(error.code ?? '')));
+    });
+    if (wire.bytes === null) {
+      req.end();
+      return;
+    }
+    if (!wire.paced) {
+      req.end(wire.bytes);
+      return;
+    }
+    const bytes = wire.bytes;
     void (async () => {
       for (let at = 0; at < bytes.byteLength && !answered && !req.destroyed; at += SLICE_BYTES) {
         const ok = req.write(bytes.subarray(at, at + SLICE_BYTES));
@@ -131,6 +193,9 @@ export class Target {
   sent = 0;
   /** Set once the budget ran out. */
   budgetSpent = false;
+  /** Requests sent again because the server closed a kept-alive connection as they went out. */
+  resends = 0;
+  private readonly agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
   /** The headers given on the command line. */
   get injectedHeaders(): ReadonlyArray<[string, string]> {
     return this.injected;
@@ -183,37 +248,48 @@ export class Target {
       injected: this.injected.map(([name]) => name),
       body: out.sent ?? { kind: 'none' },
     };
-    let init: RequestInit = {
-      method: out.method,
-      headers,
-      body: out.body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(this.timeoutMs),
-    };
-    if (out.stream && out.body !== undefined) {
-      // A stream has no length: fetch sends it chunked (and needs `duplex`, which the DOM types lack).
-      const carrier = new Response(out.body, { headers });
-      const type = carrier.headers.get('content-type');
-      if (type !== null) headers.set('content-type', type);
-      init = { ...init, headers, body: carrier.body, duplex: 'half' } as RequestInit;
-    }
     const started = performance.now();
     let exchange: Exchange;
     try {
-      if (out.body !== undefined && sentSize(request.body) >= PACED_BODY_BYTES) {
-        const response = await sendPaced(out, headers, this.timeoutMs);
-        exchange = { op, request, response, ms: performance.now() - started };
-        this.onExchange?.(exchange);
-        return exchange;
+      const bytes = await serialise(out, headers);
+      const head: Record<string, string> = {};
+      headers.forEach((value, name) => {
+        head[name] = value;
+      });
+      if (bytes !== null) {
+        // A stream has no length: it goes chunked.
+        if (out.stream) head['transfer-encoding'] = 'chunked';
+        else head['content-length'] = String(bytes.byteLength);
       }
-      const response = await fetch(out.url, init);
-      const body = new Uint8Array(await response.arrayBuffer());
-      exchange = { op, request, response: { status: response.status, headers: response.headers, body }, ms: performance.now() - started };
+      const wire: Wire = {
+        method: out.method,
+        url: new URL(out.url),
+        headers: head,
+        bytes,
+        paced: bytes !== null && bytes.byteLength >= PACED_BODY_BYTES,
+      };
+      const agent = wire.url.protocol === 'https:' ? this.agents.https : this.agents.http;
+      let response: Received;
+      try {
+        response = await attempt(wire, agent, this.timeoutMs);
+      } catch (error) {
+        if (!(error instanceof NoAnswer && error.resendable)) throw error;
+        // The server closed the kept-alive connection as the request went out: it processed nothing.
+        this.resends++;
+        response = await attempt(wire, false, this.timeoutMs);
+      }
+      exchange = { op, request, response, ms: performance.now() - started };
     } catch (error) {
       exchange = { op, request, response: null, error: describeFetchError(error, this.timeoutMs), ms: performance.now() - started };
     }
     this.onExchange?.(exchange);
     return exchange;
+  }
+
+  /** Closes the kept-alive connections. */
+  close(): void {
+    this.agents.http.destroy();
+    this.agents.https.destroy();
   }
 
   /** A JSON request (or none) to an operation, as the model and the fixtures send them. */
