@@ -4,7 +4,9 @@
  * must stop at once (exit 2) with a one-line reason.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { Window } from 'happy-dom';
@@ -21,10 +23,11 @@ const spec = new OpenApiSpec(loadSpec());
 const dir = mkdtempSync(join(tmpdir(), 'verify-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function verify(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+/** Runs verify as `npm run verify` does; `nodeArgs` go to Node first (e.g. `--import` a module that breaks something). */
+function verify(args: string[], nodeArgs: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
   const started = Date.now();
   return new Promise((done, fail) => {
-    const child = spawn(TSX, ['contract-tests/verify/cli.ts', ...args], {
+    const child = spawn(TSX, [...nodeArgs, 'contract-tests/verify/cli.ts', ...args], {
       cwd: ROOT,
       // The pinned Node in node_modules/.bin runs tsx, as under `npm run`.
       env: { ...process.env, MOCK_DELAY_MS: '0', PATH: `${resolve(ROOT, 'node_modules/.bin')}${delimiter}${process.env.PATH ?? ''}` },
@@ -106,6 +109,44 @@ describe('npm run verify, end to end', () => {
       const run = await verify(['--base-url', api, '--seed', '11', '--runs', '10', '--quiet']);
       expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
       expect(await snapshot()).toEqual(before);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('an error nothing awaits (a bug) ends the run with exit 2 and one line, no stack', { timeout: 60_000 }, async () => {
+    // Any server will do: the run is under way when the error strikes.
+    const server = createServer((_req, res) => res.writeHead(404).end());
+    await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
+      const bug = 'data:text/javascript,setTimeout(() => { throw new TypeError("a bug inside verify") }, 1500);';
+      const run = await verify(['--base-url', url, '--quiet'], ['--import', bug]);
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toBe('verify: internal error: a bug inside verify\n');
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((done) => server.close(() => done()));
+    }
+  });
+
+  it('an embedded mock that does not load is exit 2 and one line; a URL to check does not need it', { timeout: 120_000 }, async () => {
+    const hook = join(dir, 'no-mock.mjs');
+    writeFileSync(
+      hook,
+      `import { register } from 'node:module';\nregister(${JSON.stringify(
+        'data:text/javascript,export async function resolve(s, c, next) { if (s.endsWith("/mocks/server.ts")) throw new Error("the mock does not load"); return next(s, c); }',
+      )});\n`,
+    );
+    const without = await verify(['--quiet'], ['--import', hook]);
+    expect(without.code, without.stderr).toBe(2);
+    expect(without.stdout).toBe('');
+    expect(without.stderr).toBe('verify: cannot start the embedded mock: the mock does not load\n');
+
+    const server = await startServer({ port: 0, delayMs: 0, distDir: null });
+    try {
+      const run = await verify(['--base-url', `${server.url}/api`, '--read-only', '--runs', '1', '--quiet'], ['--import', hook]);
+      expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
     } finally {
       await server.close();
     }

@@ -164,6 +164,37 @@ describe('verify: could not run (exit 2, one line on stderr, no stack)', () => {
     expect(out).toBe('');
   });
 
+  it('a spec the request generator cannot use ends the run, not a crash: exit 2, one line', async () => {
+    // A path parameter with no type: there is no way to generate an invalid value for it.
+    writeFileSync(
+      join(dir, 'untyped.yaml'),
+      [
+        'openapi: 3.1.0',
+        'info: {title: t, version: "1"}',
+        'paths:',
+        '  /things/{id}:',
+        '    get:',
+        '      operationId: getThing',
+        '      parameters: [{name: id, in: path, required: true, schema: {}}]',
+        '      responses: {"404": {description: none}}',
+        'components: {schemas: {}}',
+        '',
+      ].join('\n'),
+    );
+    const server = createServer((_req, res) => res.writeHead(404).end());
+    await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const { code, out, err } = await runMain(['--base-url', url, '--spec', join(dir, 'untyped.yaml'), '--runs', '2', '--quiet']);
+      expect(code).toBe(EXIT.couldNotRun);
+      expect(err).toMatch(/^verify: internal error: No way to break the schema \{\}: give it a type\n$/);
+      expect(out).toBe('');
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((done) => server.close(() => done()));
+    }
+  });
+
   it('--help prints the usage and exits 0', async () => {
     const { code, out } = await runMain(['--help']);
     expect(code).toBe(EXIT.conformant);
