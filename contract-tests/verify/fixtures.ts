@@ -6,12 +6,20 @@
  * changed; without one, verify creates its own and deletes it at the end.
  */
 import fc from 'fast-check';
-import { isRecord, type CollectionSpec, type OperationSpec } from '../../mocks/openapi/index.ts';
+import { follow, isJsonMedia, isRecord, type CollectionSpec, type OperationSpec } from '../../mocks/openapi/index.ts';
 import type { JsonSchema, SchemaArbitraries } from '../support/schema-arbitraries.ts';
 import type { Session } from './session.ts';
 import { bodyJson, type Exchange } from './target.ts';
 
 type Row = Record<string, unknown> & { id?: unknown };
+
+/** What a list answer says a collection holds. */
+export interface Listing {
+  /** Every id listed, each once, in the order listed. */
+  ids: string[];
+  /** The records fit to act on: valid against the list's item schema, one per id. */
+  records: Row[];
+}
 
 /** A valid value of a schema, drawn with a seed and checked by ajv: the same value for the same seed. */
 export function sampleValid(
@@ -56,33 +64,81 @@ export class CollectionFixtures {
     ]);
   }
 
-  /** The records listed now, or null when the list cannot be read. */
-  async list(): Promise<Row[] | null> {
+  /**
+   * What the collection holds now, as its list answers: every id listed (each once), and the
+   * records fit to act on: each valid against the list's item schema, once per id. Null when the
+   * list cannot be read. An answer that breaks the document is failed where it is judged (its
+   * operation's "responses"); nothing here acts on what in it is broken.
+   */
+  async listing(): Promise<Listing | null> {
     const exchange = await this.session.probe(this.collection.list, {}, undefined, {
       kind: 'exact',
       statuses: [200],
       why: 'listing the collection',
     });
     const body = bodyJson(exchange.response);
-    return exchange.response?.status === 200 && Array.isArray(body) ? (body.filter(isRecord) as Row[]) : null;
+    if (exchange.response?.status !== 200 || !Array.isArray(body)) return null;
+    const ids = new Set<string>();
+    const records: Row[] = [];
+    const items = this.itemPointer();
+    for (const row of body) {
+      const id = isRecord(row) ? row[this.collection.idParam] : undefined;
+      if (typeof id !== 'string' || ids.has(id)) continue;
+      ids.add(id);
+      if (items === null || this.session.spec.validator.atPointer(items, row).length === 0) records.push(row as Row);
+    }
+    return { ids: [...ids], records };
   }
 
-  /** Makes room for `slots` records when the collection is at its cap: takes out the last records listed. */
-  async makeRoom(slots: number): Promise<void> {
+  /** The records listed now that are fit to act on (see listing), or null when the list cannot be read. */
+  async list(): Promise<Row[] | null> {
+    return (await this.listing())?.records ?? null;
+  }
+
+  /** The pointer of the list answer's item schema, or null when the document states none. */
+  private itemPointer(): string | null {
+    const content = this.collection.list.responses['200']?.content?.find((c) => isJsonMedia(c.media));
+    if (!content?.pointer) return null;
+    const { node, pointer } = follow(this.session.spec.doc, content.schema, content.pointer);
+    return isRecord(node.items) ? `${pointer}/items` : null;
+  }
+
+  /** Whether the collection's create accepts a record as it is listed: only such a record can be put back. */
+  private canPutBack(row: Row): boolean {
+    const media = this.collection.create.body?.content['application/json'];
+    return media !== undefined && this.session.spec.validator.atPointer(media.pointer, row).length === 0;
+  }
+
+  /**
+   * Makes room for `slots` records when the collection is at its cap: takes out the last records
+   * listed that can be put back. Whether there is room now (false also when the list cannot be read).
+   */
+  async makeRoom(slots: number): Promise<boolean> {
     const cap = this.collection.maxRecords;
-    if (cap === undefined || !this.collection.remove) return;
-    const rows = await this.list();
-    if (!rows) return;
-    const excess = rows.length + slots - cap;
-    for (const row of rows.slice(Math.max(0, rows.length - excess)).reverse()) {
-      if (typeof row.id !== 'string') continue;
-      const exchange = await this.session.probe(this.collection.remove, { [this.collection.idParam]: row.id }, undefined, {
-        kind: 'exact',
-        statuses: [204],
-        why: 'taking a record out to make room',
-      });
-      if (exchange.response?.status === 204) this.borrowed.push(row);
+    if (cap === undefined) return true;
+    const listed = await this.listing();
+    if (!listed) return false;
+    let excess = listed.ids.length + slots - cap;
+    if (excess <= 0) return true;
+    if (!this.collection.remove) return false;
+    for (const row of [...listed.records].reverse()) {
+      if (excess <= 0) break;
+      if (!this.canPutBack(row)) continue;
+      const exchange = await this.session.probe(
+        this.collection.remove,
+        { [this.collection.idParam]: String(row[this.collection.idParam]) },
+        undefined,
+        {
+          kind: 'exact',
+          statuses: [204],
+          why: 'taking a record out to make room',
+        },
+      );
+      if (exchange.response?.status !== 204) continue;
+      this.borrowed.push(row);
+      excess--;
     }
+    return excess <= 0;
   }
 
   /** Notes a record created by an exchange (201 to the collection's create), to delete it at the end. */
@@ -99,13 +155,20 @@ export class CollectionFixtures {
 
   /** Creates the run's own record, for the operations on one record. */
   async setup(): Promise<void> {
-    await this.makeRoom(1);
+    const room = await this.makeRoom(1);
     const body = this.sample('fixture');
-    const exchange = await this.session.probe(this.collection.create, {}, body, {
-      kind: 'exact',
-      statuses: [201],
-      why: 'creating a record to work on',
-    });
+    const exchange = await this.session.probe(
+      this.collection.create,
+      {},
+      body,
+      room
+        ? { kind: 'exact', statuses: [201], why: 'creating a record to work on' }
+        : {
+            kind: 'exact',
+            statuses: [201, 422],
+            why: 'creating a record to work on in a collection that may be full (no record could be taken out)',
+          },
+    );
     this.track(exchange);
     const id = idOf(exchange);
     if (id !== undefined) this.fixture = { id, body };

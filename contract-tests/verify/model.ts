@@ -430,6 +430,18 @@ export class CollectionModel {
 
   // ---------------------------------------------------------------------------------------------
 
+  /**
+   * What the collection holds before a sequence, as its list answers: every id listed counts (the
+   * cap, ids that exist), even one whose record breaks the schema; only records the sequence
+   * creates are read, replaced or deleted.
+   */
+  private async initialModel(fixtures: CollectionFixtures): Promise<Model> {
+    const listed = await fixtures.listing();
+    const model: Model = { records: new Map(), owned: [], deleted: new Map() };
+    for (const id of listed?.ids ?? []) model.records.set(id, { value: {}, writer: this.c.list });
+    return model;
+  }
+
   async run(): Promise<void> {
     const runs = Math.max(3, Math.ceil(this.session.options.runs / 2));
     const media = this.c.create.body?.content['application/json'];
@@ -449,11 +461,7 @@ export class CollectionModel {
         const real: Real = Object.assign(transcript, { fixtures });
         try {
           await fixtures.makeRoom(1);
-          const rows = (await fixtures.list()) ?? [];
-          const model: Model = { records: new Map(), owned: [], deleted: new Map() };
-          for (const row of rows)
-            if (typeof row[this.c.idParam] === 'string')
-              model.records.set(String(row[this.c.idParam]), { value: row, writer: this.c.list });
+          const model = await this.initialModel(fixtures);
           // Every sequence starts with a create, so that each has a record of its own to work on.
           await fc.asyncModelRun(() => ({ model, real }), [this.create(value, undefined), ...cmds]);
         } finally {
