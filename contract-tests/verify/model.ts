@@ -5,16 +5,18 @@
  * in the list; a PUT replaces the record, and a later GET answers what it stored; a DELETE answers
  * 204 and a later GET 404; the list filters by equality on the documented query parameters.
  *
- * Sequences of such commands run as fast-check model-based tests (`fc.commands` +
- * `fc.asyncModelRun`), each on top of what the server holds, touching only records the sequence
- * created, and cleaning them up afterwards. When a read disproves a write, the write is blamed.
+ * Every run first walks each collection once the same way (create, read, list, replace, read, list,
+ * delete, read, list), whatever --runs says; then sequences of such commands run as fast-check
+ * model-based tests (`fc.commands` + `fc.asyncModelRun`), each on top of what the server holds,
+ * touching only records the sequence created, and cleaning them up afterwards. When a read
+ * disproves a write, the write is blamed.
  */
 import fc from 'fast-check';
 import { isRecord, type CollectionSpec, type OperationSpec } from '../../mocks/openapi/index.ts';
 import type { SchemaArbitraries } from '../support/schema-arbitraries.ts';
 import { CollectionFixtures } from './fixtures.ts';
 import type { Session } from './session.ts';
-import { canonical, disproved, runSequences, step, type Transcript } from './stateful.ts';
+import { canonical, disproved, runSequences, runWalk, step, type Transcript } from './stateful.ts';
 import { bodyJson, type Exchange, type Outgoing } from './target.ts';
 
 type Row = Record<string, unknown>;
@@ -115,12 +117,8 @@ export class CollectionModel {
   }
 
   private commands(): Array<fc.Arbitrary<Cmd>> {
-    const media = this.c.create.body!.content['application/json']!;
+    const input = this.input()!;
     const idSchema = this.c.read.params.find((p) => p.name === this.c.idParam);
-    const input = this.arbs
-      .valid(media.schema)
-      .map((v) => (isRecord(v) ? Object.fromEntries(Object.entries(v).filter(([k]) => k !== this.c.idParam)) : v))
-      .filter((v): v is Row => isRecord(v) && this.session.spec.validator.atPointer(media.pointer, v).length === 0);
     const newId = idSchema
       ? this.arbs
           .valid(idSchema.schema)
@@ -442,19 +440,57 @@ export class CollectionModel {
     return model;
   }
 
-  async run(): Promise<void> {
-    const runs = Math.max(3, Math.ceil(this.session.options.runs / 2));
+  /** Valid create bodies without an id; null when the create takes no JSON. */
+  private input(): fc.Arbitrary<Row> | null {
     const media = this.c.create.body?.content['application/json'];
-    if (!media) return;
-    const first = this.arbs
+    if (!media) return null;
+    return this.arbs
       .valid(media.schema)
       .map((v) => (isRecord(v) ? Object.fromEntries(Object.entries(v).filter(([k]) => k !== this.c.idParam)) : v))
       .filter((v): v is Row => isRecord(v) && this.session.spec.validator.atPointer(media.pointer, v).length === 0);
+  }
+
+  /**
+   * The walk every run makes, whatever --runs says: create → read by id → listed → replace → read
+   * answers the replacement → listed as replaced → delete → read answers 404 → not listed. A write
+   * a later read disproves is blamed, as in the sequences.
+   */
+  private async walk(input: fc.Arbitrary<Row>): Promise<void> {
+    const [first, ...others] = fc.sample(input, { seed: this.session.seedOf(`walk:${this.c.name}`), numRuns: 10 });
+    if (!first) return;
+    const second = others.find((v) => canonical(v) !== canonical(first)) ?? others[0] ?? first;
+    this.session.activity = `${this.c.name} walk`;
+    await runWalk(this.session, this.c.name, async (transcript) => {
+      const fixtures = new CollectionFixtures(this.session, this.c, this.arbs);
+      const real: Real = Object.assign(transcript, { fixtures });
+      try {
+        await fixtures.makeRoom(1);
+        const model = await this.initialModel(fixtures);
+        const steps = [this.create(first, undefined)];
+        if (this.c.replace) steps.push(this.replace(0, second, false), this.list());
+        if (this.c.remove) steps.push(this.remove(0));
+        // Each step needs the record the create made: a refused create (a full collection) ends the walk.
+        for (const cmd of steps) {
+          if (!cmd.check(model)) break;
+          await cmd.run(model, real);
+        }
+      } finally {
+        await fixtures.teardown();
+      }
+    });
+  }
+
+  async run(): Promise<void> {
+    const runs = Math.max(3, Math.ceil(this.session.options.runs / 2));
+    const input = this.input();
+    if (!input) return;
+    await this.walk(input);
+    if (!this.session.canSend) return;
     this.session.activity = `${this.c.name} stateful`;
     await runSequences(
       this.session,
       this.c.name,
-      fc.tuple(first, fc.commands(this.commands(), { maxCommands: 8 })),
+      fc.tuple(input, fc.commands(this.commands(), { maxCommands: 8 })),
       runs,
       async ([value, cmds], transcript) => {
         const fixtures = new CollectionFixtures(this.session, this.c, this.arbs);

@@ -3,7 +3,9 @@
  * answers 204 while there is none and the profile once created; a member has one profile (a
  * second create answers 409); an update changes the fields sent and keeps the others; a delete
  * answers 204 and the profile is gone (204 again, 404 for its URLs); the avatar, once uploaded, is
- * answered as uploaded. Runs only when the member has no profile, and deletes its own at the end.
+ * answered as uploaded. Every run first walks it once the same way (see walk), whatever --runs
+ * says, then runs generated sequences. Runs only when the member has no profile, and deletes its
+ * own at the end.
  */
 import fc from 'fast-check';
 import { isRecord, type OperationSpec } from '../../mocks/openapi/index.ts';
@@ -12,7 +14,7 @@ import type { SchemaArbitraries } from '../support/schema-arbitraries.ts';
 import { ProfileFixture, type ProfileOps } from './fixtures.ts';
 import { MISSING_ID } from './singles.ts';
 import type { Session } from './session.ts';
-import { canonical, disproved, runSequences, step, type Transcript } from './stateful.ts';
+import { canonical, disproved, runSequences, runWalk, step, type Transcript } from './stateful.ts';
 import { bodyJson, type Outgoing } from './target.ts';
 
 type Row = Record<string, unknown>;
@@ -271,6 +273,8 @@ export class ProfileModel {
       for (const op of this.operations) this.session.results.skip(op, 'stateful', why);
       return;
     }
+    await this.walk();
+    if (!this.session.canSend) return;
     const commands: Array<fc.Arbitrary<Cmd>> = [fc.constant(this.readCmd())];
     commands.push(this.payloads(this.ops.create, 1).map((p) => this.create(p)));
     if (this.ops.update) commands.push(this.payloads(this.ops.update, 1).map((p) => this.update(p)));
@@ -293,6 +297,43 @@ export class ProfileModel {
         }
       },
     );
+  }
+
+  /**
+   * The walk every run makes, whatever --runs says: create (with an avatar when the document takes
+   * one) → read → the avatar as uploaded → update → read (the fields sent changed, the others kept)
+   * → delete → read answers 204 → the avatar, an update and a delete of the deleted profile answer 404.
+   */
+  private async walk(): Promise<void> {
+    const seed = this.session.seedOf('walk:profile');
+    const withAvatar = this.payloads(this.ops.create, 1).filter((p) => p.avatar !== null);
+    const canUpload = this.ops.create.body?.content['multipart/form-data']?.fileFields.includes('avatar') === true;
+    const [created] = fc.sample(canUpload ? withAvatar : this.payloads(this.ops.create, 1), { seed, numRuns: 1 });
+    if (!created) return;
+    const steps: Cmd[] = [this.create(created)];
+    if (this.ops.avatar) steps.push(this.avatar());
+    if (this.ops.update) {
+      const [changed] = fc.sample(this.payloads(this.ops.update, 1), { seed: seed + 1, numRuns: 1 });
+      if (changed) steps.push(this.update(changed));
+    }
+    if (this.ops.remove) {
+      steps.push(this.remove());
+      if (this.ops.avatar) steps.push(this.avatar());
+      const [late] = this.ops.update ? fc.sample(this.payloads(this.ops.update, 1), { seed: seed + 2, numRuns: 1 }) : [];
+      if (late) steps.push(this.update(late));
+      steps.push(this.remove());
+    }
+    this.session.activity = 'profile walk';
+    await runWalk(this.session, 'the profile', async (transcript) => {
+      const fixture = new ProfileFixture(this.session, this.ops, this.arbs);
+      const real: Real = Object.assign(transcript, { fixture });
+      const model: Model = { fields: null, id: null, lastId: null, createdAt: undefined, avatar: null, writer: null };
+      try {
+        for (const cmd of steps) if (cmd.check(model)) await cmd.run(model, real);
+      } finally {
+        await fixture.teardown();
+      }
+    });
   }
 
   private readCmd(): Cmd {

@@ -1,6 +1,6 @@
 /**
- * What the stateful models share: running fast-check command sequences against the server, each
- * run cleaning up after itself, and turning the shortest failing sequence into a report.
+ * What the stateful models share: a fixed walk and fast-check command sequences against the server,
+ * each cleaning up after itself, and turning a failing sequence (the shortest found) into a report.
  */
 import fc from 'fast-check';
 import type { OperationSpec } from '../../mocks/openapi/index.ts';
@@ -49,6 +49,31 @@ function sequenceLine(exchange: Exchange): string {
   return `${toCurl(exchange.request)}    # → ${status}`;
 }
 
+/** Reports a sequence's counterexample under the operation it blames, with the sequence as curl lines. */
+function report(session: Session, error: Counterexample, replay: string): void {
+  const blame = error.blame ?? error.exchange.op;
+  if (!blame) return;
+  const sequence = (error.sequence ?? [error.exchange]).map(sequenceLine);
+  for (const finding of error.findings) session.results.fail(blame, 'stateful', error.exchange, finding, { sequence, replay });
+}
+
+/**
+ * Plays one fixed sequence once (the walk every run makes, whatever --runs says); a failure is
+ * reported like a generated sequence's. Whether it went through.
+ */
+export async function runWalk(session: Session, name: string, run: (transcript: Transcript) => Promise<void>): Promise<boolean> {
+  const transcript: Transcript = { log: [] };
+  try {
+    await run(transcript);
+    return true;
+  } catch (error) {
+    if (error instanceof BudgetSpent) return true;
+    if (!(error instanceof Counterexample)) throw error;
+    report(session, error, `the fixed walk of ${name}`);
+    return false;
+  }
+}
+
 /**
  * Runs `runs` sequences from `arb`; `run` plays one sequence (set-up, commands, clean-up). The
  * shortest failing sequence found is reported under the operation it blames.
@@ -75,9 +100,5 @@ export async function runSequences<T>(
   if (!details.failed) return;
   const error = details.errorInstance;
   if (!(error instanceof Counterexample)) throw error instanceof Error ? error : new Error(String(error));
-  const blame = error.blame ?? error.exchange.op;
-  if (!blame) return;
-  const replay = `fast-check seed ${details.seed}, path ${details.counterexamplePath}`;
-  const sequence = (error.sequence ?? [error.exchange]).map(sequenceLine);
-  for (const finding of error.findings) session.results.fail(blame, 'stateful', error.exchange, finding, { sequence, replay });
+  report(session, error, `fast-check seed ${details.seed}, path ${details.counterexamplePath}`);
 }
