@@ -135,6 +135,8 @@ function withoutKey(obj: Record<string, unknown>, key: string): Record<string, u
 
 export class SchemaArbitraries {
   private readonly hugeLength: number;
+  private readonly patterns = new Map<string, fc.Arbitrary<string>>();
+  private readonly validCache = new WeakMap<object, Map<number, fc.Arbitrary<unknown>>>();
 
   constructor(private readonly options: SchemaArbitraryOptions) {
     this.hugeLength = options.hugeLength ?? 100 * 1024;
@@ -184,7 +186,21 @@ export class SchemaArbitraries {
   // Valid values
   // ---------------------------------------------------------------------------------------------
 
+  /** Values valid against a schema; built once per schema object and depth (arbitraries are immutable). */
   valid(input: JsonSchema, depth = 0): fc.Arbitrary<unknown> {
+    let byDepth = this.validCache.get(input);
+    let arb = byDepth?.get(depth);
+    if (arb) return arb;
+    arb = this.buildValid(input, depth);
+    if (!byDepth) {
+      byDepth = new Map();
+      this.validCache.set(input, byDepth);
+    }
+    byDepth.set(depth, arb);
+    return arb;
+  }
+
+  private buildValid(input: JsonSchema, depth: number): fc.Arbitrary<unknown> {
     const schema = this.normalize(input);
     if ('const' in schema) return fc.constant(schema.const);
     if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as unknown[]));
@@ -224,6 +240,16 @@ export class SchemaArbitraries {
     return edges.length === 0 ? inner : fc.oneof({ arbitrary: inner, weight: 4 }, { arbitrary: fc.constantFrom(...edges), weight: 1 });
   }
 
+  /** Strings a pattern matches: built once per pattern (fast-check parses the pattern and builds its arbitrary each time). */
+  private matching(pattern: string): fc.Arbitrary<string> {
+    let arb = this.patterns.get(pattern);
+    if (!arb) {
+      arb = fc.stringMatching(new RegExp(pattern));
+      this.patterns.set(pattern, arb);
+    }
+    return arb;
+  }
+
   private validString(schema: JsonSchema): fc.Arbitrary<string> {
     const min = num(schema.minLength) ?? 0;
     const max = num(schema.maxLength);
@@ -232,7 +258,7 @@ export class SchemaArbitraries {
       return n >= min && (max === undefined || n <= max);
     };
     if (typeof schema.pattern === 'string') {
-      return fc.stringMatching(new RegExp(schema.pattern)).filter(fits);
+      return this.matching(schema.pattern).filter(fits);
     }
     switch (schema.format) {
       case 'email':
