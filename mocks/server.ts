@@ -1,3 +1,7 @@
+/**
+ * The Node server of `npm run serve` (and the tests): the built app, and the mock API's handlers
+ * under /api/ on the same origin.
+ */
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,9 +11,11 @@ import { getResponse } from 'msw';
 import { createContract } from './contract.ts';
 import { errorBody } from './errors.ts';
 import { createMockBackend } from './mock.ts';
-import { loadSpec } from './spec.node.ts';
-import { loadStaticFiles, serveStatic, type StaticFile } from './static-files.ts';
+import { SpecError } from './openapi/index.ts';
+import { parseOptions, usage, UsageError } from './options.ts';
 import { contentSecurityPolicy, securityHeaders } from './security-headers.ts';
+import { loadSpecCached } from './spec.node.ts';
+import { loadStaticFiles, serveStatic, type StaticFile } from './static-files.ts';
 import type { ExchangeChecker, ExchangeReport } from './strict.ts';
 
 export interface ServerOptions {
@@ -99,9 +105,16 @@ function readUiConfig(distDir: string | null): Record<string, unknown> {
 
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const { port = 8080, host = '127.0.0.1', delayMs = 1000 } = options;
-  const contract = createContract(loadSpec());
-  const { handlers } = await createMockBackend({ contract, delayMs, basePath: '/api', anyOrigin: true });
-  // The largest body any operation takes, as openapi.yaml's x-max-body-bytes state them.
+  const contract = createContract(loadSpecCached());
+
+  const backend = await createMockBackend({
+    contract,
+    delayMs,
+    basePath: '/api',
+    anyOrigin: true,
+  });
+  const { handlers } = backend;
+
   const maxBody = Math.max(
     ...contract.spec.operations.flatMap((op) => Object.values(op.body?.content ?? {}).map((m) => m.maxBodyBytes ?? 0)),
   );
@@ -116,7 +129,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   };
   if (options.distDir) deploy(options.distDir);
 
-  async function answerApi(req: IncomingMessage, res: ServerResponse, origin: string) {
+  async function answerMock(req: IncomingMessage, res: ServerResponse, origin: string) {
     const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await readBody(req, maxBody);
     // Every answer leaves through here, so strict mode judges each one before the client sees it.
     const send = async (status: number, out: Record<string, string>, payload: Buffer) => {
@@ -175,16 +188,23 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const origin = `http://${req.headers.host ?? `${host}:${port}`}`;
     let pathname: string;
     try {
-      // The API decodes each path segment itself (an id that is no valid %-encoding is just an id
-      // that does not exist, see literalEscapes); only file paths are decoded here.
       pathname = new URL(req.url ?? '/', origin).pathname;
-      if (!pathname.startsWith(API_PREFIX)) pathname = decodeURIComponent(pathname);
     } catch {
       res.writeHead(400, { ...headers, 'content-type': 'application/json' });
       res.end(JSON.stringify(errorBody(400, 'The URL is malformed')));
       return;
     }
-    const work = pathname.startsWith(API_PREFIX) ? answerApi(req, res, origin) : Promise.resolve(answerStatic(req, res, pathname));
+    // The API decodes each path segment itself (an id that is no valid %-encoding is just an id
+    // that does not exist, see literalEscapes); only file paths are decoded here.
+    const mock = pathname.startsWith(API_PREFIX);
+    let work: Promise<void>;
+    try {
+      work = mock ? answerMock(req, res, origin) : answerStatic(req, res, decodeURIComponent(pathname));
+    } catch {
+      res.writeHead(400, { ...headers, 'content-type': 'application/json' });
+      res.end(JSON.stringify(errorBody(400, 'The URL is malformed')));
+      return;
+    }
     work.catch((error: unknown) => {
       console.error('Server failure', error);
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
@@ -193,7 +213,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   });
   server.keepAliveTimeout = 5000;
 
-  await new Promise<void>((ready) => server.listen(port, host, ready));
+  await new Promise<void>((ready, fail) => {
+    server.once('error', fail);
+    server.listen(port, host, () => {
+      server.off('error', fail);
+      ready();
+    });
+  });
   const address = server.address() as AddressInfo;
   return {
     url: `http://${host}:${address.port}`,
@@ -212,44 +238,45 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   };
 }
 
-function readDelay(value: string | undefined): number {
-  if (value === undefined || value === '') return 1000;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0) {
-    console.warn(`MOCK_DELAY_MS='${value}' is not a number of milliseconds: using 1000`);
-    return 1000;
+/** `npm run serve -- [options]`: exit 0 after --help, 2 for a bad option, 1 when it cannot start. */
+async function main(argv: string[]): Promise<void> {
+  let parsed: ReturnType<typeof parseOptions>;
+  try {
+    parsed = parseOptions(argv, process.env);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`serve: ${error.message}`);
+    process.exit(2);
   }
-  return n;
-}
-
-function readPort(value: string | undefined): number {
-  const n = Number(value ?? 8080);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) {
-    console.warn(`PORT='${value}' is not a port number: using 8080`);
-    return 8080;
+  if (parsed.help) {
+    console.log(usage());
+    process.exit(0);
   }
-  return n;
-}
-
-const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
-if (isMain) {
-  const distDir = resolve(process.env.DIST_DIR ?? 'dist');
+  const { options } = parsed;
+  const distDir = resolve(options.distDir);
   if (!existsSync(resolve(distDir, 'index.html'))) {
-    console.error(`No build in ${distDir}: run 'npm run build' first (or 'npm start', which builds).`);
+    console.error(`serve: no build in ${distDir}: run 'npm run build' first (or 'npm start', which builds)`);
     process.exit(1);
   }
-  const running = await startServer({
-    port: readPort(process.env.PORT),
-    host: process.env.HOST || '127.0.0.1',
-    delayMs: readDelay(process.env.MOCK_DELAY_MS),
-    distDir,
-    strict: process.env.MOCK_STRICT === '1',
-    onViolation: (message) => console.error(`Contract violation: ${message}`),
-  });
+  let running: RunningServer;
+  try {
+    running = await startServer({
+      ...options,
+      distDir,
+      onViolation: (message) => console.error(`Contract violation: ${message}`),
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (error instanceof SpecError) console.error(`serve: ${error.message}`);
+    else if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+      console.error(`serve: cannot listen on ${options.host}:${options.port} (${code})`);
+    } else throw error;
+    process.exit(1);
+  }
   console.log(`Circle is served on ${running.url} (API under ${running.url}/api/)`);
-  if (process.env.MOCK_STRICT === '1') console.log('Strict: every API exchange is checked against openapi.yaml; violations are printed.');
+  if (options.strict) console.log('Strict: every API exchange is checked against openapi.yaml; violations are printed.');
   const stop = () => {
-    if (process.env.MOCK_STRICT === '1') {
+    if (options.strict) {
       const { checked, violations } = running.exchanges();
       console.log(`contract: ${checked} exchanges checked, ${violations.length} violations`);
     }
@@ -258,3 +285,6 @@ if (isMain) {
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
 }
+
+const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isMain) await main(process.argv.slice(2));

@@ -1,0 +1,114 @@
+/**
+ * The options of `npm run serve` and `npm start`: flags (after `--`) or environment variables, a
+ * flag winning over its variable. Plain TypeScript without imports, so that scripts/start.mjs can
+ * check them before it builds.
+ */
+
+export interface ServeOptions {
+  port: number;
+  host: string;
+  delayMs: number;
+  distDir: string;
+  strict: boolean;
+}
+
+/** Bad flags or values: one line for stderr, exit code 2. */
+export class UsageError extends Error {}
+
+interface OptionSpec {
+  flag: string;
+  env: string;
+  /** The value's placeholder; none for a switch. */
+  value?: string;
+  help: string;
+}
+
+export const OPTIONS: readonly OptionSpec[] = [
+  { flag: '--port', env: 'PORT', value: 'N', help: 'port to listen on (default 8080; 0 takes a free one)' },
+  { flag: '--host', env: 'HOST', value: 'HOST', help: 'address to listen on (default 127.0.0.1)' },
+  {
+    flag: '--delay',
+    env: 'MOCK_DELAY_MS',
+    value: 'MS',
+    help: 'delay of every mock API answer in milliseconds (default 1000; the tests use 0)',
+  },
+  { flag: '--dist', env: 'DIST_DIR', value: 'DIR', help: 'the build to serve (default dist)' },
+  { flag: '--strict', env: 'MOCK_STRICT', help: 'check every API exchange against openapi.yaml and print each violation (MOCK_STRICT=1)' },
+];
+
+export function usage(): string {
+  const rows = OPTIONS.map((o) => [`${o.flag}${o.value ? ` ${o.value}` : ''}`, o.env, o.help] as const);
+  const w0 = Math.max(...rows.map((r) => r[0].length));
+  const w1 = Math.max(...rows.map((r) => r[1].length));
+  return [
+    'Usage: npm run serve -- [options]     (npm start -- [options] builds first)',
+    '',
+    'Serves the built app and the mock API (under /api/) on one origin.',
+    '',
+    `  ${'option'.padEnd(w0)}  ${'environment'.padEnd(w1)}  what it does`,
+    ...rows.map(([flag, env, help]) => `  ${flag.padEnd(w0)}  ${env.padEnd(w1)}  ${help}`),
+    `  ${'--help'.padEnd(w0)}  ${''.padEnd(w1)}  this help`,
+    '',
+    'A flag wins over its environment variable.',
+  ].join('\n');
+}
+
+function integer(raw: string, source: string, min: number, max: number, what: string): number {
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < min || n > max) {
+    throw new UsageError(`${source} must be ${what}, not '${raw}'`);
+  }
+  return n;
+}
+
+/** Reads the flags and the environment: `help` when --help was asked for; a UsageError for anything else amiss. */
+export function parseOptions(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): { help: true } | { help: false; options: ServeOptions } {
+  const given = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--help' || arg === '-h') return { help: true };
+    const [flag, inline] =
+      arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const spec = OPTIONS.find((o) => o.flag === flag);
+    if (!spec) {
+      throw new UsageError(
+        arg.startsWith('-') ? `unknown option '${flag}' (--help lists them)` : `unexpected argument '${arg}' (--help lists the options)`,
+      );
+    }
+    if (spec.value === undefined) {
+      if (inline !== undefined) throw new UsageError(`${flag} takes no value`);
+      given.set(flag, '1');
+      continue;
+    }
+    const value = inline ?? argv[++i];
+    if (value === undefined || (inline === undefined && value.startsWith('--')))
+      throw new UsageError(`${flag} needs a value (${spec.value})`);
+    given.set(flag, value);
+  }
+
+  /** The flag's value, else the variable's (unset or empty: none), with where it came from for messages. */
+  const read = (flag: string): { value: string; source: string } | null => {
+    const spec = OPTIONS.find((o) => o.flag === flag)!;
+    const fromFlag = given.get(flag);
+    if (fromFlag !== undefined) return { value: fromFlag, source: flag };
+    const fromEnv = env[spec.env];
+    return fromEnv === undefined || fromEnv === '' ? null : { value: fromEnv, source: spec.env };
+  };
+  const port = read('--port');
+  const delay = read('--delay');
+  const strict = given.has('--strict') || env.MOCK_STRICT === '1';
+
+  return {
+    help: false,
+    options: {
+      port: port ? integer(port.value, port.source, 0, 65535, 'a port number from 0 to 65535') : 8080,
+      host: read('--host')?.value ?? '127.0.0.1',
+      delayMs: delay ? integer(delay.value, delay.source, 0, 600_000, 'a whole number of milliseconds') : 1000,
+      distDir: read('--dist')?.value ?? 'dist',
+      strict,
+    },
+  };
+}
