@@ -32,3 +32,6 @@ export function httpError(status: number, message: string, headers?: HeadersInit
   h.set('content-type', 'application/json');
   return new Response(JSON.stringify(errorBody(status, message)), { status, headers: h });
 }
+
+/** A data, scenario or options file the mock cannot start with: the message is one line that names the file and the problem. */
+export class ConfigError extends Error {}

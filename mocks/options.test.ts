@@ -25,18 +25,20 @@ describe('npm run serve options', () => {
       delayMs: 1000,
       distDir: 'dist',
       strict: false,
+      dataFile: null,
     });
   });
 
   it('reads every option from its flag, `--flag value` or `--flag=value`, and from its variable, the flag winning', () => {
     const argv = ['--port', '0', '--host=localhost', '--delay', '0', '--dist', 'build', '--strict'];
-    const files: string[] = [];
+    const files = ['--data', 'f.json'];
     expect(options([...argv, ...files])).toEqual({
       port: 0,
       host: 'localhost',
       delayMs: 0,
       distDir: 'build',
       strict: true,
+      dataFile: 'f.json',
     });
     const env = {
       PORT: '9000',
@@ -44,6 +46,7 @@ describe('npm run serve options', () => {
       MOCK_DELAY_MS: '20',
       DIST_DIR: 'out',
       MOCK_STRICT: '1',
+      MOCK_DATA: 'a.json',
     };
     expect(options([], env)).toEqual({
       port: 9000,
@@ -51,6 +54,7 @@ describe('npm run serve options', () => {
       delayMs: 20,
       distDir: 'out',
       strict: true,
+      dataFile: 'a.json',
     });
     expect(options(['--port', '1234', '--dist', 'mine'], env)).toMatchObject({ port: 1234, distDir: 'mine', host: '0.0.0.0' });
   });

@@ -10,6 +10,7 @@ export interface ServeOptions {
   delayMs: number;
   distDir: string;
   strict: boolean;
+  dataFile: string | null;
 }
 
 /** Bad flags or values: one line for stderr, exit code 2. */
@@ -34,6 +35,12 @@ export const OPTIONS: readonly OptionSpec[] = [
   },
   { flag: '--dist', env: 'DIST_DIR', value: 'DIR', help: 'the build to serve (default dist)' },
   { flag: '--strict', env: 'MOCK_STRICT', help: 'check every API exchange against openapi.yaml and print each violation (MOCK_STRICT=1)' },
+  {
+    flag: '--data',
+    env: 'MOCK_DATA',
+    value: 'FILE',
+    help: 'initial records from a JSON file keyed by collection (and profile), instead of the seed',
+  },
 ];
 
 export function usage(): string {
@@ -97,6 +104,7 @@ export function parseOptions(
     const fromEnv = env[spec.env];
     return fromEnv === undefined || fromEnv === '' ? null : { value: fromEnv, source: spec.env };
   };
+  const file = (flag: string) => read(flag)?.value ?? null;
   const port = read('--port');
   const delay = read('--delay');
   const strict = given.has('--strict') || env.MOCK_STRICT === '1';
@@ -109,6 +117,7 @@ export function parseOptions(
       delayMs: delay ? integer(delay.value, delay.source, 0, 600_000, 'a whole number of milliseconds') : 1000,
       distDir: read('--dist')?.value ?? 'dist',
       strict,
+      dataFile: file('--data'),
     },
   };
 }

@@ -9,7 +9,9 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getResponse } from 'msw';
 import { createContract } from './contract.ts';
-import { errorBody } from './errors.ts';
+import { parseDataFile } from './data-file.ts';
+import { SEED, type DataSet } from './db.ts';
+import { ConfigError, errorBody } from './errors.ts';
 import { createMockBackend } from './mock.ts';
 import { SpecError } from './openapi/index.ts';
 import { parseOptions, usage, UsageError } from './options.ts';
@@ -31,6 +33,8 @@ export interface ServerOptions {
   strict?: boolean;
   /** Called with each violation strict mode finds, as it finds it. */
   onViolation?: (message: string) => void;
+  /** A data file (mocks/data-file.ts) to start with and reset to, instead of the seed. */
+  dataFile?: string | null;
 }
 
 export interface RunningServer {
@@ -103,15 +107,27 @@ function readUiConfig(distDir: string | null): Record<string, unknown> {
   }
 }
 
+function readConfigFile(file: string, what: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`${file}: the ${what} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+}
+
 export async function startServer(options: ServerOptions = {}): Promise<RunningServer> {
   const { port = 8080, host = '127.0.0.1', delayMs = 1000 } = options;
   const contract = createContract(loadSpecCached());
+  const initial: DataSet = options.dataFile
+    ? parseDataFile(readConfigFile(options.dataFile, 'data file'), contract, options.dataFile, SEED)
+    : SEED;
 
   const backend = await createMockBackend({
     contract,
     delayMs,
     basePath: '/api',
     anyOrigin: true,
+    initial,
   });
   const { handlers } = backend;
 
@@ -267,7 +283,7 @@ async function main(argv: string[]): Promise<void> {
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (error instanceof SpecError) console.error(`serve: ${error.message}`);
+    if (error instanceof ConfigError || error instanceof SpecError) console.error(`serve: ${error.message}`);
     else if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
       console.error(`serve: cannot listen on ${options.host}:${options.port} (${code})`);
     } else throw error;
@@ -275,6 +291,7 @@ async function main(argv: string[]): Promise<void> {
   }
   console.log(`Circle is served on ${running.url} (API under ${running.url}/api/)`);
   if (options.strict) console.log('Strict: every API exchange is checked against openapi.yaml; violations are printed.');
+  if (options.dataFile) console.log(`Data: ${options.dataFile} (a reset goes back to it)`);
   const stop = () => {
     if (options.strict) {
       const { checked, violations } = running.exchanges();

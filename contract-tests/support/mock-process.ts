@@ -31,6 +31,7 @@ const environment = (env: Record<string, string>) => ({
   MOCK_DELAY_MS: '',
   DIST_DIR: '',
   MOCK_STRICT: '',
+  MOCK_DATA: '',
   ...env,
 });
 

@@ -1,0 +1,106 @@
+// @vitest-environment node
+import { describe, expect, it } from 'vitest';
+import { createContract } from './contract.ts';
+import { formatDataFile, parseDataFile } from './data-file.ts';
+import { createDatabase, SEED } from './db.ts';
+import { loadSpec } from './spec.node.ts';
+
+const contract = createContract(loadSpec());
+const parse = (value: unknown) => parseDataFile(typeof value === 'string' ? value : JSON.stringify(value), contract, 'fixtures.json', SEED);
+const refusal = (value: unknown) => {
+  try {
+    parse(value);
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error('the file was accepted');
+};
+// The smallest PNG signature the avatar check recognises.
+const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
+const PROFILE = {
+  id: 'p-1',
+  displayName: 'Ada Lovelace',
+  username: 'ada_l',
+  email: 'ada@example.org',
+  interests: [],
+  avatar: '/api/user/profile/p-1/avatar?v=1',
+  createdAt: '2026-11-20T10:00:00Z',
+  updatedAt: '2026-11-20T10:00:00Z',
+};
+
+describe('a data file (--data, --persist)', () => {
+  it('replaces the collections it names and keeps the seed of the others', () => {
+    const data = parse({ accounts: [{ id: 'a', name: 'Only one', currency: 'EUR', balance: 1 }], notifications: [] });
+    expect(data.collections.accounts).toEqual([{ id: 'a', name: 'Only one', currency: 'EUR', balance: 1 }]);
+    expect(data.collections.notifications).toEqual([]);
+    expect(data.collections.symbols).toEqual(SEED.collections.symbols);
+    expect(data.profile).toBeNull();
+  });
+
+  it('holds a profile and its avatar, which come back from formatDataFile as they went in', () => {
+    const data = parse({ profile: PROFILE, avatar: { type: 'image/png', base64: PNG.toString('base64'), version: 1 } });
+    expect(data.profile).toEqual(PROFILE);
+    expect(Buffer.from(data.avatar!.bytes)).toEqual(PNG);
+    expect(parse(formatDataFile(data))).toEqual(data);
+  });
+
+  it('names the file, the record (collection, index and id) and the schema path of a record that breaks its schema', () => {
+    const message = refusal({
+      accounts: [
+        { id: '1', name: 'Fees', currency: 'EUR', balance: 1 },
+        { id: '2', name: 'Fund', currency: 'eur', balance: 2 },
+      ],
+    });
+    expect(message).toBe(
+      `fixtures.json: accounts[1] (id '2'): currency must match pattern "^[A-Z]{3}$" (schema path #/components/schemas/AccountInput/properties/currency/pattern)`,
+    );
+    expect(message).not.toContain('\n');
+  });
+
+  it('refuses a missing field, an unknown field and a profile that breaks its schema, each in one line', () => {
+    expect(refusal({ symbols: [{ id: '9', code: 'X' }] })).toMatch(
+      /^fixtures\.json: symbols\[0\] \(id '9'\): the record must have required property 'entity' \(schema path #\/components\/schemas\/SymbolInput\/required\)$/,
+    );
+    expect(refusal({ symbols: [{ id: '9', code: 'X', entity: 'Y', colour: 'red' }] })).toMatch(
+      /symbols\[0\] \(id '9'\): the record has an unknown field 'colour'/,
+    );
+    expect(refusal({ profile: { ...PROFILE, username: 'Ada Lovelace' } })).toMatch(
+      /^fixtures\.json: profile: username must match pattern .*\(schema path #\/components\/schemas\/Username\/pattern\)$/,
+    );
+  });
+
+  it('refuses ids used twice, more records than x-max-records, unknown keys, and text that is no JSON', () => {
+    const symbol = (id: string) => ({ id, code: 'ABC', entity: 'An entity' });
+    expect(refusal({ symbols: [symbol('1'), symbol('1')] })).toBe(
+      "fixtures.json: symbols[1] (id '1'): the id is already the one of symbols[0]",
+    );
+    expect(refusal({ symbols: [symbol('1'), symbol('2'), symbol('3'), symbol('4')] })).toBe(
+      'fixtures.json: symbols has 4 records, more than its x-max-records 3',
+    );
+    expect(refusal({ acounts: [] })).toMatch(/^fixtures\.json: unknown key 'acounts' \(a data file has accounts, notifications/);
+    expect(refusal('{"accounts": [')).toMatch(/^fixtures\.json: not valid JSON \(/);
+    expect(refusal([])).toMatch(/^fixtures\.json: a data file is a JSON object/);
+  });
+
+  it('refuses an avatar without a profile, of a type the document does not accept, or whose bytes are not that image', () => {
+    const png = PNG.toString('base64');
+    expect(refusal({ avatar: { type: 'image/png', base64: png } })).toBe('fixtures.json: avatar: there is no profile for it to belong to');
+    expect(refusal({ profile: PROFILE, avatar: { type: 'image/gif', base64: png } })).toBe(
+      'fixtures.json: avatar: avatar.type must be one of image/png, image/jpeg, image/webp',
+    );
+    expect(refusal({ profile: PROFILE, avatar: { type: 'image/jpeg', base64: png } })).toBe(
+      "fixtures.json: avatar: the avatar's content is not a JPEG image",
+    );
+  });
+
+  it('is what a database holds: loaded, snapshotted and written, it reads back the same', async () => {
+    const db = await createDatabase(
+      contract,
+      parse({ accounts: [], profile: PROFILE, avatar: { type: 'image/png', base64: PNG.toString('base64') } }),
+    );
+    expect(db.collections.accounts.count()).toBe(0);
+    expect(db.profile.findFirst()?.username).toBe('ada_l');
+    const again = parse(formatDataFile(db.snapshot()));
+    expect(again).toEqual(db.snapshot());
+  });
+});
