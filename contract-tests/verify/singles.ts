@@ -349,7 +349,7 @@ export class SingleExchanges {
     this.ctx.profile?.track(exchange);
   }
 
-  /** Runs one property: `runs` requests from `arb` (the examples first), the shrunk counterexample reported. */
+  /** Runs one property: every example, then `runs` requests from `arb`; the shrunk counterexample reported. */
   async property(
     op: OperationSpec,
     check: CheckName,
@@ -369,7 +369,8 @@ export class SingleExchanges {
       }),
       {
         seed: this.session.seedOf(`${op.id}:${check}`),
-        numRuns: runs,
+        // The examples count among fast-check's runs: each is sent, then `runs` generated ones.
+        numRuns: runs + examples.length,
         examples: examples.map((e) => [e]),
         interruptAfterTimeLimit: 60_000,
         markInterruptAsFailure: false,
