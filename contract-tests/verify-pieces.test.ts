@@ -417,7 +417,9 @@ describe('verify: the canonical invalid requests', () => {
       expect(code).toBe(EXIT.notConformant); // a valid request refused with 400
       const keys = (b: string) => {
         try {
-          return Object.keys(JSON.parse(b.slice(b.indexOf(' ') + 1)) as object).sort().join(',');
+          return Object.keys(JSON.parse(b.slice(b.indexOf(' ') + 1)) as object)
+            .sort()
+            .join(',');
         } catch {
           return null;
         }
