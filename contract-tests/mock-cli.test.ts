@@ -1,11 +1,12 @@
 /**
  * `npm run serve` and `npm start` as a developer types them: --help, a mistyped flag, a data file
- * (good and bad).
+ * (good and bad), a persisted file across restarts (and a corrupted one).
  */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { makePng } from './support/images.ts';
 import { type Finished, run, runServer, startServerProcess, tinyBuild } from './support/mock-process.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'circle-mock-cli-'));
@@ -36,6 +37,7 @@ const OPTIONS = [
   ['--dist', 'DIST_DIR'],
   ['--strict', 'MOCK_STRICT'],
   ['--data', 'MOCK_DATA'],
+  ['--persist', 'MOCK_PERSIST'],
 ];
 
 describe('npm run serve and npm start on the command line', () => {
@@ -98,6 +100,54 @@ describe('--data FILE (MOCK_DATA): fixtures', () => {
       await runServer(['--data', join(work, 'missing.json'), '--dist', tinyBuild()]),
       1,
       /missing\.json: the data file cannot be read \(ENOENT\)$/,
+    );
+  });
+});
+
+describe('--persist FILE (MOCK_PERSIST)', () => {
+  it('creates the file, keeps every change across a restart (the avatar too), and resets to the seed', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'circle-persist-')), 'db.json');
+    const first = await startServerProcess(['--persist', path]);
+    const png = Buffer.from(makePng());
+    let profileId: string;
+    try {
+      expect(JSON.parse(readFileSync(path, 'utf8')).symbols).toHaveLength(3);
+      expect((await json(`${first.url}/api/accounts/1`, { method: 'DELETE' })).status).toBe(204);
+      const form = new FormData();
+      form.set('displayName', 'Ada Lovelace');
+      form.set('username', 'ada_l');
+      form.set('email', 'ada@example.org');
+      form.set('avatar', new Blob([png], { type: 'image/png' }), 'ada.png');
+      const created = await json(`${first.url}/api/user/profile`, { method: 'POST', body: form });
+      expect(created.status).toBe(201);
+      profileId = (created.body as { id: string }).id;
+    } finally {
+      await first.kill('SIGTERM');
+    }
+    const second = await startServerProcess([], { MOCK_PERSIST: path });
+    try {
+      expect(((await json(`${second.url}/api/accounts`)).body as { id: string }[]).map((a) => a.id)).toEqual(['2', '3']);
+      expect((await json(`${second.url}/api/user/profile/myprofile`)).body).toMatchObject({ id: profileId, username: 'ada_l' });
+      const avatar = await fetch(`${second.url}/api/user/profile/${profileId}/avatar`);
+      expect(avatar.headers.get('content-type')).toBe('image/png');
+      expect(Buffer.from(await avatar.arrayBuffer())).toEqual(png);
+      expect((await fetch(`${second.url}/api/commands/reset`, { method: 'POST' })).status).toBe(204);
+      expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ profile: null, avatar: null });
+      expect(JSON.parse(readFileSync(path, 'utf8')).accounts).toHaveLength(3);
+    } finally {
+      await second.kill('SIGTERM');
+    }
+  });
+
+  it('refuses a corrupted file (exit 1, one line) and leaves it as it was, rather than starting afresh', async () => {
+    const torn = file('torn.json', '{"accounts": [{"id": "1", "name": "Fe');
+    expectOneLineFailure(await runServer(['--persist', torn, '--dist', tinyBuild()]), 1, /^serve: .*torn\.json: not valid JSON \(/);
+    expect(readFileSync(torn, 'utf8')).toBe('{"accounts": [{"id": "1", "name": "Fe');
+    const wrong = file('wrong.json', { symbols: [{ id: '1', code: 'lower', entity: 'x' }] });
+    expectOneLineFailure(
+      await runServer(['--persist', wrong, '--dist', tinyBuild()]),
+      1,
+      /wrong\.json: symbols\[0\] \(id '1'\): code must/,
     );
   });
 });

@@ -26,12 +26,13 @@ describe('npm run serve options', () => {
       distDir: 'dist',
       strict: false,
       dataFile: null,
+      persistFile: null,
     });
   });
 
   it('reads every option from its flag, `--flag value` or `--flag=value`, and from its variable, the flag winning', () => {
     const argv = ['--port', '0', '--host=localhost', '--delay', '0', '--dist', 'build', '--strict'];
-    const files = ['--data', 'f.json'];
+    const files = ['--data', 'f.json', '--persist=db.json'];
     expect(options([...argv, ...files])).toEqual({
       port: 0,
       host: 'localhost',
@@ -39,6 +40,7 @@ describe('npm run serve options', () => {
       distDir: 'build',
       strict: true,
       dataFile: 'f.json',
+      persistFile: 'db.json',
     });
     const env = {
       PORT: '9000',
@@ -47,6 +49,7 @@ describe('npm run serve options', () => {
       DIST_DIR: 'out',
       MOCK_STRICT: '1',
       MOCK_DATA: 'a.json',
+      MOCK_PERSIST: 'b.json',
     };
     expect(options([], env)).toEqual({
       port: 9000,
@@ -55,6 +58,7 @@ describe('npm run serve options', () => {
       distDir: 'out',
       strict: true,
       dataFile: 'a.json',
+      persistFile: 'b.json',
     });
     expect(options(['--port', '1234', '--dist', 'mine'], env)).toMatchObject({ port: 1234, distDir: 'mine', host: '0.0.0.0' });
   });

@@ -11,6 +11,7 @@ export interface ServeOptions {
   distDir: string;
   strict: boolean;
   dataFile: string | null;
+  persistFile: string | null;
 }
 
 /** Bad flags or values: one line for stderr, exit code 2. */
@@ -40,6 +41,12 @@ export const OPTIONS: readonly OptionSpec[] = [
     env: 'MOCK_DATA',
     value: 'FILE',
     help: 'initial records from a JSON file keyed by collection (and profile), instead of the seed',
+  },
+  {
+    flag: '--persist',
+    env: 'MOCK_PERSIST',
+    value: 'FILE',
+    help: 'keep the data in FILE: loaded at start, every change written before it is answered',
   },
 ];
 
@@ -118,6 +125,7 @@ export function parseOptions(
       distDir: read('--dist')?.value ?? 'dist',
       strict,
       dataFile: file('--data'),
+      persistFile: file('--persist'),
     },
   };
 }

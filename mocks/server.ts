@@ -9,12 +9,13 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getResponse } from 'msw';
 import { createContract } from './contract.ts';
-import { parseDataFile } from './data-file.ts';
+import { formatDataFile, parseDataFile } from './data-file.ts';
 import { SEED, type DataSet } from './db.ts';
 import { ConfigError, errorBody } from './errors.ts';
 import { createMockBackend } from './mock.ts';
 import { SpecError } from './openapi/index.ts';
 import { parseOptions, usage, UsageError } from './options.ts';
+import { fileStore, type FileStore } from './persist.ts';
 import { contentSecurityPolicy, securityHeaders } from './security-headers.ts';
 import { loadSpecCached } from './spec.node.ts';
 import { loadStaticFiles, serveStatic, type StaticFile } from './static-files.ts';
@@ -35,6 +36,8 @@ export interface ServerOptions {
   onViolation?: (message: string) => void;
   /** A data file (mocks/data-file.ts) to start with and reset to, instead of the seed. */
   dataFile?: string | null;
+  /** Keeps the data in this file: loaded at start when it exists, rewritten before every change is answered. */
+  persistFile?: string | null;
 }
 
 export interface RunningServer {
@@ -121,6 +124,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const initial: DataSet = options.dataFile
     ? parseDataFile(readConfigFile(options.dataFile, 'data file'), contract, options.dataFile, SEED)
     : SEED;
+  const store: FileStore | null = options.persistFile ? fileStore(options.persistFile) : null;
+  const persisted = store?.read() ?? null;
+  const current = persisted === null ? initial : parseDataFile(persisted, contract, options.persistFile!, initial);
 
   const backend = await createMockBackend({
     contract,
@@ -129,7 +135,16 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     anyOrigin: true,
     initial,
   });
-  const { handlers } = backend;
+  const { db, handlers } = backend;
+  if (current !== initial) await db.load(current);
+  // The revision on the disk: after an exchange that changed the data, the file is rewritten before the answer leaves.
+  let saved = db.revision;
+  if (store && persisted === null) store.write(formatDataFile(db.snapshot()));
+  const save = () => {
+    if (!store || db.revision === saved) return;
+    store.write(formatDataFile(db.snapshot()));
+    saved = db.revision;
+  };
 
   const maxBody = Math.max(
     ...contract.spec.operations.flatMap((op) => Object.values(op.body?.content ?? {}).map((m) => m.maxBodyBytes ?? 0)),
@@ -175,6 +190,16 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       body: body && body.length > 0 ? new Uint8Array(body) : undefined,
     });
     const response = await getResponse(handlers, request);
+    try {
+      save();
+    } catch (error) {
+      console.error(`The data could not be written to ${store?.path}`, error);
+      const failed = Buffer.from(
+        JSON.stringify(errorBody(500, `The change could not be saved to ${options.persistFile}; see the mock's log`)),
+      );
+      await send(500, { ...headers, 'content-type': 'application/json' }, failed);
+      return;
+    }
     if (!response) {
       await send(404, { ...headers, 'content-type': 'application/json' }, Buffer.from(JSON.stringify(errorBody(404, 'Not found'))));
       return;
@@ -292,6 +317,7 @@ async function main(argv: string[]): Promise<void> {
   console.log(`Circle is served on ${running.url} (API under ${running.url}/api/)`);
   if (options.strict) console.log('Strict: every API exchange is checked against openapi.yaml; violations are printed.');
   if (options.dataFile) console.log(`Data: ${options.dataFile} (a reset goes back to it)`);
+  if (options.persistFile) console.log(`Persisted in ${options.persistFile}: every change is written before it is answered.`);
   const stop = () => {
     if (options.strict) {
       const { checked, violations } = running.exchanges();

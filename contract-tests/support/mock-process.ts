@@ -32,6 +32,7 @@ const environment = (env: Record<string, string>) => ({
   DIST_DIR: '',
   MOCK_STRICT: '',
   MOCK_DATA: '',
+  MOCK_PERSIST: '',
   ...env,
 });
 

@@ -1,0 +1,171 @@
+/**
+ * `--persist FILE` under the worst a developer's machine does to it: the server killed with
+ * SIGKILL at random moments while it writes, again and again. Every write it acknowledged must be
+ * in the file when it comes back, the file must always parse, and the one write under way at the
+ * kill may have happened or not, but nothing else. Then `npm run verify` must find a persisting
+ * server as conformant as the in-memory one, with the file agreeing with what it serves.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ROOT, startServerProcess, tinyBuild } from './support/mock-process.ts';
+
+const KILLS = 200;
+/** Independent servers, each with its own file, killed and restarted side by side. */
+const LANES = 4;
+/** A kill comes this long at most after the server is up, while it is busy writing. */
+const MAX_KILL_DELAY_MS = 150;
+
+type Write = { kind: 'create' | 'delete'; id: string };
+
+interface LaneFigures {
+  kills: number;
+  acknowledged: number;
+  /** The write under way at a kill: found done after the restart, or not done. */
+  inFlightDone: number;
+  inFlightNotDone: number;
+  restartMs: number[];
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const notification = (id: string) => ({
+  id,
+  title: `Write ${id}`,
+  body: '',
+  level: 'info',
+  read: false,
+  createdAt: '2026-11-23T10:00:00Z',
+});
+
+async function lane(index: number, kills: number, build: string, lost: string[]): Promise<LaneFigures> {
+  const path = join(mkdtempSync(join(tmpdir(), `circle-kill-${index}-`)), 'db.json');
+  const figures: LaneFigures = { kills: 0, acknowledged: 0, inFlightDone: 0, inFlightNotDone: 0, restartMs: [] };
+  // The model: the notifications the server acknowledged, in the order they were created.
+  let present = ['1', '2', '3'];
+  let inFlight: Write | null = null;
+  let next = 0;
+
+  for (let cycle = 0; cycle <= kills; cycle++) {
+    const started = performance.now();
+    const server = await startServerProcess(['--persist', path], { DIST_DIR: build });
+    if (cycle > 0) figures.restartMs.push(performance.now() - started);
+
+    const listed = ((await (await fetch(`${server.url}/api/notifications`)).json()) as { id: string }[]).map((n) => n.id).sort();
+    const expected = [...present].sort();
+    const withInFlight =
+      inFlight === null
+        ? expected
+        : inFlight.kind === 'create'
+          ? [...present, inFlight.id].sort()
+          : present.filter((id) => id !== inFlight!.id).sort();
+    if (JSON.stringify(listed) === JSON.stringify(expected)) {
+      if (inFlight) figures.inFlightNotDone++;
+    } else if (JSON.stringify(listed) === JSON.stringify(withInFlight)) {
+      figures.inFlightDone++;
+      present = inFlight!.kind === 'create' ? [...present, inFlight!.id] : present.filter((id) => id !== inFlight!.id);
+    } else {
+      lost.push(
+        `lane ${index}, after kill ${cycle}: expected ${expected.join(',')}${inFlight ? ` (± ${inFlight.kind} ${inFlight.id})` : ''}, found ${listed.join(',')}`,
+      );
+      present = listed;
+    }
+    inFlight = null;
+    if (cycle === kills) {
+      await server.kill('SIGTERM');
+      break;
+    }
+
+    let killed = false;
+    const killer = sleep(Math.random() * MAX_KILL_DELAY_MS).then(async () => {
+      killed = true;
+      await server.kill('SIGKILL');
+    });
+    while (!killed) {
+      // Creates, and deletes of the oldest once the collection nears its 100 records.
+      const write: Write = present.length >= 90 ? { kind: 'delete', id: present[0]! } : { kind: 'create', id: `L${index}-${next++}` };
+      inFlight = write;
+      try {
+        const response =
+          write.kind === 'create'
+            ? await fetch(`${server.url}/api/notifications`, {
+                method: 'POST',
+                headers: { 'content-type': 'application/json' },
+                body: JSON.stringify(notification(write.id)),
+              })
+            : await fetch(`${server.url}/api/notifications/${write.id}`, { method: 'DELETE' });
+        await response.arrayBuffer();
+        if (response.status !== (write.kind === 'create' ? 201 : 204))
+          throw new Error(`${write.kind} ${write.id} answered ${response.status}`);
+      } catch (error) {
+        if (killed) break;
+        throw error;
+      }
+      // Acknowledged: the answer arrived, so the write must survive any kill from now on.
+      present = write.kind === 'create' ? [...present, write.id] : present.filter((id) => id !== write.id);
+      inFlight = null;
+      figures.acknowledged++;
+    }
+    await killer;
+    figures.kills++;
+    // Whatever the moment of the kill, the file is a whole one.
+    JSON.parse(readFileSync(path, 'utf8'));
+  }
+  return figures;
+}
+
+describe('--persist survives kill -9', () => {
+  it(`keeps every acknowledged write over ${KILLS} kills at random moments, and the file always parses`, { timeout: 300_000 }, async () => {
+    const build = tinyBuild();
+    const lost: string[] = [];
+    const started = performance.now();
+    const lanes = await Promise.all(Array.from({ length: LANES }, (_, i) => lane(i, Math.ceil(KILLS / LANES), build, lost)));
+    const seconds = (performance.now() - started) / 1000;
+    const sum = (pick: (f: LaneFigures) => number) => lanes.reduce((total, f) => total + pick(f), 0);
+    const restarts = lanes.flatMap((f) => f.restartMs).sort((a, b) => a - b);
+    console.log(
+      `[persist] ${sum((f) => f.kills)} kills (SIGKILL) in ${seconds.toFixed(1)} s over ${LANES} servers; ` +
+        `${sum((f) => f.acknowledged)} acknowledged writes, ${lost.length} lost; ` +
+        `the write under way at a kill was found done ${sum((f) => f.inFlightDone)} times, not done ${sum((f) => f.inFlightNotDone)} times; ` +
+        `restart to listening: median ${Math.round(restarts[Math.floor(restarts.length / 2)]!)} ms`,
+    );
+    expect(lost).toEqual([]);
+    expect(sum((f) => f.kills)).toBeGreaterThanOrEqual(KILLS);
+    expect(sum((f) => f.acknowledged)).toBeGreaterThan(KILLS);
+  });
+});
+
+describe('npm run verify against a persisting server', () => {
+  it('finds it conformant, and its file holds what it serves', { timeout: 240_000 }, async () => {
+    const build = tinyBuild();
+    writeFileSync(join(build, 'assets/ui-config.json'), JSON.stringify({ appTitle: 'Circle', logLevel: 3 }));
+    const path = join(mkdtempSync(join(tmpdir(), 'circle-verify-persist-')), 'db.json');
+    const server = await startServerProcess(['--persist', path], { DIST_DIR: build });
+    try {
+      const run = await new Promise<{ code: number | null; output: string }>((done) => {
+        const child = spawn(
+          resolve(ROOT, 'node_modules/.bin/tsx'),
+          ['contract-tests/verify/cli.ts', '--base-url', `${server.url}/api`, '--seed', '5', '--runs', '10', '--quiet'],
+          {
+            cwd: ROOT,
+            env: { ...process.env, PATH: `${resolve(ROOT, 'node_modules/.bin')}${delimiter}${process.env.PATH ?? ''}` },
+            stdio: ['ignore', 'pipe', 'pipe'],
+          },
+        );
+        let output = '';
+        child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+        child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+        child.on('close', (code) => done({ code, output }));
+      });
+      expect(run.code, run.output).toBe(0);
+      const file = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+      for (const name of ['accounts', 'notifications', 'subscription', 'symbols']) {
+        const served = (await (await fetch(`${server.url}/api/${name}`)).json()) as { id: string }[];
+        expect((file[name] as { id: string }[]).map((r) => r.id).sort(), name).toEqual(served.map((r) => r.id).sort());
+      }
+    } finally {
+      await server.kill('SIGTERM');
+    }
+  });
+});
