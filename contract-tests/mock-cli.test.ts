@@ -1,6 +1,6 @@
 /**
  * `npm run serve` and `npm start` as a developer types them: --help, a mistyped flag, a data file
- * (good and bad), a persisted file across restarts (and a corrupted one).
+ * (good and bad), a persisted file across restarts (and a corrupted one), a bad scenario file.
  */
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,6 +38,7 @@ const OPTIONS = [
   ['--strict', 'MOCK_STRICT'],
   ['--data', 'MOCK_DATA'],
   ['--persist', 'MOCK_PERSIST'],
+  ['--scenario', 'MOCK_SCENARIO'],
 ];
 
 describe('npm run serve and npm start on the command line', () => {
@@ -148,6 +149,22 @@ describe('--persist FILE (MOCK_PERSIST)', () => {
       await runServer(['--persist', wrong, '--dist', tinyBuild()]),
       1,
       /wrong\.json: symbols\[0\] \(id '1'\): code must/,
+    );
+  });
+});
+
+describe('--scenario FILE (MOCK_SCENARIO)', () => {
+  it('refuses a file it cannot carry out: one line naming the file and the rule, exit 1', async () => {
+    const scenario = file('scenario.json', { listAccounts: { status: 503, rate: 1.5 } });
+    expectOneLineFailure(
+      await runServer(['--dist', tinyBuild()], { MOCK_SCENARIO: scenario }),
+      1,
+      /^serve: .*scenario\.json: listAccounts: rate must be a number above 0 and at most 1, not 1\.5$/,
+    );
+    expectOneLineFailure(
+      await runServer(['--scenario', file('broken.json', '{'), '--dist', tinyBuild()]),
+      1,
+      /broken\.json: not valid JSON/,
     );
   });
 });

@@ -10,7 +10,11 @@ export const REASONS: Readonly<Record<number, string>> = {
   415: 'Unsupported Media Type',
   416: 'Range Not Satisfiable',
   422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
   500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
 };
 
 /** Error.message's maxLength in openapi.yaml (limits.test.ts holds it to it): a message that echoes a long id, path or field name is cut. */

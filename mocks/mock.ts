@@ -3,6 +3,7 @@ import type { HttpHandler } from 'msw';
 import type { Contract } from './contract.ts';
 import { createDatabase, SEED, type Database, type DataSet } from './db.ts';
 import { createHandlers } from './handlers/index.ts';
+import type { Scenario } from './scenario.ts';
 
 export interface MockOptions {
   /** openapi.yaml read once: every record and body is validated against it. */
@@ -15,6 +16,8 @@ export interface MockOptions {
   anyOrigin?: boolean;
   /** The data to start with and to reset to; the seed of mocks/data/ by default. */
   initial?: DataSet;
+  /** Answers asked for per operationId (mocks/scenario.ts). */
+  scenario?: Scenario;
 }
 
 export interface MockBackend {
@@ -25,8 +28,15 @@ export interface MockBackend {
 }
 
 export async function createMockBackend(options: MockOptions): Promise<MockBackend> {
-  const { contract, delayMs, basePath = '/api', anyOrigin = false } = options;
+  const { contract, delayMs, basePath = '/api', anyOrigin = false, scenario = {} } = options;
   const db = await createDatabase(contract, options.initial ?? SEED);
-  const handlers = createHandlers({ contract, db, basePath, anyOrigin, delayMs });
+  const handlers = createHandlers({
+    contract,
+    db,
+    basePath,
+    anyOrigin,
+    delayMs,
+    scenario,
+  });
   return { contract, db, handlers, basePath };
 }

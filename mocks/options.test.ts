@@ -27,12 +27,13 @@ describe('npm run serve options', () => {
       strict: false,
       dataFile: null,
       persistFile: null,
+      scenarioFile: null,
     });
   });
 
   it('reads every option from its flag, `--flag value` or `--flag=value`, and from its variable, the flag winning', () => {
     const argv = ['--port', '0', '--host=localhost', '--delay', '0', '--dist', 'build', '--strict'];
-    const files = ['--data', 'f.json', '--persist=db.json'];
+    const files = ['--data', 'f.json', '--persist=db.json', '--scenario', 's.json'];
     expect(options([...argv, ...files])).toEqual({
       port: 0,
       host: 'localhost',
@@ -41,6 +42,7 @@ describe('npm run serve options', () => {
       strict: true,
       dataFile: 'f.json',
       persistFile: 'db.json',
+      scenarioFile: 's.json',
     });
     const env = {
       PORT: '9000',
@@ -50,6 +52,7 @@ describe('npm run serve options', () => {
       MOCK_STRICT: '1',
       MOCK_DATA: 'a.json',
       MOCK_PERSIST: 'b.json',
+      MOCK_SCENARIO: 'c.json',
     };
     expect(options([], env)).toEqual({
       port: 9000,
@@ -59,6 +62,7 @@ describe('npm run serve options', () => {
       strict: true,
       dataFile: 'a.json',
       persistFile: 'b.json',
+      scenarioFile: 'c.json',
     });
     expect(options(['--port', '1234', '--dist', 'mine'], env)).toMatchObject({ port: 1234, distDir: 'mine', host: '0.0.0.0' });
   });

@@ -12,6 +12,7 @@ export interface ServeOptions {
   strict: boolean;
   dataFile: string | null;
   persistFile: string | null;
+  scenarioFile: string | null;
 }
 
 /** Bad flags or values: one line for stderr, exit code 2. */
@@ -47,6 +48,12 @@ export const OPTIONS: readonly OptionSpec[] = [
     env: 'MOCK_PERSIST',
     value: 'FILE',
     help: 'keep the data in FILE: loaded at start, every change written before it is answered',
+  },
+  {
+    flag: '--scenario',
+    env: 'MOCK_SCENARIO',
+    value: 'FILE',
+    help: 'per operationId, a status, a delay or a fault for a share of its requests',
   },
 ];
 
@@ -126,6 +133,7 @@ export function parseOptions(
       strict,
       dataFile: file('--data'),
       persistFile: file('--persist'),
+      scenarioFile: file('--scenario'),
     },
   };
 }

@@ -16,6 +16,7 @@ import { createMockBackend } from './mock.ts';
 import { SpecError } from './openapi/index.ts';
 import { parseOptions, usage, UsageError } from './options.ts';
 import { fileStore, type FileStore } from './persist.ts';
+import { parseScenario, type Scenario } from './scenario.ts';
 import { contentSecurityPolicy, securityHeaders } from './security-headers.ts';
 import { loadSpecCached } from './spec.node.ts';
 import { loadStaticFiles, serveStatic, type StaticFile } from './static-files.ts';
@@ -38,6 +39,8 @@ export interface ServerOptions {
   dataFile?: string | null;
   /** Keeps the data in this file: loaded at start when it exists, rewritten before every change is answered. */
   persistFile?: string | null;
+  /** A scenario file (mocks/scenario.ts): statuses, delays and faults per operationId. */
+  scenarioFile?: string | null;
 }
 
 export interface RunningServer {
@@ -124,6 +127,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const initial: DataSet = options.dataFile
     ? parseDataFile(readConfigFile(options.dataFile, 'data file'), contract, options.dataFile, SEED)
     : SEED;
+  const scenario: Scenario = options.scenarioFile
+    ? parseScenario(
+        parseJson(readConfigFile(options.scenarioFile, 'scenario file'), options.scenarioFile),
+        contract.spec,
+        options.scenarioFile,
+      )
+    : {};
   const store: FileStore | null = options.persistFile ? fileStore(options.persistFile) : null;
   const persisted = store?.read() ?? null;
   const current = persisted === null ? initial : parseDataFile(persisted, contract, options.persistFile!, initial);
@@ -134,6 +144,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     basePath: '/api',
     anyOrigin: true,
     initial,
+    scenario,
   });
   const { db, handlers } = backend;
   if (current !== initial) await db.load(current);
@@ -198,6 +209,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         JSON.stringify(errorBody(500, `The change could not be saved to ${options.persistFile}; see the mock's log`)),
       );
       await send(500, { ...headers, 'content-type': 'application/json' }, failed);
+      return;
+    }
+    if (response?.type === 'error') {
+      // A scenario's dropped connection: no answer at all.
+      req.socket.destroy();
       return;
     }
     if (!response) {
@@ -279,6 +295,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   };
 }
 
+function parseJson(text: string, file: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ConfigError(`${file}: not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+  }
+}
+
 /** `npm run serve -- [options]`: exit 0 after --help, 2 for a bad option, 1 when it cannot start. */
 async function main(argv: string[]): Promise<void> {
   let parsed: ReturnType<typeof parseOptions>;
@@ -318,6 +342,7 @@ async function main(argv: string[]): Promise<void> {
   if (options.strict) console.log('Strict: every API exchange is checked against openapi.yaml; violations are printed.');
   if (options.dataFile) console.log(`Data: ${options.dataFile} (a reset goes back to it)`);
   if (options.persistFile) console.log(`Persisted in ${options.persistFile}: every change is written before it is answered.`);
+  if (options.scenarioFile) console.log(`Scenario: ${options.scenarioFile}`);
   const stop = () => {
     if (options.strict) {
       const { checked, violations } = running.exchanges();

@@ -33,6 +33,7 @@ const environment = (env: Record<string, string>) => ({
   MOCK_STRICT: '',
   MOCK_DATA: '',
   MOCK_PERSIST: '',
+  MOCK_SCENARIO: '',
   ...env,
 });
 

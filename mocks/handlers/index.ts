@@ -1,14 +1,14 @@
 /**
  * Every handler of the mock, in the order MSW tries them:
  *
- * 1. the delay, before any answer;
+ * 1. the delay and the answers `Prefer` or the scenario file ask for (scenarios.ts);
  * 2. one typed route per documented path and method, grouped per resource (profile, aliases,
  *    collections, commands), in the order OpenAPI matches paths; after each path's routes, any other
  *    method on it answers 405 with Allow (route.ts);
  * 3. anything else under the API: a path below an alias is answered as the collection's, the
  *    rest is 404.
  */
-import { delay, getResponse, http, type HttpHandler } from 'msw';
+import { getResponse, http, type HttpHandler } from 'msw';
 import type { Contract } from '../contract.ts';
 import { COLLECTIONS, type Database } from '../db.ts';
 import { httpError } from '../errors.ts';
@@ -18,12 +18,11 @@ import { commandHandlers } from './commands.ts';
 import type { MockContext } from './context.ts';
 import { profileHandlers } from './profile.ts';
 import { createRouter } from './route.ts';
+import { scenarioHandlers, type ScenarioOptions } from './scenarios.ts';
 
-export interface HandlerOptions {
+export interface HandlerOptions extends ScenarioOptions {
   contract: Contract;
   db: Database;
-  /** The delay of every answer, as a slow network would add. */
-  delayMs: number;
   /** Where the API lives on the origin: `/api`. */
   basePath: string;
   /**
@@ -60,7 +59,7 @@ function notARoute(basePath: string, prefix: string, dispatch: (request: Request
 }
 
 export function createHandlers(options: HandlerOptions): HttpHandler[] {
-  const { contract, db, basePath, anyOrigin, delayMs } = options;
+  const { contract, db, basePath, anyOrigin } = options;
   const origin = anyOrigin ? '*' : '';
   const prefix = `${origin}${basePath}`;
   const router = createRouter(contract, prefix);
@@ -70,10 +69,5 @@ export function createHandlers(options: HandlerOptions): HttpHandler[] {
   const api = router.inPathOrder(routes);
   api.push(notARoute(basePath, prefix, (request) => getResponse(api, request)));
 
-  return [
-    http.all(`${prefix}/*`, async () => {
-      if (delayMs > 0) await delay(delayMs);
-    }),
-    ...api,
-  ];
+  return [...scenarioHandlers(mock, prefix, options), ...api];
 }

@@ -7,7 +7,15 @@ export interface paths {
     "/user/profile/myprofile": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -28,7 +36,15 @@ export interface paths {
     "/user/profile": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -50,7 +66,15 @@ export interface paths {
     "/user/profile/{id}": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path: {
                 /**
                  * @description The profile's id, as answered by the server.
@@ -81,7 +105,15 @@ export interface paths {
     "/user/profile/{id}/avatar": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path: {
                 /**
                  * @description The profile's id, as answered by the server.
@@ -107,7 +139,15 @@ export interface paths {
     "/accounts": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -131,7 +171,15 @@ export interface paths {
     "/accounts/{id}": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path: {
                 /**
                  * @description The record's id.
@@ -169,7 +217,15 @@ export interface paths {
     "/notifications": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -193,7 +249,15 @@ export interface paths {
     "/notifications/{id}": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path: {
                 /**
                  * @description The record's id.
@@ -231,7 +295,15 @@ export interface paths {
     "/subscription": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -255,7 +327,15 @@ export interface paths {
     "/subscription/{id}": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path: {
                 /**
                  * @description The record's id.
@@ -293,7 +373,15 @@ export interface paths {
     "/symbols": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -317,7 +405,15 @@ export interface paths {
     "/symbols/{id}": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path: {
                 /**
                  * @description The record's id.
@@ -355,7 +451,15 @@ export interface paths {
     "/notifications/own": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -375,7 +479,15 @@ export interface paths {
     "/datapower/serviceproxy": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -395,7 +507,15 @@ export interface paths {
     "/nas/cluster": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -415,7 +535,15 @@ export interface paths {
     "/layer7/my.cnf": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -435,7 +563,15 @@ export interface paths {
     "/commands/{name}": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path: {
                 /**
                  * @description The command. `reset` restores the seed data of every collection and removes the profile.
@@ -812,6 +948,13 @@ export interface components {
     };
     parameters: {
         /**
+         * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+         *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+         *     name; the embedded mock also reads `delay=2000`.
+         * @example code=404
+         */
+        Prefer: string;
+        /**
          * @description The profile's id, as answered by the server.
          * @example p-1
          */
@@ -870,7 +1013,15 @@ export interface operations {
     getMyProfile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -898,7 +1049,15 @@ export interface operations {
     createProfile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -929,7 +1088,15 @@ export interface operations {
     deleteProfile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path: {
                 /**
                  * @description The profile's id, as answered by the server.
@@ -954,7 +1121,15 @@ export interface operations {
     updateProfile: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path: {
                 /**
                  * @description The profile's id, as answered by the server.
@@ -990,7 +1165,15 @@ export interface operations {
     getProfileAvatar: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path: {
                 /**
                  * @description The profile's id, as answered by the server.
@@ -1024,7 +1207,15 @@ export interface operations {
                 /** @description Only accounts in this currency. */
                 currency?: components["parameters"]["FilterCurrency"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1045,7 +1236,15 @@ export interface operations {
     createAccount: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1062,7 +1261,15 @@ export interface operations {
     getAccount: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path: {
                 /**
                  * @description The record's id.
@@ -1089,7 +1296,15 @@ export interface operations {
     replaceAccount: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path: {
                 /**
                  * @description The record's id.
@@ -1119,7 +1334,15 @@ export interface operations {
     deleteAccount: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path: {
                 /**
                  * @description The record's id.
@@ -1144,7 +1367,15 @@ export interface operations {
     patchAccount: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path: {
                 /**
                  * @description The record's id.
@@ -1167,7 +1398,15 @@ export interface operations {
                 /** @description Only read (`true`) or unread (`false`) notifications. */
                 read?: components["parameters"]["FilterRead"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1180,7 +1419,15 @@ export interface operations {
     createNotification: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1197,7 +1444,15 @@ export interface operations {
     getNotification: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path: {
                 /**
                  * @description The record's id.
@@ -1224,7 +1479,15 @@ export interface operations {
     replaceNotification: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path: {
                 /**
                  * @description The record's id.
@@ -1254,7 +1517,15 @@ export interface operations {
     deleteNotification: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path: {
                 /**
                  * @description The record's id.
@@ -1279,7 +1550,15 @@ export interface operations {
     patchNotification: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path: {
                 /**
                  * @description The record's id.
@@ -1300,7 +1579,15 @@ export interface operations {
                 /** @description Only the subscription with this push endpoint. */
                 endpoint?: components["parameters"]["FilterEndpoint"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1321,7 +1608,15 @@ export interface operations {
     createSubscription: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1338,7 +1633,15 @@ export interface operations {
     getSubscription: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path: {
                 /**
                  * @description The record's id.
@@ -1365,7 +1668,15 @@ export interface operations {
     replaceSubscription: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path: {
                 /**
                  * @description The record's id.
@@ -1395,7 +1706,15 @@ export interface operations {
     deleteSubscription: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path: {
                 /**
                  * @description The record's id.
@@ -1420,7 +1739,15 @@ export interface operations {
     patchSubscription: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path: {
                 /**
                  * @description The record's id.
@@ -1441,7 +1768,15 @@ export interface operations {
                 /** @description Only symbols with this code. */
                 code?: components["parameters"]["FilterCode"];
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1462,7 +1797,15 @@ export interface operations {
     createSymbol: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1479,7 +1822,15 @@ export interface operations {
     getSymbol: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path: {
                 /**
                  * @description The record's id.
@@ -1506,7 +1857,15 @@ export interface operations {
     replaceSymbol: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path: {
                 /**
                  * @description The record's id.
@@ -1536,7 +1895,15 @@ export interface operations {
     deleteSymbol: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path: {
                 /**
                  * @description The record's id.
@@ -1561,7 +1928,15 @@ export interface operations {
     patchSymbol: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path: {
                 /**
                  * @description The record's id.
@@ -1579,7 +1954,15 @@ export interface operations {
     listOwnNotifications: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1592,7 +1975,15 @@ export interface operations {
     getServiceProxy: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1604,7 +1995,15 @@ export interface operations {
     getNasCluster: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1616,7 +2015,15 @@ export interface operations {
     getLayer7MyCnf: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -1628,7 +2035,15 @@ export interface operations {
     runCommand: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000`.
+                 * @example code=404
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
             path: {
                 /**
                  * @description The command. `reset` restores the seed data of every collection and removes the profile.

@@ -1,0 +1,110 @@
+// @vitest-environment node
+import { describe, expect, it } from 'vitest';
+import { OpenApiSpec } from './openapi/index.ts';
+import { parsePrefer, parseScenario, pickRule, type ScenarioRule } from './scenario.ts';
+import { loadSpec } from './spec.node.ts';
+
+const spec = new OpenApiSpec(loadSpec());
+const refusal = (value: unknown) => {
+  try {
+    parseScenario(value, spec, 'scenario.json');
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error('accepted');
+};
+
+describe('the Prefer header, read as Prism reads it', () => {
+  it('takes code, example and delay, comma-separated, the first of each winning, unknown ones ignored', () => {
+    expect(parsePrefer('code=404')).toEqual({ preferences: { code: 404 } });
+    expect(parsePrefer('code=400, example=mismatch')).toEqual({ preferences: { code: 400, example: 'mismatch' } });
+    expect(parsePrefer('example="my example"; lang=en,delay=2000,code=200,code=500')).toEqual({
+      preferences: { example: 'my example', delay: 2000, code: 200 },
+    });
+    expect(parsePrefer('dynamic=true, return=minimal')).toEqual({ preferences: {} });
+    expect(parsePrefer(null)).toEqual({ preferences: {} });
+  });
+
+  it('refuses a code that is not three digits and a delay that is not whole milliseconds', () => {
+    expect(parsePrefer('code=abc')).toEqual({ problem: "Prefer: code must be a three-digit status, not 'abc'" });
+    expect(parsePrefer('code=4040')).toHaveProperty('problem');
+    expect(parsePrefer('delay=1.5')).toHaveProperty('problem');
+    expect(parsePrefer('delay=9999999')).toHaveProperty('problem');
+  });
+});
+
+describe('a scenario file', () => {
+  it('reads rules by operationId, one or a list, rate 1 when none is given', () => {
+    expect(
+      parseScenario(
+        {
+          listAccounts: { status: 503, rate: 0.5 },
+          getAccount: { delay: 1500 },
+          createAccount: [
+            { fault: 'drop', rate: 0.1 },
+            { fault: 'invalid-json', rate: 0.2 },
+          ],
+        },
+        spec,
+        'scenario.json',
+      ),
+    ).toEqual({
+      listAccounts: [{ status: 503, rate: 0.5 }],
+      getAccount: [{ delay: 1500, rate: 1 }],
+      createAccount: [
+        { fault: 'drop', rate: 0.1 },
+        { fault: 'invalid-json', rate: 0.2 },
+      ],
+    });
+  });
+
+  it('refuses, in one line naming the file and the place, what it cannot carry out', () => {
+    expect(refusal({ listAcounts: { status: 503 } })).toBe(
+      "scenario.json: 'listAcounts' is no operationId of openapi.yaml (did you mean 'listAccounts'?)",
+    );
+    expect(refusal({ listAccounts: { status: 503, rate: 2 } })).toBe(
+      'scenario.json: listAccounts: rate must be a number above 0 and at most 1, not 2',
+    );
+    expect(refusal({ listAccounts: { fault: 'explode' } })).toBe(
+      'scenario.json: listAccounts: fault must be one of drop, invalid-json, not "explode"',
+    );
+    expect(refusal({ listAccounts: [{ delay: 10 }, { status: 201 }] })).toMatch(
+      /^scenario\.json: listAccounts\[1\]: status must be one listAccounts documents \(200, 400\) or an error status/,
+    );
+    expect(refusal({ listAccounts: { rate: 0.5 } })).toBe('scenario.json: listAccounts: a rule needs a status, a delay or a fault');
+    expect(refusal({ listAccounts: { status: 500, fault: 'drop' } })).toBe(
+      'scenario.json: listAccounts: a rule has a status or a fault, not both',
+    );
+    expect(refusal({ listAccounts: { status: 500, code: 1 } })).toBe(
+      "scenario.json: listAccounts: unknown field 'code' (a rule has status, delay, fault, rate)",
+    );
+    expect(
+      refusal({
+        listAccounts: [
+          { status: 500, rate: 0.7 },
+          { delay: 5, rate: 0.7 },
+        ],
+      }),
+    ).toBe('scenario.json: listAccounts: the rates add up to 1.4, more than 1');
+    expect(refusal([])).toMatch(/^scenario\.json: a scenario is an object of rules by operationId/);
+  });
+
+  it('gives each rule its share of the requests, in order, and none to the rest', () => {
+    const rules: ScenarioRule[] = [
+      { status: 500, rate: 0.25 },
+      { delay: 10, rate: 0.25 },
+    ];
+    expect(pickRule(rules, () => 0)).toBe(rules[0]);
+    expect(pickRule(rules, () => 0.2499)).toBe(rules[0]);
+    expect(pickRule(rules, () => 0.25)).toBe(rules[1]);
+    expect(pickRule(rules, () => 0.5)).toBeUndefined();
+    let n = 0;
+    const counts = [0, 0, 0];
+    const draws = () => (n++ % 100) / 100;
+    for (let i = 0; i < 1000; i++) {
+      const rule = pickRule(rules, draws);
+      counts[rule ? rules.indexOf(rule) : 2]! += 1;
+    }
+    expect(counts).toEqual([250, 250, 500]);
+  });
+});
