@@ -39,6 +39,7 @@ const OPTIONS = [
   ['--data', 'MOCK_DATA'],
   ['--persist', 'MOCK_PERSIST'],
   ['--scenario', 'MOCK_SCENARIO'],
+  ['--log-size', 'MOCK_LOG_SIZE'],
 ];
 
 describe('npm run serve and npm start on the command line', () => {

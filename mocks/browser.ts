@@ -7,5 +7,24 @@ import { createMockBackend } from './mock.ts';
 /** The embedded mock backend in the dev server, through MSW's service worker. */
 export async function startBrowserMocks(): Promise<void> {
   const backend = await createMockBackend({ contract: createContract(parse(specText) as OpenApiDocument), delayMs: 1000 });
-  await setupWorker(...backend.handlers).start({ onUnhandledFrame: 'bypass', quiet: true });
+  const worker = setupWorker(...backend.handlers);
+  // GET /__mock/requests lists the API's exchanges here too.
+  const started = new Map<string, number>();
+  worker.events.on('request:start', ({ requestId }) => {
+    started.set(requestId, performance.now());
+  });
+  worker.events.on('response:mocked', ({ request, requestId, response }) => {
+    const url = new URL(request.url);
+    const since = started.get(requestId);
+    started.delete(requestId);
+    if (!url.pathname.startsWith(`${backend.basePath}/`) || since === undefined) return;
+    backend.journal.record({
+      method: request.method,
+      path: url.pathname + url.search,
+      status: response.type === 'error' ? 0 : response.status,
+      time: new Date(Date.now() - (performance.now() - since)).toISOString(),
+      duration: Math.round((performance.now() - since) * 10) / 10,
+    });
+  });
+  await worker.start({ onUnhandledFrame: 'bypass', quiet: true });
 }

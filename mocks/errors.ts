@@ -3,6 +3,7 @@
 /** The reason phrase of each status, as openapi.yaml's error examples give it (limits.test.ts holds them to it). */
 export const REASONS: Readonly<Record<number, string>> = {
   400: 'Bad Request',
+  403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
   409: 'Conflict',

@@ -3,6 +3,7 @@ import type { HttpHandler } from 'msw';
 import type { Contract } from './contract.ts';
 import { createDatabase, SEED, type Database, type DataSet } from './db.ts';
 import { createHandlers } from './handlers/index.ts';
+import { createJournal, type Journal } from './journal.ts';
 import type { Scenario } from './scenario.ts';
 
 export interface MockOptions {
@@ -18,25 +19,35 @@ export interface MockOptions {
   initial?: DataSet;
   /** Answers asked for per operationId (mocks/scenario.ts). */
   scenario?: Scenario;
+  /** How many exchanges GET /__mock/requests lists. */
+  journalSize?: number;
+  /** Host names besides IP literals and localhost the mock is reached by. */
+  trustedHosts?: string[];
 }
 
 export interface MockBackend {
   readonly contract: Contract;
   readonly db: Database;
+  readonly journal: Journal;
   readonly handlers: HttpHandler[];
   readonly basePath: string;
 }
 
+export const DEFAULT_JOURNAL_SIZE = 100;
+
 export async function createMockBackend(options: MockOptions): Promise<MockBackend> {
   const { contract, delayMs, basePath = '/api', anyOrigin = false, scenario = {} } = options;
   const db = await createDatabase(contract, options.initial ?? SEED);
+  const journal = createJournal(options.journalSize ?? DEFAULT_JOURNAL_SIZE);
   const handlers = createHandlers({
     contract,
     db,
+    journal,
     basePath,
     anyOrigin,
     delayMs,
     scenario,
+    ...(options.trustedHosts ? { trustedHosts: options.trustedHosts } : {}),
   });
-  return { contract, db, handlers, basePath };
+  return { contract, db, journal, handlers, basePath };
 }

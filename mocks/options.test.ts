@@ -28,13 +28,14 @@ describe('npm run serve options', () => {
       dataFile: null,
       persistFile: null,
       scenarioFile: null,
+      journalSize: 100,
     });
   });
 
   it('reads every option from its flag, `--flag value` or `--flag=value`, and from its variable, the flag winning', () => {
     const argv = ['--port', '0', '--host=localhost', '--delay', '0', '--dist', 'build', '--strict'];
     const files = ['--data', 'f.json', '--persist=db.json', '--scenario', 's.json'];
-    expect(options([...argv, ...files])).toEqual({
+    expect(options([...argv, ...files, '--log-size', '5'])).toEqual({
       port: 0,
       host: 'localhost',
       delayMs: 0,
@@ -43,6 +44,7 @@ describe('npm run serve options', () => {
       dataFile: 'f.json',
       persistFile: 'db.json',
       scenarioFile: 's.json',
+      journalSize: 5,
     });
     const env = {
       PORT: '9000',
@@ -53,6 +55,7 @@ describe('npm run serve options', () => {
       MOCK_DATA: 'a.json',
       MOCK_PERSIST: 'b.json',
       MOCK_SCENARIO: 'c.json',
+      MOCK_LOG_SIZE: '7',
     };
     expect(options([], env)).toEqual({
       port: 9000,
@@ -63,6 +66,7 @@ describe('npm run serve options', () => {
       dataFile: 'a.json',
       persistFile: 'b.json',
       scenarioFile: 'c.json',
+      journalSize: 7,
     });
     expect(options(['--port', '1234', '--dist', 'mine'], env)).toMatchObject({ port: 1234, distDir: 'mine', host: '0.0.0.0' });
   });
@@ -90,5 +94,6 @@ describe('npm run serve options', () => {
     expect(usageError(['--port', '80a'])).toBe("--port must be a port number from 0 to 65535, not '80a'");
     expect(usageError([], { PORT: '70000' })).toBe("PORT must be a port number from 0 to 65535, not '70000'");
     expect(usageError([], { MOCK_DELAY_MS: '-5' })).toBe("MOCK_DELAY_MS must be a whole number of milliseconds, not '-5'");
+    expect(usageError(['--log-size', '0'])).toBe("--log-size must be a number of exchanges from 1 to 100000, not '0'");
   });
 });

@@ -13,6 +13,7 @@ export interface ServeOptions {
   dataFile: string | null;
   persistFile: string | null;
   scenarioFile: string | null;
+  journalSize: number;
 }
 
 /** Bad flags or values: one line for stderr, exit code 2. */
@@ -55,6 +56,7 @@ export const OPTIONS: readonly OptionSpec[] = [
     value: 'FILE',
     help: 'per operationId, a status, a delay or a fault for a share of its requests',
   },
+  { flag: '--log-size', env: 'MOCK_LOG_SIZE', value: 'N', help: 'exchanges GET /__mock/requests keeps (default 100)' },
 ];
 
 export function usage(): string {
@@ -70,7 +72,8 @@ export function usage(): string {
     ...rows.map(([flag, env, help]) => `  ${flag.padEnd(w0)}  ${env.padEnd(w1)}  ${help}`),
     `  ${'--help'.padEnd(w0)}  ${''.padEnd(w1)}  this help`,
     '',
-    'A flag wins over its environment variable.',
+    'A flag wins over its environment variable. The mock also answers POST /__mock/reset (back to the',
+    'seed or the --data file) and GET /__mock/requests (the last exchanges), from its own origin only.',
   ].join('\n');
 }
 
@@ -121,6 +124,7 @@ export function parseOptions(
   const file = (flag: string) => read(flag)?.value ?? null;
   const port = read('--port');
   const delay = read('--delay');
+  const journal = read('--log-size');
   const strict = given.has('--strict') || env.MOCK_STRICT === '1';
 
   return {
@@ -134,6 +138,7 @@ export function parseOptions(
       dataFile: file('--data'),
       persistFile: file('--persist'),
       scenarioFile: file('--scenario'),
+      journalSize: journal ? integer(journal.value, journal.source, 1, 100_000, 'a number of exchanges from 1 to 100000') : 100,
     },
   };
 }

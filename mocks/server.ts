@@ -1,6 +1,6 @@
 /**
  * The Node server of `npm run serve` (and the tests): the built app, and the mock API's handlers
- * under /api/ on the same origin.
+ * under /api/ on the same origin, with the mock's own endpoints under /__mock/.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -12,6 +12,7 @@ import { createContract } from './contract.ts';
 import { formatDataFile, parseDataFile } from './data-file.ts';
 import { SEED, type DataSet } from './db.ts';
 import { ConfigError, errorBody } from './errors.ts';
+import { CONTROL_PREFIX } from './handlers/control.ts';
 import { createMockBackend } from './mock.ts';
 import { SpecError } from './openapi/index.ts';
 import { parseOptions, usage, UsageError } from './options.ts';
@@ -41,6 +42,8 @@ export interface ServerOptions {
   persistFile?: string | null;
   /** A scenario file (mocks/scenario.ts): statuses, delays and faults per operationId. */
   scenarioFile?: string | null;
+  /** How many exchanges GET /__mock/requests keeps. */
+  journalSize?: number;
 }
 
 export interface RunningServer {
@@ -145,8 +148,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     anyOrigin: true,
     initial,
     scenario,
+    journalSize: options.journalSize ?? 100,
+    trustedHosts: [host],
   });
-  const { db, handlers } = backend;
+  const { db, journal, handlers } = backend;
   if (current !== initial) await db.load(current);
   // The revision on the disk: after an exchange that changed the data, the file is rewritten before the answer leaves.
   let saved = db.revision;
@@ -171,11 +176,24 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   };
   if (options.distDir) deploy(options.distDir);
 
-  async function answerMock(req: IncomingMessage, res: ServerResponse, origin: string) {
+  async function answerMock(req: IncomingMessage, res: ServerResponse, origin: string, pathname: string) {
+    const arrived = Date.now();
+    const started = performance.now();
+    const api = pathname.startsWith(API_PREFIX);
+    const record = (status: number) => {
+      if (!api) return;
+      journal.record({
+        method: req.method ?? 'GET',
+        path: req.url ?? pathname,
+        status,
+        time: new Date(arrived).toISOString(),
+        duration: Math.round((performance.now() - started) * 10) / 10,
+      });
+    };
     const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await readBody(req, maxBody);
     // Every answer leaves through here, so strict mode judges each one before the client sees it.
     const send = async (status: number, out: Record<string, string>, payload: Buffer) => {
-      if (checker) {
+      if (checker && api) {
         const problems = await checker.record({
           method: req.method ?? 'GET',
           url: req.url ?? '/',
@@ -189,6 +207,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       }
       res.writeHead(status, out);
       res.end(req.method === 'HEAD' ? undefined : payload);
+      record(status);
     };
     if (body === 'too-large') {
       const tooLarge = Buffer.from(JSON.stringify(errorBody(413, 'The request body is too large')));
@@ -213,6 +232,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     }
     if (response?.type === 'error') {
       // A scenario's dropped connection: no answer at all.
+      record(0);
       req.socket.destroy();
       return;
     }
@@ -253,10 +273,10 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     }
     // The API decodes each path segment itself (an id that is no valid %-encoding is just an id
     // that does not exist, see literalEscapes); only file paths are decoded here.
-    const mock = pathname.startsWith(API_PREFIX);
+    const mock = pathname.startsWith(API_PREFIX) || pathname.startsWith(`${CONTROL_PREFIX}/`);
     let work: Promise<void>;
     try {
-      work = mock ? answerMock(req, res, origin) : answerStatic(req, res, decodeURIComponent(pathname));
+      work = mock ? answerMock(req, res, origin, pathname) : answerStatic(req, res, decodeURIComponent(pathname));
     } catch {
       res.writeHead(400, { ...headers, 'content-type': 'application/json' });
       res.end(JSON.stringify(errorBody(400, 'The URL is malformed')));

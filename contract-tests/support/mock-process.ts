@@ -34,6 +34,7 @@ const environment = (env: Record<string, string>) => ({
   MOCK_DATA: '',
   MOCK_PERSIST: '',
   MOCK_SCENARIO: '',
+  MOCK_LOG_SIZE: '',
   ...env,
 });
 

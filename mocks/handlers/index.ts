@@ -1,21 +1,24 @@
 /**
  * Every handler of the mock, in the order MSW tries them:
  *
- * 1. the delay and the answers `Prefer` or the scenario file ask for (scenarios.ts);
- * 2. one typed route per documented path and method, grouped per resource (profile, aliases,
+ * 1. the mock's own endpoints (`/__mock/…`, control.ts);
+ * 2. the delay and the answers `Prefer` or the scenario file ask for (scenarios.ts);
+ * 3. one typed route per documented path and method, grouped per resource (profile, aliases,
  *    collections, commands), in the order OpenAPI matches paths; after each path's routes, any other
  *    method on it answers 405 with Allow (route.ts);
- * 3. anything else under the API: a path below an alias is answered as the collection's, the
+ * 4. anything else under the API: a path below an alias is answered as the collection's, the
  *    rest is 404.
  */
 import { getResponse, http, type HttpHandler } from 'msw';
 import type { Contract } from '../contract.ts';
 import { COLLECTIONS, type Database } from '../db.ts';
 import { httpError } from '../errors.ts';
+import type { Journal } from '../journal.ts';
 import { aliasHandlers, rewriteAlias } from './aliases.ts';
 import { collectionHandlers } from './collections.ts';
 import { commandHandlers } from './commands.ts';
 import type { MockContext } from './context.ts';
+import { controlHandlers } from './control.ts';
 import { profileHandlers } from './profile.ts';
 import { createRouter } from './route.ts';
 import { scenarioHandlers, type ScenarioOptions } from './scenarios.ts';
@@ -23,6 +26,7 @@ import { scenarioHandlers, type ScenarioOptions } from './scenarios.ts';
 export interface HandlerOptions extends ScenarioOptions {
   contract: Contract;
   db: Database;
+  journal: Journal;
   /** Where the API lives on the origin: `/api`. */
   basePath: string;
   /**
@@ -30,6 +34,7 @@ export interface HandlerOptions extends ScenarioOptions {
    * own requests, matches it on any origin.
    */
   anyOrigin: boolean;
+  trustedHosts?: readonly string[];
 }
 
 const decode = (segment: string) => {
@@ -59,7 +64,7 @@ function notARoute(basePath: string, prefix: string, dispatch: (request: Request
 }
 
 export function createHandlers(options: HandlerOptions): HttpHandler[] {
-  const { contract, db, basePath, anyOrigin } = options;
+  const { contract, db, journal, basePath, anyOrigin, trustedHosts } = options;
   const origin = anyOrigin ? '*' : '';
   const prefix = `${origin}${basePath}`;
   const router = createRouter(contract, prefix);
@@ -69,5 +74,9 @@ export function createHandlers(options: HandlerOptions): HttpHandler[] {
   const api = router.inPathOrder(routes);
   api.push(notARoute(basePath, prefix, (request) => getResponse(api, request)));
 
-  return [...scenarioHandlers(mock, prefix, options), ...api];
+  return [
+    ...controlHandlers({ db, journal, origin, ...(trustedHosts ? { trustedHosts } : {}) }),
+    ...scenarioHandlers(mock, prefix, options),
+    ...api,
+  ];
 }
