@@ -2,9 +2,10 @@
  * `npm run bench`: builds for production, serves the build and measures it. It reports; it
  * never fails on speed. Prints a table and writes bench/results.json.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -12,6 +13,8 @@ import { chromium } from '@playwright/test';
 import { startServer, type RunningServer } from '../mocks/server.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../playwright.config.ts';
 import { runLighthouse } from '../lighthouse/audit.ts';
+import { startServerProcess, tinyBuild } from '../contract-tests/support/mock-process.ts';
+import { freePort } from '../contract-tests/support/ports.ts';
 // @ts-expect-error: a plain .mjs module without type declarations, shared with the budget check.
 import { bundleFigures } from '../scripts/bundle-figures.mjs';
 
@@ -118,6 +121,101 @@ async function load(url: string, connections: number, seconds: number): Promise<
   };
 }
 
+interface ThroughputResult {
+  server: string;
+  request: string;
+  connections: number;
+  seconds: number;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+/**
+ * The mock API's throughput, each server in its own process as `npm run serve` runs it: a GET of
+ * a list and a create followed by its delete, with --persist off and on (every change written
+ * and flushed to the disk before it is answered), beside Prism's mock (`npm run prism`) on the
+ * same GET. Each figure is requests answered per second (a POST and its DELETE are two).
+ */
+async function measureMockThroughput(seconds: number): Promise<ThroughputResult[]> {
+  const build = tinyBuild();
+  const dbFile = join(mkdtempSync(join(tmpdir(), 'circle-bench-persist-')), 'db.json');
+  const plain = await startServerProcess([], { DIST_DIR: build });
+  const persisting = await startServerProcess(['--persist', dbFile], { DIST_DIR: build });
+  const prismPort = await freePort();
+  const prism = spawn(
+    process.execPath,
+    [resolve(ROOT, 'node_modules/@stoplight/prism-cli/dist/index.js'), 'mock', 'openapi.yaml', '-h', '127.0.0.1', '-p', String(prismPort)],
+    {
+      cwd: ROOT,
+      env: { ...process.env, SCARF_ANALYTICS: 'false' },
+      stdio: 'ignore',
+    },
+  );
+  const prismUrl = `http://127.0.0.1:${prismPort}`;
+  try {
+    for (let waited = 0; ; waited += 200) {
+      if (
+        await fetch(`${prismUrl}/accounts`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
+      if (waited > 30_000) throw new Error("Prism's mock did not start within 30 s");
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const notification = JSON.stringify({ title: 'Bench', body: '', level: 'info', read: false, createdAt: '2026-11-23T10:00:00Z' });
+    type Context = { id?: string };
+    const createThenDelete: autocannon.Request[] = [
+      {
+        method: 'POST',
+        path: '/api/notifications',
+        headers: { 'content-type': 'application/json' },
+        body: notification,
+        onResponse: (_status, body, context) => {
+          (context as Context).id = (JSON.parse(body) as { id: string }).id;
+        },
+      },
+      { method: 'DELETE', setupRequest: (request, context) => ({ ...request, path: `/api/notifications/${(context as Context).id}` }) },
+    ];
+    const measure = async (server: string, request: string, url: string, connections: number, requests?: autocannon.Request[]) => {
+      const result = await autocannon({ url, connections, duration: seconds, pipelining: 1, ...(requests ? { requests } : {}) });
+      return {
+        server,
+        request,
+        connections,
+        seconds,
+        requestsPerSecond: Math.round(result.requests.average),
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        errors: result.errors + result.timeouts,
+        non2xx: result.non2xx,
+      };
+    };
+    return [
+      await measure('mock', 'GET /api/accounts', `${plain.url}/api/accounts`, 50),
+      await measure('mock --persist', 'GET /api/accounts', `${persisting.url}/api/accounts`, 50),
+      await measure('Prism mock', 'GET /accounts', `${prismUrl}/accounts`, 50),
+      await measure('mock', 'POST+DELETE /api/notifications', plain.url, 10, createThenDelete),
+      await measure('mock --persist', 'POST+DELETE /api/notifications', persisting.url, 10, createThenDelete),
+    ];
+  } finally {
+    prism.kill('SIGTERM');
+    await Promise.all([plain.kill('SIGTERM'), persisting.kill('SIGTERM')]);
+  }
+}
+
+function throughputRows(results: ThroughputResult[]): [string, string, string][] {
+  return results.map((t) => [
+    `${t.server}: ${t.request}, ${t.connections} conns, ${t.seconds} s`,
+    `${t.requestsPerSecond} req/s`,
+    `p50 ${t.p50} ms, p99 ${t.p99} ms, errors ${t.errors}, non-2xx ${t.non2xx}`,
+  ]);
+}
+
 async function main() {
   console.log('Building for production…');
   execFileSync(process.execPath, [resolve(ROOT, 'node_modules/vite/bin/vite.js'), 'build'], { cwd: ROOT, stdio: 'ignore' });
@@ -148,6 +246,8 @@ async function main() {
   } finally {
     await server.close();
   }
+  console.log('Mock API throughput, with and without --persist, and Prism…');
+  results.mockThroughput = await measureMockThroughput(quick ? 3 : 10);
   const timesFile = resolve(ROOT, '.cache/test-times.json');
   results.testTimes = existsSync(timesFile) ? JSON.parse(readFileSync(timesFile, 'utf8')) : null;
   writeFileSync(resolve(ROOT, 'bench/results.json'), JSON.stringify(results, null, 2));
@@ -182,6 +282,7 @@ function print(r: Record<string, any>) {
       `p50 ${l.p50} ms, p99 ${l.p99} ms, errors ${l.errors}, non-2xx ${l.non2xx}${l.heapGrowthMb !== undefined ? `, live heap ${l.heapGrowthMb >= 0 ? '+' : ''}${l.heapGrowthMb} MB after the soak` : ''}`,
     ]);
   }
+  if (r.mockThroughput) rows.push(...throughputRows(r.mockThroughput));
   if (r.testTimes) {
     for (const t of r.testTimes.results) rows.push([`npm test: ${t.suite}`, `${t.seconds} s`, t.ok ? 'pass' : 'FAIL']);
     rows.push(['npm test: total', `${r.testTimes.total.toFixed(1)} s`, `measured ${r.testTimes.at}; goal ≤ 8 min`]);
@@ -195,7 +296,18 @@ function print(r: Record<string, any>) {
   console.log('\nWritten to bench/results.json');
 }
 
-main().catch((error: unknown) => {
+// `npm run bench -- --mock-throughput`: that measure alone, printed, nothing written.
+const run = args.has('--mock-throughput')
+  ? () =>
+      measureMockThroughput(quick ? 3 : 10).then((results) =>
+        console.log(
+          throughputRows(results)
+            .map((row) => row.join('  '))
+            .join('\n'),
+        ),
+      )
+  : main;
+run().catch((error: unknown) => {
   console.error(error);
   process.exit(1);
 });
