@@ -16,7 +16,7 @@ import { isRecord, type CollectionSpec, type OperationSpec } from '../../mocks/o
 import type { SchemaArbitraries } from '../support/schema-arbitraries.ts';
 import { CollectionFixtures } from './fixtures.ts';
 import type { Session } from './session.ts';
-import { canonical, disproved, runSequences, runWalk, step, type Transcript } from './stateful.ts';
+import { canonical, disproved, runSequences, runWalk, skipSequences, step, type Transcript } from './stateful.ts';
 import { bodyJson, type Exchange, type Outgoing } from './target.ts';
 
 type Row = Record<string, unknown>;
@@ -455,12 +455,12 @@ export class CollectionModel {
    * answers the replacement → listed as replaced → delete → read answers 404 → not listed. A write
    * a later read disproves is blamed, as in the sequences.
    */
-  private async walk(input: fc.Arbitrary<Row>): Promise<void> {
+  private async walk(input: fc.Arbitrary<Row>): Promise<boolean> {
     const [first, ...others] = fc.sample(input, { seed: this.session.seedOf(`walk:${this.c.name}`), numRuns: 10 });
-    if (!first) return;
+    if (!first) return true;
     const second = others.find((v) => canonical(v) !== canonical(first)) ?? others[0] ?? first;
     this.session.activity = `${this.c.name} walk`;
-    await runWalk(this.session, this.c.name, async (transcript) => {
+    return runWalk(this.session, this.c.name, async (transcript) => {
       const fixtures = new CollectionFixtures(this.session, this.c, this.arbs);
       const real: Real = Object.assign(transcript, { fixtures });
       try {
@@ -484,7 +484,7 @@ export class CollectionModel {
     const runs = Math.max(3, Math.ceil(this.session.options.runs / 2));
     const input = this.input();
     if (!input) return;
-    await this.walk(input);
+    if (!(await this.walk(input))) return skipSequences(this.session, this.operations, this.c.name);
     if (!this.session.canSend) return;
     this.session.activity = `${this.c.name} stateful`;
     await runSequences(

@@ -14,7 +14,7 @@ import type { SchemaArbitraries } from '../support/schema-arbitraries.ts';
 import { ProfileFixture, type ProfileOps } from './fixtures.ts';
 import { MISSING_ID } from './singles.ts';
 import type { Session } from './session.ts';
-import { canonical, disproved, runSequences, runWalk, step, type Transcript } from './stateful.ts';
+import { canonical, disproved, runSequences, runWalk, skipSequences, step, type Transcript } from './stateful.ts';
 import { bodyJson, type Outgoing } from './target.ts';
 
 type Row = Record<string, unknown>;
@@ -273,7 +273,7 @@ export class ProfileModel {
       for (const op of this.operations) this.session.results.skip(op, 'stateful', why);
       return;
     }
-    await this.walk();
+    if (!(await this.walk())) return skipSequences(this.session, this.operations, 'the profile');
     if (!this.session.canSend) return;
     const commands: Array<fc.Arbitrary<Cmd>> = [fc.constant(this.readCmd())];
     commands.push(this.payloads(this.ops.create, 1).map((p) => this.create(p)));
@@ -304,12 +304,12 @@ export class ProfileModel {
    * one) → read → the avatar as uploaded → update → read (the fields sent changed, the others kept)
    * → delete → read answers 204 → the avatar, an update and a delete of the deleted profile answer 404.
    */
-  private async walk(): Promise<void> {
+  private async walk(): Promise<boolean> {
     const seed = this.session.seedOf('walk:profile');
     const withAvatar = this.payloads(this.ops.create, 1).filter((p) => p.avatar !== null);
     const canUpload = this.ops.create.body?.content['multipart/form-data']?.fileFields.includes('avatar') === true;
     const [created] = fc.sample(canUpload ? withAvatar : this.payloads(this.ops.create, 1), { seed, numRuns: 1 });
-    if (!created) return;
+    if (!created) return true;
     const steps: Cmd[] = [this.create(created)];
     if (this.ops.avatar) steps.push(this.avatar());
     if (this.ops.update) {
@@ -324,7 +324,7 @@ export class ProfileModel {
       steps.push(this.remove());
     }
     this.session.activity = 'profile walk';
-    await runWalk(this.session, 'the profile', async (transcript) => {
+    return runWalk(this.session, 'the profile', async (transcript) => {
       const fixture = new ProfileFixture(this.session, this.ops, this.arbs);
       const real: Real = Object.assign(transcript, { fixture });
       const model: Model = { fields: null, id: null, lastId: null, createdAt: undefined, avatar: null, writer: null };

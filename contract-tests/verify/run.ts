@@ -68,6 +68,10 @@ export async function runVerify(
       if (!modelled.has(op.id)) results.skip(op, 'stateful', 'no stateful model covers this operation');
       else if (!session.canSend) results.skip(op, 'stateful', 'the request budget (--max-requests) is spent');
     }
+    if (session.exampleAnswers.size > 0)
+      results.notes.push(
+        `the stateful failures of ${[...session.exampleAnswers].join(', ')} are answers equal to the document's own examples: the server answers from the document and keeps nothing it is sent, as a mock such as Prism's does. Such a server cannot pass the stateful check; the other checks judge it as any server.`,
+      );
   }
 
   // 3. The destructive command, on the embedded mock only; elsewhere say why it was kept out.

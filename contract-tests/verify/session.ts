@@ -40,6 +40,8 @@ export const SAFE_METHODS: readonly string[] = ['GET', 'HEAD', 'OPTIONS', 'TRACE
 export class Session {
   /** What each property is doing, for the progress line. */
   activity = '';
+  /** Operations whose stateful failure was an answer equal to the document's example (a server that keeps no state). */
+  readonly exampleAnswers = new Set<string>();
 
   constructor(
     readonly spec: OpenApiSpec,

@@ -3,11 +3,11 @@
  * each cleaning up after itself, and turning a failing sequence (the shortest found) into a report.
  */
 import fc from 'fast-check';
-import type { OperationSpec } from '../../mocks/openapi/index.ts';
+import { responseFor, type OperationSpec } from '../../mocks/openapi/index.ts';
 import { toCurl } from './curl.ts';
 import type { Expectation, Finding } from './judge.ts';
 import { Counterexample, type Session } from './session.ts';
-import { BudgetSpent, type Exchange, type Outgoing } from './target.ts';
+import { BudgetSpent, bodyJson, type Exchange, type Outgoing } from './target.ts';
 
 /** The real side of a model run: the exchanges of this sequence, for the report. */
 export interface Transcript {
@@ -49,12 +49,32 @@ function sequenceLine(exchange: Exchange): string {
   return `${toCurl(exchange.request)}    # → ${status}`;
 }
 
-/** Reports a sequence's counterexample under the operation it blames, with the sequence as curl lines. */
+/** Whether an answer's JSON body is one of the examples the document gives for its operation and status. */
+export function isDocumentedExample(exchange: Exchange): boolean {
+  const r = exchange.response;
+  const body = bodyJson(r);
+  if (!r || !exchange.op || body === undefined) return false;
+  const text = canonical(body);
+  return (responseFor(exchange.op, r.status)?.content ?? []).some((c) => c.examples.some((e) => canonical(e) === text));
+}
+
+/**
+ * Reports a sequence's counterexample under the operation it blames, with the sequence as curl
+ * lines. An answer that is the document's own example says why: the server answers from the
+ * document and keeps nothing (a mock such as Prism's), which no stateful check can pass.
+ */
 function report(session: Session, error: Counterexample, replay: string): void {
   const blame = error.blame ?? error.exchange.op;
   if (!blame) return;
   const sequence = (error.sequence ?? [error.exchange]).map(sequenceLine);
-  for (const finding of error.findings) session.results.fail(blame, 'stateful', error.exchange, finding, { sequence, replay });
+  const example = isDocumentedExample(error.exchange);
+  if (example) session.exampleAnswers.add(blame.id);
+  for (const finding of error.findings) {
+    const title = example
+      ? `${finding.title} (the answer is the document's example for ${error.exchange.op!.id} ${error.exchange.response!.status}: the server answers examples and keeps no state)`
+      : finding.title;
+    session.results.fail(blame, 'stateful', error.exchange, { ...finding, title }, { sequence, replay });
+  }
 }
 
 /**
@@ -72,6 +92,15 @@ export async function runWalk(session: Session, name: string, run: (transcript: 
     report(session, error, `the fixed walk of ${name}`);
     return false;
   }
+}
+
+/**
+ * After a failed walk: the generated sequences are not run (they would find the same failure again,
+ * at the price of shrinking it), and the operations that did not fail say so.
+ */
+export function skipSequences(session: Session, ops: readonly OperationSpec[], name: string): void {
+  const why = `the generated sequences of ${name} did not run: its fixed walk failed`;
+  for (const op of ops) if (!session.results.hasFailures(op, 'stateful')) session.results.note(op, 'stateful', why);
 }
 
 /**
