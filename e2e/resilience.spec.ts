@@ -15,13 +15,21 @@ async function fillProfile(page: Page, name = 'Ada Lovelace', username = 'ada_l'
   await page.getByLabel('About you').fill('Analytical engines.');
 }
 
-/** Profile creates that reached the server, from the page or from its service worker alike. */
+/**
+ * Profile creates that reached the server, from the page or from its service worker alike, told
+ * apart by their Idempotency-Key: a save sent twice (a reload mid-request, a replay by the worker)
+ * is one create, which the server applies once.
+ */
 function countCreates(server: RunningServer): { readonly count: number } {
-  const seen = { count: 0 };
+  const keys = new Set<string>();
   server.server.on('request', (req) => {
-    if (req.method === 'POST' && req.url === '/api/user/profile') seen.count++;
+    if (req.method === 'POST' && req.url === '/api/user/profile') keys.add(String(req.headers['idempotency-key'] ?? `no key ${keys.size}`));
   });
-  return seen;
+  return {
+    get count() {
+      return keys.size;
+    },
+  };
 }
 
 async function storedProfile(baseURL: string) {

@@ -33,4 +33,6 @@ for (const [name, e] of rows) {
     `${name.padEnd(28)} ${String(e.tests).padStart(6)} ${`${(e.ms / 1000).toFixed(1)} s`.padStart(11)}  ${(e.slowest.ms / 1000).toFixed(1)} s ${slowest}`,
   );
 }
-console.log(`${'all'.padEnd(28)} ${String(rows.reduce((s, [, e]) => s + e.tests, 0)).padStart(6)} ${`${(total / 1000).toFixed(1)} s`.padStart(11)}  (summed over workers; wall time is less)`);
+console.log(
+  `${'all'.padEnd(28)} ${String(rows.reduce((s, [, e]) => s + e.tests, 0)).padStart(6)} ${`${(total / 1000).toFixed(1)} s`.padStart(11)}  (summed over workers; wall time is less)`,
+);

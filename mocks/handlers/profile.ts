@@ -10,6 +10,9 @@
  * | PATCH  | /user/profile/{id}            | 200 profile with the fields sent changed            |
  * | DELETE | /user/profile/{id}            | 204, the avatar goes with it                        |
  * | GET    | /user/profile/{id}/avatar     | 200 the image as uploaded; 404 without one          |
+ *
+ * A create or update that repeats an earlier one's Idempotency-Key answers that earlier answer
+ * again, while the profile it made still exists, and changes nothing.
  */
 import type { HttpHandler } from 'msw';
 import type { components } from '../../src/api/schema';
@@ -79,6 +82,20 @@ export function profileHandlers({ route, db, contract, basePath }: MockContext):
     return profile;
   };
 
+  // Idempotency-Key → the profile a save answered with (its status and headers too).
+  const saves = new Map<string, Profile>();
+  const keyOf = (request: Request) => {
+    const key = request.headers.get('idempotency-key');
+    if (key === null) return null;
+    if (!/^[\x21-\x7E]{1,128}$/.test(key)) throw httpError(400, 'header Idempotency-Key must be 1 to 128 visible ASCII characters');
+    return `${request.method} ${key}`;
+  };
+  /** The profile answered earlier for this key, while that profile still exists. */
+  const replay = (key: string | null): Profile | null => {
+    const earlier = key === null ? undefined : saves.get(key);
+    return earlier && db.profile.findFirst((q) => q.where({ id: earlier.id })) ? plain(earlier) : null;
+  };
+
   /** A create or update body in either media type, read into the contract's JSON shape. */
   async function readBody(request: Request, rules: BodyRules): Promise<{ fields: Fields; image?: Image }> {
     const type = mediaType(request);
@@ -133,6 +150,9 @@ export function profileHandlers({ route, db, contract, basePath }: MockContext):
     }),
 
     route('post', '/user/profile', async ({ request }) => {
+      const key = keyOf(request);
+      const again = replay(key);
+      if (again) return { status: 201, body: again, headers: { location: `${basePath}/user/profile/${again.id}` } };
       const { fields, image } = await readBody(request, createRules);
       if (db.profile.count() > 0) throw httpError(409, 'A profile already exists: update it instead');
       const id = crypto.randomUUID();
@@ -141,10 +161,14 @@ export function profileHandlers({ route, db, contract, basePath }: MockContext):
         valid({ interests: [], ...fields, id, avatar: image ? avatarUrl(id, 1) : null, createdAt: now, updatedAt: now } as Profile),
       );
       if (image) await db.avatars.create({ id, ...image, version: 1 });
+      if (key !== null) saves.set(key, plain(profile));
       return { status: 201, body: plain(profile), headers: { location: `${basePath}/user/profile/${id}` } };
     }),
 
     route('patch', '/user/profile/{id}', async ({ request, params: { id } }) => {
+      const key = keyOf(request);
+      const again = replay(key === null ? null : `${key} ${id}`);
+      if (again) return { status: 200, body: again };
       const current = mustBe(id);
       const { fields, image } = await readBody(request, updateRules);
       if (Object.keys(fields).length === 0 && !image) throw httpError(400, 'body has no field to change');
@@ -161,7 +185,9 @@ export function profileHandlers({ route, db, contract, basePath }: MockContext):
         if (previous) db.avatars.delete(previous);
         await db.avatars.create({ id, ...image, version });
       }
-      return { status: 200, body: plain(profile ?? next) };
+      const answer = plain(profile ?? next);
+      if (key !== null) saves.set(`${key} ${id}`, answer);
+      return { status: 200, body: answer };
     }),
 
     route('delete', '/user/profile/{id}', ({ params: { id } }) => {

@@ -1,7 +1,6 @@
 import { createStore, del, get, set, type UseStore } from 'idb-keyval';
 import type { ApiClient } from './client';
-import { type Profile, type ProfileInput, type ProfilePatch, sendProfileSave } from './profile-save';
-import type { FetchLike } from './transport';
+import { type Profile, type ProfileInput, type ProfilePatch, type SaveOptions, sendProfileSave } from './profile-save';
 
 /**
  * The profile save that could not reach the server, kept in IndexedDB (with its avatar file)
@@ -15,6 +14,8 @@ export type PendingProfileSave = (
   avatar: Blob | null;
   /** Absolute URL of the API, as the page was configured when it queued the save. */
   apiBase: string;
+  /** The save's Idempotency-Key: every attempt sends the same, so the server applies it once. */
+  key?: string;
   queuedAt: number;
 };
 
@@ -42,7 +43,11 @@ export function decodePendingSave(value: unknown): PendingProfileSave | null {
   if (!isRecord(value) || typeof value.apiBase !== 'string' || !isRecord(value.fields)) return null;
   if (value.kind !== 'create' && !(value.kind === 'update' && typeof value.id === 'string' && value.id !== '')) return null;
   // An avatar that did not survive storage is dropped; the typed fields are still worth sending.
-  return { ...value, avatar: isBlobLike(value.avatar) ? value.avatar : null } as PendingProfileSave;
+  return {
+    ...value,
+    avatar: isBlobLike(value.avatar) ? value.avatar : null,
+    key: typeof value.key === 'string' && value.key !== '' ? value.key : undefined,
+  } as PendingProfileSave;
 }
 
 export async function readPendingSave(): Promise<PendingProfileSave | null> {
@@ -65,11 +70,11 @@ export async function withOutboxLock<T>(work: () => Promise<T>): Promise<T> {
   return (await locks.request(OUTBOX_LOCK, work)) as T;
 }
 
-/** Sends a queued save with the same request as any save: the page passes its progress transport as `fetch`. */
+/** Sends a queued save with the same request as any save, under its key; the page passes its progress transport as `fetch`. */
 export function sendPendingSave(
   client: ApiClient,
   save: PendingProfileSave,
-  options: { fetch?: FetchLike; signal?: AbortSignal } = {},
+  options: Omit<SaveOptions, 'idempotencyKey'> = {},
 ): Promise<Profile> {
-  return sendProfileSave(client, save, save.avatar, options);
+  return sendProfileSave(client, save, save.avatar, { ...options, idempotencyKey: save.key });
 }

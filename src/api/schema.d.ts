@@ -54,7 +54,8 @@ export interface paths {
          * Create the member's profile
          * @description Creates the profile. Send `multipart/form-data` to attach an avatar
          *     (PNG, JPEG or WebP, at most 2 MB); `interests` is then a comma-separated
-         *     list. A member has one profile: a second create answers 409.
+         *     list. A member has one profile: a second create answers 409, unless it
+         *     repeats the first one's `Idempotency-Key`, which answers the first 201 again.
          */
         post: operations["createProfile"];
         delete?: never;
@@ -98,6 +99,7 @@ export interface paths {
          * Update the member's profile
          * @description Changes the fields sent and keeps the others. Send `multipart/form-data`
          *     to replace the avatar. `id`, `createdAt` and `updatedAt` are set by the server.
+         *     An update repeating an earlier one's `Idempotency-Key` answers that update's 200 again.
          */
         patch: operations["updateProfile"];
         trace?: never;
@@ -955,6 +957,14 @@ export interface components {
          */
         Prefer: string;
         /**
+         * @description Makes a save safe to send again. A client that cannot tell whether a save arrived (the
+         *     page was closed mid-request, a queued save is replayed by the service worker) sends it
+         *     again with the same key: the server answers what it answered the first time and changes
+         *     nothing more. A key is one save: a fresh one for every new save.
+         * @example 3f6c1a52-8a77-4c5e-9d0b-6a2f1e8b7c44
+         */
+        IdempotencyKey: string;
+        /**
          * @description The profile's id, as answered by the server.
          * @example p-1
          */
@@ -1057,6 +1067,14 @@ export interface operations {
                  * @example code=404
                  */
                 Prefer?: components["parameters"]["Prefer"];
+                /**
+                 * @description Makes a save safe to send again. A client that cannot tell whether a save arrived (the
+                 *     page was closed mid-request, a queued save is replayed by the service worker) sends it
+                 *     again with the same key: the server answers what it answered the first time and changes
+                 *     nothing more. A key is one save: a fresh one for every new save.
+                 * @example 3f6c1a52-8a77-4c5e-9d0b-6a2f1e8b7c44
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
             cookie?: never;
@@ -1129,6 +1147,14 @@ export interface operations {
                  * @example code=404
                  */
                 Prefer?: components["parameters"]["Prefer"];
+                /**
+                 * @description Makes a save safe to send again. A client that cannot tell whether a save arrived (the
+                 *     page was closed mid-request, a queued save is replayed by the service worker) sends it
+                 *     again with the same key: the server answers what it answered the first time and changes
+                 *     nothing more. A key is one save: a fresh one for every new save.
+                 * @example 3f6c1a52-8a77-4c5e-9d0b-6a2f1e8b7c44
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
                 /**

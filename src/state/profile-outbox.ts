@@ -31,8 +31,8 @@ export const pendingProfileSave = computed(() => pending.value);
 export const refusedProfileSave = computed(() => refused.value);
 
 /** Keeps a save on the device and asks the service worker to send it when the network is back. */
-export async function queueSave(request: ProfileSave, avatar: Blob | null): Promise<void> {
-  const record = { ...request, avatar, apiBase: apiBaseUrl(), queuedAt: Date.now() } as PendingProfileSave;
+export async function queueSave(request: ProfileSave, avatar: Blob | null, key: string): Promise<void> {
+  const record = { ...request, avatar, apiBase: apiBaseUrl(), queuedAt: Date.now(), key } as PendingProfileSave;
   await writePendingSave(record);
   set('save:queued', {});
   pending.value = record;

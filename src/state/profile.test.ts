@@ -452,10 +452,14 @@ describe('saveProfile: the one way a save goes out', () => {
     expect(pendingProfileSave.value?.kind).toBe('update');
   });
 
-  it('keeps the save when the network fails on the way', async () => {
+  it('keeps the save when the network fails on the way, under the key the lost attempt carried', async () => {
     scripts.push({ status: 0, networkError: true });
     await expect(saveProfile({ kind: 'create', fields: INPUT }, null)).resolves.toBe('queued');
-    expect(await readPendingSave()).toMatchObject({ kind: 'create', fields: INPUT });
+    const queued = await readPendingSave();
+    expect(queued).toMatchObject({ kind: 'create', fields: INPUT });
+    // The server may have taken the lost attempt: the replay must be recognisable as the same save.
+    expect(queued?.key).toMatch(/^[0-9a-f-]{36}$/);
+    expect(xhrs[0]?.requestHeaders['idempotency-key'] ?? xhrs[0]?.requestHeaders['Idempotency-Key']).toBe(queued?.key);
   });
 
   it('a refusal by the server is thrown, and nothing is queued', async () => {
@@ -470,9 +474,12 @@ describe('saveProfile: the one way a save goes out', () => {
     await saveProfile({ kind: 'create', fields: INPUT }, null);
     expect(await sendQueuedSave()).toBe('offline');
     setConnectivity(true);
+    const key = (await readPendingSave())?.key;
     scripts.push({ status: 201, body: profileFixture() });
     expect(await sendQueuedSave()).toBe('sent');
     expect(xhrs.map((x) => `${x.method} ${x.url}`)).toEqual([`POST ${ORIGIN}/api/user/profile`]);
+    expect(key).toBeTruthy();
+    expect(xhrs[0]?.requestHeaders['idempotency-key'] ?? xhrs[0]?.requestHeaders['Idempotency-Key']).toBe(key);
     expect(await readPendingSave()).toBeNull();
     expect(pendingProfileSave.value).toBeNull();
     expect(profileState.value.profile?.id).toBe('p-1');

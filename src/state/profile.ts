@@ -64,7 +64,7 @@ export function fetchProfile(): Promise<Profile | null> {
 }
 
 /** Sends a save with upload and download progress; the progress transport loads with the first save. */
-function send(save: ProfileSave, avatar: Blob | null, signal?: AbortSignal): Promise<Profile> {
+function send(save: ProfileSave, avatar: Blob | null, signal?: AbortSignal, idempotencyKey?: string): Promise<Profile> {
   set(`${save.kind}:reset`, { progress: 0, progressMessage: null });
   return run(
     save.kind,
@@ -74,7 +74,7 @@ function send(save: ProfileSave, avatar: Blob | null, signal?: AbortSignal): Pro
         import('../api/profile-save'),
         import('../api/transport'),
       ]);
-      return sendProfileSave(api.client(), save, avatar, { fetch: progressFetch(onTransfer), signal });
+      return sendProfileSave(api.client(), save, avatar, { fetch: progressFetch(onTransfer), signal, idempotencyKey });
     },
     (profile) => ({ profile }),
   );
@@ -103,14 +103,16 @@ export function deleteProfile(id: string): Promise<void> {
  * refusal (ApiError), a cancel (AbortError), or a failure to keep the save on the device.
  */
 export async function saveProfile(request: ProfileSave, avatar: Blob | null, signal?: AbortSignal): Promise<'saved' | 'queued'> {
+  // One key for every attempt of this save: sent now and replayed later, it is applied once.
+  const key = crypto.randomUUID();
   const queue = async () => {
     const { queueSave } = await import('./profile-outbox');
-    await queueSave(request, avatar);
+    await queueSave(request, avatar, key);
     return 'queued' as const;
   };
   if (!isOnline.value) return queue();
   try {
-    await send(request, avatar, signal);
+    await send(request, avatar, signal, key);
     clearProfileDraft(request.kind === 'create' ? null : request.id);
     return 'saved';
   } catch (error) {
