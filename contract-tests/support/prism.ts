@@ -142,11 +142,12 @@ async function startPrism(args: string[], options: PrismOptions): Promise<PrismP
 
 /**
  * `prism mock openapi.yaml --errors`: answers every operation from the contract's examples. With
- * --errors a request or a generated response that breaks the contract is answered with an error.
+ * --errors a request or a generated response that breaks the contract is answered with an error;
+ * `errors: false` starts it as `npm run prism` does, without.
  * Prism ignores `servers`, so the paths are answered at the root (`/symbols`, not `/api/symbols`).
  */
-export function startPrismMock(options: Partial<PrismOptions> = {}): Promise<PrismProcess> {
-  return startPrism(['mock', SPEC_FILE, '--errors'], { readyPath: '/symbols', ...options });
+export function startPrismMock({ errors = true, ...options }: Partial<PrismOptions> & { errors?: boolean } = {}): Promise<PrismProcess> {
+  return startPrism(['mock', SPEC_FILE, ...(errors ? ['--errors'] : [])], { readyPath: '/symbols', ...options });
 }
 
 /**
