@@ -29,7 +29,11 @@ export function pathSegments(op: OperationSpec, pathname: string): Record<string
 }
 
 export class RequestChecker {
-  constructor(private readonly validator: SchemaValidator) {}
+  private readonly validator: SchemaValidator;
+
+  constructor(validator: SchemaValidator) {
+    this.validator = validator;
+  }
 
   private problem(pointer: string, value: unknown, label: string): string | null {
     const problems = this.validator.atPointer(pointer, value);
