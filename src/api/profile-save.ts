@@ -8,6 +8,14 @@ export type Profile = components['schemas']['Profile'];
 export type ProfileInput = components['schemas']['ProfileInput'];
 export type ProfilePatch = components['schemas']['ProfilePatch'];
 
+/** The fields as the form schemas have them: the interests as one comma-separated value. */
+type FormOf<F extends { interests?: string[] }> = Omit<F, 'interests'> & { interests?: string };
+
+function asForm<F extends { interests?: string[] }>(fields: F): FormOf<F> {
+  const { interests, ...rest } = fields;
+  return interests === undefined ? rest : { ...rest, interests: interests.join(',') };
+}
+
 /** A save of the member's profile: a new one, or changes to an existing one. */
 export type ProfileSave = { kind: 'create'; fields: ProfileInput } | { kind: 'update'; id: string; fields: ProfilePatch };
 
@@ -29,25 +37,23 @@ export async function sendProfileSave(
   avatar: Blob | null,
   { fetch, signal, idempotencyKey }: SaveOptions = {},
 ): Promise<Profile> {
-  const bodySerializer = () => profileFormData(save.fields, avatar);
+  // The typed body keeps the call checked against the form schema; the serializer sends it with the file.
+  const multipart = (form: Record<string, unknown>) => () => profileFormData(form, avatar);
   // The same key on every attempt of one save: a repeat the server already took changes nothing.
   const header = idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : undefined;
-  const answer =
-    save.kind === 'create'
-      ? client.POST('/user/profile', {
-          params: { header },
-          // The form is built from `fields`; the typed body keeps the call checked against the contract.
-          body: save.fields as unknown as components['schemas']['ProfileForm'],
-          bodySerializer,
-          fetch,
-          signal,
-        })
-      : client.PATCH('/user/profile/{id}', {
-          params: { path: { id: save.id }, header },
-          body: save.fields as unknown as components['schemas']['ProfilePatchForm'],
-          bodySerializer,
-          fetch,
-          signal,
-        });
+  let answer: Promise<{ data?: Profile; error?: unknown; response: Response }>;
+  if (save.kind === 'create') {
+    const body = asForm(save.fields);
+    answer = client.POST('/user/profile', { params: { header }, body, bodySerializer: multipart(body), fetch, signal });
+  } else {
+    const body = asForm(save.fields);
+    answer = client.PATCH('/user/profile/{id}', {
+      params: { path: { id: save.id }, header },
+      body,
+      bodySerializer: multipart(body),
+      fetch,
+      signal,
+    });
+  }
   return checkProfile(await unwrap(answer));
 }
