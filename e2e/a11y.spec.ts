@@ -13,7 +13,7 @@ import {
   snackbar,
   solidPng,
 } from './support/pages';
-import type { Messages } from '../src/i18n/en';
+import { MAIN_SCREENS } from './support/main-screens';
 import { fr } from '../src/i18n/fr';
 import { zhHans } from '../src/i18n/zh-Hans';
 
@@ -177,51 +177,17 @@ for (const scenario of SCENARIOS) {
  * The main screens in French and in Simplified Chinese: longer or denser words, another <html lang>,
  * the same rules. The language is stored in the preference before the first load.
  */
-const LANGUAGE_SCENARIOS: { name: string; open(page: Page, m: Messages): Promise<void> }[] = [
-  {
-    name: 'home',
-    async open(page, m) {
-      await page.goto('/home');
-      await expect(page.locator('.notification')).toHaveCount(3);
-      await expect(page.getByRole('link', { name: m['home.createProfileCta'] })).toBeVisible();
-    },
-  },
-  {
-    name: 'profile: create form with errors shown',
-    async open(page, m) {
-      await page.goto('/profile');
-      const form = page.getByRole('form', { name: m['profile.createTitle'] });
-      await form.getByRole('button', { name: m['profile.create'] }).click();
-      await expect(form.getByLabel(m['field.displayName'])).toBeFocused();
-    },
-  },
-  {
-    name: 'settings',
-    async open(page, m) {
-      await page.goto('/settings');
-      await expect(page.getByRole('switch', { name: m['settings.notifications.toggle'] })).toBeVisible();
-    },
-  },
-  {
-    name: 'dashboard',
-    async open(page) {
-      await page.goto('/dashboard');
-      await expect(page.locator('.symbol-code')).toHaveCount(3);
-      await expect(page.locator('.notification')).toHaveCount(3);
-    },
-  },
-];
 
 for (const [lang, m] of [
   ['fr', fr],
   ['zh-Hans', zhHans],
 ] as const) {
-  for (const scenario of LANGUAGE_SCENARIOS) {
+  for (const scenario of MAIN_SCREENS) {
     for (const [width, viewport] of Object.entries(VIEWPORTS)) {
       test(`${scenario.name} · ${lang} · ${width}`, async ({ page }) => {
         await page.setViewportSize(viewport);
         await presetPreference(page, { language: lang, activeThemeName: LIGHT_THEME });
-        await scenario.open(page, m);
+        await scenario.open(page, m, page.request);
         await expect(page.locator('html')).toHaveAttribute('lang', lang);
         await settled(page);
         const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();

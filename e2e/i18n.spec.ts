@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { test, expect, waitForServiceWorker } from './support/fixtures';
 import { MOBILE, localStorageItem, presetSignedIn, screenHeading, seedProfile, settled, solidPng } from './support/pages';
-import type { Messages } from '../src/i18n/en';
+import { type LanguageScreen, MAIN_SCREENS } from './support/main-screens';
 import { en } from '../src/i18n/en';
 import { fr } from '../src/i18n/fr';
 import { zhHans } from '../src/i18n/zh-Hans';
@@ -48,30 +48,8 @@ async function overflows(page: Page): Promise<string[]> {
   });
 }
 
-interface Screen {
-  name: string;
-  signedIn?: boolean;
-  open(page: Page, m: Messages, request: import('@playwright/test').APIRequestContext): Promise<void>;
-}
-
-const SCREENS: Screen[] = [
-  {
-    name: 'home',
-    async open(page, m) {
-      await page.goto('/home');
-      await expect(page.locator('.notification')).toHaveCount(3);
-      await expect(page.getByRole('link', { name: m['home.createProfileCta'] })).toBeVisible();
-    },
-  },
-  {
-    name: 'profile-form-errors',
-    async open(page, m) {
-      await page.goto('/profile');
-      const form = page.getByRole('form', { name: m['profile.createTitle'] });
-      await form.getByRole('button', { name: m['profile.create'] }).click();
-      await expect(form.getByLabel(m['field.displayName'])).toBeFocused();
-    },
-  },
+const SCREENS: LanguageScreen[] = [
+  ...MAIN_SCREENS,
   {
     name: 'profile-card',
     async open(page, m, request) {
@@ -89,21 +67,6 @@ const SCREENS: Screen[] = [
       );
       await page.goto('/profile');
       await expect(page.getByRole('button', { name: m['profile.delete'] })).toBeVisible();
-    },
-  },
-  {
-    name: 'settings',
-    async open(page, m) {
-      await page.goto('/settings');
-      await expect(page.getByRole('switch', { name: m['settings.notifications.toggle'] })).toBeVisible();
-    },
-  },
-  {
-    name: 'dashboard',
-    async open(page) {
-      await page.goto('/dashboard');
-      await expect(page.locator('.symbol-code')).toHaveCount(3);
-      await expect(page.locator('.notification')).toHaveCount(3);
     },
   },
   {
