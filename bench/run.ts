@@ -121,17 +121,8 @@ async function load(url: string, connections: number, seconds: number): Promise<
   };
 }
 
-interface ThroughputResult {
-  server: string;
-  request: string;
-  connections: number;
-  seconds: number;
-  requestsPerSecond: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  non2xx: number;
-}
+/** One server's figures on one request: what `load` measures, named by server and request. */
+type ThroughputResult = Omit<LoadResult, 'target' | 'heapGrowthMb'> & { server: string; request: string };
 
 /**
  * The mock API's throughput, each server in its own process as `npm run serve` runs it: a GET of

@@ -17,7 +17,7 @@ import type { SchemaArbitraries } from '../support/schema-arbitraries.ts';
 import { CollectionFixtures } from './fixtures.ts';
 import type { Session } from './session.ts';
 import { canonical, disproved, runSequences, runWalk, skipSequences, step, type Transcript } from './stateful.ts';
-import { bodyJson, type Exchange, type Outgoing } from './target.ts';
+import { bodyJson, type Exchange, jsonRequest, type Outgoing } from './target.ts';
 
 type Row = Record<string, unknown>;
 
@@ -60,14 +60,7 @@ export class CollectionModel {
   }
 
   private jsonOut(op: OperationSpec, id: string | undefined, value: unknown): Outgoing {
-    const bytes = new TextEncoder().encode(JSON.stringify(value));
-    return {
-      method: op.method,
-      url: this.url(op, id),
-      headers: new Headers({ 'content-type': 'application/json' }),
-      body: bytes,
-      sent: { kind: 'bytes', bytes, chunked: false },
-    };
+    return jsonRequest(op.method, this.url(op, id), value);
   }
 
   /** Reads one record back: what the server holds now (null: 404), or the sequence ends. */

@@ -15,7 +15,7 @@ import { ProfileFixture, type ProfileOps } from './fixtures.ts';
 import { MISSING_ID } from './singles.ts';
 import type { Session } from './session.ts';
 import { canonical, disproved, runSequences, runWalk, skipSequences, step, type Transcript } from './stateful.ts';
-import { bodyJson, type Outgoing } from './target.ts';
+import { bodyJson, jsonRequest, type Outgoing } from './target.ts';
 
 type Row = Record<string, unknown>;
 
@@ -69,16 +69,7 @@ export class ProfileModel {
   }
 
   private outgoing(op: OperationSpec, id: string | undefined, p: Payload): Outgoing {
-    if (!p.form) {
-      const bytes = new TextEncoder().encode(JSON.stringify(p.fields));
-      return {
-        method: op.method,
-        url: this.url(op, id),
-        headers: new Headers({ 'content-type': 'application/json' }),
-        body: bytes,
-        sent: { kind: 'bytes', bytes, chunked: false },
-      };
-    }
+    if (!p.form) return jsonRequest(op.method, this.url(op, id), p.fields);
     const form = new FormData();
     const parts: Array<{ name: string; value: string } | { name: string; file: Uint8Array; type: string; filename: string }> = [];
     for (const [name, value] of Object.entries(p.fields)) {

@@ -65,6 +65,18 @@ export interface Outgoing {
   stream?: boolean;
 }
 
+/** A JSON request to `url`, recorded byte for byte. */
+export function jsonRequest(method: string, url: string, value: unknown): Outgoing {
+  const bytes = new TextEncoder().encode(JSON.stringify(value));
+  return {
+    method,
+    url,
+    headers: new Headers({ 'content-type': 'application/json' }),
+    body: bytes,
+    sent: { kind: 'bytes', bytes, chunked: false },
+  };
+}
+
 const REQUEST_TIMEOUT_MS = 10_000;
 
 /** Bodies from this size on are sent in slices, watching for an early answer (see attempt). */
