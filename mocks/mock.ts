@@ -1,4 +1,5 @@
 /** The mock backend as a list of MSW handlers over its database: the same code runs in the browser worker and in Node. */
+import type { Authenticate } from './auth.ts';
 import type { HttpHandler } from 'msw';
 import type { Contract } from './contract.ts';
 import { createDatabase, SEED, type Database, type DataSet } from './db.ts';
@@ -23,6 +24,8 @@ export interface MockOptions {
   journalSize?: number;
   /** Host names besides IP literals and localhost the mock is reached by. */
   trustedHosts?: string[];
+  /** Who is calling a secured operation (mocks/auth.ts); without it every secured call answers 401. */
+  authenticate?: Authenticate;
 }
 
 export interface MockBackend {

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { getResponse } from 'msw';
+import type { Authenticate } from './auth.ts';
 import { createContract } from './contract.ts';
 import { formatDataFile, parseDataFile } from './data-file.ts';
 import { SEED, type DataSet } from './db.ts';
@@ -15,6 +16,8 @@ import { ConfigError, errorBody } from './errors.ts';
 import { CONTROL_PREFIX } from './handlers/control.ts';
 import { createMockBackend } from './mock.ts';
 import { SpecError } from './openapi/index.ts';
+import { createEmbeddedProvider, OIDC_PREFIX, type EmbeddedProvider } from './oidc/provider.ts';
+import { tokenAuthenticator } from './oidc/tokens.ts';
 import { parseOptions, usage, UsageError } from './options.ts';
 import { fileStore, type FileStore } from './persist.ts';
 import { parseScenario, type Scenario } from './scenario.ts';
@@ -44,6 +47,13 @@ export interface ServerOptions {
   scenarioFile?: string | null;
   /** How many exchanges GET /__mock/requests keeps. */
   journalSize?: number;
+  /** The embedded OpenID Connect provider's access token lifetime, in seconds (default 300). */
+  accessTokenTtl?: number;
+  /**
+   * Who the API's caller is. By default the embedded provider's access tokens are checked
+   * (mocks/oidc/tokens.ts); a test may put another check in its place.
+   */
+  authenticate?: Authenticate;
 }
 
 export interface RunningServer {
@@ -141,8 +151,17 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const persisted = store?.read() ?? null;
   const current = persisted === null ? initial : parseDataFile(persisted, contract, options.persistFile!, initial);
 
+  // Made once the port is known (the issuer is the origin's); until then nothing can present a token.
+  let provider: EmbeddedProvider | null = null;
+  let checkToken: Authenticate | null = options.authenticate ?? null;
+  const authenticate: Authenticate = (request) => {
+    if (!checkToken) throw new Error('The identity provider is not ready');
+    return checkToken(request);
+  };
+
   const backend = await createMockBackend({
     contract,
+    authenticate,
     delayMs,
     basePath: '/api',
     anyOrigin: true,
@@ -274,9 +293,14 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     // The API decodes each path segment itself (an id that is no valid %-encoding is just an id
     // that does not exist, see literalEscapes); only file paths are decoded here.
     const mock = pathname.startsWith(API_PREFIX) || pathname.startsWith(`${CONTROL_PREFIX}/`);
+    const oidc = provider !== null && (pathname === OIDC_PREFIX || pathname.startsWith(`${OIDC_PREFIX}/`));
     let work: Promise<void>;
     try {
-      work = mock ? answerMock(req, res, origin, pathname) : answerStatic(req, res, decodeURIComponent(pathname));
+      work = oidc
+        ? provider!.handle(req, res, origin)
+        : mock
+          ? answerMock(req, res, origin, pathname)
+          : answerStatic(req, res, decodeURIComponent(pathname));
     } catch {
       res.writeHead(400, { ...headers, 'content-type': 'application/json' });
       res.end(JSON.stringify(errorBody(400, 'The URL is malformed')));
@@ -298,6 +322,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     });
   });
   const address = server.address() as AddressInfo;
+  provider = await createEmbeddedProvider(address.port, {
+    hosts: [host],
+    ...(options.accessTokenTtl ? { accessTokenTtl: options.accessTokenTtl } : {}),
+  });
+  checkToken ??= tokenAuthenticator(provider);
   return {
     url: `http://${host}:${address.port}`,
     server,

@@ -1,0 +1,107 @@
+/**
+ * The provider's own pages: sign-in, sign-out confirmation, and errors. Plain HTML forms that work
+ * without JavaScript, one stylesheet from the same origin (their Content-Security-Policy allows no
+ * inline style or script), labels on every field and an alert for a failed attempt.
+ */
+import { ACCOUNTS, DEMO_PASSWORD } from './accounts.ts';
+
+export const STYLESHEET_PATH = '/oidc/assets/pages.css';
+
+export const STYLESHEET = `
+:root { color-scheme: light dark; --ink: #1b1b1f; --paper: #fdfbff; --card: #ffffff; --line: #75757f; --accent: #3949ab; --on-accent: #ffffff; --danger: #b3261e; }
+@media (prefers-color-scheme: dark) {
+  :root { --ink: #e4e1e6; --paper: #121316; --card: #1e1f23; --line: #9a99a3; --accent: #bac3ff; --on-accent: #0f1a63; --danger: #ffb4ab; }
+}
+* { box-sizing: border-box; }
+body { margin: 0; min-height: 100vh; display: grid; place-items: center; background: var(--paper); color: var(--ink); font: 1rem/1.5 system-ui, sans-serif; }
+main { width: min(26rem, 100% - 2rem); margin: 2rem auto; padding: 1.5rem; background: var(--card); border: 1px solid var(--line); border-radius: 12px; }
+h1 { font-size: 1.5rem; margin: 0 0 1rem; }
+h2 { font-size: 1rem; margin: 1.5rem 0 .25rem; }
+label { display: block; font-weight: 600; margin-top: 1rem; }
+input { display: block; width: 100%; margin-top: .25rem; padding: .625rem .75rem; font: inherit; color: inherit; background: transparent; border: 1px solid var(--line); border-radius: 8px; }
+input[aria-invalid="true"] { border-color: var(--danger); }
+button { margin-top: 1.25rem; min-height: 44px; padding: 0 1.25rem; font: inherit; font-weight: 600; border-radius: 22px; border: 1px solid var(--accent); cursor: pointer; }
+.primary { background: var(--accent); color: var(--on-accent); }
+.secondary { background: transparent; color: var(--accent); }
+.actions { display: flex; flex-wrap: wrap; gap: .75rem; align-items: center; }
+a { color: var(--accent); }
+:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+.alert { color: var(--danger); font-weight: 600; }
+.hint { font-size: .875rem; }
+`;
+
+const html = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+function page(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${html(title)} · Circle</title>
+<link rel="stylesheet" href="${STYLESHEET_PATH}">
+</head>
+<body>
+<main>
+${body}
+</main>
+</body>
+</html>`;
+}
+
+export interface SignInPage {
+  /** Where the form posts. */
+  action: string;
+  /** Where "Cancel" goes: ends the sign-in and returns to the app with access_denied. */
+  cancel: string;
+  /** The name the member typed before, kept after a failed attempt. */
+  username?: string;
+  failed?: boolean;
+  clientName: string;
+}
+
+export function signInPage({ action, cancel, username = '', failed = false, clientName }: SignInPage): string {
+  const invalid = failed ? ' aria-invalid="true" aria-describedby="problem"' : '';
+  const demo = ACCOUNTS.map((a) => `<code>${html(a.id)}</code>`).join(', ');
+  return page(
+    'Sign in',
+    `<h1>Sign in to ${html(clientName)}</h1>
+${failed ? '<p id="problem" class="alert" role="alert">That username and password do not match. Check them and try again.</p>' : ''}
+<form method="post" action="${html(action)}">
+<label for="username">Username</label>
+<input id="username" name="username" autocomplete="username" autocapitalize="none" spellcheck="false" required maxlength="64" value="${html(username)}"${failed ? '' : ' autofocus'}${invalid}>
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required maxlength="128"${failed ? ' autofocus' : ''}${invalid}>
+<div class="actions">
+<button type="submit" class="primary">Sign in</button>
+<a href="${html(cancel)}">Cancel</a>
+</div>
+</form>
+<h2>Demo accounts</h2>
+<p class="hint">${demo}: the password of each is <code>${html(DEMO_PASSWORD)}</code>.</p>`,
+  );
+}
+
+/** oidc-provider gives the confirmation form (its action and hidden token) without buttons; they are added here. */
+export function signOutPage(form: string, clientName: string): string {
+  return page(
+    'Sign out',
+    `<h1>Sign out of ${html(clientName)}?</h1>
+<p>You will need to sign in again on this device.</p>
+${form}
+<div class="actions">
+<button type="submit" form="op.logoutForm" name="logout" value="yes" class="primary" autofocus>Sign out</button>
+<button type="submit" form="op.logoutForm" class="secondary">Stay signed in</button>
+</div>`,
+  );
+}
+
+export function signedOutPage(home: string): string {
+  return page('Signed out', `<h1>You are signed out</h1><p><a href="${html(home)}">Back to Circle</a></p>`);
+}
+
+export function errorPage(title: string, detail: string, home: string): string {
+  return page(title, `<h1>${html(title)}</h1><p role="alert">${html(detail)}</p><p><a href="${html(home)}">Back to Circle</a></p>`);
+}

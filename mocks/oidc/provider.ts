@@ -1,0 +1,278 @@
+/**
+ * The embedded OpenID Connect provider, mounted under /oidc on the mock server's own origin
+ * (issuer `<origin>/oidc`), built on oidc-provider. It serves the standard endpoints (discovery,
+ * authorization with PKCE, token, userinfo, revocation, JWKS, RP-initiated logout) and its own
+ * sign-in pages (pages.ts). Access tokens are JWTs for the audience `<origin>/api`, which
+ * tokens.ts checks for the mock API.
+ *
+ * One provider is made per origin the server is reached on (127.0.0.1, localhost and the host it
+ * listens on, at its port), so that the issuer a page discovers is always its own origin's; they
+ * share one signing key, so a token is good on whichever of them the API is called.
+ */
+import { randomBytes } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { exportJWK, generateKeyPair, type JWK } from 'jose';
+import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import { checkCredentials, findAccount } from './accounts.ts';
+import { memoryStore } from './store.ts';
+import { errorPage, signedOutPage, signInPage, signOutPage, STYLESHEET, STYLESHEET_PATH } from './pages.ts';
+
+export const OIDC_PREFIX = '/oidc';
+export const CLIENT_ID = 'circle-web';
+export const CLIENT_NAME = 'Circle';
+/** The scopes a member grants the app: identity, name, e-mail, and a refresh token. */
+export const SCOPES = 'openid profile email offline_access';
+/** The one scope of the API's access tokens. */
+export const API_SCOPE = 'profile';
+
+export interface IdentityProviderOptions {
+  /** Access token lifetime in seconds (default 300). */
+  accessTokenTtl?: number;
+  /** Host names the server answers to (besides 127.0.0.1 and localhost). */
+  hosts?: readonly string[];
+}
+
+export interface EmbeddedProvider {
+  /** The issuer and API audience of tokens made for pages on this origin. */
+  issuerFor(origin: string): string;
+  audienceFor(origin: string): string;
+  /** Whether `issuer` is one of this provider's, and the audience its tokens carry. */
+  audienceOfIssuer(issuer: string): string | null;
+  /** The public key set tokens are signed with. */
+  readonly publicKeys: { keys: JWK[] };
+  /** Answers a request whose path starts with /oidc; `origin` is the one the request came to. */
+  handle(req: IncomingMessage, res: ServerResponse, origin: string): Promise<void>;
+}
+
+const PAGE_POLICY = [
+  "default-src 'none'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join('; ');
+
+const PAGE_HEADERS = {
+  'content-security-policy': PAGE_POLICY,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  'cache-control': 'no-store',
+};
+
+function sendHtml(res: ServerResponse, status: number, html: string) {
+  res.writeHead(status, { ...PAGE_HEADERS, 'content-type': 'text/html; charset=utf-8' });
+  res.end(html);
+}
+
+/** A form body, at most 4 KB: the sign-in form has two short fields. */
+function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => {
+      text += chunk;
+      if (text.length > 4096) req.destroy(new Error('The form is too large'));
+    });
+    req.on('end', () => resolve(new URLSearchParams(text)));
+    req.on('error', reject);
+  });
+}
+
+export async function createEmbeddedProvider(port: number, options: IdentityProviderOptions = {}): Promise<EmbeddedProvider> {
+  const accessTokenTtl = options.accessTokenTtl ?? 300;
+  const { privateKey, publicKey } = await generateKeyPair('ES256', { extractable: true });
+  const kid = randomBytes(8).toString('hex');
+  const signing = { ...(await exportJWK(privateKey)), kid, alg: 'ES256', use: 'sig' };
+  const publicKeys = { keys: [{ ...(await exportJWK(publicKey)), kid, alg: 'ES256', use: 'sig' }] };
+  const cookieKeys = [randomBytes(32).toString('base64url')];
+  const hostNames = new Set(['127.0.0.1', 'localhost', ...(options.hosts ?? [])]);
+  const providers = new Map<string, Provider>();
+  const adapter = memoryStore();
+
+  const audienceFor = (origin: string) => `${origin}/api`;
+  const issuerFor = (origin: string) => `${origin}${OIDC_PREFIX}`;
+
+  function configuration(origin: string): Configuration {
+    const audience = audienceFor(origin);
+    return {
+      adapter,
+      clients: [
+        {
+          client_id: CLIENT_ID,
+          client_name: CLIENT_NAME,
+          token_endpoint_auth_method: 'none',
+          grant_types: ['authorization_code', 'refresh_token'],
+          response_types: ['code'],
+          id_token_signed_response_alg: 'ES256',
+          redirect_uris: [`${origin}/auth/callback`],
+          post_logout_redirect_uris: [`${origin}/`],
+        },
+      ],
+      jwks: { keys: [signing] },
+      cookies: { keys: cookieKeys },
+      pkce: { required: () => true },
+      claims: {
+        openid: ['sub'],
+        profile: ['name', 'preferred_username'],
+        email: ['email', 'email_verified'],
+      },
+      // The ID token carries the member's name and e-mail, so the app shows who is signed in without a userinfo call.
+      conformIdTokenClaims: false,
+      scopes: ['openid', 'profile', 'email', 'offline_access'],
+      async findAccount(_ctx, id) {
+        const account = findAccount(id);
+        if (!account) return undefined;
+        return {
+          accountId: account.id,
+          claims: async () => ({
+            sub: account.id,
+            name: account.name,
+            preferred_username: account.id,
+            email: account.email,
+            email_verified: true,
+          }),
+        };
+      },
+      // Circle is the provider's own first-party app: what it asks for is granted without a consent screen.
+      async loadExistingGrant(ctx: KoaContextWithOIDC) {
+        const { client, session } = ctx.oidc;
+        if (!client || !session?.accountId) return undefined;
+        const grantId = ctx.oidc.result?.consent?.grantId ?? session.grantIdFor(client.clientId);
+        const grant =
+          (grantId ? await ctx.oidc.provider.Grant.find(grantId) : undefined) ??
+          new ctx.oidc.provider.Grant({ clientId: client.clientId, accountId: session.accountId });
+        grant.addOIDCScope(SCOPES);
+        grant.addResourceScope(audience, API_SCOPE);
+        await grant.save();
+        return grant;
+      },
+      // A refresh token with every sign-in, so the app renews without sending the member back to this page.
+      issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+      // Not rotated: two tabs renewing at once must not revoke each other's session.
+      rotateRefreshToken: false,
+      ttl: {
+        AccessToken: accessTokenTtl,
+        AuthorizationCode: 60,
+        IdToken: 3600,
+        Interaction: 600,
+        RefreshToken: 14 * 24 * 3600,
+        Session: 14 * 24 * 3600,
+        Grant: 14 * 24 * 3600,
+      },
+      interactions: { url: (_ctx, interaction) => `${OIDC_PREFIX}/interaction/${interaction.uid}` },
+      features: {
+        devInteractions: { enabled: false },
+        revocation: { enabled: true },
+        userinfo: { enabled: true },
+        resourceIndicators: {
+          enabled: true,
+          defaultResource: () => audience,
+          useGrantedResource: () => true,
+          getResourceServerInfo: () => ({
+            scope: API_SCOPE,
+            audience,
+            accessTokenTTL: accessTokenTtl,
+            accessTokenFormat: 'jwt',
+            jwt: { sign: { alg: 'ES256' } },
+          }),
+        },
+        rpInitiatedLogout: {
+          enabled: true,
+          async logoutSource(ctx, form) {
+            ctx.body = signOutPage(form, CLIENT_NAME);
+          },
+          async postLogoutSuccessSource(ctx) {
+            ctx.body = signedOutPage('/');
+          },
+        },
+      },
+      async renderError(ctx, out) {
+        ctx.type = 'html';
+        const detail = typeof out.error_description === 'string' ? out.error_description : String(out.error);
+        ctx.body = errorPage('Sign-in failed', detail, '/');
+      },
+    };
+  }
+
+  function providerFor(origin: string): Provider | null {
+    const url = new URL(origin);
+    if (!hostNames.has(url.hostname) || Number(url.port) !== port) return null;
+    let provider = providers.get(origin);
+    if (!provider) {
+      provider = new Provider(issuerFor(origin), configuration(origin));
+      // Every page of the provider gets the same strict policy as its sign-in page.
+      provider.use(async (ctx, next) => {
+        await next();
+        ctx.set(PAGE_HEADERS);
+      });
+      providers.set(origin, provider);
+    }
+    return provider;
+  }
+
+  async function interaction(provider: Provider, req: IncomingMessage, res: ServerResponse, uid: string, step: string) {
+    const action = `${OIDC_PREFIX}/interaction/${uid}/login`;
+    const cancel = `${OIDC_PREFIX}/interaction/${uid}/abort`;
+    const details = await provider.interactionDetails(req, res);
+    if (details.uid !== uid) throw new Error('The sign-in page does not match its session');
+    if (step === 'abort') {
+      await provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The sign-in was cancelled' });
+      return;
+    }
+    if (step === 'login' && req.method === 'POST') {
+      const form = await readForm(req);
+      const username = form.get('username') ?? '';
+      const account = checkCredentials(username, form.get('password') ?? '');
+      if (!account) {
+        sendHtml(res, 200, signInPage({ action, cancel, username, failed: true, clientName: CLIENT_NAME }));
+        return;
+      }
+      await provider.interactionFinished(req, res, { login: { accountId: account.id } }, { mergeWithLastSubmission: false });
+      return;
+    }
+    if (step === '' && req.method === 'GET') {
+      sendHtml(res, 200, signInPage({ action, cancel, clientName: CLIENT_NAME }));
+      return;
+    }
+    sendHtml(res, 405, errorPage('Not allowed', 'This page only answers the sign-in form.', '/'));
+  }
+
+  return {
+    issuerFor,
+    audienceFor,
+    audienceOfIssuer(issuer) {
+      for (const [origin, provider] of providers) if (provider.issuer === issuer) return audienceFor(origin);
+      return null;
+    },
+    publicKeys,
+    async handle(req, res, origin) {
+      const provider = providerFor(origin);
+      const url = new URL(req.url ?? '/', origin);
+      if (!provider) {
+        sendHtml(res, 421, errorPage('Unknown host', `Sign-in is served on 127.0.0.1 or localhost at port ${port}.`, '/'));
+        return;
+      }
+      if (url.pathname === STYLESHEET_PATH) {
+        res.writeHead(200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' });
+        res.end(STYLESHEET);
+        return;
+      }
+      const step = /^\/oidc\/interaction\/([\w-]+)(?:\/(login|abort))?$/.exec(url.pathname);
+      if (step) {
+        try {
+          await interaction(provider, req, res, step[1]!, step[2] ?? '');
+        } catch {
+          if (!res.headersSent)
+            sendHtml(res, 400, errorPage('Sign-in expired', 'This sign-in page is no longer valid. Start again from Circle.', '/'));
+        }
+        return;
+      }
+      // oidc-provider finds its mount path from originalUrl, as it would under Express.
+      (req as IncomingMessage & { originalUrl?: string }).originalUrl = req.url;
+      req.url = (req.url ?? '/').slice(OIDC_PREFIX.length) || '/';
+      await provider.callback()(req, res);
+    },
+  };
+}
