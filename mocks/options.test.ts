@@ -29,13 +29,14 @@ describe('npm run serve options', () => {
       persistFile: null,
       scenarioFile: null,
       journalSize: 100,
+      accessTokenTtl: 300,
     });
   });
 
   it('reads every option from its flag, `--flag value` or `--flag=value`, and from its variable, the flag winning', () => {
     const argv = ['--port', '0', '--host=localhost', '--delay', '0', '--dist', 'build', '--strict'];
     const files = ['--data', 'f.json', '--persist=db.json', '--scenario', 's.json'];
-    expect(options([...argv, ...files, '--log-size', '5'])).toEqual({
+    expect(options([...argv, ...files, '--log-size', '5', '--token-ttl=30'])).toEqual({
       port: 0,
       host: 'localhost',
       delayMs: 0,
@@ -45,6 +46,7 @@ describe('npm run serve options', () => {
       persistFile: 'db.json',
       scenarioFile: 's.json',
       journalSize: 5,
+      accessTokenTtl: 30,
     });
     const env = {
       PORT: '9000',
@@ -56,6 +58,7 @@ describe('npm run serve options', () => {
       MOCK_PERSIST: 'b.json',
       MOCK_SCENARIO: 'c.json',
       MOCK_LOG_SIZE: '7',
+      OIDC_ACCESS_TOKEN_TTL: '60',
     };
     expect(options([], env)).toEqual({
       port: 9000,
@@ -67,6 +70,7 @@ describe('npm run serve options', () => {
       persistFile: 'b.json',
       scenarioFile: 'c.json',
       journalSize: 7,
+      accessTokenTtl: 60,
     });
     expect(options(['--port', '1234', '--dist', 'mine'], env)).toMatchObject({ port: 1234, distDir: 'mine', host: '0.0.0.0' });
   });
@@ -95,5 +99,8 @@ describe('npm run serve options', () => {
     expect(usageError([], { PORT: '70000' })).toBe("PORT must be a port number from 0 to 65535, not '70000'");
     expect(usageError([], { MOCK_DELAY_MS: '-5' })).toBe("MOCK_DELAY_MS must be a whole number of milliseconds, not '-5'");
     expect(usageError(['--log-size', '0'])).toBe("--log-size must be a number of exchanges from 1 to 100000, not '0'");
+    expect(usageError([], { OIDC_ACCESS_TOKEN_TTL: '2' })).toBe(
+      "OIDC_ACCESS_TOKEN_TTL must be a number of seconds from 5 to 86400, not '2'",
+    );
   });
 });

@@ -14,6 +14,8 @@ export interface ServeOptions {
   persistFile: string | null;
   scenarioFile: string | null;
   journalSize: number;
+  /** The embedded identity provider's access token lifetime, in seconds. */
+  accessTokenTtl: number;
 }
 
 /** Bad flags or values: one line for stderr, exit code 2. */
@@ -57,6 +59,12 @@ export const OPTIONS: readonly OptionSpec[] = [
     help: 'per operationId, a status, a delay or a fault for a share of its requests',
   },
   { flag: '--log-size', env: 'MOCK_LOG_SIZE', value: 'N', help: 'exchanges GET /__mock/requests keeps (default 100)' },
+  {
+    flag: '--token-ttl',
+    env: 'OIDC_ACCESS_TOKEN_TTL',
+    value: 'S',
+    help: "lifetime of the /oidc provider's access tokens in seconds (default 300; short to watch the app renew)",
+  },
 ];
 
 export function usage(): string {
@@ -74,6 +82,7 @@ export function usage(): string {
     '',
     'A flag wins over its environment variable. The mock also answers POST /__mock/reset (back to the',
     'seed or the --data file) and GET /__mock/requests (the last exchanges), from its own origin only.',
+    'Sign-in: an OpenID Connect provider under /oidc (members ada, grace and linus, password circle).',
   ].join('\n');
 }
 
@@ -125,6 +134,7 @@ export function parseOptions(
   const port = read('--port');
   const delay = read('--delay');
   const journal = read('--log-size');
+  const ttl = read('--token-ttl');
   const strict = given.has('--strict') || env.MOCK_STRICT === '1';
 
   return {
@@ -139,6 +149,7 @@ export function parseOptions(
       persistFile: file('--persist'),
       scenarioFile: file('--scenario'),
       journalSize: journal ? integer(journal.value, journal.source, 1, 100_000, 'a number of exchanges from 1 to 100000') : 100,
+      accessTokenTtl: ttl ? integer(ttl.value, ttl.source, 5, 86_400, 'a number of seconds from 5 to 86400') : 300,
     },
   };
 }

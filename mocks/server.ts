@@ -63,6 +63,8 @@ export interface RunningServer {
   deploy(distDir: string): void;
   /** While false, every connection is dropped unanswered: the network is down as far as a browser can tell. */
   setReachable(reachable: boolean): void;
+  /** The check the API applies to a request's credentials: the caller's identity, or a thrown 401 answer. */
+  authenticate: Authenticate;
   /** Strict mode's tally: the API exchanges judged and every violation found (nothing without strict). */
   exchanges(): ExchangeReport;
   close(): Promise<void>;
@@ -331,6 +333,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     url: `http://${host}:${address.port}`,
     server,
     deploy,
+    authenticate,
     setReachable(value) {
       reachable = value;
       if (!value) server.closeAllConnections();
@@ -388,6 +391,7 @@ async function main(argv: string[]): Promise<void> {
     process.exit(1);
   }
   console.log(`Circle is served on ${running.url} (API under ${running.url}/api/)`);
+  console.log(`Sign-in: ${running.url}${OIDC_PREFIX} (members ada, grace and linus; password circle)`);
   if (options.strict) console.log('Strict: every API exchange is checked against openapi.yaml; violations are printed.');
   if (options.dataFile) console.log(`Data: ${options.dataFile} (a reset goes back to it)`);
   if (options.persistFile) console.log(`Persisted in ${options.persistFile}: every change is written before it is answered.`);

@@ -14,6 +14,8 @@ export interface Tokens {
   /** The Authorization header value: `Bearer <access token>`. */
   authorization: string;
   expiresIn: number;
+  /** The provider's session cookies, as a Cookie header: what a browser would send on to /oidc afterwards. */
+  cookies: string;
 }
 
 export class SignInError extends Error {}
@@ -33,7 +35,7 @@ class CookieJar {
   }
 }
 
-function tokensOf(body: Record<string, unknown>): Tokens {
+function tokensOf(body: Record<string, unknown>, cookies = ''): Tokens {
   const { access_token, refresh_token, id_token, expires_in } = body;
   if (typeof access_token !== 'string' || typeof id_token !== 'string' || typeof refresh_token !== 'string') {
     throw new SignInError(`The token endpoint answered no tokens: ${JSON.stringify(body).slice(0, 200)}`);
@@ -44,6 +46,7 @@ function tokensOf(body: Record<string, unknown>): Tokens {
     idToken: id_token,
     authorization: `Bearer ${access_token}`,
     expiresIn: typeof expires_in === 'number' ? expires_in : 0,
+    cookies,
   };
 }
 
@@ -111,7 +114,7 @@ export async function signInAs(origin: string, user: string, password = DEMO_PAS
   });
   const body = (await token.json()) as Record<string, unknown>;
   if (!token.ok) throw new SignInError(`The token endpoint answered ${token.status}: ${JSON.stringify(body)}`);
-  return tokensOf(body);
+  return tokensOf(body, jar.header());
 }
 
 /** New tokens for a refresh token. */
