@@ -193,7 +193,7 @@ describe('the API reads the bearer token', () => {
     const ada = await signInAs(server.url, 'ada');
     expect(await who(server)).toBe('401 Bearer realm="circle"');
     expect(await who(server, 'Basic YWRhOmNpcmNsZQ==')).toMatch(/^401 Bearer realm="circle", error="invalid_request"/);
-    const [head, body, signature] = ada.accessToken.split('.');
+    const [head, , signature] = ada.accessToken.split('.');
     const forged = `${head}.${Buffer.from(JSON.stringify({ ...decodeJwt(ada.accessToken), sub: 'grace' })).toString('base64url')}.${signature}`;
     expect(await who(server, `Bearer ${forged}`)).toMatch(/^401 .*error="invalid_token"/);
     // Another server's provider signs with its own key: its tokens are not this API's.
