@@ -5,6 +5,7 @@ import { VitePWA } from 'vite-plugin-pwa';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Plugin } from 'vite';
+import type { EmbeddedProvider } from './mocks/oidc/provider.ts';
 import { manifest } from './src/pwa/manifest.ts';
 
 /** MSW's worker script, served by the dev server only: it never enters a build. */
@@ -17,6 +18,27 @@ function mswWorkerInDev(): Plugin {
       server.middlewares.use('/mockServiceWorker.js', (_req, res) => {
         res.setHeader('content-type', 'text/javascript');
         res.end(readFileSync(require.resolve('msw/mockServiceWorker.js')));
+      });
+    },
+  };
+}
+
+/**
+ * The embedded OpenID Connect provider under /oidc in the dev server too, so that `npm run dev`
+ * signs in as `npm start` does (MSW in the page checks its tokens against its key set).
+ */
+function identityProviderInDev(): Plugin {
+  let provider: Promise<EmbeddedProvider> | null = null;
+  return {
+    name: 'circle:oidc-dev',
+    apply: 'serve',
+    configureServer(server) {
+      server.middlewares.use((req, res, next) => {
+        if (!req.url || !/^\/oidc(?:[/?]|$)/.test(req.url)) return next();
+        provider ??= import('./mocks/oidc/provider.ts').then(({ createEmbeddedProvider }) =>
+          createEmbeddedProvider(req.socket.localPort ?? 5173),
+        );
+        provider.then((p) => p.handle(req, res, `http://${req.headers.host}`)).catch(next);
       });
     },
   };
@@ -59,6 +81,7 @@ const FIRST_LOAD_MODULES =
 export default defineConfig(({ command }) => ({
   plugins: [
     mswWorkerInDev(),
+    identityProviderInDev(),
     staticShell(),
     react(),
     // Tracks signal reads in every component, so a component re-renders when a signal it read changes.

@@ -3,10 +3,17 @@ import { parse } from 'yaml';
 import specText from '../openapi.yaml?raw';
 import { createContract, type OpenApiDocument } from './contract.ts';
 import { createMockBackend } from './mock.ts';
+import { remoteTokenAuthenticator } from './oidc/tokens.ts';
 
 /** The embedded mock backend in the dev server, through MSW's service worker. */
 export async function startBrowserMocks(): Promise<void> {
-  const backend = await createMockBackend({ contract: createContract(parse(specText) as OpenApiDocument), delayMs: 1000 });
+  const { origin } = location;
+  const backend = await createMockBackend({
+    contract: createContract(parse(specText) as OpenApiDocument),
+    delayMs: 1000,
+    // The dev server's own provider (vite.config.ts) issues the tokens; its key set is read over HTTP.
+    authenticate: remoteTokenAuthenticator(`${origin}/oidc`, `${origin}/api`),
+  });
   const worker = setupWorker(...backend.handlers);
   // GET /__mock/requests lists the API's exchanges here too.
   const started = new Map<string, number>();
