@@ -230,3 +230,32 @@ describe('the provider pages', () => {
     expect(await css.text()).toContain(':focus-visible');
   });
 });
+
+describe('another provider (--issuer)', () => {
+  it("accepts that provider's tokens for the audience given, found through its discovery, and no other", async () => {
+    const trusting = await startServer({ port: 0, delayMs: 0, distDir: null, issuer: `${server.url}/oidc`, audience: `${server.url}/api` });
+    try {
+      const fromIssuer = await signInAs(server.url, 'grace');
+      expect(await who(trusting, fromIssuer.authorization)).toBe('grace');
+      const ownTokens = await signInAs(trusting.url, 'ada');
+      expect(await who(trusting, ownTokens.authorization)).toMatch(/^401 .*error="invalid_token"/);
+    } finally {
+      await trusting.close();
+    }
+  });
+
+  it('a provider that cannot be reached refuses every token (401), and says why on the console', async () => {
+    const lost = await startServer({ port: 0, delayMs: 0, distDir: null, issuer: 'http://127.0.0.1:9/oidc' });
+    const errors: string[] = [];
+    const original = console.error;
+    console.error = (line: string) => errors.push(line);
+    try {
+      const ada = await signInAs(server.url, 'ada');
+      expect(await who(lost, ada.authorization)).toMatch(/^401 .*error="invalid_token"/);
+      expect(errors.join('\n')).toMatch(/identity provider's keys cannot be read/);
+    } finally {
+      console.error = original;
+      await lost.close();
+    }
+  });
+});

@@ -3,7 +3,7 @@ import { parse } from 'yaml';
 import specText from '../openapi.yaml?raw';
 import { createContract, type OpenApiDocument } from './contract.ts';
 import { createMockBackend } from './mock.ts';
-import { remoteTokenAuthenticator } from './oidc/tokens.ts';
+import { discoveredTokenAuthenticator } from './oidc/tokens.ts';
 
 /** The embedded mock backend in the dev server, through MSW's service worker. */
 export async function startBrowserMocks(): Promise<void> {
@@ -12,7 +12,7 @@ export async function startBrowserMocks(): Promise<void> {
     contract: createContract(parse(specText) as OpenApiDocument),
     delayMs: 1000,
     // The dev server's own provider (vite.config.ts) issues the tokens; its key set is read over HTTP.
-    authenticate: remoteTokenAuthenticator(`${origin}/oidc`, `${origin}/api`),
+    authenticate: discoveredTokenAuthenticator(`${origin}/oidc`, `${origin}/api`),
   });
   const worker = setupWorker(...backend.handlers);
   // GET /__mock/requests lists the API's exchanges here too.

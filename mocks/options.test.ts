@@ -30,13 +30,16 @@ describe('npm run serve options', () => {
       scenarioFile: null,
       journalSize: 100,
       accessTokenTtl: 300,
+      issuer: null,
+      audience: null,
     });
   });
 
   it('reads every option from its flag, `--flag value` or `--flag=value`, and from its variable, the flag winning', () => {
     const argv = ['--port', '0', '--host=localhost', '--delay', '0', '--dist', 'build', '--strict'];
     const files = ['--data', 'f.json', '--persist=db.json', '--scenario', 's.json'];
-    expect(options([...argv, ...files, '--log-size', '5', '--token-ttl=30'])).toEqual({
+    const idp = ['--issuer', 'https://id.example.org/realms/circle/', '--audience', 'circle-api'];
+    expect(options([...argv, ...files, '--log-size', '5', '--token-ttl=30', ...idp])).toEqual({
       port: 0,
       host: 'localhost',
       delayMs: 0,
@@ -47,6 +50,8 @@ describe('npm run serve options', () => {
       scenarioFile: 's.json',
       journalSize: 5,
       accessTokenTtl: 30,
+      issuer: 'https://id.example.org/realms/circle',
+      audience: 'circle-api',
     });
     const env = {
       PORT: '9000',
@@ -59,6 +64,8 @@ describe('npm run serve options', () => {
       MOCK_SCENARIO: 'c.json',
       MOCK_LOG_SIZE: '7',
       OIDC_ACCESS_TOKEN_TTL: '60',
+      OIDC_ISSUER: 'http://127.0.0.1:9000/oidc',
+      OIDC_AUDIENCE: 'http://127.0.0.1:9000/api',
     };
     expect(options([], env)).toEqual({
       port: 9000,
@@ -71,6 +78,8 @@ describe('npm run serve options', () => {
       scenarioFile: 'c.json',
       journalSize: 7,
       accessTokenTtl: 60,
+      issuer: 'http://127.0.0.1:9000/oidc',
+      audience: 'http://127.0.0.1:9000/api',
     });
     expect(options(['--port', '1234', '--dist', 'mine'], env)).toMatchObject({ port: 1234, distDir: 'mine', host: '0.0.0.0' });
   });
@@ -99,6 +108,7 @@ describe('npm run serve options', () => {
     expect(usageError([], { PORT: '70000' })).toBe("PORT must be a port number from 0 to 65535, not '70000'");
     expect(usageError([], { MOCK_DELAY_MS: '-5' })).toBe("MOCK_DELAY_MS must be a whole number of milliseconds, not '-5'");
     expect(usageError(['--log-size', '0'])).toBe("--log-size must be a number of exchanges from 1 to 100000, not '0'");
+    expect(usageError(['--issuer', 'id.example.org'])).toBe("--issuer must be an http(s) URL, not 'id.example.org'");
     expect(usageError([], { OIDC_ACCESS_TOKEN_TTL: '2' })).toBe(
       "OIDC_ACCESS_TOKEN_TTL must be a number of seconds from 5 to 86400, not '2'",
     );

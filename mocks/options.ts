@@ -16,6 +16,10 @@ export interface ServeOptions {
   journalSize: number;
   /** The embedded identity provider's access token lifetime, in seconds. */
   accessTokenTtl: number;
+  /** Another provider whose access tokens the API accepts instead of the embedded one's. */
+  issuer: string | null;
+  /** The audience those tokens must carry (default: the API's URL on this origin). */
+  audience: string | null;
 }
 
 /** Bad flags or values: one line for stderr, exit code 2. */
@@ -65,6 +69,13 @@ export const OPTIONS: readonly OptionSpec[] = [
     value: 'S',
     help: "lifetime of the /oidc provider's access tokens in seconds (default 300; short to watch the app renew)",
   },
+  {
+    flag: '--issuer',
+    env: 'OIDC_ISSUER',
+    value: 'URL',
+    help: "accept access tokens of this OpenID Connect provider (Keycloak, Auth0, ...) instead of /oidc's",
+  },
+  { flag: '--audience', env: 'OIDC_AUDIENCE', value: 'AUD', help: "the audience --issuer's tokens carry (default <origin>/api)" },
 ];
 
 export function usage(): string {
@@ -92,6 +103,18 @@ function integer(raw: string, source: string, min: number, max: number, what: st
     throw new UsageError(`${source} must be ${what}, not '${raw}'`);
   }
   return n;
+}
+
+function httpUrl(raw: string, source: string): string {
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    // Not a URL at all: said below.
+  }
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:'))
+    throw new UsageError(`${source} must be an http(s) URL, not '${raw}'`);
+  return raw.replace(/\/$/, '');
 }
 
 /** Reads the flags and the environment: `help` when --help was asked for; a UsageError for anything else amiss. */
@@ -135,6 +158,7 @@ export function parseOptions(
   const delay = read('--delay');
   const journal = read('--log-size');
   const ttl = read('--token-ttl');
+  const issuer = read('--issuer');
   const strict = given.has('--strict') || env.MOCK_STRICT === '1';
 
   return {
@@ -150,6 +174,8 @@ export function parseOptions(
       scenarioFile: file('--scenario'),
       journalSize: journal ? integer(journal.value, journal.source, 1, 100_000, 'a number of exchanges from 1 to 100000') : 100,
       accessTokenTtl: ttl ? integer(ttl.value, ttl.source, 5, 86_400, 'a number of seconds from 5 to 86400') : 300,
+      issuer: issuer ? httpUrl(issuer.value, issuer.source) : null,
+      audience: read('--audience')?.value ?? null,
     },
   };
 }

@@ -17,7 +17,7 @@ import { CONTROL_PREFIX } from './handlers/control.ts';
 import { createMockBackend } from './mock.ts';
 import { SpecError } from './openapi/index.ts';
 import { createEmbeddedProvider, OIDC_PREFIX, type EmbeddedProvider } from './oidc/provider.ts';
-import { tokenAuthenticator } from './oidc/tokens.ts';
+import { discoveredTokenAuthenticator, tokenAuthenticator } from './oidc/tokens.ts';
 import { parseOptions, usage, UsageError } from './options.ts';
 import { fileStore, type FileStore } from './persist.ts';
 import { parseScenario, type Scenario } from './scenario.ts';
@@ -49,6 +49,10 @@ export interface ServerOptions {
   journalSize?: number;
   /** The embedded OpenID Connect provider's access token lifetime, in seconds (default 300). */
   accessTokenTtl?: number;
+  /** Another OpenID Connect provider whose access tokens the API accepts instead of the embedded one's. */
+  issuer?: string | null;
+  /** The audience the tokens of `issuer` carry; the API's URL on this server by default. */
+  audience?: string | null;
   /**
    * Who the API's caller is. By default the embedded provider's access tokens are checked
    * (mocks/oidc/tokens.ts); a test may put another check in its place.
@@ -328,9 +332,12 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     hosts: [host],
     ...(options.accessTokenTtl ? { accessTokenTtl: options.accessTokenTtl } : {}),
   });
-  checkToken ??= tokenAuthenticator(provider);
+  const url = `http://${host}:${address.port}`;
+  checkToken ??= options.issuer
+    ? discoveredTokenAuthenticator(options.issuer, options.audience ?? `${url}/api`)
+    : tokenAuthenticator(provider);
   return {
-    url: `http://${host}:${address.port}`,
+    url,
     server,
     deploy,
     authenticate,
@@ -391,7 +398,8 @@ async function main(argv: string[]): Promise<void> {
     process.exit(1);
   }
   console.log(`Circle is served on ${running.url} (API under ${running.url}/api/)`);
-  console.log(`Sign-in: ${running.url}${OIDC_PREFIX} (members ada, grace and linus; password circle)`);
+  if (options.issuer) console.log(`Sign-in: the API accepts access tokens of ${options.issuer}`);
+  else console.log(`Sign-in: ${running.url}${OIDC_PREFIX} (members ada, grace and linus; password circle)`);
   if (options.strict) console.log('Strict: every API exchange is checked against openapi.yaml; violations are printed.');
   if (options.dataFile) console.log(`Data: ${options.dataFile} (a reset goes back to it)`);
   if (options.persistFile) console.log(`Persisted in ${options.persistFile}: every change is written before it is answered.`);

@@ -38,7 +38,29 @@ export function tokenAuthenticator(provider: EmbeddedProvider): Authenticate {
   return jwtAuthenticator(createLocalJWKSet(provider.publicKeys), (issuer) => provider.audienceOfIssuer(issuer));
 }
 
-/** Tokens of the provider at `issuer` (its key set read from `<issuer>/jwks`) for `audience`. */
-export function remoteTokenAuthenticator(issuer: string, audience: string, jwksUrl = `${issuer}/jwks`): Authenticate {
-  return jwtAuthenticator(createRemoteJWKSet(new URL(jwksUrl)), (iss) => (iss === issuer ? audience : null));
+/**
+ * Tokens of any standard provider (Keycloak, Auth0, Entra, the embedded one over HTTP) for
+ * `audience`: its key set is found through its discovery document, read at the first token.
+ * A discovery that fails is read again at the next token, and said on the console.
+ */
+export function discoveredTokenAuthenticator(issuer: string, audience: string, fetcher: typeof fetch = fetch): Authenticate {
+  let keys: Promise<JWTVerifyGetKey> | null = null;
+  const discover = async (): Promise<JWTVerifyGetKey> => {
+    const url = `${issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
+    const response = await fetcher(url);
+    if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+    const meta = (await response.json()) as { issuer?: unknown; jwks_uri?: unknown };
+    if (meta.issuer !== issuer) throw new Error(`${url} names the issuer ${String(meta.issuer)}, not ${issuer}`);
+    if (typeof meta.jwks_uri !== 'string') throw new Error(`${url} names no jwks_uri`);
+    return createRemoteJWKSet(new URL(meta.jwks_uri));
+  };
+  const getKey: JWTVerifyGetKey = async (header, token) => {
+    keys ??= discover().catch((error: unknown) => {
+      keys = null;
+      console.error(`The identity provider's keys cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+      throw error;
+    });
+    return (await keys)(header, token);
+  };
+  return jwtAuthenticator(getKey, (iss) => (iss === issuer ? audience : null));
 }
