@@ -110,7 +110,10 @@ describe('mode (b): every operation through prism proxy into the Node mock', () 
       expect(created.response.status).toBe(201);
       expect(created.response.headers.get('content-type')).toBe('application/json');
       expect(created.data).toMatchObject({ ...PROFILE_FIELDS, avatar: null });
-      const patched = await api.PATCH('/user/profile/{id}', { params: idParam(created.data!.id), body: { bio: 'JSON works too.' } });
+      const patched = await api.PATCH('/user/profile/{id}', {
+        params: { ...idParam(created.data!.id), header: { 'If-Match': created.response.headers.get('etag') ?? '' } },
+        body: { bio: 'JSON works too.' },
+      });
       expect(patched.response.status).toBe(200);
       expect(patched.data).toMatchObject({ ...PROFILE_FIELDS, bio: 'JSON works too.' });
     });

@@ -21,8 +21,9 @@ export interface paths {
         };
         /**
          * Read the signed-in member's profile
-         * @description Answers 204 with no body while the member has not created a profile yet: having no
-         *     profile is a normal state of a new member, not an error.
+         * @description The profile of the member the access token names. Answers 204 with no body while
+         *     the member has not created a profile yet: having no profile is a normal state of a
+         *     new member, not an error. The `ETag` is what an update or delete sends in `If-Match`.
          */
         get: operations["getMyProfile"];
         put?: never;
@@ -54,8 +55,9 @@ export interface paths {
          * Create the member's profile
          * @description Creates the profile. Send `multipart/form-data` to attach an avatar
          *     (PNG, JPEG or WebP, at most 2 MB); `interests` is then a comma-separated
-         *     list. A member has one profile: a second create answers 409, unless it
-         *     repeats the first one's `Idempotency-Key`, which answers the first 201 again.
+         *     list. The profile is the signed-in member's. A member has one profile: a second
+         *     create answers 409, unless it repeats the first one's `Idempotency-Key` (the same
+         *     member's), which answers the first 201 again, with the profile's current `ETag`.
          */
         post: operations["createProfile"];
         delete?: never;
@@ -90,7 +92,9 @@ export interface paths {
         post?: never;
         /**
          * Delete the member's profile
-         * @description Deletes the profile and its avatar.
+         * @description Deletes the profile and its avatar. `If-Match` must be the profile's current `ETag`
+         *     (or `*`): without it the delete answers 428, with a stale one 412 and the current
+         *     `ETag`. Another member's profile answers 403.
          */
         delete: operations["deleteProfile"];
         options?: never;
@@ -99,7 +103,11 @@ export interface paths {
          * Update the member's profile
          * @description Changes the fields sent and keeps the others. Send `multipart/form-data`
          *     to replace the avatar. `id`, `createdAt` and `updatedAt` are set by the server.
-         *     An update repeating an earlier one's `Idempotency-Key` answers that update's 200 again.
+         *
+         *     `If-Match` must be the profile's current `ETag` (or `*`): without it the update
+         *     answers 428, with a stale one 412 and the current `ETag`. An update repeating an
+         *     earlier one's `Idempotency-Key` answers that update's 200 again; the replay is
+         *     looked up before `If-Match` is compared. Another member's profile answers 403.
          */
         patch: operations["updateProfile"];
         trace?: never;
@@ -127,7 +135,7 @@ export interface paths {
         };
         /**
          * Read the profile's avatar image
-         * @description The image as uploaded. The profile's `avatar` field links here.
+         * @description The image as uploaded. The profile's `avatar` field links here. Another member's avatar answers 403.
          */
         get: operations["getProfileAvatar"];
         put?: never;
@@ -885,6 +893,55 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description The request carries no bearer access token, or one that is expired, malformed or not
+         *     issued for this API. `WWW-Authenticate` says which scheme to use and, for a token that
+         *     was sent, what is wrong with it (RFC 6750).
+         */
+        Unauthorized: {
+            headers: {
+                /**
+                 * @description The challenge (RFC 6750), e.g. `Bearer realm="circle", error="invalid_token"`.
+                 * @example Bearer realm="circle"
+                 */
+                "WWW-Authenticate": string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The profile belongs to another member; only its owner may read its avatar, change or delete it. */
+        OtherMembersProfile: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description `If-Match` is not the profile's current `ETag`: it changed since it was read (from another
+         *     device, or another tab). Nothing was changed; the `ETag` header is the current one.
+         */
+        PreconditionFailed: {
+            headers: {
+                ETag: components["headers"]["ETag"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The change carries no `If-Match`. Send the profile's `ETag` from its last read (or `*`). */
+        PreconditionRequired: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The collection does not exist on this backend. */
         CollectionNotFound: {
             headers: {
@@ -965,6 +1022,13 @@ export interface components {
          */
         IdempotencyKey: string;
         /**
+         * @description The profile's `ETag` from its last read (GET, or the answer of the create or the last
+         *     update), or `*` for whatever profile exists. Compared strongly: a weak tag (`W/"…"`)
+         *     never matches. Missing: 428; no longer the profile's: 412 with the current `ETag`.
+         * @example "3f6c1a52.3"
+         */
+        IfMatch: string;
+        /**
          * @description The profile's id, as answered by the server.
          * @example p-1
          */
@@ -1011,6 +1075,12 @@ export interface components {
     };
     headers: {
         /**
+         * @description The profile's current version, a strong entity tag (opaque: compare it, never parse it).
+         *     Send it back in `If-Match` to update or delete the profile.
+         * @example "3f6c1a52.3"
+         */
+        ETag: string;
+        /**
          * @description The URL of the created record.
          * @example /api/symbols/4
          */
@@ -1040,6 +1110,7 @@ export interface operations {
             /** @description The profile. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1053,6 +1124,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            401: components["responses"]["Unauthorized"];
             405: components["responses"]["MethodNotAllowed"];
         };
     };
@@ -1090,6 +1162,7 @@ export interface operations {
             201: {
                 headers: {
                     Location: components["headers"]["Location"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1097,6 +1170,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -1106,7 +1180,7 @@ export interface operations {
     deleteProfile: {
         parameters: {
             query?: never;
-            header?: {
+            header: {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
@@ -1114,6 +1188,13 @@ export interface operations {
                  * @example code=404
                  */
                 Prefer?: components["parameters"]["Prefer"];
+                /**
+                 * @description The profile's `ETag` from its last read (GET, or the answer of the create or the last
+                 *     update), or `*` for whatever profile exists. Compared strongly: a weak tag (`W/"…"`)
+                 *     never matches. Missing: 428; no longer the profile's: 412 with the current `ETag`.
+                 * @example "3f6c1a52.3"
+                 */
+                "If-Match": components["parameters"]["IfMatch"];
             };
             path: {
                 /**
@@ -1133,13 +1214,17 @@ export interface operations {
                 };
                 content?: never;
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OtherMembersProfile"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
+            428: components["responses"]["PreconditionRequired"];
         };
     };
     updateProfile: {
         parameters: {
             query?: never;
-            header?: {
+            header: {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
@@ -1147,6 +1232,13 @@ export interface operations {
                  * @example code=404
                  */
                 Prefer?: components["parameters"]["Prefer"];
+                /**
+                 * @description The profile's `ETag` from its last read (GET, or the answer of the create or the last
+                 *     update), or `*` for whatever profile exists. Compared strongly: a weak tag (`W/"…"`)
+                 *     never matches. Missing: 428; no longer the profile's: 412 with the current `ETag`.
+                 * @example "3f6c1a52.3"
+                 */
+                "If-Match": components["parameters"]["IfMatch"];
                 /**
                  * @description Makes a save safe to send again. A client that cannot tell whether a save arrived (the
                  *     page was closed mid-request, a queued save is replayed by the service worker) sends it
@@ -1175,6 +1267,7 @@ export interface operations {
             /** @description The updated profile. */
             200: {
                 headers: {
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1182,10 +1275,14 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OtherMembersProfile"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
+            428: components["responses"]["PreconditionRequired"];
         };
     };
     getProfileAvatar: {
@@ -1222,6 +1319,8 @@ export interface operations {
                     "image/webp": string;
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["OtherMembersProfile"];
             404: components["responses"]["NotFound"];
         };
     };
