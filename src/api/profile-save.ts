@@ -16,8 +16,16 @@ function asForm<F extends { interests?: string[] }>(fields: F): FormOf<F> {
   return interests === undefined ? rest : { ...rest, interests: interests.join(',') };
 }
 
-/** A save of the member's profile: a new one, or changes to an existing one. */
-export type ProfileSave = { kind: 'create'; fields: ProfileInput } | { kind: 'update'; id: string; fields: ProfilePatch };
+/**
+ * A save of the member's profile: a new one, or changes to an existing one. An update carries the
+ * profile's ETag as `ifMatch` (its If-Match header); without one it is sent with `*`, which the
+ * server matches against whatever profile exists: the app does not keep ETags yet, and the
+ * conflict handling that will (a 412 answered with the current profile) is built on this field.
+ */
+export type ProfileSave = { kind: 'create'; fields: ProfileInput } | { kind: 'update'; id: string; fields: ProfilePatch; ifMatch?: string };
+
+/** If-Match of an update or delete: the given ETag, else `*` (see ProfileSave). */
+export const ifMatchOf = (etag: string | undefined): string => etag ?? '*';
 
 export interface SaveOptions {
   fetch?: FetchLike;
@@ -40,15 +48,15 @@ export async function sendProfileSave(
   // The typed body keeps the call checked against the form schema; the serializer sends it with the file.
   const multipart = (form: Record<string, unknown>) => () => profileFormData(form, avatar);
   // The same key on every attempt of one save: a repeat the server already took changes nothing.
-  const header = idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : undefined;
+  const key = idempotencyKey ? { 'Idempotency-Key': idempotencyKey } : {};
   let answer: Promise<{ data?: Profile; error?: unknown; response: Response }>;
   if (save.kind === 'create') {
     const body = asForm(save.fields);
-    answer = client.POST('/user/profile', { params: { header }, body, bodySerializer: multipart(body), fetch, signal });
+    answer = client.POST('/user/profile', { params: { header: key }, body, bodySerializer: multipart(body), fetch, signal });
   } else {
     const body = asForm(save.fields);
     answer = client.PATCH('/user/profile/{id}', {
-      params: { path: { id: save.id }, header },
+      params: { path: { id: save.id }, header: { ...key, 'If-Match': ifMatchOf(save.ifMatch) } },
       body,
       bodySerializer: multipart(body),
       fetch,

@@ -1,7 +1,7 @@
 import { type ApiClient, unwrap } from './client';
 import type { ProgressListener } from './progress';
 import { checkProfile } from './guards';
-import { type Profile, type ProfileInput, type ProfilePatch, sendProfileSave } from './profile-save';
+import { ifMatchOf, type Profile, type ProfileInput, type ProfilePatch, sendProfileSave } from './profile-save';
 
 export type { Profile, ProfileInput, ProfilePatch } from './profile-save';
 
@@ -33,8 +33,9 @@ export function profileApi(client: ApiClient) {
     async update(id: string, fields: ProfilePatch, avatar: Blob | null, { onProgress, signal }: TransferOptions = {}): Promise<Profile> {
       return sendProfileSave(client, { kind: 'update', id, fields }, avatar, { fetch: await transferFetch(onProgress), signal });
     },
-    async remove(id: string): Promise<void> {
-      await unwrap(client.DELETE('/user/profile/{id}', { params: { path: { id } } }));
+    /** Deletes the profile; `etag` is its If-Match (`*` without one, see ProfileSave). */
+    async remove(id: string, etag?: string): Promise<void> {
+      await unwrap(client.DELETE('/user/profile/{id}', { params: { path: { id }, header: { 'If-Match': ifMatchOf(etag) } } }));
     },
   };
 }
