@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
 import { createContract } from './contract.ts';
-import { formatDataFile, parseDataFile } from './data-file.ts';
+import { formatDataFile, OLD_FORMAT_OWNER, parseDataFile } from './data-file.ts';
 import { createDatabase, SEED } from './db.ts';
 import { loadSpec } from './spec.node.ts';
 
@@ -34,14 +34,61 @@ describe('a data file (--data, --persist)', () => {
     expect(data.collections.accounts).toEqual([{ id: 'a', name: 'Only one', currency: 'EUR', balance: 1 }]);
     expect(data.collections.notifications).toEqual([]);
     expect(data.collections.symbols).toEqual(SEED.collections.symbols);
-    expect(data.profile).toBeNull();
+    expect(data.profiles).toEqual([]);
   });
 
-  it('holds a profile and its avatar, which come back from formatDataFile as they went in', () => {
-    const data = parse({ profile: PROFILE, avatar: { type: 'image/png', base64: PNG.toString('base64'), version: 1 } });
-    expect(data.profile).toEqual(PROFILE);
-    expect(Buffer.from(data.avatar!.bytes)).toEqual(PNG);
+  it("holds members' profiles with their owners, versions and avatars, which come back from formatDataFile as they went in", () => {
+    const grace = { ...PROFILE, id: 'p-2', username: 'grace_h', avatar: null };
+    const data = parse({
+      profiles: [
+        { owner: 'ada', version: 3, profile: PROFILE, avatar: { type: 'image/png', base64: PNG.toString('base64'), version: 1 } },
+        { owner: 'grace', profile: grace },
+      ],
+    });
+    expect(data.profiles.map(({ owner, version, profile }) => ({ owner, version, profile }))).toEqual([
+      { owner: 'ada', version: 3, profile: PROFILE },
+      { owner: 'grace', version: 1, profile: grace },
+    ]);
+    expect(Buffer.from(data.profiles[0]!.avatar!.bytes)).toEqual(PNG);
+    expect(data.profiles[1]!.avatar).toBeNull();
     expect(parse(formatDataFile(data))).toEqual(data);
+  });
+
+  it("reads the single-member file of before accounts: its profile and avatar are ada's", () => {
+    const data = parse({ profile: PROFILE, avatar: { type: 'image/png', base64: PNG.toString('base64'), version: 1 } });
+    expect(data.profiles).toHaveLength(1);
+    expect(data.profiles[0]).toMatchObject({ owner: OLD_FORMAT_OWNER, version: 1, profile: PROFILE });
+    expect(OLD_FORMAT_OWNER).toBe('ada');
+    expect(Buffer.from(data.profiles[0]!.avatar!.bytes)).toEqual(PNG);
+    expect(parse({ profile: null }).profiles).toEqual([]);
+  });
+
+  it('refuses two profiles of one member, an id used twice, an entry without owner, and both formats at once', () => {
+    const other = { ...PROFILE, id: 'p-2' };
+    expect(
+      refusal({
+        profiles: [
+          { owner: 'ada', profile: PROFILE },
+          { owner: 'ada', profile: other },
+        ],
+      }),
+    ).toBe("fixtures.json: profiles[1]: 'ada' already owns profiles[0] (a member has one profile)");
+    expect(
+      refusal({
+        profiles: [
+          { owner: 'ada', profile: PROFILE },
+          { owner: 'grace', profile: PROFILE },
+        ],
+      }),
+    ).toBe("fixtures.json: profiles[1] (id 'p-1'): the id is already the one of profiles[0]");
+    expect(refusal({ profiles: [{ profile: PROFILE }] })).toMatch(/^fixtures\.json: profiles\[0\]\.owner must be the member's id/);
+    expect(refusal({ profiles: [{ owner: 'ada', version: 0, profile: PROFILE }] })).toBe(
+      'fixtures.json: profiles[0].version must be a positive integer',
+    );
+    expect(refusal({ profiles: [{ owner: 'ada', profile: { ...PROFILE, username: 'Ada Lovelace' } }] })).toMatch(
+      /^fixtures\.json: profiles\[0\]\.profile: username must match pattern/,
+    );
+    expect(refusal({ profiles: [], profile: PROFILE })).toBe('fixtures.json: give profiles, or the older profile and avatar, not both');
   });
 
   it('names the file, the record (collection, index and id) and the schema path of a record that breaks its schema', () => {
@@ -96,10 +143,15 @@ describe('a data file (--data, --persist)', () => {
   it('is what a database holds: loaded, snapshotted and written, it reads back the same', async () => {
     const db = await createDatabase(
       contract,
-      parse({ accounts: [], profile: PROFILE, avatar: { type: 'image/png', base64: PNG.toString('base64') } }),
+      parse({
+        accounts: [],
+        profiles: [{ owner: 'grace', version: 2, profile: PROFILE, avatar: { type: 'image/png', base64: PNG.toString('base64') } }],
+      }),
     );
     expect(db.collections.accounts.count()).toBe(0);
-    expect(db.profile.findFirst()?.username).toBe('ada_l');
+    expect(db.profileOf('grace')?.username).toBe('ada_l');
+    expect(db.profileOf('ada')).toBeUndefined();
+    expect(db.owners.get('p-1')).toEqual({ owner: 'grace', version: 2 });
     const again = parse(formatDataFile(db.snapshot()));
     expect(again).toEqual(db.snapshot());
   });

@@ -1,7 +1,8 @@
 /**
- * The mock's one database (@msw/data): the four collections, the member's profile and its avatar.
- * Every record is validated against openapi.yaml's own schema as it is stored, so there is no
- * second model of the data.
+ * The mock's one database (@msw/data): the four collections, and the members' profiles with their
+ * avatars. Every record is validated against openapi.yaml's own schema as it is stored, so there
+ * is no second model of the data. Whose each profile is, and its version (of which its ETag is
+ * made), is kept beside the Profile records (`owners`): neither is a field of the contract's Profile.
  */
 import { Collection } from '@msw/data';
 import type { components } from '../src/api/schema';
@@ -41,12 +42,31 @@ export const COLLECTIONS: Readonly<Record<string, { record: string; seed: readon
 };
 export const COLLECTION_NAMES: readonly CollectionName[] = ['accounts', 'notifications', 'subscription', 'symbols'];
 
+/** Whose a profile is (the access token's subject) and how many times it was written. */
+export interface ProfileMeta {
+  owner: string;
+  /** 1 when created, one more at every update: the profile's ETag is made of it (see etagOf). */
+  version: number;
+}
+
+/** One member's profile as plain data, with its avatar. */
+export interface OwnedProfile extends ProfileMeta {
+  profile: Profile;
+  avatar: Avatar | null;
+}
+
 /** Everything the database holds, as plain data: the seed, a fixtures file, what --persist keeps. */
 export interface DataSet {
   collections: { [N in CollectionName]: Records[N][] };
-  profile: Profile | null;
-  avatar: Avatar | null;
+  /** At most one per owner. */
+  profiles: OwnedProfile[];
 }
+
+/**
+ * A profile's strong ETag: its id's first characters and its version. The id keeps a profile
+ * made after a delete (a new id) from matching a tag of the one before at the same version.
+ */
+export const etagOf = (id: string, version: number): string => `"${id.slice(0, 8)}.${version}"`;
 
 /** The data the mock starts with: mocks/data/*.json, and no profile yet. */
 export const SEED: DataSet = {
@@ -57,18 +77,21 @@ export const SEED: DataSet = {
     subscription: subscription as Records['subscription'][],
     symbols,
   },
-  profile: null,
-  avatar: null,
+  profiles: [],
 };
 
 export type Table<N extends CollectionName> = Collection<StandardSchema<Records[N]>>;
 
 export interface Database {
   readonly collections: { readonly [N in CollectionName]: Table<N> };
-  /** The member's profile: none or one record. */
-  readonly profile: Collection<StandardSchema<Profile>>;
-  /** The profile's avatar image, keyed by the profile's id. */
+  /** The members' profiles, at most one per owner. */
+  readonly profiles: Collection<StandardSchema<Profile>>;
+  /** Each profile's avatar image, keyed by the profile's id. */
   readonly avatars: Collection<StandardSchema<Avatar>>;
+  /** Each profile's owner and version, by profile id; written with the profile it describes. */
+  readonly owners: Map<string, ProfileMeta>;
+  /** The profile `subject` owns, if any. */
+  profileOf(subject: string): Profile | undefined;
   /** Grows with every change: a caller compares it before and after to tell whether anything changed. */
   readonly revision: number;
   /** Replaces every record with the data the mock started with (the seed, or the fixtures given). */
@@ -90,14 +113,15 @@ export async function createDatabase(contract: Contract, initial: DataSet = SEED
     subscription: table('subscription'),
     symbols: table('symbols'),
   };
-  const profile = new Collection({ schema: contract.schema<Profile>('Profile') });
+  const profiles = new Collection({ schema: contract.schema<Profile>('Profile') });
   const avatars = new Collection({ schema: avatarSchema(avatarRules(contract.spec)) });
+  const owners = new Map<string, ProfileMeta>();
 
   let revision = 0;
   const changed = () => {
     revision++;
   };
-  for (const collection of [...Object.values(collections), profile, avatars]) {
+  for (const collection of [...Object.values(collections), profiles, avatars]) {
     collection.hooks.on('create', changed);
     collection.hooks.on('update', changed);
     collection.hooks.on('delete', changed);
@@ -109,26 +133,32 @@ export async function createDatabase(contract: Contract, initial: DataSet = SEED
       for (const record of data.collections[name]) await collections[name].create(structuredClone(record));
     };
     for (const name of COLLECTION_NAMES) await fill(name);
-    profile.clear();
+    profiles.clear();
     avatars.clear();
-    if (data.profile) await profile.create(structuredClone(data.profile));
-    if (data.avatar) await avatars.create({ ...data.avatar, bytes: data.avatar.bytes.slice() });
+    owners.clear();
+    for (const { owner, version, profile, avatar } of data.profiles) {
+      await profiles.create(structuredClone(profile));
+      owners.set(profile.id, { owner, version });
+      if (avatar) await avatars.create({ ...avatar, bytes: avatar.bytes.slice() });
+    }
     changed();
   }
 
   await load(initial);
   return {
     collections,
-    profile,
+    profiles,
     avatars,
+    owners,
+    profileOf(subject) {
+      return profiles.findFirst((q) => q.where((profile) => owners.get(profile.id)?.owner === subject));
+    },
     get revision() {
       return revision;
     },
     reset: () => load(initial),
     load,
     snapshot() {
-      const [member] = profile.all();
-      const [image] = avatars.all();
       return {
         collections: {
           accounts: collections.accounts.all().map(plain),
@@ -136,8 +166,12 @@ export async function createDatabase(contract: Contract, initial: DataSet = SEED
           subscription: collections.subscription.all().map(plain),
           symbols: collections.symbols.all().map(plain),
         },
-        profile: member ? plain(member) : null,
-        avatar: image ? plain(image) : null,
+        profiles: profiles.all().flatMap((profile) => {
+          const meta = owners.get(profile.id);
+          if (!meta) return [];
+          const image = avatars.findFirst((q) => q.where({ id: profile.id }));
+          return [{ ...meta, profile: plain(profile), avatar: image ? plain(image) : null }];
+        }),
       };
     },
   };

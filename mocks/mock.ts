@@ -51,6 +51,7 @@ export async function createMockBackend(options: MockOptions): Promise<MockBacke
     delayMs,
     scenario,
     ...(options.trustedHosts ? { trustedHosts: options.trustedHosts } : {}),
+    ...(options.authenticate ? { authenticate: options.authenticate } : {}),
   });
   return { contract, db, journal, handlers, basePath };
 }

@@ -57,10 +57,30 @@ export function recordedClient(baseUrl: string, recorder: Recorder, log: (line: 
   return client;
 }
 
+/**
+ * Sends `authorization` (e.g. `Bearer <access token>`, from signInAs) with every request of
+ * `client`; `() => string` reads it at each request, for a test that changes member or token.
+ */
+export function authorize(client: ApiClient, authorization: string | (() => string | null)): ApiClient {
+  const read = typeof authorization === 'string' ? () => authorization : authorization;
+  client.use({
+    onRequest({ request }) {
+      const value = read();
+      if (value !== null) request.headers.set('authorization', value);
+      return request;
+    },
+  });
+  return client;
+}
+
 /** The reason phrase the API puts in `error` for each status it answers. */
 export const REASON: Readonly<Record<number, string>> = {
   400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
   404: 'Not Found',
+  412: 'Precondition Failed',
+  428: 'Precondition Required',
   405: 'Method Not Allowed',
   409: 'Conflict',
   413: 'Payload Too Large',

@@ -1,3 +1,4 @@
+import type { Authenticate } from '../auth.ts';
 import type { Contract } from '../contract.ts';
 import type { Database } from '../db.ts';
 import type { Router } from './route.ts';
@@ -10,4 +11,6 @@ export interface MockContext {
   route: Router['route'];
   /** Where the API lives on the origin (`/api`): Location headers and avatar URLs start with it. */
   basePath: string;
+  /** Who is calling (mocks/auth.ts): the routes of secured operations ask it before they resolve. */
+  authenticate: Authenticate;
 }

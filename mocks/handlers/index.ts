@@ -10,6 +10,8 @@
  *    rest is 404.
  */
 import { getResponse, http, type HttpHandler } from 'msw';
+import { rejectAll } from '../auth.ts';
+import type { Authenticate } from '../auth.ts';
 import type { Contract } from '../contract.ts';
 import { COLLECTIONS, type Database } from '../db.ts';
 import { httpError } from '../errors.ts';
@@ -35,6 +37,8 @@ export interface HandlerOptions extends ScenarioOptions {
    */
   anyOrigin: boolean;
   trustedHosts?: readonly string[];
+  /** Who is calling a secured operation; every such call is refused (401) without it. */
+  authenticate?: Authenticate;
 }
 
 const decode = (segment: string) => {
@@ -64,11 +68,11 @@ function notARoute(basePath: string, prefix: string, dispatch: (request: Request
 }
 
 export function createHandlers(options: HandlerOptions): HttpHandler[] {
-  const { contract, db, journal, basePath, anyOrigin, trustedHosts } = options;
+  const { contract, db, journal, basePath, anyOrigin, trustedHosts, authenticate = rejectAll } = options;
   const origin = anyOrigin ? '*' : '';
   const prefix = `${origin}${basePath}`;
-  const router = createRouter(contract, prefix);
-  const mock: MockContext = { contract, db, route: router.route, basePath };
+  const router = createRouter(contract, prefix, authenticate);
+  const mock: MockContext = { contract, db, route: router.route, basePath, authenticate };
 
   const routes: HttpHandler[] = [...profileHandlers(mock), ...aliasHandlers(mock), ...collectionHandlers(mock), ...commandHandlers(mock)];
   const api = router.inPathOrder(routes);

@@ -1,24 +1,33 @@
 /**
- * The member's profile and its avatar. Every rule comes from openapi.yaml: the fields each form
- * accepts and their lengths and patterns (its schemas), the body sizes (`x-max-body-bytes`), the
- * avatar's types (the form's `encoding`) and size (`maxLength`).
+ * The members' profiles and their avatars. Every rule comes from openapi.yaml: the fields each
+ * form accepts and their lengths and patterns (its schemas), the body sizes (`x-max-body-bytes`),
+ * the avatar's types (the form's `encoding`) and size (`maxLength`). Every operation here is
+ * secured: the router has read the caller's identity (else answered 401), and a profile is its
+ * owner's, the subject that created it.
  *
- * | method | path                          | answer                                              |
- * |--------|-------------------------------|-----------------------------------------------------|
- * | GET    | /user/profile/myprofile       | 200 profile; 204 while there is none                |
- * | POST   | /user/profile                 | 201 + Location; 409 when one exists                 |
- * | PATCH  | /user/profile/{id}            | 200 profile with the fields sent changed            |
- * | DELETE | /user/profile/{id}            | 204, the avatar goes with it                        |
- * | GET    | /user/profile/{id}/avatar     | 200 the image as uploaded; 404 without one          |
+ * | method | path                          | answer                                                        |
+ * |--------|-------------------------------|---------------------------------------------------------------|
+ * | GET    | /user/profile/myprofile       | 200 the caller's profile + ETag; 204 while they have none     |
+ * | POST   | /user/profile                 | 201 + Location + ETag; 409 when the caller has one            |
+ * | PATCH  | /user/profile/{id}            | 200 + ETag, the fields sent changed; 428 / 412 (If-Match)     |
+ * | DELETE | /user/profile/{id}            | 204, the avatar goes with it; 428 / 412 (If-Match)            |
+ * | GET    | /user/profile/{id}/avatar     | 200 the image as uploaded; 404 without one                    |
  *
- * A create or update that repeats an earlier one's Idempotency-Key answers that earlier answer
- * again, while the profile it made still exists, and changes nothing.
+ * Another member's profile answers 403 to PATCH, DELETE and the avatar; an unknown id 404.
+ * The order of the checks: credentials (401), an Idempotency-Key replay, the id (404, 403), the
+ * precondition (428, 412), then the body (400, 413, 415, 422): a precondition is judged before
+ * the content is processed (RFC 9110 13.2.1), and a replay before it, since the tag the replayed
+ * save carried was current when it was first sent.
+ *
+ * A create or update that repeats an earlier one's Idempotency-Key (the same member's) answers that
+ * earlier answer again, its ETag included, while the profile it made still exists, and changes nothing.
  */
 import type { HttpHandler } from 'msw';
 import type { components } from '../../src/api/schema';
 import { avatarRulesOf, describeTypes, isImageOf, type AvatarRules } from '../avatar.ts';
 import { formatBytes, mediaType, readForm, readJson } from '../body.ts';
-import type { Profile } from '../db.ts';
+import type { Identity } from '../auth.ts';
+import { etagOf, type Profile } from '../db.ts';
 import { httpError } from '../errors.ts';
 import { follow, isRecord, SpecError, type MediaSpec, type OperationSpec } from '../openapi/index.ts';
 import type { MockContext } from './context.ts';
@@ -69,6 +78,22 @@ async function readAvatar(value: FormDataEntryValue | null, rules: AvatarRules):
   return { type, bytes };
 }
 
+/** A save's answer as first given: what a repeat of its Idempotency-Key answers again. */
+interface Saved {
+  profile: Profile;
+  etag: string;
+}
+
+/**
+ * Whether an If-Match value lets a change of the profile whose current tag is `current` through:
+ * `*`, or a list of entity tags one of which is `current`, compared strongly (a weak `W/` tag
+ * never matches, RFC 9110 13.1.1). Anything else, malformed values included, does not.
+ */
+export function ifMatchAllows(value: string, current: string): boolean {
+  if (value.trim() === '*') return true;
+  return (value.match(/(?:W\/)?"[^"]*"/g) ?? []).some((tag) => tag === current);
+}
+
 export function profileHandlers({ route, db, contract, basePath }: MockContext): HttpHandler[] {
   const { check, checkAt } = contract;
   const createRules = bodyRules(contract.spec.byId('createProfile'), contract.spec.doc);
@@ -76,24 +101,50 @@ export function profileHandlers({ route, db, contract, basePath }: MockContext):
 
   const avatarUrl = (id: string, version: number) => `${basePath}/user/profile/${id}/avatar?v=${version}`;
   const plain = (profile: Profile): Profile => ({ ...profile });
-  const mustBe = (id: string) => {
-    const profile = db.profile.findFirst((q) => q.where({ id }));
+  const subjectOf = (identity: Identity | null): string => {
+    // The router authenticates every secured operation before its resolver runs.
+    if (!identity) throw new Error('A profile operation ran without an identity: is it secured in openapi.yaml?');
+    return identity.subject;
+  };
+  const etag = (id: string) => etagOf(id, db.owners.get(id)?.version ?? 1);
+  /** The caller's own profile of this id: 404 when there is none, 403 when it is another member's. */
+  const ownProfile = (id: string, subject: string) => {
+    const profile = db.profiles.findFirst((q) => q.where({ id }));
     if (!profile) throw httpError(404, `Profile '${id}' not found`);
+    if (db.owners.get(id)?.owner !== subject) throw httpError(403, `Profile '${id}' belongs to another member`);
     return profile;
   };
+  /** A change goes on only with If-Match naming the profile's current ETag (or `*`). */
+  const precondition = (request: Request, id: string) => {
+    const value = request.headers.get('if-match');
+    if (value === null) throw httpError(428, "Send If-Match with the profile's ETag (from its last read) to change it");
+    const current = etag(id);
+    if (!ifMatchAllows(value, current)) {
+      throw httpError(
+        412,
+        `The profile changed since it was read (its ETag is now ${current}): read it again, then send its current ETag`,
+        {
+          etag: current,
+        },
+      );
+    }
+  };
 
-  // Idempotency-Key → the profile a save answered with (its status and headers too).
-  const saves = new Map<string, Profile>();
-  const keyOf = (request: Request) => {
+  // "<subject> <method> <Idempotency-Key>[ <id>]" → the answer of that save. Per member: another
+  // member's key, even the same string, is another save.
+  const saves = new Map<string, Saved>();
+  const keyOf = (request: Request, subject: string) => {
     const key = request.headers.get('idempotency-key');
     if (key === null) return null;
     if (!/^[\x21-\x7E]{1,128}$/.test(key)) throw httpError(400, 'header Idempotency-Key must be 1 to 128 visible ASCII characters');
-    return `${request.method} ${key}`;
+    return `${subject} ${request.method} ${key}`;
   };
-  /** The profile answered earlier for this key, while that profile still exists. */
-  const replay = (key: string | null): Profile | null => {
+  /** The answer given earlier for this key, while the profile it answered still exists. */
+  const replay = (key: string | null): Saved | null => {
     const earlier = key === null ? undefined : saves.get(key);
-    return earlier && db.profile.findFirst((q) => q.where({ id: earlier.id })) ? plain(earlier) : null;
+    return earlier && db.profiles.findFirst((q) => q.where({ id: earlier.profile.id }))
+      ? { ...earlier, profile: plain(earlier.profile) }
+      : null;
   };
 
   /** A create or update body in either media type, read into the contract's JSON shape. */
@@ -144,60 +195,73 @@ export function profileHandlers({ route, db, contract, basePath }: MockContext):
   };
 
   return [
-    route('get', '/user/profile/myprofile', () => {
-      const profile = db.profile.findFirst();
-      return profile ? { status: 200, body: plain(profile) } : { status: 204 };
+    route('get', '/user/profile/myprofile', ({ identity }) => {
+      const profile = db.profileOf(subjectOf(identity));
+      return profile ? { status: 200, body: plain(profile), headers: { etag: etag(profile.id) } } : { status: 204 };
     }),
 
-    route('post', '/user/profile', async ({ request }) => {
-      const key = keyOf(request);
+    route('post', '/user/profile', async ({ request, identity }) => {
+      const subject = subjectOf(identity);
+      const key = keyOf(request, subject);
       const again = replay(key);
-      if (again) return { status: 201, body: again, headers: { location: `${basePath}/user/profile/${again.id}` } };
+      if (again) {
+        const { profile, etag } = again;
+        return { status: 201, body: profile, headers: { location: `${basePath}/user/profile/${profile.id}`, etag } };
+      }
       const { fields, image } = await readBody(request, createRules);
-      if (db.profile.count() > 0) throw httpError(409, 'A profile already exists: update it instead');
+      if (db.profileOf(subject)) throw httpError(409, 'A profile already exists: update it instead');
       const id = crypto.randomUUID();
       const now = new Date().toISOString();
-      const profile = await db.profile.create(
+      const profile = await db.profiles.create(
         valid({ interests: [], ...fields, id, avatar: image ? avatarUrl(id, 1) : null, createdAt: now, updatedAt: now } as Profile),
       );
+      db.owners.set(id, { owner: subject, version: 1 });
       if (image) await db.avatars.create({ id, ...image, version: 1 });
-      if (key !== null) saves.set(key, plain(profile));
-      return { status: 201, body: plain(profile), headers: { location: `${basePath}/user/profile/${id}` } };
+      const answer = { profile: plain(profile), etag: etag(id) };
+      if (key !== null) saves.set(key, answer);
+      return { status: 201, body: plain(profile), headers: { location: `${basePath}/user/profile/${id}`, etag: answer.etag } };
     }),
 
-    route('patch', '/user/profile/{id}', async ({ request, params: { id } }) => {
-      const key = keyOf(request);
+    route('patch', '/user/profile/{id}', async ({ request, identity, params: { id } }) => {
+      const subject = subjectOf(identity);
+      const key = keyOf(request, subject);
       const again = replay(key === null ? null : `${key} ${id}`);
-      if (again) return { status: 200, body: again };
-      const current = mustBe(id);
+      if (again) return { status: 200, body: again.profile, headers: { etag: again.etag } };
+      const current = ownProfile(id, subject);
+      precondition(request, id);
       const { fields, image } = await readBody(request, updateRules);
       if (Object.keys(fields).length === 0 && !image) throw httpError(400, 'body has no field to change');
       const previous = db.avatars.findFirst((q) => q.where({ id }));
       const version = (previous?.version ?? 0) + 1;
       const next = valid({ ...plain(current), ...fields, updatedAt: new Date().toISOString() } as Profile);
       if (image) next.avatar = avatarUrl(id, version);
-      const profile = await db.profile.update(current, {
+      const profile = await db.profiles.update(current, {
         data(draft) {
           Object.assign(draft, next);
         },
       });
+      const meta = db.owners.get(id)!;
+      db.owners.set(id, { ...meta, version: meta.version + 1 });
       if (image) {
         if (previous) db.avatars.delete(previous);
         await db.avatars.create({ id, ...image, version });
       }
-      const answer = plain(profile ?? next);
+      const answer = { profile: plain(profile ?? next), etag: etag(id) };
       if (key !== null) saves.set(`${key} ${id}`, answer);
-      return { status: 200, body: answer };
+      return { status: 200, body: answer.profile, headers: { etag: answer.etag } };
     }),
 
-    route('delete', '/user/profile/{id}', ({ params: { id } }) => {
-      db.profile.delete(mustBe(id));
+    route('delete', '/user/profile/{id}', ({ request, identity, params: { id } }) => {
+      const profile = ownProfile(id, subjectOf(identity));
+      precondition(request, id);
+      db.profiles.delete(profile);
       db.avatars.deleteMany((q) => q.where({ id }));
+      db.owners.delete(id);
       return { status: 204 };
     }),
 
-    route('get', '/user/profile/{id}/avatar', ({ params: { id } }) => {
-      mustBe(id);
+    route('get', '/user/profile/{id}/avatar', ({ identity, params: { id } }) => {
+      ownProfile(id, subjectOf(identity));
       const avatar = db.avatars.findFirst((q) => q.where({ id }));
       if (!avatar) throw httpError(404, `Profile '${id}' has no avatar`);
       return { status: 200, bytes: avatar.bytes, type: avatar.type as ImageType, headers: { 'cache-control': 'no-cache' } };

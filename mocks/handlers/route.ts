@@ -4,10 +4,12 @@
  * path with that method, `params` holds exactly its path parameters, `json()` gives the documented
  * JSON body, and the resolver answers one of the documented statuses with the body documented for
  * it (or any Response, for a binary body). A handler that drifts from the document fails typecheck;
- * a document without the operation fails at start.
+ * a document without the operation fails at start. An operation the document secures is only
+ * resolved for a caller `authenticate` accepts.
  */
 import { http, type HttpHandler } from 'msw';
 import type { paths } from '../../src/api/schema';
+import type { Authenticate, Identity } from '../auth.ts';
 import { readJson } from '../body.ts';
 import type { Contract } from '../contract.ts';
 import { httpError } from '../errors.ts';
@@ -41,6 +43,12 @@ export interface RouteRequest<O> {
   params: ParamsOf<O>;
   /** The operation as openapi.yaml describes it. */
   operation: OperationSpec;
+  /**
+   * Who is calling: for an operation openapi.yaml secures, the identity `authenticate` read from
+   * the request before the resolver runs (a request it refuses is answered 401 without reaching
+   * the resolver); null for an open operation.
+   */
+  identity: Identity | null;
   /** The JSON body, read within its `x-max-body-bytes` (else 413), as JSON (415, 400) and valid against the operation's schema (400). */
   json(): Promise<JsonBodyOf<O>>;
 }
@@ -81,7 +89,7 @@ function toResponse(reply: {
  * `prefix` is where the API's paths start for MSW: `/api` on the page's origin in the browser, or
  * `*` then `/api` on any origin in the Node server, which only sees its own requests.
  */
-export function createRouter(contract: Contract, prefix: string): Router {
+export function createRouter(contract: Contract, prefix: string, authenticate: Authenticate): Router {
   const routed = new WeakMap<HttpHandler, { path: string; method: string }>();
 
   async function readBody(request: Request, operation: OperationSpec): Promise<unknown> {
@@ -99,8 +107,12 @@ export function createRouter(contract: Contract, prefix: string): Router {
       if (!operation) throw new SpecError(`openapi.yaml has no ${method.toUpperCase()} ${path}`);
       const handler = http[method](`${prefix}${mswPath(path)}`, async ({ request, params }) => {
         try {
+          // Credentials come first, as a gateway in front of a real backend checks them: an
+          // anonymous caller learns nothing else (not even whether an id exists).
+          const identity = operation.secured ? await authenticate(request) : null;
           const reply = await resolver({
             request,
+            identity,
             // MSW matched the path template, so these are its parameters, decoded.
             params: params as ParamsOf<OperationAt<typeof path, typeof method>>,
             operation,

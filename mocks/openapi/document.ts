@@ -15,6 +15,7 @@ export interface OpenApiDocument {
   openapi?: string;
   info?: Record<string, unknown>;
   servers?: Array<{ url: string }>;
+  security?: unknown;
   paths: Record<string, Record<string, unknown>>;
   components: { schemas: Record<string, unknown>; [section: string]: unknown };
 }
@@ -133,6 +134,23 @@ export interface OperationSpec {
   /** Documented statuses as written, in document order. */
   statuses: string[];
   responses: Record<string, ResponseSpec>;
+  /**
+   * The security requirements in force (the operation's `security`, else the document's): each
+   * entry is one acceptable way, scheme name → scopes. Empty when the operation is open.
+   */
+  security: Array<Record<string, string[]>>;
+  /** Whether a request must carry credentials: a requirement applies and none of them is the empty `{}`. */
+  secured: boolean;
+}
+
+/** An OpenAPI `security` array as read here (anything that is no requirement object is left out). */
+function securityOf(raw: unknown): Array<Record<string, string[]>> | undefined {
+  if (!Array.isArray(raw)) return undefined;
+  return raw
+    .filter(isRecord)
+    .map((requirement) =>
+      Object.fromEntries(Object.entries(requirement).map(([name, scopes]) => [name, Array.isArray(scopes) ? scopes.map(String) : []])),
+    );
 }
 
 /** A file field's schema: `contentMediaType`, or an `anyOf` of file types (e.g. PNG, JPEG or WebP). */
@@ -252,6 +270,7 @@ export function operationSpecs(doc: OpenApiDocument): OperationSpec[] {
       for (const [status, raw] of Object.entries(isRecord(op.responses) ? op.responses : {})) {
         responses[status] = readResponse(doc, status, raw, `${opPointer}/responses/${pointerToken(status)}`);
       }
+      const security = securityOf(op.security) ?? securityOf(doc.security) ?? [];
       const spec: OperationSpec = {
         id: op.operationId,
         method: method.toUpperCase(),
@@ -262,6 +281,8 @@ export function operationSpecs(doc: OpenApiDocument): OperationSpec[] {
         params: [...params.values()],
         statuses: Object.keys(responses),
         responses,
+        security,
+        secured: security.length > 0 && security.every((requirement) => Object.keys(requirement).length > 0),
       };
       if (op.requestBody !== undefined) {
         const body = follow(doc, op.requestBody, `${opPointer}/requestBody`);
