@@ -57,7 +57,7 @@ export interface paths {
          *     (PNG, JPEG or WebP, at most 2 MB); `interests` is then a comma-separated
          *     list. The profile is the signed-in member's. A member has one profile: a second
          *     create answers 409, unless it repeats the first one's `Idempotency-Key` (the same
-         *     member's), which answers the first 201 again, with the profile's current `ETag`.
+         *     member's), which answers the first 201 again, body and `ETag` as first answered.
          */
         post: operations["createProfile"];
         delete?: never;
@@ -106,8 +106,8 @@ export interface paths {
          *
          *     `If-Match` must be the profile's current `ETag` (or `*`): without it the update
          *     answers 428, with a stale one 412 and the current `ETag`. An update repeating an
-         *     earlier one's `Idempotency-Key` answers that update's 200 again; the replay is
-         *     looked up before `If-Match` is compared. Another member's profile answers 403.
+         *     earlier one's `Idempotency-Key` answers that update's 200 again (its `ETag` too); the
+         *     replay is looked up before `If-Match` is compared. Another member's profile answers 403.
          */
         patch: operations["updateProfile"];
         trace?: never;
