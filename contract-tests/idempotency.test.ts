@@ -1,56 +1,105 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../mocks/server.ts';
 import { PROFILE_FIELDS } from './support/samples.ts';
+import { signInAs } from './support/sign-in.ts';
 
 let server: RunningServer;
 let api: string;
+/** `Authorization` of each member: the profile operations are the signed-in member's. */
+const as: Record<'ada' | 'grace', string> = { ada: '', grace: '' };
 
 beforeAll(async () => {
   server = await startServer({ port: 0, delayMs: 0, distDir: null });
   api = `${server.url}/api`;
+  as.ada = (await signInAs(server.url, 'ada')).authorization;
+  as.grace = (await signInAs(server.url, 'grace')).authorization;
 });
 afterAll(() => server?.close());
 
-const json = (method: string, body: unknown, key?: string): RequestInit => ({
+interface Save {
+  key?: string;
+  ifMatch?: string;
+  member?: keyof typeof as;
+}
+const json = (method: string, body: unknown, { key, ifMatch, member = 'ada' }: Save = {}): RequestInit => ({
   method,
-  headers: { 'content-type': 'application/json', ...(key ? { 'idempotency-key': key } : {}) },
+  headers: {
+    authorization: as[member],
+    'content-type': 'application/json',
+    ...(key ? { 'idempotency-key': key } : {}),
+    ...(ifMatch ? { 'if-match': ifMatch } : {}),
+  },
   body: JSON.stringify(body),
 });
+const reset = () => fetch(`${api}/commands/reset`, { method: 'POST' });
+const create = async (save: Save = {}) => {
+  const answer = await fetch(`${api}/user/profile`, json('POST', PROFILE_FIELDS, save));
+  expect(answer.status).toBe(201);
+  return { id: ((await answer.json()) as { id: string }).id, etag: answer.headers.get('etag')! };
+};
 
 describe('Idempotency-Key on profile saves (the mock)', () => {
   it('a create sent again with its key answers the first 201 and creates nothing more; without it, 409', async () => {
-    await fetch(`${api}/commands/reset`, { method: 'POST' });
-    const first = await fetch(`${api}/user/profile`, json('POST', PROFILE_FIELDS, 'save-1'));
+    await reset();
+    const first = await fetch(`${api}/user/profile`, json('POST', PROFILE_FIELDS, { key: 'save-1' }));
     expect(first.status).toBe(201);
     const created = await first.json();
-    const again = await fetch(`${api}/user/profile`, json('POST', PROFILE_FIELDS, 'save-1'));
+    const again = await fetch(`${api}/user/profile`, json('POST', PROFILE_FIELDS, { key: 'save-1' }));
     expect(again.status).toBe(201);
     expect(again.headers.get('location')).toBe(first.headers.get('location'));
+    expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
     expect(await again.json()).toEqual(created);
     expect((await fetch(`${api}/user/profile`, json('POST', PROFILE_FIELDS))).status).toBe(409);
-    expect((await fetch(`${api}/user/profile`, json('POST', PROFILE_FIELDS, 'save-2'))).status).toBe(409);
+    expect((await fetch(`${api}/user/profile`, json('POST', PROFILE_FIELDS, { key: 'save-2' }))).status).toBe(409);
   });
 
-  it('an update sent again with its key answers the first 200 and does not apply twice', async () => {
-    await fetch(`${api}/commands/reset`, { method: 'POST' });
-    const { id } = await (await fetch(`${api}/user/profile`, json('POST', PROFILE_FIELDS))).json();
-    const first = await (await fetch(`${api}/user/profile/${id}`, json('PATCH', { bio: 'First' }, 'edit-1'))).json();
-    await fetch(`${api}/user/profile/${id}`, json('PATCH', { bio: 'Second' }, 'edit-2'));
-    const replayed = await fetch(`${api}/user/profile/${id}`, json('PATCH', { bio: 'First' }, 'edit-1'));
+  it('an update sent again with its key answers the first 200 (its ETag too) and does not apply twice', async () => {
+    await reset();
+    const { id, etag } = await create();
+    const answer = await fetch(`${api}/user/profile/${id}`, json('PATCH', { bio: 'First' }, { key: 'edit-1', ifMatch: etag }));
+    const first = await answer.json();
+    const firstTag = answer.headers.get('etag')!;
+    expect(firstTag).not.toBe(etag);
+    const second = await fetch(`${api}/user/profile/${id}`, json('PATCH', { bio: 'Second' }, { key: 'edit-2', ifMatch: firstTag }));
+    expect(second.status).toBe(200);
+    // The replay carries the tag that was current when it was first sent: it is answered from the
+    // first save before If-Match is compared, so it is no 412.
+    const replayed = await fetch(`${api}/user/profile/${id}`, json('PATCH', { bio: 'First' }, { key: 'edit-1', ifMatch: etag }));
     expect(replayed.status).toBe(200);
+    expect(replayed.headers.get('etag')).toBe(firstTag);
     expect(await replayed.json()).toEqual(first);
     // The replay changed nothing: the later edit stands.
-    expect((await (await fetch(`${api}/user/profile/myprofile`)).json()).bio).toBe('Second');
+    const now = await fetch(`${api}/user/profile/myprofile`, { headers: { authorization: as.ada } });
+    expect((await now.json()).bio).toBe('Second');
+    expect(now.headers.get('etag')).toBe(second.headers.get('etag'));
+  });
+
+  it("a key is the member's own: the same key from another member is another save", async () => {
+    await reset();
+    const ada = await create({ key: 'shared-key' });
+    const grace = await fetch(`${api}/user/profile`, json('POST', PROFILE_FIELDS, { key: 'shared-key', member: 'grace' }));
+    expect(grace.status).toBe(201);
+    expect(((await grace.json()) as { id: string }).id).not.toBe(ada.id);
+    // And a key of ada's update, replayed by grace on ada's profile, is refused like any change of hers.
+    await fetch(`${api}/user/profile/${ada.id}`, json('PATCH', { bio: 'Ada' }, { key: 'edit-a', ifMatch: ada.etag }));
+    const stolen = await fetch(
+      `${api}/user/profile/${ada.id}`,
+      json('PATCH', { bio: 'Ada' }, { key: 'edit-a', ifMatch: '*', member: 'grace' }),
+    );
+    expect(stolen.status).toBe(403);
   });
 
   it('a key of a profile since deleted is a new save; a malformed key is refused', async () => {
-    await fetch(`${api}/commands/reset`, { method: 'POST' });
-    const { id } = await (await fetch(`${api}/user/profile`, json('POST', PROFILE_FIELDS, 'save-3'))).json();
-    await fetch(`${api}/user/profile/${id}`, { method: 'DELETE' });
-    const recreated = await fetch(`${api}/user/profile`, json('POST', PROFILE_FIELDS, 'save-3'));
+    await reset();
+    const { id, etag } = await create({ key: 'save-3' });
+    expect(
+      (await fetch(`${api}/user/profile/${id}`, { method: 'DELETE', headers: { authorization: as.ada, 'if-match': etag } })).status,
+    ).toBe(204);
+    const recreated = await fetch(`${api}/user/profile`, json('POST', PROFILE_FIELDS, { key: 'save-3' }));
     expect(recreated.status).toBe(201);
     expect((await recreated.json()).id).not.toBe(id);
-    const bad = await fetch(`${api}/user/profile`, json('POST', PROFILE_FIELDS, 'x'.repeat(129)));
+    expect(recreated.headers.get('etag')).not.toBe(etag);
+    const bad = await fetch(`${api}/user/profile`, json('POST', PROFILE_FIELDS, { key: 'x'.repeat(129) }));
     expect(bad.status).toBe(400);
     expect((await bad.json()).message).toContain('Idempotency-Key');
   });

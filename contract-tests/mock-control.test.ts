@@ -6,6 +6,7 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Exchange } from '../mocks/journal.ts';
 import { type RunningServer, startServer } from '../mocks/server.ts';
+import { signInAs } from './support/sign-in.ts';
 
 let server: RunningServer;
 beforeAll(async () => {
@@ -35,13 +36,19 @@ describe('POST /__mock/reset', () => {
   it('restores the initial data: the seed records, and no profile', async () => {
     expect((await api('/symbols/1', { method: 'DELETE' })).status).toBe(204);
     const profile = { displayName: 'Ada', username: 'ada_l', email: 'ada@example.org' };
+    const { authorization } = await signInAs(server.url, 'ada');
     expect(
-      (await api('/user/profile', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(profile) }))
-        .status,
+      (
+        await api('/user/profile', {
+          method: 'POST',
+          headers: { authorization, 'content-type': 'application/json' },
+          body: JSON.stringify(profile),
+        })
+      ).status,
     ).toBe(201);
     expect((await fetch(`${server.url}/__mock/reset`, { method: 'POST' })).status).toBe(204);
     expect(((await (await api('/symbols')).json()) as unknown[]).length).toBe(3);
-    expect((await api('/user/profile/myprofile')).status).toBe(204);
+    expect((await api('/user/profile/myprofile', { headers: { authorization } })).status).toBe(204);
   });
 
   it('answers other methods with 405 and Allow, and unknown endpoints with 404', async () => {

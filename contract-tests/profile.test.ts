@@ -15,15 +15,18 @@ import { profileApi, type Profile } from '../src/api/profile';
 import type { TransferEvent } from '../src/api/transport';
 import { startServer, type RunningServer } from '../mocks/server.ts';
 import { MAX_AVATAR_BYTES } from '../mocks/body.ts';
-import { errorBody, recordedClient } from './support/backend.ts';
+import { authorize, errorBody, recordedClient } from './support/backend.ts';
 import { makePng, PNG_SIGNATURE, SVG } from './support/images.ts';
 import { Contract, Recorder } from './support/openapi.ts';
 import { PROFILE_FIELDS } from './support/samples.ts';
+import { signInAs } from './support/sign-in.ts';
 
 const contract = new Contract();
 const recorder = new Recorder(contract);
 let server: RunningServer;
 let api: ApiClient;
+/** ada's `Bearer …`: every profile operation needs a signed-in member. */
+let authorization: string;
 const profiles = () => profileApi(api);
 const PNG = makePng();
 const pngBlob = () => new Blob([PNG], { type: 'image/png' });
@@ -31,7 +34,8 @@ let JPEG: Uint8Array<ArrayBuffer>;
 
 beforeAll(async () => {
   server = await startServer({ port: 0, delayMs: 0, distDir: null });
-  api = recordedClient(`${server.url}/api`, recorder);
+  ({ authorization } = await signInAs(server.url, 'ada'));
+  api = authorize(recordedClient(`${server.url}/api`, recorder), authorization);
   JPEG = new Uint8Array(
     await sharp({ create: { width: 8, height: 8, channels: 3, background: '#3f51b5' } })
       .jpeg()
@@ -56,7 +60,7 @@ afterEach(() => {
 async function fetchAvatar(base: string, profile: Profile): Promise<Response> {
   expect(profile.avatar).toBeTruthy();
   const url = new URL(profile.avatar!, base).href;
-  const response = await fetch(url);
+  const response = await fetch(url, { headers: { authorization } });
   await recorder.recordRaw('GET', url, response, '/api');
   return response;
 }
@@ -179,7 +183,7 @@ describe('profile with an avatar (Node mock server, contract-checked)', () => {
 
     beforeAll(async () => {
       slow = await startServer({ port: 0, delayMs: 300, distDir: null });
-      slowApi = recordedClient(`${slow.url}/api`, recorder);
+      slowApi = authorize(recordedClient(`${slow.url}/api`, recorder), (await signInAs(slow.url, 'ada')).authorization);
     });
 
     afterAll(async () => {
