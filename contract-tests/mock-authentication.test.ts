@@ -1,0 +1,101 @@
+/**
+ * The mock's handlers in process (no server, no provider): which operations ask `authenticate`,
+ * what they answer when it refuses, and that the default without one refuses every secured call.
+ * The identities are the test double of support/test-identities.ts (`Bearer test:<subject>`).
+ */
+import { getResponse, type HttpHandler } from 'msw';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Authenticate } from '../mocks/auth.ts';
+import { createContract } from '../mocks/contract.ts';
+import { ifMatchAllows } from '../mocks/handlers/profile.ts';
+import { createMockBackend } from '../mocks/mock.ts';
+import { loadSpec } from '../mocks/spec.node.ts';
+import { PROFILE_FIELDS } from './support/samples.ts';
+import { bearerOf, testAuthenticate } from './support/test-identities.ts';
+
+const contract = createContract(loadSpec());
+const ORIGIN = 'http://mock.test';
+
+async function handlersWith(authenticate?: Authenticate): Promise<HttpHandler[]> {
+  return (await createMockBackend({ contract, delayMs: 0, anyOrigin: true, ...(authenticate ? { authenticate } : {}) })).handlers;
+}
+const send = async (handlers: HttpHandler[], method: string, path: string, headers: Record<string, string> = {}, body?: unknown) => {
+  const init: RequestInit = { method, headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) } };
+  if (body !== undefined) init.body = JSON.stringify(body);
+  const answer = await getResponse(handlers, new Request(`${ORIGIN}/api${path}`, init));
+  if (!answer) throw new Error(`no handler answered ${method} ${path}`);
+  return answer;
+};
+
+describe('which operations are secured', () => {
+  it('exactly the profile operations, as openapi.yaml declares them', () => {
+    const secured = contract.spec.operations.filter((op) => op.secured).map((op) => op.id);
+    expect(secured.sort()).toEqual(['createProfile', 'deleteProfile', 'getMyProfile', 'getProfileAvatar', 'updateProfile']);
+    expect(contract.spec.byId('updateProfile').security).toEqual([{ bearer: [] }, { openId: ['openid'] }]);
+    expect(contract.spec.byId('listSymbols').security).toEqual([]);
+  });
+});
+
+describe('without an authenticate option', () => {
+  let handlers: HttpHandler[];
+  beforeAll(async () => {
+    handlers = await handlersWith();
+  });
+
+  it('refuses every secured call with 401 and a challenge, even one that carries a token', async () => {
+    for (const headers of [{}, bearerOf('ada')]) {
+      const answer = await send(handlers, 'GET', '/user/profile/myprofile', headers);
+      expect(answer.status).toBe(401);
+      expect(answer.headers.get('www-authenticate')).toBe('Bearer realm="circle"');
+    }
+    expect((await send(handlers, 'POST', '/user/profile', {}, PROFILE_FIELDS)).status).toBe(401);
+  });
+
+  it('answers the open operations', async () => {
+    expect((await send(handlers, 'GET', '/symbols')).status).toBe(200);
+  });
+});
+
+describe('with an authenticate option', () => {
+  it('asks it before anything else: an unknown id or a broken body of an anonymous caller is still 401', async () => {
+    const handlers = await handlersWith(testAuthenticate);
+    expect((await send(handlers, 'PATCH', '/user/profile/none', {}, { nope: 1 })).status).toBe(401);
+    expect((await send(handlers, 'DELETE', '/user/profile/none', { authorization: 'Bearer nope' })).status).toBe(401);
+    expect((await send(handlers, 'PATCH', '/user/profile/none', { ...bearerOf('ada'), 'if-match': '*' }, { bio: 'x' })).status).toBe(404);
+  });
+
+  it('gives the resolvers the identity it read: the subject owns what it creates', async () => {
+    const handlers = await handlersWith(testAuthenticate);
+    const created = await send(handlers, 'POST', '/user/profile', bearerOf('linus'), PROFILE_FIELDS);
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    expect((await send(handlers, 'GET', `/user/profile/${id}/avatar`, bearerOf('ada'))).status).toBe(403);
+    expect((await send(handlers, 'GET', `/user/profile/${id}/avatar`, bearerOf('linus'))).status).toBe(404);
+  });
+
+  it('a check that fails for another reason than a refusal is a 500 of the mock, never an answer without credentials', async () => {
+    const handlers = await handlersWith(async () => {
+      throw new Error('The identity provider is not ready');
+    });
+    const original = console.error;
+    console.error = () => {};
+    try {
+      expect((await send(handlers, 'GET', '/user/profile/myprofile', bearerOf('ada'))).status).toBe(500);
+    } finally {
+      console.error = original;
+    }
+  });
+});
+
+describe('ifMatchAllows', () => {
+  it('matches *, or the current tag compared strongly, alone or in a list', () => {
+    expect(ifMatchAllows('*', '"a.1"')).toBe(true);
+    expect(ifMatchAllows(' * ', '"a.1"')).toBe(true);
+    expect(ifMatchAllows('"a.1"', '"a.1"')).toBe(true);
+    expect(ifMatchAllows('"b.2", "a.1"', '"a.1"')).toBe(true);
+    expect(ifMatchAllows('W/"a.1"', '"a.1"')).toBe(false);
+    expect(ifMatchAllows('"a.2"', '"a.1"')).toBe(false);
+    expect(ifMatchAllows('a.1', '"a.1"')).toBe(false);
+    expect(ifMatchAllows('', '"a.1"')).toBe(false);
+  });
+});
