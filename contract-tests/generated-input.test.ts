@@ -39,6 +39,7 @@ import { makePng } from './support/images.ts';
 import { Contract } from './support/openapi.ts';
 import { startPrismProxy, type PrismProcess } from './support/prism.ts';
 import { PROFILE_FIELDS, SAMPLE_INPUT } from './support/samples.ts';
+import { bearerOf, testAuthenticate } from './support/test-identities.ts';
 
 const FILE = 'contract-tests/generated-input.test.ts';
 const MIN_REQUESTS = 2000;
@@ -108,10 +109,21 @@ const collectGarbage = () => {
   if (typeof gcCandidate === 'function') gcCandidate();
 };
 
-const endpoints = () => ({ proxy: proxy.url, rootProxy: rootProxy.url, server: server.url });
+/**
+ * The profile's operations are secured: each request of one carries a member's bearer token. The
+ * server reads the test double's tokens (support/test-identities.ts); Prism's proxy only checks
+ * that a bearer token is there. What the server does without one is contract-tests/accounts.test.ts's.
+ */
+const MEMBER = bearerOf('ada');
+const endpoints = () => ({
+  proxy: proxy.url,
+  rootProxy: rootProxy.url,
+  server: server.url,
+  headers: (op: OperationSpec): Record<string, string> => (op.secured ? MEMBER : {}),
+});
 
 beforeAll(async () => {
-  server = await startServer({ port: 0, delayMs: 0, distDir: null });
+  server = await startServer({ port: 0, delayMs: 0, distDir: null, authenticate: testAuthenticate });
   const started = await Promise.allSettled([
     startPrismProxy(`${server.url}/api`, { readyPath: '/symbols' }),
     startPrismProxy(server.url, { readyPath: '/assets/ui-config.json' }),
@@ -164,10 +176,10 @@ async function prepare(op: OperationSpec, setup: Setup): Promise<string> {
       const form = new FormData();
       for (const [k, v] of Object.entries(PROFILE_FIELDS)) form.append(k, Array.isArray(v) ? v.join(',') : String(v));
       form.append('avatar', new Blob([makePng(8)], { type: 'image/png' }), 'a.png');
-      response = await direct('POST', '/user/profile', { body: form });
+      response = await direct('POST', '/user/profile', { headers: MEMBER, body: form });
     } else {
       response = await direct('POST', '/user/profile', {
-        headers: { 'content-type': 'application/json' },
+        headers: { ...MEMBER, 'content-type': 'application/json' },
         body: JSON.stringify(PROFILE_FIELDS),
       });
     }
@@ -292,7 +304,7 @@ async function stateProblems(op: OperationSpec): Promise<string[]> {
   const name = generator.collectionOf(op);
   const path = name ? `/${name}` : op.path.startsWith('/user/profile') ? '/user/profile/myprofile' : null;
   if (!path) return [];
-  const response = await direct('GET', path);
+  const response = await direct('GET', path, name ? {} : { headers: MEMBER });
   const body = new Uint8Array(await response.arrayBuffer());
   const problems = contract.checkAnswer(contract.match('GET', path)!, { status: response.status, headers: response.headers, body });
   return problems.map((p) => `reading the state back after the batch, GET /api${path}: ${p}`);

@@ -707,6 +707,8 @@ export interface Endpoints {
   rootProxy: string;
   /** The Node mock server's origin. */
   server: string;
+  /** Headers each request of `op` carries besides its own (see Bases.headers). */
+  headers?: (op: OperationSpec) => Record<string, string>;
 }
 
 export interface Built {
@@ -787,13 +789,26 @@ export function resolvePath(op: OperationSpec, r: GeneratedRequest, existing: st
 export function build(op: OperationSpec, r: GeneratedRequest, endpoints: Endpoints, existing: string): Built {
   const bases =
     r.via === 'proxy' ? { api: endpoints.proxy, root: endpoints.rootProxy } : { api: `${endpoints.server}/api`, root: endpoints.server };
-  return buildAt(op, r, bases, existing);
+  return buildAt(op, r, endpoints.headers ? { ...bases, headers: endpoints.headers } : bases, existing);
 }
 
 /** Where a request goes: the API base URL (the document's `servers` URL, resolved) and the origin's root. */
 export interface Bases {
   api: string;
   root: string;
+  /** Headers a request of `op` carries besides its own, e.g. the credentials of a secured operation. */
+  headers?: (op: OperationSpec) => Record<string, string>;
+}
+
+/**
+ * The header parameters an operation requires, each with a value that never refuses the request
+ * by itself: If-Match `*` (whatever the resource's current tag is). Generated requests vary the
+ * body, path and query; what their headers must be is not what they test.
+ */
+export function requiredHeaders(op: OperationSpec): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const p of op.params) if (p.in === 'header' && p.required && p.name.toLowerCase() === 'if-match') out[p.name] = '*';
+  return out;
 }
 
 /** A request as sent, for the record (e.g. a curl line). */
@@ -813,7 +828,7 @@ export function buildAt(op: OperationSpec, r: GeneratedRequest, bases: Bases, ex
   if (r.query.kind === 'raw') search = `?${r.query.text}`;
   else if (r.query.entries.length > 0) search = `?${new URLSearchParams(r.query.entries.map(([k, v]) => [k, textOf(v)])).toString()}`;
   const url = base + resolvePath(op, r, existing) + search;
-  const headers = new Headers();
+  const headers = new Headers({ ...requiredHeaders(op), ...bases.headers?.(op) });
   let body: BodyInit | undefined;
   let bodyBytes = 0;
   let sent: SentBody = { kind: 'none' };
