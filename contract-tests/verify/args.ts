@@ -8,8 +8,10 @@ export interface Options {
   json?: string;
   html?: string;
   seed: number;
-  /** Sent with every request, e.g. `Authorization: Bearer …`. */
+  /** Sent with every request, e.g. `Authorization: Bearer …` (but those checking the 401 of a secured operation). */
   headers: Array<[name: string, value: string]>;
+  /** The credentials of a second member: sent instead of `headers` by the checks that another member is refused (403). */
+  otherHeaders: Array<[name: string, value: string]>;
   /** Safe methods only (GET, HEAD, OPTIONS, TRACE), for a production server. */
   readOnly: boolean;
   maxRequests?: number;
@@ -39,7 +41,11 @@ Options:
   --json FILE         write the results as JSON
   --html FILE         write a small HTML page: coverage matrix and failures
   --seed N            replay a run (the seed is printed at the start of every run)
-  --header "N: v"     send this header with every request (repeatable), e.g. authentication
+  --header "N: v"     send this header with every request (repeatable), e.g. authentication;
+                      secured operations are also sent without these, and must answer 401
+  --other-header "N: v"
+                      a second member's credentials (repeatable): the first member's profile
+                      and avatar must answer this member 403
   --read-only         send safe methods only (GET, HEAD, OPTIONS): for a production server
   --max-requests N    send at most N requests (clean-up requests are always sent)
   --rate N            send at most N requests per second
@@ -57,6 +63,7 @@ const VALUE_OPTIONS = new Set([
   '--html',
   '--seed',
   '--header',
+  '--other-header',
   '--max-requests',
   '--rate',
   '--runs',
@@ -87,7 +94,16 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /** Parses the arguments after `--`. `--name=value` and `--name value` are both accepted. */
 export function parseArgs(argv: readonly string[], randomSeed: () => number = () => Math.floor(Math.random() * 2 ** 31)): Parsed {
-  const options: Options = { spec: DEFAULT_SPEC, seed: 0, headers: [], readOnly: false, runs: DEFAULT_RUNS, quiet: false, help: false };
+  const options: Options = {
+    spec: DEFAULT_SPEC,
+    seed: 0,
+    headers: [],
+    otherHeaders: [],
+    readOnly: false,
+    runs: DEFAULT_RUNS,
+    quiet: false,
+    help: false,
+  };
   let seed: number | undefined;
   const fail = (message: string): Parsed => ({ ok: false, message });
   for (let i = 0; i < argv.length; i++) {
@@ -127,11 +143,12 @@ export function parseArgs(argv: readonly string[], randomSeed: () => number = ()
         if (name === '--spec') options.spec = value;
         else options[name.slice(2) as 'junit' | 'json' | 'html'] = value;
         break;
-      case '--header': {
+      case '--header':
+      case '--other-header': {
         const colon = value.indexOf(':');
         const headerName = colon === -1 ? '' : value.slice(0, colon).trim();
-        if (colon === -1 || !HEADER_NAME.test(headerName)) return fail(`--header takes "Name: value", not '${value}'`);
-        options.headers.push([headerName, value.slice(colon + 1).trim()]);
+        if (colon === -1 || !HEADER_NAME.test(headerName)) return fail(`${name} takes "Name: value", not '${value}'`);
+        (name === '--header' ? options.headers : options.otherHeaders).push([headerName, value.slice(colon + 1).trim()]);
         break;
       }
       case '--seed': {

@@ -73,6 +73,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   let target: Target | null = null;
   try {
     let baseUrl = options.baseUrl;
+    let { headers, otherHeaders } = options;
     if (baseUrl === undefined) {
       try {
         // Loaded only when needed: a URL to check does not depend on the mock's code.
@@ -83,10 +84,14 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
         return EXIT.couldNotRun;
       }
       baseUrl = mock.baseUrl;
+      // The embedded mock's own members, unless credentials were given.
+      if (headers.length === 0) headers = mock.headers;
+      if (otherHeaders.length === 0) otherHeaders = mock.otherHeaders;
     }
     target = new Target({
       baseUrl,
-      headers: options.headers,
+      headers,
+      otherHeaders,
       ...(options.rate === undefined ? {} : { rate: options.rate }),
       ...(options.maxRequests === undefined ? {} : { maxRequests: options.maxRequests }),
     });
@@ -128,7 +133,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       },
       target.sent,
     );
-    io.out(consoleReport(run, { quiet: options.quiet, injected: options.headers.map(([name]) => name) }));
+    io.out(consoleReport(run, { quiet: options.quiet, injected: headers.map(([name]) => name) }));
     for (const [file, render] of [
       [options.junit, junitReport],
       [options.json, jsonReport],

@@ -6,6 +6,12 @@
  * answered as uploaded. Every run first walks it once the same way (see walk), whatever --runs
  * says, then runs generated sequences. Runs only when the member has no profile, and deletes its
  * own at the end.
+ *
+ * The walk also holds the profile to its owner and to its version: another member (--other-header)
+ * is refused its update, its delete and its avatar (403) and changes nothing; a change without
+ * If-Match answers 428, one with an ETag from before the last write 412 (the answer's ETag the
+ * current one), and each write answers a new ETag. The member's If-Match is the last ETag the
+ * server answered them (Target.etag).
  */
 import fc from 'fast-check';
 import { isRecord, type OperationSpec } from '../../mocks/openapi/index.ts';
@@ -15,7 +21,7 @@ import { ProfileFixture, type ProfileOps } from './fixtures.ts';
 import { MISSING_ID } from './singles.ts';
 import type { Session } from './session.ts';
 import { canonical, disproved, runSequences, runWalk, skipSequences, step, type Transcript } from './stateful.ts';
-import { bodyJson, jsonRequest, type Outgoing } from './target.ts';
+import { bodyJson, jsonRequest, requiresIfMatch, type Exchange, type Outgoing } from './target.ts';
 
 type Row = Record<string, unknown>;
 
@@ -29,7 +35,11 @@ interface Model {
   avatar: { bytes: Uint8Array; type: string } | null;
   /** The operation whose answer the model's state rests on. */
   writer: OperationSpec | null;
+  /** The ETags the profile's writes answered, oldest first: the one before the last is stale. */
+  tags: string[];
 }
+
+const emptyModel = (): Model => ({ fields: null, id: null, lastId: null, createdAt: undefined, avatar: null, writer: null, tags: [] });
 
 interface Real extends Transcript {
   fixture: ProfileFixture;
@@ -160,6 +170,8 @@ export class ProfileModel {
         });
         if (exists) return self.readMine(m, real, op, 'reading the profile after a refused second create');
         real.fixture.track(exchange);
+        m.tags = [];
+        self.noteTag(m, real, exchange, op);
         const body = bodyJson(exchange.response);
         if (!isRecord(body) || typeof body.id !== 'string') disproved(real, exchange, op, 'the 201 body has no string id');
         Object.assign(m, { fields: { ...p.fields }, id: body.id, lastId: body.id, createdAt: body.createdAt, writer: op });
@@ -186,6 +198,7 @@ export class ProfileModel {
           why: exists ? 'updating the profile' : 'updating a profile that does not exist',
         });
         if (!exists) return;
+        self.noteTag(m, real, exchange, op);
         m.fields = { ...m.fields, ...p.fields };
         if (p.avatar) m.avatar = { bytes: fileBytes(p.avatar), type: p.avatar.type };
         m.writer = op;
@@ -193,6 +206,125 @@ export class ProfileModel {
         if (problem)
           disproved(real, exchange, op, `the 200 body is not the profile with the fields sent changed and the others kept: ${problem}`);
         await self.readMine(m, real, op, 'reading the updated profile back');
+      },
+    };
+  }
+
+  /** Keeps the ETag a write answered; the same tag as before the write is a version that did not change. */
+  private noteTag(m: Model, real: Real, exchange: Exchange, op: OperationSpec): void {
+    const tag = exchange.response?.headers.get('etag') ?? null;
+    if (tag === null) return;
+    if (m.tags.at(-1) === tag)
+      disproved(
+        real,
+        exchange,
+        op,
+        `the write answered the ETag the profile had before it (${tag}): a stale If-Match could not be told from a current one`,
+      );
+    m.tags.push(tag);
+  }
+
+  /** Another member (--other-header) is refused the profile: its update, its delete and its avatar answer 403, and it stays as it was. */
+  private foreign(p: Payload): Cmd {
+    const self = this;
+    return {
+      check: (m) => m.id !== null,
+      toString: () => 'asOtherMember()',
+      async run(m, real) {
+        const id = m.id!;
+        const as = { credentials: 'other' as const, ifMatch: self.session.target.etag ?? '*' };
+        if (self.ops.update)
+          await step(
+            self.session,
+            real,
+            self.ops.update,
+            { ...self.outgoing(self.ops.update, id, p), ...as },
+            {
+              kind: 'exact',
+              statuses: [403],
+              why: "another member updating the member's profile (with its current ETag)",
+            },
+          );
+        if (self.ops.remove)
+          await step(
+            self.session,
+            real,
+            self.ops.remove,
+            { method: 'DELETE', url: self.url(self.ops.remove, id), ...as },
+            {
+              kind: 'exact',
+              statuses: [403],
+              why: "another member deleting the member's profile (with its current ETag)",
+            },
+          );
+        if (self.ops.avatar)
+          await step(
+            self.session,
+            real,
+            self.ops.avatar,
+            { method: 'GET', url: self.url(self.ops.avatar, id), credentials: 'other' },
+            {
+              kind: 'exact',
+              statuses: [403],
+              why: "another member reading the member's avatar",
+            },
+          );
+        await self.readMine(
+          m,
+          real,
+          self.ops.update ?? self.ops.remove ?? self.ops.mine,
+          "reading the profile after another member's refused changes",
+        );
+      },
+    };
+  }
+
+  /** A change without If-Match answers 428; with an ETag from before the last write, 412 and the current ETag. Neither changes anything. */
+  private preconditions(p: Payload): Cmd {
+    const self = this;
+    return {
+      check: (m) => m.id !== null,
+      toString: () => 'preconditions()',
+      async run(m, real) {
+        const id = m.id!;
+        const changes: Array<[OperationSpec, () => Outgoing]> = [];
+        if (self.ops.update && requiresIfMatch(self.ops.update))
+          changes.push([self.ops.update, () => self.outgoing(self.ops.update!, id, p)]);
+        if (self.ops.remove && requiresIfMatch(self.ops.remove))
+          changes.push([self.ops.remove, () => ({ method: 'DELETE', url: self.url(self.ops.remove!, id) })]);
+        for (const [op, out] of changes)
+          await step(
+            self.session,
+            real,
+            op,
+            { ...out(), ifMatch: null },
+            { kind: 'exact', statuses: [428], why: `${op.method} of the profile without If-Match` },
+          );
+        const [stale, current] = [m.tags.at(-2), m.tags.at(-1)];
+        if (stale !== undefined && current !== undefined) {
+          for (const [op, out] of changes) {
+            const exchange = await step(
+              self.session,
+              real,
+              op,
+              { ...out(), ifMatch: stale },
+              {
+                kind: 'exact',
+                statuses: [412],
+                why: `${op.method} of the profile with the ETag it had before its last write (${stale})`,
+              },
+            );
+            const tag = exchange.response?.headers.get('etag');
+            if (tag !== current)
+              disproved(real, exchange, op, `the 412 answer's ETag is ${tag ?? 'missing'}, not the profile's current ${current}`);
+          }
+        }
+        await self.readMine(
+          m,
+          real,
+          self.ops.update ?? self.ops.remove ?? self.ops.mine,
+          'reading the profile after changes refused for their If-Match',
+        );
       },
     };
   }
@@ -216,7 +348,7 @@ export class ProfileModel {
             why: exists ? 'deleting the profile' : 'deleting a profile that does not exist',
           },
         );
-        Object.assign(m, { fields: null, id: null, createdAt: undefined, avatar: null, writer: op });
+        Object.assign(m, { fields: null, id: null, createdAt: undefined, avatar: null, writer: op, tags: [] });
         await self.readMine(m, real, op, 'reading the profile after its delete');
       },
     };
@@ -280,7 +412,7 @@ export class ProfileModel {
       async ([first, cmds], transcript) => {
         const fixture = new ProfileFixture(this.session, this.ops, this.arbs);
         const real: Real = Object.assign(transcript, { fixture });
-        const model: Model = { fields: null, id: null, lastId: null, createdAt: undefined, avatar: null, writer: null };
+        const model = emptyModel();
         try {
           await fc.asyncModelRun(() => ({ model, real }), [this.create(first), ...cmds]);
         } finally {
@@ -303,10 +435,19 @@ export class ProfileModel {
     if (!created) return true;
     const steps: Cmd[] = [this.create(created)];
     if (this.ops.avatar) steps.push(this.avatar());
-    if (this.ops.update) {
-      const [changed] = fc.sample(this.payloads(this.ops.update, 1), { seed: seed + 1, numRuns: 1 });
-      if (changed) steps.push(this.update(changed));
-    }
+    const [changed] = this.ops.update ? fc.sample(this.payloads(this.ops.update, 1), { seed: seed + 1, numRuns: 1 }) : [];
+    const probe = changed ?? created;
+    if (this.session.target.otherHeaders.length > 0) steps.push(this.foreign(probe));
+    else
+      for (const op of [this.ops.update, this.ops.remove, this.ops.avatar])
+        if (op?.secured)
+          this.session.results.note(
+            op,
+            'stateful',
+            "another member's access (403) not checked: give their credentials with --other-header",
+          );
+    if (changed) steps.push(this.update(changed));
+    steps.push(this.preconditions(probe));
     if (this.ops.remove) {
       steps.push(this.remove());
       if (this.ops.avatar) steps.push(this.avatar());
@@ -318,7 +459,7 @@ export class ProfileModel {
     return runWalk(this.session, 'the profile', async (transcript) => {
       const fixture = new ProfileFixture(this.session, this.ops, this.arbs);
       const real: Real = Object.assign(transcript, { fixture });
-      const model: Model = { fields: null, id: null, lastId: null, createdAt: undefined, avatar: null, writer: null };
+      const model = emptyModel();
       try {
         for (const cmd of steps) if (cmd.check(model)) await cmd.run(model, real);
       } finally {

@@ -6,7 +6,8 @@
  * - invalid input: the generator of the contract tests (support/generated-requests.ts): wrong
  *   types, missing required fields, unknown fields, malformed JSON, wrong content types, hostile
  *   strings and path ids, multipart garbage; a few canonical cases first (each required field
- *   left out, malformed JSON, the wrong media type, no body, a bad id, a bad query value);
+ *   left out, malformed JSON, the wrong media type, no body, a bad id, a bad query value), and
+ *   for a secured operation a valid request without credentials (401);
  * - limits: bodies over `x-max-body-bytes` and files over their `maxLength`.
  *
  * What the document says about each request (valid, invalid and why, or nothing) comes from the
@@ -30,7 +31,7 @@ import type { CollectionFixtures, ProfileFixture, ProfileOps } from './fixtures.
 import type { Expectation, Finding } from './judge.ts';
 import type { CheckName } from './results.ts';
 import { Counterexample, SAFE_METHODS, unlessBudgetSpent, type Session } from './session.ts';
-import { BudgetSpent, type Exchange } from './target.ts';
+import { BudgetSpent, type Exchange, type Outgoing } from './target.ts';
 
 /** An id no record has: what a request that must not touch real data is sent to. */
 export const MISSING_ID = 'verify-missing-0';
@@ -391,6 +392,35 @@ export class SingleExchanges {
       this.session.results.fail(error.blame ?? error.exchange.op ?? op, check, error.exchange, finding, { replay });
   }
 
+  /**
+   * A secured operation sent a valid request without any credentials (none of the --header
+   * headers) must answer 401, whatever else the request is: counted under "invalid input", sent
+   * on every run. An answer that serves it is a hole, reported on the operation.
+   */
+  private async anonymous(op: OperationSpec): Promise<void> {
+    if (!op.secured) return;
+    const [r] = fc.sample(this.validRequest(op), { seed: this.session.seedOf(`${op.id}:anonymous`), numRuns: 1 });
+    if (!r) return;
+    const existing = Object.values(r.path).some((v) => v.kind === 'existing') ? await this.existing(op) : MISSING_ID;
+    const built = buildAt(op, { ...r, chunked: false }, this.session.target.bases, existing);
+    const out: Outgoing = {
+      method: r.method,
+      url: built.url,
+      headers: new Headers(built.init.headers),
+      sent: built.sent,
+      credentials: 'none',
+      ...(built.init.body === undefined || built.init.body === null ? {} : { body: built.init.body }),
+    };
+    this.session.activity = `${op.id} without credentials`;
+    const { exchange, findings } = await this.session.send(op, out, 'invalid input', {
+      kind: 'exact',
+      statuses: [401],
+      why: `${op.method} ${op.path} without credentials (the operation is secured)`,
+    });
+    this.track(exchange);
+    for (const finding of findings) this.session.results.fail(op, 'invalid input', exchange, finding);
+  }
+
   /** Every single-exchange check of one operation. */
   async operation(op: OperationSpec): Promise<void> {
     const { readOnly, runs } = this.session.options;
@@ -402,6 +432,7 @@ export class SingleExchanges {
     }
     await unlessBudgetSpent(() => this.property(op, 'valid input', this.validRequest(op), runs));
     await unlessBudgetSpent(() => this.property(op, 'invalid input', this.invalidRequest(op), runs, this.canonicalInvalid(op)));
+    await unlessBudgetSpent(() => this.anonymous(op));
     const limits = this.limitRequest(op);
     if (limits) await unlessBudgetSpent(() => this.property(op, 'limits', limits, Math.max(3, Math.ceil(runs / 8))));
     else this.session.results.skip(op, 'limits', 'the document states no size limit for its input');

@@ -3,6 +3,12 @@
  * headers given on the command line added, at most --rate requests per second and --max-requests
  * in all. Every exchange is kept as sent and as answered, for the judge and the report.
  *
+ * Credentials: a request goes as the member (the --header headers, by default), as nobody (none
+ * of them: the 401 check) or as the other member (the --other-header headers: the 403 check).
+ * Conditional requests: the last ETag the server answered the member is kept, and sent as
+ * If-Match on every request of the member to an operation that requires If-Match, unless the
+ * request sets its own (or asks for none, to check the 428).
+ *
  * Requests go over kept-alive connections (node:http). A server may close an idle connection just
  * as the next request is written on it: that request then gets a reset before any byte of an
  * answer, and the server has processed nothing. Such a request is sent once more, on a new
@@ -21,8 +27,13 @@ export interface SentRequest {
   /** The request's own headers (content type and the like); the injected ones are listed by name only. */
   headers: Array<[string, string]>;
   injected: string[];
+  /** Whose credentials the injected headers were: the other member's (--other-header) when 'other'. */
+  credentials?: Credentials;
   body: SentBody;
 }
+
+/** Whose credentials a request carries: the member's (--header), none, or the other member's (--other-header). */
+export type Credentials = 'member' | 'none' | 'other';
 
 export interface Received {
   status: number;
@@ -49,6 +60,8 @@ export class BudgetSpent extends Error {
 export interface TargetOptions {
   baseUrl: string;
   headers?: Array<[string, string]>;
+  /** The credentials of a second member (--other-header). */
+  otherHeaders?: Array<[string, string]>;
   rate?: number;
   maxRequests?: number;
   timeoutMs?: number;
@@ -63,7 +76,18 @@ export interface Outgoing {
   sent?: SentBody;
   /** Sent as a stream (Transfer-Encoding: chunked). */
   stream?: boolean;
+  /** Whose credentials go with it (default: the member's). */
+  credentials?: Credentials;
+  /**
+   * If-Match for an operation that requires it: a value, null for none at all; left out, the
+   * member's last ETag (see Target.etag).
+   */
+  ifMatch?: string | null;
 }
+
+/** Whether an operation requires an If-Match header (a conditional change, RFC 9110 13.1.1). */
+export const requiresIfMatch = (op: OperationSpec): boolean =>
+  op.params.some((p) => p.in === 'header' && p.required && p.name.toLowerCase() === 'if-match');
 
 /** A JSON request to `url`, recorded byte for byte. */
 export function jsonRequest(method: string, url: string, value: unknown): Outgoing {
@@ -212,13 +236,21 @@ export class Target {
   get injectedHeaders(): ReadonlyArray<[string, string]> {
     return this.injected;
   }
+  /** The other member's headers (--other-header); empty when none were given. */
+  readonly otherHeaders: ReadonlyArray<[string, string]>;
+  /**
+   * The last ETag an answer to the member carried (where the document gives the answer one), null
+   * after a delete: what a conditional change of theirs sends as If-Match.
+   */
+  etag: string | null = null;
   /** Every exchange, oldest first, for listeners (progress, tests). */
   onExchange: ((exchange: Exchange) => void) | undefined;
 
-  constructor({ baseUrl, headers = [], rate, maxRequests, timeoutMs = REQUEST_TIMEOUT_MS }: TargetOptions) {
+  constructor({ baseUrl, headers = [], otherHeaders = [], rate, maxRequests, timeoutMs = REQUEST_TIMEOUT_MS }: TargetOptions) {
     const api = new URL(baseUrl);
     this.bases = { api: baseUrl.replace(/\/+$/, ''), root: api.origin };
     this.injected = headers;
+    this.otherHeaders = otherHeaders;
     this.interval = rate ? 1000 / rate : 0;
     this.maxRequests = maxRequests ?? Number.POSITIVE_INFINITY;
     this.timeoutMs = timeoutMs;
@@ -251,13 +283,21 @@ export class Target {
     await this.pace();
     this.sent++;
     const headers = new Headers(out.headers);
+    const credentials = out.credentials ?? 'member';
+    if (op && requiresIfMatch(op)) {
+      if (out.ifMatch === null) headers.delete('if-match');
+      else if (out.ifMatch !== undefined) headers.set('if-match', out.ifMatch);
+      else if (!headers.has('if-match') && credentials === 'member') headers.set('if-match', this.etag ?? '*');
+    }
     const own: Array<[string, string]> = [...headers.entries()];
-    for (const [name, value] of this.injected) headers.set(name, value);
+    const injected = credentials === 'member' ? this.injected : credentials === 'other' ? this.otherHeaders : [];
+    for (const [name, value] of injected) headers.set(name, value);
     const request: SentRequest = {
       method: out.method,
       url: out.url,
       headers: own,
-      injected: this.injected.map(([name]) => name),
+      injected: injected.map(([name]) => name),
+      ...(credentials === 'member' ? {} : { credentials }),
       body: out.sent ?? { kind: 'none' },
     };
     const started = performance.now();
@@ -291,11 +331,21 @@ export class Target {
         response = await attempt(wire, false, this.timeoutMs);
       }
       exchange = { op, request, response, ms: performance.now() - started };
+      if (credentials === 'member') this.noteEtag(op, out.method, response);
     } catch (error) {
       exchange = { op, request, response: null, error: describeFetchError(error, this.timeoutMs), ms: performance.now() - started };
     }
     this.onExchange?.(exchange);
     return exchange;
+  }
+
+  /** Keeps the ETag of an answer to the member that documents one; forgets it once a delete went through. */
+  private noteEtag(op: OperationSpec | null, method: string, response: Received): void {
+    if (!op) return;
+    const tag = response.headers.get('etag');
+    const documented = op.responses[String(response.status)]?.headers.some((h) => h.name.toLowerCase() === 'etag');
+    if (tag !== null && documented) this.etag = tag;
+    else if (method === 'DELETE' && requiresIfMatch(op) && response.status >= 200 && response.status < 300) this.etag = null;
   }
 
   /** Closes the kept-alive connections. */
@@ -309,10 +359,15 @@ export class Target {
     op: OperationSpec,
     params: Record<string, string> = {},
     value?: unknown,
-    { query = [], essential = false }: { query?: Array<[string, string]>; essential?: boolean } = {},
+    {
+      query = [],
+      essential = false,
+      credentials,
+    }: { query?: Array<[string, string]>; essential?: boolean; credentials?: Credentials } = {},
   ): Promise<Exchange> {
     const url = this.url(op, params, query);
-    if (value === undefined) return this.send(op, { method: op.method, url }, { essential });
+    const as = credentials ? { credentials } : {};
+    if (value === undefined) return this.send(op, { method: op.method, url, ...as }, { essential });
     const bytes = new TextEncoder().encode(JSON.stringify(value));
     return this.send(
       op,
@@ -322,6 +377,7 @@ export class Target {
         headers: new Headers({ 'content-type': 'application/json' }),
         body: bytes,
         sent: { kind: 'bytes', bytes, chunked: false },
+        ...as,
       },
       { essential },
     );
