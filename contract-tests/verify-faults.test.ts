@@ -2,7 +2,8 @@
  * Proves that `npm run verify` catches real breakage: the verify CLI runs against the embedded mock
  * behind the fault proxy of contract-tests/verify/faults/. Through the pass-through proxy it must find
  * the mock conformant (exit 0); with each fault of the table injected alone it must find the backend
- * not conformant (exit 1) and print a FAIL line for the operation the fault breaks, and for no other:
+ * not conformant (exit 1) and print a FAIL line for the operation the fault breaks, and for no other
+ * (verify runs as ada, with grace as the other member, both signed in at the mock's provider):
  * an operation that answered correctly is never blamed (a list that breaks its schema, or lists a
  * record twice, must not lead verify's own set-up to fail the create or the delete that follow).
  *
@@ -13,7 +14,7 @@
 import { spawn } from 'node:child_process';
 import { delimiter, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FAULT_NAMES, FAULTS, startFaultyBackend, type FaultName } from './verify/faults/backend.ts';
+import { FAULT_NAMES, FAULTS, startFaultyBackend, type FaultName, type FaultyBackend } from './verify/faults/backend.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const CLI = 'contract-tests/verify/cli.ts';
@@ -46,10 +47,11 @@ async function limited<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-function runVerify(baseUrl: string): Promise<VerifyRun> {
+function runVerify({ baseUrl, authorization, otherAuthorization }: FaultyBackend): Promise<VerifyRun> {
   const started = Date.now();
+  const members = ['--header', `Authorization: ${authorization}`, '--other-header', `Authorization: ${otherAuthorization}`];
   return new Promise((done, fail) => {
-    const child = spawn(TSX, [CLI, '--base-url', baseUrl, '--seed', SEED, '--runs', RUNS], {
+    const child = spawn(TSX, [CLI, '--base-url', baseUrl, ...members, '--seed', SEED, '--runs', RUNS], {
       cwd: ROOT,
       // The pinned Node in node_modules/.bin runs tsx, as under `npm run`.
       env: { ...process.env, MOCK_DELAY_MS: '0', PATH: `${resolve(ROOT, 'node_modules/.bin')}${delimiter}${process.env.PATH ?? ''}` },
@@ -80,7 +82,7 @@ async function verifyAgainst(fault: FaultName | null): Promise<VerifyRun> {
   return limited(async () => {
     const backend = await startFaultyBackend(fault);
     try {
-      return await runVerify(backend.baseUrl);
+      return await runVerify(backend);
     } finally {
       await backend.close();
     }

@@ -12,6 +12,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { matchOperation, operationSpecs, type OperationSpec } from '../../../mocks/openapi/index.ts';
 import { startServer } from '../../../mocks/server.ts';
+import { signInAs } from '../../support/sign-in.ts';
 import { loadSpec } from '../../../mocks/spec.node.ts';
 import { FAULT_NAMES, FAULTS, type Answer, type Exchange, type Fault, type FaultName } from './faults.ts';
 
@@ -20,6 +21,10 @@ export { FAULT_NAMES, FAULTS, type FaultName } from './faults.ts';
 export interface FaultyBackend {
   /** The API base URL, e.g. `http://127.0.0.1:PORT/api`. */
   baseUrl: string;
+  /** ada's `Bearer …`: verify's --header. */
+  authorization: string;
+  /** grace's `Bearer …`: verify's --other-header. */
+  otherAuthorization: string;
   close(): Promise<void>;
 }
 
@@ -60,6 +65,9 @@ export async function startFaultyBackend(fault: FaultName | null): Promise<Fault
   if (fault !== null && !injected) throw new Error(`No fault named '${fault}'; known: ${FAULT_NAMES.join(', ')}`);
   const mock = await startServer({ port: 0, delayMs: 0, distDir: null });
   const upstream = new URL(mock.url);
+  // The members verify works as: ada, whose profile it creates, and grace, who must be refused it.
+  // Signed in at the mock's own provider, directly (the proxy only carries the API).
+  const [ada, grace] = await Promise.all([signInAs(mock.url, 'ada'), signInAs(mock.url, 'grace')]);
   const agent = new Agent({ keepAlive: true, maxSockets: 16 });
 
   const send = (method: string, url: string, headers: Record<string, string>, body: Buffer): Promise<Answer> =>
@@ -96,6 +104,7 @@ export async function startFaultyBackend(fault: FaultName | null): Promise<Fault
         headers,
         body,
         forward: (init = {}) => send(init.method ?? method, init.url ?? url, init.headers ?? headers, init.body ?? body),
+        ownerAuthorization: ada.authorization,
       };
       const answer =
         injected && operationOf(method, url) === injected.operationId ? await injected.answer(exchange) : await exchange.forward();
@@ -121,6 +130,8 @@ export async function startFaultyBackend(fault: FaultName | null): Promise<Fault
 
   return {
     baseUrl: `http://127.0.0.1:${port}${API_BASE}`,
+    authorization: ada.authorization,
+    otherAuthorization: grace.authorization,
     close: async () => {
       await new Promise<void>((done) => {
         server.closeAllConnections();
@@ -141,6 +152,9 @@ if (isMain) {
   }
   const backend = await startFaultyBackend((name as FaultName | undefined) ?? null);
   console.log(`${name ?? 'pass-through'}: API on ${backend.baseUrl}`);
+  console.log(
+    `npm run verify -- --base-url ${backend.baseUrl} --header 'Authorization: ${backend.authorization}' --other-header 'Authorization: ${backend.otherAuthorization}'`,
+  );
   const stop = () => void backend.close().then(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -22,6 +22,8 @@ export interface Exchange {
   body: Buffer;
   /** Sends this exchange (or, with `init`, another request) to the mock and buffers its answer. */
   forward(init?: { method?: string; url?: string; body?: Buffer; headers?: Record<string, string> }): Promise<Answer>;
+  /** The `Authorization` of the member whose profile verify works on (ada): what a fault that mixes members up sends instead. */
+  ownerAuthorization: string;
 }
 
 export interface Fault {
@@ -33,6 +35,13 @@ export interface Fault {
 }
 
 const REASONS: Record<number, string> = { 404: 'Not Found', 500: 'Internal Server Error' };
+
+/** The exchange sent again as the owner of the profile when the mock refused it as another member's (403). */
+async function asOwnerWhenForbidden(exchange: Exchange): Promise<Answer> {
+  const upstream = await exchange.forward();
+  if (upstream.status !== 403) return upstream;
+  return exchange.forward({ headers: { ...exchange.headers, authorization: exchange.ownerAuthorization } });
+}
 
 export function jsonAnswer(status: number, value: unknown, headers: Record<string, string> = {}): Answer {
   const body = Buffer.from(JSON.stringify(value));
@@ -224,6 +233,38 @@ export const FAULTS = {
       const upstream = await ex.forward();
       if (upstream.status !== 405) return upstream;
       const { allow: _allow, ...headers } = upstream.headers;
+      return { ...upstream, headers };
+    },
+  },
+  'getMyProfile-answers-without-token': {
+    operationId: 'getMyProfile',
+    breaks:
+      'a request without any Authorization is answered as a member without a profile (204) instead of 401 (a security filter that lets anonymous requests through)',
+    answer: async (ex) => (ex.headers.authorization === undefined ? { status: 204, headers: {}, body: Buffer.alloc(0) } : ex.forward()),
+  },
+  'updateProfile-of-another-member': {
+    operationId: 'updateProfile',
+    breaks:
+      "a member can update another member's profile (the handler loads the profile by id and never compares its owner with the token's subject)",
+    answer: asOwnerWhenForbidden,
+  },
+  'getProfileAvatar-of-another-member': {
+    operationId: 'getProfileAvatar',
+    breaks: "a member can read another member's avatar (the image route checks only that the caller is signed in)",
+    answer: asOwnerWhenForbidden,
+  },
+  'updateProfile-ignores-if-match': {
+    operationId: 'updateProfile',
+    breaks: 'If-Match is ignored: an update without it, or with a stale ETag, overwrites the profile (a lost update) instead of 428 or 412',
+    answer: (ex) => ex.forward({ headers: { ...ex.headers, 'if-match': '*' } }),
+  },
+  'getMyProfile-no-etag': {
+    operationId: 'getMyProfile',
+    breaks: 'the 200 answer has no ETag, which the contract declares required (a client cannot send If-Match from its read)',
+    answer: async (ex) => {
+      const upstream = await ex.forward();
+      if (upstream.status !== 200) return upstream;
+      const { etag: _etag, ...headers } = upstream.headers;
       return { ...upstream, headers };
     },
   },
