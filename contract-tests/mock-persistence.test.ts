@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, startServerProcess, tinyBuild } from './support/mock-process.ts';
+import { signInAs } from './support/sign-in.ts';
 
 const KILLS = 200;
 /** Independent servers, each with its own file, killed and restarted side by side. */
@@ -143,10 +144,16 @@ describe('npm run verify against a persisting server', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'circle-verify-persist-')), 'db.json');
     const server = await startServerProcess(['--persist', path], { DIST_DIR: build });
     try {
+      const members = [
+        '--header',
+        `Authorization: ${(await signInAs(server.url, 'ada')).authorization}`,
+        '--other-header',
+        `Authorization: ${(await signInAs(server.url, 'grace')).authorization}`,
+      ];
       const run = await new Promise<{ code: number | null; output: string }>((done) => {
         const child = spawn(
           resolve(ROOT, 'node_modules/.bin/tsx'),
-          ['contract-tests/verify/cli.ts', '--base-url', `${server.url}/api`, '--seed', '5', '--runs', '10', '--quiet'],
+          ['contract-tests/verify/cli.ts', '--base-url', `${server.url}/api`, ...members, '--seed', '5', '--runs', '10', '--quiet'],
           {
             cwd: ROOT,
             env: { ...process.env, PATH: `${resolve(ROOT, 'node_modules/.bin')}${delimiter}${process.env.PATH ?? ''}` },

@@ -13,6 +13,7 @@ import { Window } from 'happy-dom';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OpenApiSpec } from '../mocks/openapi/index.ts';
 import { startServer } from '../mocks/server.ts';
+import { signInAs } from './support/sign-in.ts';
 import { loadSpec } from '../mocks/spec.node.ts';
 import { freePort } from './support/ports.ts';
 import type { RunResults } from './verify/results.ts';
@@ -82,10 +83,12 @@ describe('npm run verify, end to end', () => {
   }, async () => {
     const server = await startServer({ port: 0, delayMs: 0, distDir: null });
     const api = `${server.url}/api`;
+    // verify acts as ada, who already has a profile, with grace as the other member.
+    const [ada, grace] = [await signInAs(server.url, 'ada'), await signInAs(server.url, 'grace')];
     const send = async (method: string, path: string, body?: unknown) => {
-      const init: RequestInit = { method };
+      const init: RequestInit = { method, headers: { authorization: ada.authorization } };
       if (body !== undefined) init.body = JSON.stringify(body);
-      if (body !== undefined) init.headers = { 'content-type': 'application/json' };
+      if (body !== undefined) init.headers = { authorization: ada.authorization, 'content-type': 'application/json' };
       const response = await fetch(`${api}${path}`, init);
       return { status: response.status, text: await response.text() };
     };
@@ -106,7 +109,8 @@ describe('npm run verify, end to end', () => {
       const snapshot = async () =>
         Promise.all(['/accounts', '/notifications', '/subscription', '/symbols', '/user/profile/myprofile'].map((p) => send('GET', p)));
       const before = await snapshot();
-      const run = await verify(['--base-url', api, '--seed', '11', '--runs', '10', '--quiet']);
+      const members = ['--header', `Authorization: ${ada.authorization}`, '--other-header', `Authorization: ${grace.authorization}`];
+      const run = await verify(['--base-url', api, ...members, '--seed', '11', '--runs', '10', '--quiet']);
       expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
       expect(await snapshot()).toEqual(before);
     } finally {
@@ -145,7 +149,11 @@ describe('npm run verify, end to end', () => {
 
     const server = await startServer({ port: 0, delayMs: 0, distDir: null });
     try {
-      const run = await verify(['--base-url', `${server.url}/api`, '--read-only', '--runs', '1', '--quiet'], ['--import', hook]);
+      const { authorization } = await signInAs(server.url, 'ada');
+      const run = await verify(
+        ['--base-url', `${server.url}/api`, '--header', `Authorization: ${authorization}`, '--read-only', '--runs', '1', '--quiet'],
+        ['--import', hook],
+      );
       expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
     } finally {
       await server.close();
