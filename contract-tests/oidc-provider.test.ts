@@ -259,3 +259,31 @@ describe('another provider (--issuer)', () => {
     }
   });
 });
+
+describe('the pages in the member’s language', () => {
+  it('follow the ui_locales the app sends, else the browser’s Accept-Language', async () => {
+    const open = async (extra: Record<string, string>, headers: Record<string, string> = {}) => {
+      const start = await fetch(
+        `${server.url}/oidc/auth?${new URLSearchParams({
+          client_id: 'circle-web',
+          response_type: 'code',
+          scope: 'openid',
+          code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+          code_challenge_method: 'S256',
+          redirect_uri: `${server.url}/auth/callback`,
+          ...extra,
+        })}`,
+        { redirect: 'manual', headers },
+      );
+      const page = await fetch(new URL(start.headers.get('location')!, server.url), { headers: { ...headers, cookie: cookiesOf(start) } });
+      return page.text();
+    };
+    const french = await open({ ui_locales: 'fr' }, { 'accept-language': 'de' });
+    expect(french).toMatch(/<html lang="fr">/);
+    expect(french).toContain('<label for="password">Mot de passe</label>');
+    const chinese = await open({}, { 'accept-language': 'zh-CN,zh;q=0.9' });
+    expect(chinese).toMatch(/<html lang="zh-Hans">/);
+    expect(chinese).toContain('<button type="submit" class="primary">登录</button>');
+    expect(await open({})).toMatch(/<html lang="en">/);
+  });
+});

@@ -4,6 +4,7 @@
  * inline style or script), labels on every field and an alert for a failed attempt.
  */
 import { ACCOUNTS, DEMO_PASSWORD } from './accounts.ts';
+import { PAGE_MESSAGES, type PageLanguage } from './messages.ts';
 
 export const STYLESHEET_PATH = '/oidc/assets/pages.css';
 
@@ -27,15 +28,16 @@ button { margin-top: 1.25rem; min-height: 44px; padding: 0 1.25rem; font: inheri
 a { color: var(--accent); }
 :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 .alert { color: var(--danger); font-weight: 600; }
+details { margin-top: 1rem; font-size: .875rem; }
 .hint { font-size: .875rem; }
 `;
 
 const html = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-function page(title: string, body: string): string {
+function page(language: PageLanguage, title: string, body: string): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${language}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -52,6 +54,7 @@ ${body}
 }
 
 export interface SignInPage {
+  language: PageLanguage;
   /** Where the form posts. */
   action: string;
   /** Where "Cancel" goes: ends the sign-in and returns to the app with access_denied. */
@@ -62,46 +65,58 @@ export interface SignInPage {
   clientName: string;
 }
 
-export function signInPage({ action, cancel, username = '', failed = false, clientName }: SignInPage): string {
+export function signInPage({ language, action, cancel, username = '', failed = false, clientName }: SignInPage): string {
+  const m = PAGE_MESSAGES[language];
   const invalid = failed ? ' aria-invalid="true" aria-describedby="problem"' : '';
   const demo = ACCOUNTS.map((a) => `<code>${html(a.id)}</code>`).join(', ');
   return page(
-    'Sign in',
-    `<h1>Sign in to ${html(clientName)}</h1>
-${failed ? '<p id="problem" class="alert" role="alert">That username and password do not match. Check them and try again.</p>' : ''}
+    language,
+    m.signInTitle,
+    `<h1>${html(m.signInHeading(clientName))}</h1>
+${failed ? `<p id="problem" class="alert" role="alert">${html(m.failed)}</p>` : ''}
 <form method="post" action="${html(action)}">
-<label for="username">Username</label>
+<label for="username">${html(m.username)}</label>
 <input id="username" name="username" autocomplete="username" autocapitalize="none" spellcheck="false" required maxlength="64" value="${html(username)}"${failed ? '' : ' autofocus'}${invalid}>
-<label for="password">Password</label>
+<label for="password">${html(m.password)}</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="128"${failed ? ' autofocus' : ''}${invalid}>
 <div class="actions">
-<button type="submit" class="primary">Sign in</button>
-<a href="${html(cancel)}">Cancel</a>
+<button type="submit" class="primary">${html(m.signIn)}</button>
+<a href="${html(cancel)}">${html(m.cancel)}</a>
 </div>
 </form>
-<h2>Demo accounts</h2>
-<p class="hint">${demo}: the password of each is <code>${html(DEMO_PASSWORD)}</code>.</p>`,
+<h2>${html(m.demoHeading)}</h2>
+<p class="hint">${m.demoHint(demo, `<code>${html(DEMO_PASSWORD)}</code>`)}</p>`,
   );
 }
 
 /** oidc-provider gives the confirmation form (its action and hidden token) without buttons; they are added here. */
-export function signOutPage(form: string, clientName: string): string {
+export function signOutPage(language: PageLanguage, form: string, clientName: string): string {
+  const m = PAGE_MESSAGES[language];
   return page(
-    'Sign out',
-    `<h1>Sign out of ${html(clientName)}?</h1>
-<p>You will need to sign in again on this device.</p>
+    language,
+    m.signOutTitle,
+    `<h1>${html(m.signOutHeading(clientName))}</h1>
+<p>${html(m.signOutNote)}</p>
 ${form}
 <div class="actions">
-<button type="submit" form="op.logoutForm" name="logout" value="yes" class="primary" autofocus>Sign out</button>
-<button type="submit" form="op.logoutForm" class="secondary">Stay signed in</button>
+<button type="submit" form="op.logoutForm" name="logout" value="yes" class="primary" autofocus>${html(m.signOut)}</button>
+<button type="submit" form="op.logoutForm" class="secondary">${html(m.staySignedIn)}</button>
 </div>`,
   );
 }
 
-export function signedOutPage(home: string): string {
-  return page('Signed out', `<h1>You are signed out</h1><p><a href="${html(home)}">Back to Circle</a></p>`);
+export function signedOutPage(language: PageLanguage, home: string): string {
+  const m = PAGE_MESSAGES[language];
+  return page(language, m.signedOutTitle, `<h1>${html(m.signedOutHeading)}</h1><p><a href="${html(home)}">${html(m.back)}</a></p>`);
 }
 
-export function errorPage(title: string, detail: string, home: string): string {
-  return page(title, `<h1>${html(title)}</h1><p role="alert">${html(detail)}</p><p><a href="${html(home)}">Back to Circle</a></p>`);
+/** A page for what went wrong: the member's own words, and the protocol's (English) reason under "Technical details". */
+export function errorPage(language: PageLanguage, title: string, detail: string, home: string, technical?: string): string {
+  const m = PAGE_MESSAGES[language];
+  const more = technical ? `<details><summary>${html(m.technical)}</summary><p><code>${html(technical)}</code></p></details>` : '';
+  return page(
+    language,
+    title,
+    `<h1>${html(title)}</h1><p role="alert">${html(detail)}</p>${more}<p><a href="${html(home)}">${html(m.back)}</a></p>`,
+  );
 }

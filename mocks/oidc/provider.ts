@@ -14,6 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { checkCredentials, findAccount } from './accounts.ts';
+import { PAGE_MESSAGES, pageLanguage, type PageLanguage } from './messages.ts';
 import { memoryStore } from './store.ts';
 import { errorPage, signedOutPage, signInPage, signOutPage, STYLESHEET, STYLESHEET_PATH } from './pages.ts';
 
@@ -60,6 +61,12 @@ const PAGE_HEADERS = {
   'x-frame-options': 'DENY',
   'cache-control': 'no-store',
 };
+
+/** The pages' language: the request's ui_locales (the app sends its own), else the browser's. */
+function languageOf(ctx: KoaContextWithOIDC): PageLanguage {
+  const params = ctx.oidc?.params as Record<string, unknown> | undefined;
+  return pageLanguage(params?.ui_locales ?? ctx.query?.ui_locales, ctx.get('accept-language'));
+}
 
 function sendHtml(res: ServerResponse, status: number, html: string) {
   res.writeHead(status, { ...PAGE_HEADERS, 'content-type': 'text/html; charset=utf-8' });
@@ -181,17 +188,18 @@ export async function createEmbeddedProvider(port: number, options: IdentityProv
         rpInitiatedLogout: {
           enabled: true,
           async logoutSource(ctx, form) {
-            ctx.body = signOutPage(form, CLIENT_NAME);
+            ctx.body = signOutPage(languageOf(ctx), form, CLIENT_NAME);
           },
           async postLogoutSuccessSource(ctx) {
-            ctx.body = signedOutPage('/');
+            ctx.body = signedOutPage(languageOf(ctx), '/');
           },
         },
       },
       async renderError(ctx, out) {
         ctx.type = 'html';
-        const detail = typeof out.error_description === 'string' ? out.error_description : String(out.error);
-        ctx.body = errorPage('Sign-in failed', detail, '/');
+        const technical = typeof out.error_description === 'string' ? `${out.error}: ${out.error_description}` : String(out.error);
+        const m = PAGE_MESSAGES[languageOf(ctx)];
+        ctx.body = errorPage(languageOf(ctx), m.failedTitle, m.failedDetail, '/', technical);
       },
     };
   }
@@ -217,6 +225,7 @@ export async function createEmbeddedProvider(port: number, options: IdentityProv
     const cancel = `${OIDC_PREFIX}/interaction/${uid}/abort`;
     const details = await provider.interactionDetails(req, res);
     if (details.uid !== uid) throw new Error('The sign-in page does not match its session');
+    const language = pageLanguage(details.params.ui_locales, req.headers['accept-language']);
     if (step === 'abort') {
       await provider.interactionFinished(req, res, { error: 'access_denied', error_description: 'The sign-in was cancelled' });
       return;
@@ -226,17 +235,18 @@ export async function createEmbeddedProvider(port: number, options: IdentityProv
       const username = form.get('username') ?? '';
       const account = checkCredentials(username, form.get('password') ?? '');
       if (!account) {
-        sendHtml(res, 200, signInPage({ action, cancel, username, failed: true, clientName: CLIENT_NAME }));
+        sendHtml(res, 200, signInPage({ language, action, cancel, username, failed: true, clientName: CLIENT_NAME }));
         return;
       }
       await provider.interactionFinished(req, res, { login: { accountId: account.id } }, { mergeWithLastSubmission: false });
       return;
     }
     if (step === '' && req.method === 'GET') {
-      sendHtml(res, 200, signInPage({ action, cancel, clientName: CLIENT_NAME }));
+      sendHtml(res, 200, signInPage({ language, action, cancel, clientName: CLIENT_NAME }));
       return;
     }
-    sendHtml(res, 405, errorPage('Not allowed', 'This page only answers the sign-in form.', '/'));
+    const m = PAGE_MESSAGES[language];
+    sendHtml(res, 405, errorPage(language, m.notAllowedTitle, m.notAllowedDetail, '/'));
   }
 
   return {
@@ -250,8 +260,10 @@ export async function createEmbeddedProvider(port: number, options: IdentityProv
     async handle(req, res, origin) {
       const provider = providerFor(origin);
       const url = new URL(req.url ?? '/', origin);
+      const language = pageLanguage(url.searchParams.get('ui_locales'), req.headers['accept-language']);
+      const m = PAGE_MESSAGES[language];
       if (!provider) {
-        sendHtml(res, 421, errorPage('Unknown host', `Sign-in is served on 127.0.0.1 or localhost at port ${port}.`, '/'));
+        sendHtml(res, 421, errorPage(language, m.unknownHostTitle, m.unknownHostDetail(port), '/'));
         return;
       }
       if (url.pathname === STYLESHEET_PATH) {
@@ -264,8 +276,7 @@ export async function createEmbeddedProvider(port: number, options: IdentityProv
         try {
           await interaction(provider, req, res, step[1]!, step[2] ?? '');
         } catch {
-          if (!res.headersSent)
-            sendHtml(res, 400, errorPage('Sign-in expired', 'This sign-in page is no longer valid. Start again from Circle.', '/'));
+          if (!res.headersSent) sendHtml(res, 400, errorPage(language, m.expiredTitle, m.expiredDetail, '/'));
         }
         return;
       }
