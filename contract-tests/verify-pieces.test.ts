@@ -45,6 +45,8 @@ describe('verify: the command line', () => {
       '--header',
       'Authorization: Bearer a:b',
       '--header=X-Tenant:  t1 ',
+      '--other-header',
+      'Authorization: Bearer other',
       '--read-only',
       '--max-requests',
       '500',
@@ -66,6 +68,7 @@ describe('verify: the command line', () => {
           ['Authorization', 'Bearer a:b'],
           ['X-Tenant', 't1'],
         ],
+        otherHeaders: [['Authorization', 'Bearer other']],
         readOnly: true,
         maxRequests: 500,
         rate: 20,
@@ -79,7 +82,16 @@ describe('verify: the command line', () => {
   it('defaults: openapi.yaml, the embedded mock, a random seed, the default runs', () => {
     expect(parseArgs([], () => 1234)).toEqual({
       ok: true,
-      options: { spec: 'openapi.yaml', seed: 1234, headers: [], readOnly: false, runs: DEFAULT_RUNS, quiet: false, help: false },
+      options: {
+        spec: 'openapi.yaml',
+        seed: 1234,
+        headers: [],
+        otherHeaders: [],
+        readOnly: false,
+        runs: DEFAULT_RUNS,
+        quiet: false,
+        help: false,
+      },
     });
   });
 
@@ -95,6 +107,7 @@ describe('verify: the command line', () => {
     [['--base-url', 'http://x/api?a=1'], 'must not carry a query'],
     [['--header', 'NoColon'], '--header takes "Name: value"'],
     [['--header', 'Bad Name: v'], '--header takes "Name: value"'],
+    [['--other-header', 'NoColon'], '--other-header takes "Name: value"'],
     [['--seed', '1.5'], '--seed takes an integer'],
     [['--runs', '0'], '--runs must be at least 1'],
     [['--runs', 'many'], '--runs takes a whole number'],
@@ -367,6 +380,20 @@ describe('verify: curl lines', () => {
     expect(toCurl(request)).toContain(`$${headerVariable('Authorization')}`);
     const got = await viaShell(request, { VERIFY_AUTHORIZATION: 'Bearer secret-token' });
     expect(got.headers.authorization).toBe('Bearer secret-token');
+  });
+
+  it("the other member's headers (--other-header) are read from $VERIFY_OTHER_<NAME>", async () => {
+    const request: SentRequest = {
+      method: 'GET',
+      url: `${base}/api/accounts`,
+      headers: [],
+      injected: ['Authorization'],
+      credentials: 'other',
+      body: { kind: 'none' },
+    };
+    expect(toCurl(request)).toContain('"Authorization: $VERIFY_OTHER_AUTHORIZATION"');
+    const got = await viaShell(request, { VERIFY_AUTHORIZATION: 'Bearer first', VERIFY_OTHER_AUTHORIZATION: 'Bearer second' });
+    expect(got.headers.authorization).toBe('Bearer second');
   });
 });
 
