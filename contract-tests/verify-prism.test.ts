@@ -23,6 +23,10 @@ const spec = new OpenApiSpec(loadSpec(), { detailed: true, name: 'openapi.yaml' 
 const SEED = 1;
 const RUNS = DEFAULT_RUNS;
 
+/** As the README gives the command: `--header "Authorization: Bearer any" --other-header "Authorization: Bearer other"`. */
+const HEADERS: Array<[string, string]> = [['Authorization', 'Bearer any']];
+const OTHER_HEADERS: Array<[string, string]> = [['Authorization', 'Bearer other']];
+
 const COLLECTIONS = ['Account', 'Notification', 'Subscription', 'Symbol'];
 const each = (verb: string, plural = false) => COLLECTIONS.map((c) => `${verb}${c}${plural ? 's' : ''}`);
 
@@ -71,7 +75,9 @@ let run: RunResults;
 
 beforeAll(async () => {
   prism = await startPrismMock({ errors: false });
-  const target = new Target({ baseUrl: prism.url, timeoutMs: 5000 });
+  // Prism checks that a secured operation's request carries a bearer token, not whose it is: any
+  // token is the member's, and another token is no other member to it.
+  const target = new Target({ baseUrl: prism.url, timeoutMs: 5000, headers: HEADERS, otherHeaders: OTHER_HEADERS });
   try {
     const results = await runVerify(spec, target, { seed: SEED, runs: RUNS, readOnly: false, ownServer: false });
     run = results.finish(
@@ -113,6 +119,14 @@ describe(`verify against Prism's mock (--seed ${SEED}, the default --runs)`, () 
         expect(titles.length, `${o.operationId} ${check}`).toBeGreaterThan(0);
         for (const title of titles) expect(title, `${o.operationId} ${check}`).toMatch(pattern);
       }
+    }
+  });
+
+  it('sees Prism refuse each secured operation without a token with its documented 401 (a check it passes)', () => {
+    for (const op of spec.operations.filter((o) => o.secured)) {
+      const result = run.operations.find((o) => o.operationId === op.id)!;
+      expect(result.seen['401'], op.id).toBeGreaterThan(0);
+      expect(result.checks['invalid input'].failures.filter((f) => f.title.includes('without credentials')), op.id).toEqual([]);
     }
   });
 
