@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makePng } from './support/images.ts';
 import { type Finished, run, runServer, startServerProcess, tinyBuild } from './support/mock-process.ts';
+import { signInAs } from './support/sign-in.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'circle-mock-cli-'));
 const file = (name: string, content: unknown) => {
@@ -120,21 +121,29 @@ describe('--persist FILE (MOCK_PERSIST)', () => {
       form.set('username', 'ada_l');
       form.set('email', 'ada@example.org');
       form.set('avatar', new Blob([png], { type: 'image/png' }), 'ada.png');
-      const created = await json(`${first.url}/api/user/profile`, { method: 'POST', body: form });
+      const { authorization } = await signInAs(first.url, 'ada');
+      const created = await json(`${first.url}/api/user/profile`, { method: 'POST', body: form, headers: { authorization } });
       expect(created.status).toBe(201);
       profileId = (created.body as { id: string }).id;
     } finally {
       await first.kill('SIGTERM');
     }
+    expect(JSON.parse(readFileSync(path, 'utf8')).profiles).toMatchObject([{ owner: 'ada', version: 1, profile: { id: profileId } }]);
     const second = await startServerProcess([], { MOCK_PERSIST: path });
     try {
       expect(((await json(`${second.url}/api/accounts`)).body as { id: string }[]).map((a) => a.id)).toEqual(['2', '3']);
-      expect((await json(`${second.url}/api/user/profile/myprofile`)).body).toMatchObject({ id: profileId, username: 'ada_l' });
-      const avatar = await fetch(`${second.url}/api/user/profile/${profileId}/avatar`);
+      // The profile is still ada's: signed in again at the restarted server, she reads it as hers.
+      const { authorization } = await signInAs(second.url, 'ada');
+      const headers = { authorization };
+      expect((await json(`${second.url}/api/user/profile/myprofile`, { headers })).body).toMatchObject({
+        id: profileId,
+        username: 'ada_l',
+      });
+      const avatar = await fetch(`${second.url}/api/user/profile/${profileId}/avatar`, { headers });
       expect(avatar.headers.get('content-type')).toBe('image/png');
       expect(Buffer.from(await avatar.arrayBuffer())).toEqual(png);
       expect((await fetch(`${second.url}/api/commands/reset`, { method: 'POST' })).status).toBe(204);
-      expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ profile: null, avatar: null });
+      expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ profiles: [] });
       expect(JSON.parse(readFileSync(path, 'utf8')).accounts).toHaveLength(3);
     } finally {
       await second.kill('SIGTERM');

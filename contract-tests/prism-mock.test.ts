@@ -12,6 +12,7 @@ import { createApiClient, type ApiClient } from '../src/api/client';
 import { collectionsApi } from '../src/api/collections';
 import { profileApi } from '../src/api/profile';
 import type { TransferEvent } from '../src/api/transport';
+import { authorize } from './support/backend.ts';
 import { Contract, Recorder } from './support/openapi.ts';
 import { startPrismMock, type PrismProcess } from './support/prism.ts';
 import { makePng } from './support/images.ts';
@@ -26,6 +27,8 @@ const backendLog: string[] = [];
 beforeAll(async () => {
   prism = await startPrismMock();
   client = createApiClient({ baseUrl: prism.url, log: (line) => backendLog.push(line) });
+  // The profile's operations are secured: Prism checks that a bearer token is there, not whose it is.
+  authorize(client, 'Bearer any');
   client.use(recorder.middleware());
 });
 
