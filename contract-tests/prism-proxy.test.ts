@@ -15,7 +15,8 @@ import { ApiError, profileErrorMessage } from '../src/api/errors';
 import { profileApi } from '../src/api/profile';
 import type { TransferEvent } from '../src/api/transport';
 import { COLLECTIONS } from '../mocks/db.ts';
-import { errorBody, recordedClient, startProxiedBackend, UI_CONFIG, type ProxiedBackend } from './support/backend.ts';
+import { authorize, errorBody, recordedClient, startProxiedBackend, UI_CONFIG, type ProxiedBackend } from './support/backend.ts';
+import { signInAs } from './support/sign-in.ts';
 import { makePng } from './support/images.ts';
 import { Contract, Recorder } from './support/openapi.ts';
 import { freePort } from './support/ports.ts';
@@ -34,9 +35,15 @@ const backendLog: string[] = [];
 
 beforeAll(async () => {
   backend = await startProxiedBackend();
-  api = recordedClient(backend.proxy.url, recorder, (line) => backendLog.push(line));
+  // ada's token from the server's own provider: Prism's proxy checks that the profile's requests
+  // carry one and passes it on, and the server reads the member from it.
+  const { authorization } = await signInAs(backend.server.url, 'ada');
+  api = authorize(
+    recordedClient(backend.proxy.url, recorder, (line) => backendLog.push(line)),
+    authorization,
+  );
   root = recordedClient(backend.rootProxy.url, recorder);
-  node = recordedClient(`${backend.server.url}/api`, direct);
+  node = authorize(recordedClient(`${backend.server.url}/api`, direct), authorization);
 });
 
 afterAll(async () => {
