@@ -126,7 +126,10 @@ describe(`verify against Prism's mock (--seed ${SEED}, the default --runs)`, () 
     for (const op of spec.operations.filter((o) => o.secured)) {
       const result = run.operations.find((o) => o.operationId === op.id)!;
       expect(result.seen['401'], op.id).toBeGreaterThan(0);
-      expect(result.checks['invalid input'].failures.filter((f) => f.title.includes('without credentials')), op.id).toEqual([]);
+      expect(
+        result.checks['invalid input'].failures.filter((f) => f.title.includes('without credentials')),
+        op.id,
+      ).toEqual([]);
     }
   });
 
