@@ -99,3 +99,26 @@ describe('ifMatchAllows', () => {
     expect(ifMatchAllows('', '"a.1"')).toBe(false);
   });
 });
+
+describe('Prefer and scenario answers', () => {
+  it('are given for a secured operation only to a caller who is signed in (security first, as in Prism)', async () => {
+    const handlers = await handlersWith(testAuthenticate);
+    const anonymous = await send(handlers, 'GET', '/user/profile/myprofile', { prefer: 'code=200' });
+    expect(anonymous.status).toBe(401);
+    const signedIn = await send(handlers, 'GET', '/user/profile/myprofile', { prefer: 'code=200', ...bearerOf('ada') });
+    expect(signedIn.status).toBe(200);
+    expect((await send(handlers, 'GET', '/symbols', { prefer: 'code=200' })).status).toBe(200);
+  });
+
+  it('a scenario rule of a secured operation answers a signed-in caller only', async () => {
+    const backend = await createMockBackend({
+      contract,
+      delayMs: 0,
+      anyOrigin: true,
+      authenticate: testAuthenticate,
+      scenario: { getMyProfile: [{ rate: 1, status: 503 }] },
+    });
+    expect((await send(backend.handlers, 'GET', '/user/profile/myprofile')).status).toBe(401);
+    expect((await send(backend.handlers, 'GET', '/user/profile/myprofile', bearerOf('ada'))).status).toBe(503);
+  });
+});

@@ -65,7 +65,11 @@ function invalidJson(op: OperationSpec): Response {
   return new HttpResponse('{"id": "1", "name": ', { status, headers: { 'content-type': 'application/json' } });
 }
 
-export function scenarioHandlers({ contract, basePath }: MockContext, prefix: string, options: ScenarioOptions): HttpHandler[] {
+export function scenarioHandlers(
+  { contract, basePath, authenticate }: MockContext,
+  prefix: string,
+  options: ScenarioOptions,
+): HttpHandler[] {
   const spec: OpenApiSpec = contract.spec;
   const { delayMs, scenario, random = Math.random } = options;
   return [
@@ -79,6 +83,10 @@ export function scenarioHandlers({ contract, basePath }: MockContext, prefix: st
       const wait = preferences.delay ?? rule?.delay ?? delayMs;
       if (wait > 0) await delay(wait);
       if (!op) return undefined;
+      const answersHere =
+        preferences.code !== undefined || preferences.example !== undefined || rule?.fault !== undefined || rule?.status !== undefined;
+      // Security comes first, as in Prism: an asked-for answer of a secured operation is the caller's only once signed in.
+      if (answersHere && op.secured) await authenticate(request);
       if (preferences.code !== undefined || preferences.example !== undefined) return documentedAnswer(op, preferences);
       if (rule?.fault === 'drop') return HttpResponse.error();
       if (rule?.fault === 'invalid-json') return invalidJson(op);
