@@ -139,6 +139,25 @@ describe('strict mode: the request', () => {
       },
       'more than 65536',
     ],
+    [
+      'a required header parameter left out (If-Match on an update)',
+      {
+        method: 'PATCH',
+        url: '/api/user/profile/p-1',
+        requestHeaders: { ...BROWSER, authorization: 'Bearer t', 'content-type': 'application/json' },
+        requestBody: json({ displayName: 'Ada' }),
+      },
+      "header 'If-Match' is required",
+    ],
+    [
+      'a secured operation called without credentials',
+      {
+        method: 'DELETE',
+        url: '/api/user/profile/p-1',
+        requestHeaders: { ...BROWSER, 'if-match': '"p-1.1"' },
+      },
+      'the operation is secured and the request carries no Authorization',
+    ],
   ] as const)('%s', async (_name, over, message) => {
     const [found] = await judged(exchange({ requestHeaders: BROWSER, ...over, ...refused, status: over.method === 'GET' ? 200 : 400 }));
     expect(found).toContain(message);
@@ -151,7 +170,7 @@ describe('strict mode: the request', () => {
         exchange({
           method: 'POST',
           url: '/api/user/profile',
-          requestHeaders: { ...BROWSER, 'content-type': type },
+          requestHeaders: { ...BROWSER, authorization: 'Bearer t', 'content-type': type },
           requestBody: body,
           ...refused,
         }),

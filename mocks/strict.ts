@@ -55,6 +55,14 @@ export function createExchangeChecker(basePath: string): ExchangeChecker {
   let checked = 0;
   const violations: string[] = [];
 
+  const headersOf = (incoming: IncomingHttpHeaders) => {
+    const out = new Headers();
+    for (const [name, value] of Object.entries(incoming)) {
+      if (value !== undefined) out.set(name, Array.isArray(value) ? value.join(', ') : value);
+    }
+    return out;
+  };
+
   async function judge(exchange: ApiExchange): Promise<string | null | undefined> {
     const url = new URL(exchange.url, 'http://server');
     const pathname = url.pathname.startsWith(`${basePath}/`) ? url.pathname.slice(basePath.length) : url.pathname;
@@ -72,6 +80,7 @@ export function createExchangeChecker(basePath: string): ExchangeChecker {
       query: url.searchParams,
       contentType: exchange.requestHeaders['content-type'],
       body: exchange.requestBody,
+      headers: headersOf(exchange.requestHeaders),
     });
     if (sent.length > 0 && app) broken.push(`the app's request breaks the contract: ${sent.join('; ')}`);
     else if (sent.length > 0 && exchange.status < 300) broken.push(`it accepted a request that breaks the contract: ${sent.join('; ')}`);

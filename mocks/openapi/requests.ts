@@ -15,6 +15,8 @@ export interface RequestIn {
   contentType: string | null | undefined;
   /** The body as received; null when it was refused unread (too large): then it is not judged. */
   body: Uint8Array | null;
+  /** The request's headers: their documented parameters and, for a secured operation, credentials are judged when given. */
+  headers?: Headers;
 }
 
 /** The raw (still %-encoded) value of each path parameter of `op` in a concrete path, or null when the path is not the operation's. */
@@ -42,7 +44,28 @@ export class RequestChecker {
 
   /** The ways a request breaks the document, in words; empty when it honours it. */
   async check(op: OperationSpec, request: RequestIn): Promise<string[]> {
-    return [...this.parameters(op, request.pathname, request.query), ...(await this.body(op, request.contentType, request.body))];
+    return [
+      ...this.parameters(op, request.pathname, request.query),
+      ...(request.headers ? this.headers(op, request.headers) : []),
+      ...(await this.body(op, request.contentType, request.body)),
+    ];
+  }
+
+  /** Header parameters (If-Match, Idempotency-Key…) against their schemas, and credentials on a secured operation. */
+  headers(op: OperationSpec, headers: Headers): string[] {
+    const out: string[] = [];
+    for (const p of op.params) {
+      if (p.in !== 'header') continue;
+      const value = headers.get(p.name);
+      if (value === null) {
+        if (p.required) out.push(`header '${p.name}' is required`);
+        continue;
+      }
+      const found = this.problem(p.pointer, value, `header '${p.name}'`);
+      if (found) out.push(found);
+    }
+    if (op.secured && !headers.has('authorization')) out.push('the operation is secured and the request carries no Authorization');
+    return out;
   }
 
   parameters(op: OperationSpec, pathname: string, query: URLSearchParams): string[] {
