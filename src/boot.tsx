@@ -6,6 +6,7 @@ import { SCREEN_READY_EVENT } from './app/AppRouter';
 import { config, loadConfig } from './config/load';
 import { setLogLevel } from './lib/logger';
 import { activeThemeName, applyConfiguredDefaults, followLanguagePreference, language } from './state/preference';
+import { isLoggedIn } from './state/auth';
 import { applyTheme } from './ui/theme';
 import { activeLanguage, loadLanguage } from './i18n';
 import { ROUTES } from './app/routes';
@@ -49,6 +50,8 @@ async function boot() {
   await loadLanguage(language.value).catch(() => undefined);
   // A language chosen later loads its catalogue then.
   followLanguagePreference();
+  // The member's session is read back from IndexedDB (and renewed if it must be) beside the first render.
+  if (isLoggedIn.value) void import('./state/session').then((m) => m.restoreSession());
 
   // Once the first render is idle ("stable"): the service worker, then the other screens' code.
   const whenStable = () =>

@@ -58,6 +58,8 @@ export interface ApiClientOptions {
   pageOrigin?: () => string | null;
   cookies?: () => string;
   log?: (line: string) => void;
+  /** Extra middleware, before the XSRF echo and the error log (the bearer token). */
+  use?: Middleware[];
 }
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
@@ -65,7 +67,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     baseUrl: options.baseUrl.replace(/\/$/, ''),
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
-  client.use(xsrfMiddleware(options.pageOrigin, options.cookies), backendErrorMiddleware(options.log));
+  client.use(...(options.use ?? []), xsrfMiddleware(options.pageOrigin, options.cookies), backendErrorMiddleware(options.log));
   return client;
 }
 

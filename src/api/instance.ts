@@ -1,4 +1,5 @@
 import { createApiClient, unwrap, type ApiClient } from './client';
+import { bearerMiddleware } from './credentials';
 import { collectionsApi } from './collections';
 import { profileApi } from './profile';
 import { retryingFetch } from './retry';
@@ -10,7 +11,7 @@ let base = '';
 
 export function configureApi(baseUrl: string): void {
   base = new URL(baseUrl, globalThis.location?.href ?? 'http://localhost/').href;
-  client = createApiClient({ baseUrl: base, fetch: retryingFetch() });
+  client = createApiClient({ baseUrl: base, fetch: retryingFetch(), use: [bearerMiddleware(() => base)] });
 }
 
 /** The absolute API base URL the client speaks to. */

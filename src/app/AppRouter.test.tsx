@@ -3,16 +3,16 @@ import { act, render, waitFor } from '@testing-library/react';
 import { navigate } from 'wouter/use-browser-location';
 import { App } from './App';
 import { routerState } from '../state/router';
-import { signIn, signOut } from '../state/auth';
+import { sessionEnded, sessionStarted } from '../state/auth';
 
 afterEach(() => {
-  act(() => signOut());
+  act(() => sessionEnded('signed-out'));
   window.history.replaceState(null, '', '/');
 });
 
 describe('<AppRouter> keeps the router state', () => {
   it('holds the url, params, query parameters and breadcrumbs of the route shown, and follows navigation', async () => {
-    act(() => signIn());
+    act(() => sessionStarted({ subject: 'ada', name: 'Ada Lovelace', email: null }));
     window.history.replaceState(null, '', '/admin/symbols?page=2&q=ms%20ft');
     render(<App />);
     await waitFor(() => expect(routerState.value.url).toBe('/admin/symbols'));

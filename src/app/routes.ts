@@ -26,7 +26,14 @@ export const NOT_FOUND_PATH = '/404';
 
 export const ROUTES: readonly RouteDef[] = [
   { id: 'home', path: HOME_PATH, title: 'nav.home', layout: 'home', load: () => import('./home-screen'), preload: true },
-  { id: 'profile', path: '/profile', title: 'nav.profile', layout: 'sidenav', load: () => import('../features/profile/ProfileScreen') },
+  {
+    id: 'profile',
+    path: '/profile',
+    title: 'nav.profile',
+    layout: 'sidenav',
+    requiresAuth: true,
+    load: () => import('../features/profile/ProfileScreen'),
+  },
   {
     id: 'settings',
     path: '/settings',
@@ -59,6 +66,14 @@ export const ROUTES: readonly RouteDef[] = [
     load: () => import('../features/admin/AdminScreen'),
   },
   { id: 'sign-in', path: '/sign-in', title: 'nav.signIn', layout: 'home', load: () => import('../features/sign-in/SignInScreen') },
+  {
+    id: 'auth-callback',
+    path: '/auth/callback',
+    title: 'signIn.title',
+    layout: 'home',
+    noPrefetch: true,
+    load: () => import('../features/sign-in/CallbackScreen'),
+  },
   {
     id: 'not-found',
     path: NOT_FOUND_PATH,

@@ -165,11 +165,22 @@ export const de: Messages = {
   'admin.resetDone': 'Alle Sammlungen enthalten wieder ihre Ausgangsdaten.',
 
   'signIn.title': 'Anmelden',
-  'signIn.intro': 'Melde dich an, um die Verwaltung zu öffnen. Dein Identitätsanbieter ist {issuer}.',
+  'signIn.intro':
+    'Melde dich mit deinem Circle-Konto an, um dein Profil zu speichern und die Verwaltung zu öffnen. Dein Identitätsanbieter ist {issuer}.',
   'signIn.button': 'Anmelden',
   'signIn.signedIn': 'Du bist als Mitglied angemeldet.',
   'signIn.signOut': 'Abmelden',
   'signIn.needed': 'Melde dich an, um die Verwaltung zu öffnen.',
+  'signIn.signedOut': 'Du bist abgemeldet. Auf diesem Gerät ist nichts mehr von dir gespeichert.',
+  'signIn.profileNeeded': 'Melde dich an, um dein Profil zu sehen und zu bearbeiten.',
+  'signIn.expired': 'Deine Sitzung ist abgelaufen. Melde dich erneut an, um zu speichern; deine Eingaben bleiben erhalten.',
+  'signIn.retry': 'Erneut versuchen',
+  'signIn.unreachable': 'Der Anmeldedienst ist nicht erreichbar. Prüfe deine Verbindung und versuche es erneut.',
+  'signIn.cancelled': 'Die Anmeldung wurde abgebrochen.',
+  'signIn.failed': 'Die Anmeldung konnte nicht abgeschlossen werden. Versuche es erneut.',
+  'signIn.completing': 'Du wirst angemeldet…',
+  'signIn.redirecting': 'Die Anmeldeseite wird geöffnet…',
+  'signIn.signedInAs': 'Angemeldet als {name}.',
 
   'notFound.title': 'Seite nicht gefunden',
   'notFound.body': 'Die gesuchte Seite gibt es nicht oder sie wurde verschoben.',

@@ -164,11 +164,22 @@ export const es: Messages = {
   'admin.resetDone': 'Todas las colecciones vuelven a tener sus datos iniciales.',
 
   'signIn.title': 'Iniciar sesión',
-  'signIn.intro': 'Inicia sesión para acceder a las pantallas de administración. Tu proveedor de identidad es {issuer}.',
+  'signIn.intro':
+    'Inicia sesión con tu cuenta de Circle para guardar tu perfil y acceder a las pantallas de administración. Tu proveedor de identidad es {issuer}.',
   'signIn.button': 'Iniciar sesión',
   'signIn.signedIn': 'Has iniciado sesión como miembro.',
   'signIn.signOut': 'Cerrar sesión',
   'signIn.needed': 'Inicia sesión para abrir las pantallas de administración.',
+  'signIn.signedOut': 'Has cerrado la sesión. No queda nada tuyo en este dispositivo.',
+  'signIn.profileNeeded': 'Inicia sesión para ver y editar tu perfil.',
+  'signIn.expired': 'Tu sesión ha terminado. Vuelve a iniciar sesión para guardar; lo que escribiste se conserva.',
+  'signIn.retry': 'Reintentar',
+  'signIn.unreachable': 'No se puede contactar con el servicio de inicio de sesión. Revisa tu conexión e inténtalo de nuevo.',
+  'signIn.cancelled': 'Se canceló el inicio de sesión.',
+  'signIn.failed': 'No se pudo completar el inicio de sesión. Inténtalo de nuevo.',
+  'signIn.completing': 'Iniciando tu sesión…',
+  'signIn.redirecting': 'Abriendo la página de inicio de sesión…',
+  'signIn.signedInAs': 'Sesión iniciada como {name}.',
 
   'notFound.title': 'Página no encontrada',
   'notFound.body': 'La página que buscas no existe o se ha movido.',

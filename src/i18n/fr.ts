@@ -168,11 +168,22 @@ export const fr: Messages = {
   'admin.resetDone': 'Toutes les collections contiennent de nouveau leurs données initiales.',
 
   'signIn.title': 'Connexion',
-  'signIn.intro': 'Connectez-vous pour accéder aux écrans d’administration. Votre fournisseur d’identité est {issuer}.',
+  'signIn.intro':
+    'Connectez-vous avec votre compte Circle pour conserver votre profil et accéder aux écrans d’administration. Votre fournisseur d’identité est {issuer}.',
   'signIn.button': 'Se connecter',
   'signIn.signedIn': 'Session ouverte en tant que membre.',
   'signIn.signOut': 'Se déconnecter',
   'signIn.needed': 'Connectez-vous pour ouvrir les écrans d’administration.',
+  'signIn.signedOut': 'Vous êtes déconnecté. Plus rien de vous ne reste sur cet appareil.',
+  'signIn.profileNeeded': 'Connectez-vous pour voir et modifier votre profil.',
+  'signIn.expired': 'Votre session a pris fin. Reconnectez-vous pour enregistrer ; ce que vous avez saisi est conservé.',
+  'signIn.retry': 'Réessayer',
+  'signIn.unreachable': 'Le service de connexion est injoignable. Vérifiez votre connexion et réessayez.',
+  'signIn.cancelled': 'La connexion a été annulée.',
+  'signIn.failed': 'La connexion n’a pas pu aboutir. Réessayez.',
+  'signIn.completing': 'Connexion en cours…',
+  'signIn.redirecting': 'Ouverture de la page de connexion…',
+  'signIn.signedInAs': 'Connecté en tant que {name}.',
 
   'notFound.title': 'Page introuvable',
   'notFound.body': 'La page que vous cherchez n’existe pas ou a été déplacée.',

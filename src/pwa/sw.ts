@@ -6,6 +6,8 @@ import { ExpirationPlugin } from 'workbox-expiration';
 import { CacheableResponsePlugin } from 'workbox-cacheable-response';
 import { ApiError } from '../api/errors';
 import { createApiClient } from '../api/client';
+import { bearerMiddleware } from '../api/credentials';
+import { readSession } from '../api/session-store';
 import { clearPendingSave, OUTBOX_SYNC_TAG, readPendingSave, sendPendingSave, withOutboxLock } from '../api/pending-save';
 
 const API_CACHE = 'api-reads';
@@ -105,10 +107,19 @@ async function sendQueuedSave(): Promise<void> {
     // The cookie store is the worker's only way to read the XSRF token the page would echo.
     const cookies = (self as unknown as { cookieStore?: { get(name: string): Promise<{ value: string } | null> } }).cookieStore;
     const token = await cookies?.get('XSRF-TOKEN').catch(() => null);
+    // The member's access token as the page stored it. An expired one is refused (401): the save
+    // then stays queued, and the page sends it once it has renewed the session.
+    const session = await readSession();
     const client = createApiClient({
       baseUrl: save.apiBase,
       pageOrigin: () => self.location.origin,
       cookies: () => (token?.value ? `XSRF-TOKEN=${token.value}` : ''),
+      use: [
+        bearerMiddleware(
+          () => new URL(save.apiBase, self.location.origin).href,
+          async () => session?.accessToken ?? null,
+        ),
+      ],
     });
     try {
       await sendPendingSave(client, save);

@@ -14,14 +14,28 @@ describe('auth store', () => {
     expect(auth.isLoggedIn.value).toBe(false);
   });
 
-  it("signIn and signOut set the flag and persist it under 'auth.isLoggedIn'", async () => {
+  it("the flag follows the session and persists under 'auth.isLoggedIn'; the member is who the ID token names", async () => {
     const auth = await freshAuth();
-    auth.signIn();
+    auth.sessionStarted({ subject: 'ada', name: 'Ada Lovelace', email: 'ada@circle.example.org' });
     expect(auth.isLoggedIn.value).toBe(true);
+    expect(auth.member.value?.name).toBe('Ada Lovelace');
     expect(localStorage.getItem('auth.isLoggedIn')).toBe('true');
-    auth.signOut();
+    auth.sessionEnded('signed-out');
     expect(auth.isLoggedIn.value).toBe(false);
+    expect(auth.member.value).toBeNull();
+    expect(auth.sessionExpired.value).toBe(false);
     expect(localStorage.getItem('auth.isLoggedIn')).toBe('false');
+  });
+
+  it('a session that ends by expiry says so (the member is asked to sign in again); one never started does not', async () => {
+    const auth = await freshAuth();
+    auth.sessionEnded('expired');
+    expect(auth.sessionExpired.value).toBe(false);
+    auth.sessionStarted({ subject: 'ada', name: 'Ada', email: null });
+    auth.sessionEnded('expired');
+    expect(auth.sessionExpired.value).toBe(true);
+    auth.sessionStarted({ subject: 'ada', name: 'Ada', email: null });
+    expect(auth.sessionExpired.value).toBe(false);
   });
 
   it('reads the persisted flag at start', async () => {

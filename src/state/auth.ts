@@ -1,19 +1,42 @@
-import { computed } from '@preact/signals-core';
+import { computed, signal } from '@preact/signals-core';
 import { decodeBoolean, persistedSignal } from '../lib/persist';
 import { recordChange } from './history';
 
 export const AUTH_KEY = 'auth.isLoggedIn';
 
-const loggedIn = persistedSignal(AUTH_KEY, decodeBoolean, false);
-
-export const isLoggedIn = computed(() => loggedIn.value);
-
-export function signIn(): void {
-  loggedIn.value = true;
-  recordChange('auth', 'signIn', { isLoggedIn: true });
+/** Who is signed in, as the ID token names them. */
+export interface Member {
+  subject: string;
+  name: string;
+  email: string | null;
 }
 
-export function signOut(): void {
+// The flag is the contract's (seed-spec: a persisted auth.isLoggedIn): it follows the session, and
+// lets the first render know without waiting for IndexedDB.
+const loggedIn = persistedSignal(AUTH_KEY, decodeBoolean, false);
+const who = signal<Member | null>(null);
+const refused = signal(false);
+
+export const isLoggedIn = computed(() => loggedIn.value);
+/** The signed-in member, once the session is read back (null while signed out or not read yet). */
+export const member = computed(() => who.value);
+/** The provider no longer renews the session: the member must sign in again (what they typed is kept). */
+export const sessionExpired = computed(() => refused.value);
+
+/** The session model (state/session.ts) says a member is signed in. */
+export function sessionStarted(next: Member): void {
+  const changed = !loggedIn.value || who.value?.subject !== next.subject;
+  who.value = next;
+  loggedIn.value = true;
+  refused.value = false;
+  if (changed) recordChange('auth', 'signIn', { isLoggedIn: true, subject: next.subject });
+}
+
+/** The session is over: signed out, or expired beyond renewal. */
+export function sessionEnded(reason: 'signed-out' | 'expired'): void {
+  const was = loggedIn.value;
+  who.value = null;
   loggedIn.value = false;
-  recordChange('auth', 'signOut', { isLoggedIn: false });
+  refused.value = reason === 'expired' && was;
+  if (was) recordChange('auth', reason === 'expired' ? 'expired' : 'signOut', { isLoggedIn: false });
 }

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { beforeEach, describe, expect, it } from 'vitest';
 import { clearStateHistory, HISTORY_MAX_AGE, recordChange, stateHistory } from './history';
-import { signIn } from './auth';
+import { sessionStarted } from './auth';
 
 describe('state history', () => {
   beforeEach(() => clearStateHistory());
@@ -33,7 +33,7 @@ describe('state history', () => {
   });
 
   it('receives the changes of the stores', () => {
-    signIn();
+    sessionStarted({ subject: 'ada', name: 'Ada Lovelace', email: null });
     expect(stateHistory().at(-1)).toMatchObject({ store: 'auth', action: 'signIn', state: { isLoggedIn: true } });
   });
 });

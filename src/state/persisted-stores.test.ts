@@ -293,7 +293,7 @@ describe('stores started over arbitrary stored values', () => {
     expect(() => {
       preference.changeTheme('PURPLE_GREEN');
       app.markInstalled();
-      auth.signIn();
+      auth.sessionStarted({ subject: 'ada', name: 'Ada Lovelace', email: null });
     }).not.toThrow();
     stop();
     expect(preference.activeThemeName.value).toBe('PURPLE_GREEN');

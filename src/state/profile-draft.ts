@@ -41,3 +41,15 @@ export function clearProfileDraft(profileId: string | null | undefined): void {
 export function hasProfileDraft(profileId: string | null | undefined): boolean {
   return readPersisted(draftKey(profileId), (raw) => (raw ? true : null), false);
 }
+
+/** Forgets every draft and chosen avatar on this device: what sign-out leaves for the next person is nothing. */
+export async function clearAllProfileDrafts(): Promise<void> {
+  for (let i = localStorage.length - 1; i >= 0; i--) {
+    const key = localStorage.key(i);
+    if (key?.startsWith('draft.profile.')) removePersisted(key);
+  }
+  const opened = avatarStore();
+  if (!opened) return;
+  const { idb, store } = await opened;
+  await idb.clear(store);
+}

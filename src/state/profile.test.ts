@@ -15,6 +15,7 @@ import { pendingProfileSave, refusedProfileSave, resetProfileOutbox, sendQueuedS
 import { clearPendingSave, readPendingSave } from '../api/pending-save';
 import { setConnectivity } from '../lib/connectivity';
 import { configureApi } from '../api/instance';
+import { setAccessTokenSource } from '../api/credentials';
 import { t } from '../i18n';
 import type { Profile, ProfileInput } from '../api/profile';
 
@@ -161,6 +162,8 @@ async function fetchWith(response: Response) {
 }
 
 beforeEach(() => {
+  // The member's token, as the session model would give it (its own tests are session.test.ts).
+  setAccessTokenSource(async () => 'tok-ada');
   configureApi('/api/');
   resetProfileState();
   scripts.length = 0;
@@ -253,6 +256,7 @@ describe('fetchProfile', () => {
 
     const first = fetchProfile();
     await until(() => calls.length === 1, 'the first GET');
+    expect(calls[0]!.request.headers.get('authorization')).toBe('Bearer tok-ada');
     const second = fetchProfile();
 
     await expect(first).rejects.toMatchObject({ name: 'AbortError' });

@@ -3,6 +3,7 @@ import { Link } from 'wouter';
 import { t } from '../../i18n';
 import { fetchProfile, profile, profileLoading } from '../../state/profile';
 import { canInstall, isInstalled, isOnline } from '../../state/app';
+import { isLoggedIn } from '../../state/auth';
 import { useAsync } from '../../ui/widgets/useAsync';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/widgets/states';
 import { NotificationList } from '../../ui/widgets/NotificationList';
@@ -10,15 +11,18 @@ import { InstallButton } from '../../pwa/InstallButton';
 import { ProfileCard } from '../../ui/widgets/ProfileCard';
 
 export default function HomeScreen() {
-  const member = profile.value;
+  const signedIn = isLoggedIn.value;
+  // A profile left in memory by another session is never shown to a visitor who is signed out.
+  const member = signedIn ? profile.value : null;
   // The API client loads with this first call, after the screen has painted.
   const notifications = useAsync(
     async (signal) => (await import('../../api/instance')).api.collections().list('notifications', undefined, signal),
     [],
   );
+  // biome-ignore lint/correctness/useExhaustiveDependencies: signedIn is a signal read in render; the profile is fetched again when a session starts.
   useEffect(() => {
-    fetchProfile().catch(() => undefined);
-  }, []);
+    if (signedIn) fetchProfile().catch(() => undefined);
+  }, [signedIn]);
 
   return (
     <div className="screen home">
@@ -49,6 +53,14 @@ export default function HomeScreen() {
               {t('home.viewProfile')}
             </Link>
           </>
+        ) : !signedIn ? (
+          <div className="card cta">
+            <h2>{t('home.createProfileCta')}</h2>
+            <p>{t('signIn.profileNeeded')}</p>
+            <Link href="/sign-in?next=%2Fprofile" className="button button--filled">
+              {t('nav.signIn')}
+            </Link>
+          </div>
         ) : profileLoading.value ? (
           <LoadingState />
         ) : (

@@ -1,42 +1,49 @@
-import { useLocation, useSearch } from 'wouter';
-import { t } from '../../i18n';
-import { isLoggedIn, signIn, signOut } from '../../state/auth';
+import { useState } from 'react';
+import { useSearch } from 'wouter';
 import { config } from '../../config/load';
+import { t } from '../../i18n';
+import { isLoggedIn, member, sessionExpired } from '../../state/auth';
+import { safeNext } from './safe-next';
 
-/** Only same-app paths are followed after sign-in, never another site. */
-function safeNext(search: string): string {
-  const next = new URLSearchParams(search).get('next') ?? '/home';
-  return next.startsWith('/') && !next.startsWith('//') ? next : '/home';
-}
+type Step = { kind: 'idle' } | { kind: 'redirecting' } | { kind: 'unreachable' };
 
 export default function SignInScreen() {
   const search = useSearch();
-  const [, navigate] = useLocation();
+  const [step, setStep] = useState<Step>({ kind: 'idle' });
+  const next = safeNext(new URLSearchParams(search).get('next'));
   const signedIn = isLoggedIn.value;
-  const next = safeNext(search);
+  const who = member.value;
+
+  const signIn = () => {
+    setStep({ kind: 'redirecting' });
+    import('../../state/session').then((session) => session.beginSignIn(next)).catch(() => setStep({ kind: 'unreachable' }));
+  };
+  const signOut = () => {
+    void import('../../state/session').then((session) => session.endSession());
+  };
+
   return (
     <div className="screen sign-in">
       <h1 tabIndex={-1}>{signedIn ? t('nav.signOut') : t('signIn.title')}</h1>
       {signedIn ? (
         <div className="card">
-          <p>{t('signIn.signedIn')}</p>
-          <button type="button" className="button button--outlined" onClick={() => signOut()}>
+          <p>{who ? t('signIn.signedInAs', { name: who.name }) : t('signIn.signedIn')}</p>
+          <button type="button" className="button button--outlined" onClick={signOut}>
             {t('signIn.signOut')}
           </button>
         </div>
       ) : (
         <div className="card">
+          {sessionExpired.value && <p role="alert">{t('signIn.expired')}</p>}
           {next.startsWith('/admin') && <p role="status">{t('signIn.needed')}</p>}
-          <p>{t('signIn.intro', { issuer: config().identityProvider.issuer })}</p>
-          <button
-            type="button"
-            className="button button--filled"
-            onClick={() => {
-              signIn();
-              navigate(next, { replace: true });
-            }}
-          >
-            {t('signIn.button')}
+          {next.startsWith('/profile') && <p role="status">{t('signIn.profileNeeded')}</p>}
+          <p>{t('signIn.intro', { issuer: new URL(config().identityProvider.issuer, location.origin).host })}</p>
+          <p role="status" aria-live="polite">
+            {step.kind === 'redirecting' ? t('signIn.redirecting') : ''}
+          </p>
+          {step.kind === 'unreachable' && <p role="alert">{t('signIn.unreachable')}</p>}
+          <button type="button" className="button button--filled" onClick={signIn} disabled={step.kind === 'redirecting'}>
+            {step.kind === 'unreachable' ? t('signIn.retry') : t('signIn.button')}
           </button>
         </div>
       )}

@@ -1,0 +1,72 @@
+import { useEffect, useState } from 'react';
+import { Link, useLocation } from 'wouter';
+import { t } from '../../i18n';
+import type { MessageKey } from '../../i18n/en';
+import { safeNext } from './safe-next';
+
+/** One completion per callback URL: a code can be exchanged once, however often the effect runs. */
+const completions = new Map<string, Promise<string>>();
+function complete(href: string): Promise<string> {
+  let done = completions.get(href);
+  if (!done) {
+    done = import('../../state/session').then((session) => session.finishSignIn(new URL(href)));
+    completions.set(href, done);
+  }
+  return done;
+}
+
+function problemOf(error: unknown): MessageKey {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'access_denied') return 'signIn.cancelled';
+  if (error instanceof TypeError) return 'signIn.unreachable';
+  return 'signIn.failed';
+}
+
+/** Where the provider sends the member back: the code becomes a session, then the app goes on. */
+export default function CallbackScreen() {
+  const [, navigate] = useLocation();
+  const [problem, setProblem] = useState<MessageKey | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    complete(location.href).then(
+      (next) => live && navigate(safeNext(next), { replace: true }),
+      (error: unknown) => {
+        console.warn('Sign-in failed', error);
+        if (live) setProblem(problemOf(error));
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [navigate]);
+
+  const retry = () => {
+    void import('../../state/session').then((session) => session.beginSignIn('/home'));
+  };
+
+  return (
+    <div className="screen sign-in">
+      <h1 tabIndex={-1}>{t('signIn.title')}</h1>
+      <div className="card">
+        {problem ? (
+          <>
+            <p role="alert">{t(problem)}</p>
+            <div className="actions">
+              <button type="button" className="button button--filled" onClick={retry}>
+                {t('signIn.retry')}
+              </button>
+              <Link href="/home" className="button button--outlined">
+                {t('nav.home')}
+              </Link>
+            </div>
+          </>
+        ) : (
+          <p role="status" aria-live="polite">
+            {t('signIn.completing')}
+          </p>
+        )}
+      </div>
+    </div>
+  );
+}

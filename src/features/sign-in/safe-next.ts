@@ -1,0 +1,5 @@
+/** Only same-app paths are followed after sign-in, never another site (nor the callback itself). */
+export function safeNext(raw: string | null | undefined): string {
+  const next = raw ?? '/home';
+  return next.startsWith('/') && !next.startsWith('//') && !next.startsWith('/\\') && !next.startsWith('/auth/') ? next : '/home';
+}

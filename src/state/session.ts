@@ -1,0 +1,169 @@
+/**
+ * The member's session, end to end: sign-in through the provider, the way back, renewal before
+ * the access token expires (and on return to the tab, and back online), sign-out at the provider
+ * with everything of the member's removed from the device. Loaded when a session is started,
+ * restored or ended, never with the first screen.
+ */
+import { onUnauthorized, setAccessTokenSource } from '../api/credentials';
+import { clearPendingSave } from '../api/pending-save';
+import { clearSession, readSession, type StoredSession, writeSession } from '../api/session-store';
+import { config } from '../config/load';
+import { sessionEnded, sessionStarted } from './auth';
+import { language } from './preference';
+import { clearAllProfileDrafts } from './profile-draft';
+import { resetProfileStore } from './profile-store';
+
+const oidc = () => import('../api/oidc-client');
+const settings = () => ({ ...config().identityProvider, origin: location.origin });
+const issuerHref = () => new URL(config().identityProvider.issuer, location.origin).href;
+
+/** Service-worker caches that may hold the member's answers. */
+const MEMBER_CACHES = ['api-reads'];
+const RENEW_LOCK = 'circle-session-renew';
+
+let current: StoredSession | null = null;
+/** The current token's lifetime, to renew at three quarters of it (at most a minute before its end). */
+let lifetime = 300_000;
+let timer: ReturnType<typeof setTimeout> | undefined;
+let renewing: Promise<StoredSession | null> | null = null;
+
+const margin = () => Math.min(60_000, lifetime / 4);
+const fresh = (s: StoredSession) => s.expiresAt - Date.now() > margin();
+
+function adopt(session: StoredSession): void {
+  if (session.accessToken !== current?.accessToken) lifetime = Math.max(5_000, session.expiresAt - Date.now());
+  current = session;
+  sessionStarted({ subject: session.subject, name: session.name, email: session.email });
+  clearTimeout(timer);
+  timer = setTimeout(() => void renew(), Math.max(1_000, session.expiresAt - margin() - Date.now()));
+}
+
+async function forget(reason: 'signed-out' | 'expired'): Promise<void> {
+  clearTimeout(timer);
+  current = null;
+  await clearSession();
+  sessionEnded(reason);
+}
+
+/**
+ * New tokens, one renewal at a time across tabs (a Web Lock): a tab that waited takes the tokens
+ * the other one stored. Offline, or when the provider cannot be reached, the session is kept as it
+ * is; only the provider refusing the refresh token ends it.
+ */
+export function renew(force = false): Promise<StoredSession | null> {
+  renewing ??= (async () => {
+    const run = async (): Promise<StoredSession | null> => {
+      const stored = await readSession();
+      if (!stored || stored.issuer !== issuerHref()) {
+        await forget('expired');
+        return null;
+      }
+      if (!force && fresh(stored)) {
+        adopt(stored);
+        return stored;
+      }
+      if (typeof navigator !== 'undefined' && navigator.onLine === false) return stored;
+      try {
+        const next = await (await oidc()).renewSession(settings(), stored);
+        await writeSession(next);
+        adopt(next);
+        return next;
+      } catch (error) {
+        if ((error as { code?: unknown }).code === 'invalid_grant') {
+          await forget('expired');
+          return null;
+        }
+        return stored;
+      }
+    };
+    const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+    return locks ? locks.request(RENEW_LOCK, run) : run();
+  })().finally(() => {
+    renewing = null;
+  });
+  return renewing;
+}
+
+/** The access token for an API request: renewed first when it is about to expire. */
+export async function accessToken(): Promise<string | null> {
+  const session = current ?? (await readSession());
+  if (!session) return null;
+  if (fresh(session)) return session.accessToken;
+  const renewed = await renew();
+  return renewed?.accessToken ?? null;
+}
+
+setAccessTokenSource(accessToken);
+let lastRefusal = 0;
+onUnauthorized(() => {
+  // The server refused a token it should take (its keys changed?): renew once, not in a loop.
+  if (Date.now() - lastRefusal < 10_000) return;
+  lastRefusal = Date.now();
+  void renew(true);
+});
+
+if (typeof document !== 'undefined') {
+  const check = () => {
+    if (current && !fresh(current)) void renew();
+  };
+  document.addEventListener('visibilitychange', () => document.visibilityState === 'visible' && check());
+  window.addEventListener('online', check);
+}
+
+/** At start: the stored session, if it is this provider's; a stale flag is set right. */
+export async function restoreSession(): Promise<void> {
+  const stored = await readSession();
+  if (!stored || stored.issuer !== issuerHref()) {
+    if (stored) await clearSession();
+    sessionEnded('signed-out');
+    return;
+  }
+  adopt(stored);
+  if (!fresh(stored)) await renew();
+}
+
+/** Goes to the provider's sign-in page; `next` is where the app returns after it. */
+export async function beginSignIn(next: string): Promise<void> {
+  const url = await (await oidc()).signInUrl(settings(), next, language.value);
+  location.assign(url.href);
+}
+
+/** Completes the sign-in the provider came back with; the path to go on to. */
+export async function finishSignIn(callback: URL): Promise<string> {
+  const { session, next } = await (await oidc()).completeSignIn(settings(), callback);
+  const previous = await readSession();
+  // Another member signed in on this device: nothing of the one before is left for them.
+  if (previous && previous.subject !== session.subject) await clearMemberData();
+  await writeSession(session);
+  adopt(session);
+  return next;
+}
+
+/** Removes the member's data from the device: drafts, the queued save, cached answers, the profile in memory. */
+export async function clearMemberData(): Promise<void> {
+  resetProfileStore();
+  await Promise.all([
+    clearAllProfileDrafts().catch(() => undefined),
+    clearPendingSave().catch(() => undefined),
+    ...(typeof caches === 'undefined' ? [] : MEMBER_CACHES.map((name) => caches.delete(name).catch(() => false))),
+  ]);
+}
+
+/**
+ * Signs out: the member's data leaves the device first (even offline), then the refresh token is
+ * revoked and the provider's session ended on its own page, which comes back to the app.
+ */
+export async function endSession(): Promise<void> {
+  const session = current ?? (await readSession());
+  await clearMemberData();
+  await forget('signed-out');
+  if (!session || navigator.onLine === false) return;
+  try {
+    const client = await oidc();
+    await client.revoke(settings(), session).catch(() => undefined);
+    const url = await client.signOutUrl(settings(), session, language.value);
+    if (url) location.assign(url.href);
+  } catch {
+    // The provider cannot be reached: the app is signed out; its session there ends on its own.
+  }
+}
