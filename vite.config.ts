@@ -76,7 +76,7 @@ function staticShell(): Plugin {
 
 /** Modules of the first render that lazy screens share too; without a group they scatter into small chunks. */
 const FIRST_LOAD_MODULES =
-  /node_modules[\\/](react|react-dom|scheduler|wouter|@preact[\\/]signals-(core|react)|use-sync-external-store|regexparam)[\\/]|[\\/]src[\\/](boot\.tsx|lib[\\/]|i18n[\\/](index|en)\.|state[\\/](?!profile-outbox\.)|config[\\/]|app[\\/](?!home-screen\.)|ui[\\/](theme|icons|snackbar[\\/]|widgets[\\/](useAsync|states|NotificationList|ProfileCard))|api[\\/](errors|progress|collection-names)\.|pwa[\\/](online|install|OnlineStatus|InstallButton)\.)/;
+  /node_modules[\\/](react|react-dom|scheduler|wouter|@preact[\\/]signals-(core|react)|use-sync-external-store|regexparam)[\\/]|[\\/]src[\\/](boot\.tsx|lib[\\/]|i18n[\\/](index|en)\.|state[\\/](?!profile-outbox\.|session\.)|config[\\/]|app[\\/](?!home-screen\.)|ui[\\/](theme|icons|snackbar[\\/]|widgets[\\/](useAsync|states|NotificationList|ProfileCard))|api[\\/](errors|progress|collection-names)\.|pwa[\\/](online|install|OnlineStatus|InstallButton)\.)/;
 
 export default defineConfig(({ command }) => ({
   plugins: [
@@ -106,7 +106,16 @@ export default defineConfig(({ command }) => ({
         // Screenshots are for install dialogs only; the UI configuration is fetched fresh (network first).
         // The catalogues other than English are cached when first used (runtime cache), not by every
         // install: the four take about 33 kB, several times what the precache budget has left.
-        globIgnores: ['**/screenshots/**', 'assets/ui-config.json', 'assets/{es,de,fr,zh-Hans}-*.js'],
+        // What is of no use offline is cached when first used, not by every install: the OpenID
+        // Connect client and the sign-in callback (both need the provider), and the icon iOS reads
+        // once when the app is added to the home screen.
+        globIgnores: [
+          '**/screenshots/**',
+          'assets/ui-config.json',
+          'assets/{es,de,fr,zh-Hans}-*.js',
+          'assets/{oidc-client,CallbackScreen}-*.js',
+          'apple-touch-icon-*.png',
+        ],
       },
       devOptions: { enabled: false },
     }),

@@ -13,6 +13,7 @@ const rows = [
   ['first load JS+CSS (gzip)', f.firstLoad.gzip, budgets.firstLoadGzip],
   [`largest lazy chunk (gzip, ${f.largestLazyChunk.file})`, f.largestLazyChunk.gzip, budgets.largestLazyChunkGzip],
   [`precache (${f.precache.entries} entries)`, f.precache.bytes, budgets.precacheBytes],
+  ['sign-in client, on demand (gzip)', f.signInClient.gzip, budgets.signInClientGzip],
 ];
 let failed = false;
 console.log('\nbudget                                              bytes     limit      goal');
