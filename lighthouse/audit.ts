@@ -14,6 +14,7 @@ import { chromium } from '@playwright/test';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { startServer, type RunningServer } from '../mocks/server.ts';
+import { signIn } from '../e2e/support/sign-in.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../playwright.config.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -67,7 +68,8 @@ export async function auditPwa(server: RunningServer): Promise<PwaAudit> {
     };
     const manifest = (await cdp.send('Page.getAppManifest')) as { url: string; errors: { message: string }[] };
 
-    await page.evaluate(() => localStorage.setItem('auth.isLoggedIn', 'true'));
+    // Signed in for real (the profile and admin routes need a session), then offline.
+    await signIn(page, 'ada', '/home');
     server.setReachable(false);
     const offlineRoutes: PwaAudit['offlineRoutes'] = [];
     for (const route of AUDITED_ROUTES) {

@@ -1,6 +1,7 @@
 import { deflateSync } from 'node:zlib';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { expect } from './fixtures';
+import { bearerOf, signIn } from './sign-in';
 
 export const DESKTOP = { width: 1280, height: 800 } as const;
 export const MOBILE = { width: 390, height: 844 } as const;
@@ -76,15 +77,18 @@ export async function seedProfile(
   request: APIRequestContext,
   profile: ProfileSeed = ADA,
   avatar?: Buffer,
+  user = 'ada',
 ): Promise<{ id: string; avatar: string | null }> {
+  const headers = { authorization: await bearerOf(request, user) };
   const response = avatar
     ? await request.post('/api/user/profile', {
+        headers,
         multipart: {
           ...Object.fromEntries(Object.entries(profile).map(([k, v]) => [k, Array.isArray(v) ? v.join(',') : String(v)])),
           avatar: { name: 'avatar.png', mimeType: 'image/png', buffer: avatar },
         },
       })
-    : await request.post('/api/user/profile', { data: profile });
+    : await request.post('/api/user/profile', { headers, data: profile });
   expect(response.status(), await response.text()).toBe(201);
   return (await response.json()) as { id: string; avatar: string | null };
 }
@@ -99,10 +103,9 @@ export async function presetPreference(
 }
 
 /** Signs in before the app starts, as an earlier session would have (a later sign-out sticks). */
-export async function presetSignedIn(page: Page): Promise<void> {
-  await page.addInitScript(() => {
-    if (localStorage.getItem('auth.isLoggedIn') === null) localStorage.setItem('auth.isLoggedIn', 'true');
-  });
+/** Signs ada in through the provider's pages before the test opens its screen. */
+export async function presetSignedIn(page: Page, user = 'ada'): Promise<void> {
+  await signIn(page, user);
 }
 
 /* ------------------------------------------------------------------ screen helpers */

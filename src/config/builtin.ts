@@ -36,10 +36,12 @@ export const BUILTIN_CONFIG: Readonly<AppConfig> = Object.freeze({
   },
   // A P-256 public key in URL-safe base64 (65 bytes), as PushManager.subscribe expects.
   webPushPublicKey: 'BIMGo1jGcNoERVIcMKWMQmIFVMjDhGpnoCje4wAowvyq0O9LpLXYC0RsKv_WjUdF23eDkFoiWNiWwBl96tj3tHs',
+  // A relative issuer is on the app's own origin: the provider the mock server embeds under /oidc.
+  // A deployment names its own (Keycloak, Auth0, Entra…) in assets/ui-config.json.
   identityProvider: {
-    issuer: 'https://id.circle.example.org/realms/circle',
+    issuer: '/oidc',
     clientId: 'circle-web',
-    scope: 'openid profile email',
+    scope: 'openid profile email offline_access',
   },
   logLevel: 3,
   mobileBreakpoint: 599,

@@ -1,0 +1,43 @@
+import type { APIRequestContext, Page } from '@playwright/test';
+import { signInAs, type Tokens } from '../../mocks/oidc/sign-in-flow';
+import { expect } from './fixtures';
+
+/**
+ * Signs `user` in through the real pages: the app's sign-in button, the provider's form, the
+ * way back to the app. Ends on `next` with the session stored in the page's IndexedDB.
+ */
+export async function signIn(page: Page, user = 'ada', next = '/home'): Promise<void> {
+  const path = `/sign-in?next=${encodeURIComponent(next)}`;
+  // Relative to the page's origin once it has one; before that, to the test's base URL.
+  await page.goto(page.url().startsWith('http') ? new URL(path, page.url()).href : path);
+  await page
+    .getByRole('main')
+    .getByRole('button', { name: /^(Sign in|Iniciar sesión|Anmelden|Se connecter|登录)$/ })
+    .click();
+  await page.waitForURL(/\/oidc\/interaction\//);
+  await page.locator('#username').fill(user);
+  await page.locator('#password').fill('circle');
+  await page.locator('form button[type="submit"]').click();
+  await page.waitForURL((url) => url.pathname === next.split('?')[0]);
+  await expect.poll(() => page.evaluate(() => localStorage.getItem('auth.isLoggedIn'))).toBe('true');
+}
+
+const tokens = new Map<string, Promise<Tokens>>();
+
+/** An access token of `user` at the server `request` talks to, for seeding data through the API. */
+export async function bearerOf(request: APIRequestContext, user = 'ada'): Promise<string> {
+  const discovery = await request.get('/oidc/.well-known/openid-configuration');
+  const { issuer } = (await discovery.json()) as { issuer: string };
+  const origin = issuer.replace(/\/oidc$/, '');
+  const key = `${origin} ${user}`;
+  let held = tokens.get(key);
+  const fresh = async (t: Promise<Tokens>) => {
+    const got = await t;
+    return JSON.parse(Buffer.from(got.accessToken.split('.')[1]!, 'base64url').toString()).exp * 1000 - Date.now() > 30_000;
+  };
+  if (!held || !(await fresh(held).catch(() => false))) {
+    held = signInAs(origin, user);
+    tokens.set(key, held);
+  }
+  return (await held).authorization;
+}
