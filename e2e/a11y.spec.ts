@@ -29,6 +29,8 @@ test.use({ reducedMotion: 'reduce' });
 interface Scenario {
   name: string;
   signedIn?: boolean;
+  /** A page of the identity provider, not the app's: it has no theme of the app's. */
+  external?: boolean;
   /** Only at this width (the modal drawer exists on phones only). */
   only?: 'mobile' | 'desktop';
   /** Brings the screen to the state to audit, and waits until it is there. */
@@ -41,11 +43,34 @@ const SCENARIOS: Scenario[] = [
     async open(page) {
       await page.goto('/home');
       await expect(page.locator('.notification')).toHaveCount(3);
+      await expect(page.getByRole('main').getByRole('link', { name: 'Sign in' })).toBeVisible();
+    },
+  },
+  {
+    name: 'home, signed in',
+    signedIn: true,
+    async open(page) {
+      await page.goto('/home');
+      await expect(page.locator('.notification')).toHaveCount(3);
       await expect(page.getByRole('link', { name: 'Create your profile' })).toBeVisible();
     },
   },
   {
+    name: 'the provider’s sign-in page, after a wrong password',
+    external: true,
+    async open(page) {
+      await page.goto('/sign-in');
+      await page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
+      await page.waitForURL(/\/oidc\/interaction\//);
+      await page.getByLabel('Username').fill('ada');
+      await page.getByLabel('Password').fill('wrong');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expect(page.getByRole('alert')).toContainText('do not match');
+    },
+  },
+  {
     name: 'profile: create form (no profile yet)',
+    signedIn: true,
     async open(page) {
       await page.goto('/profile');
       await expect(page.getByRole('form', { name: 'Create your profile' })).toBeVisible();
@@ -53,6 +78,7 @@ const SCENARIOS: Scenario[] = [
   },
   {
     name: 'profile: card',
+    signedIn: true,
     async open(page, request) {
       await seedProfile(request, undefined, solidPng(8, 8));
       await page.goto('/profile');
@@ -62,6 +88,7 @@ const SCENARIOS: Scenario[] = [
   },
   {
     name: 'profile: edit form with errors shown',
+    signedIn: true,
     async open(page, request) {
       await seedProfile(request);
       await page.goto('/profile');
@@ -164,7 +191,7 @@ for (const scenario of SCENARIOS) {
         await presetPreference(page, { activeThemeName: theme });
         if (scenario.signedIn) await presetSignedIn(page);
         await scenario.open(page, request);
-        await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
+        if (!scenario.external) await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
         await settled(page);
         const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
         expect(summarize(violations)).toEqual([]);

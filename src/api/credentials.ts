@@ -35,3 +35,9 @@ export function bearerMiddleware(apiBase: () => string, token: () => Promise<str
     },
   };
 }
+
+/** The Authorization header of the member's token, for a request made without the client (an image). */
+export async function authorizationHeader(): Promise<Record<string, string>> {
+  const value = await source();
+  return value ? { Authorization: `Bearer ${value}` } : {};
+}

@@ -25,7 +25,8 @@ const appShell = createHandlerBoundToURL('/index.html');
 const homeShell = createHandlerBoundToURL('/home.html');
 registerRoute(
   new NavigationRoute((options) => (['/', '/home'].includes(options.url.pathname) ? homeShell : appShell)(options), {
-    denylist: [/^\/api\//, /^\/assets\/ui-config\.json$/],
+    // The identity provider's pages under /oidc are the server's, never the app's shell.
+    denylist: [/^\/api\//, /^\/oidc(?:\/|$)/, /^\/assets\/ui-config\.json$/],
   }),
 );
 

@@ -1,6 +1,7 @@
 import type { Profile } from '../../api/profile';
 import { formatDate, t } from '../../i18n/index';
 import { LANGUAGE_NAMES, isLanguage } from '../../config/languages';
+import { useAvatarSrc } from './useAvatarSrc';
 
 /** Initials shown when there is no avatar. */
 function initials(name: string): string {
@@ -13,10 +14,9 @@ function initials(name: string): string {
 }
 
 export function Avatar({ profile, size = 96 }: { profile: Profile; size?: number }) {
-  if (profile.avatar) {
-    return (
-      <img className="avatar" src={profile.avatar} alt={t('profile.avatarAlt', { name: profile.displayName })} width={size} height={size} />
-    );
+  const src = useAvatarSrc(profile.avatar);
+  if (src) {
+    return <img className="avatar" src={src} alt={t('profile.avatarAlt', { name: profile.displayName })} width={size} height={size} />;
   }
   return (
     <span className="avatar avatar--initials" role="img" aria-label={t('profile.noAvatar')} data-size={size}>
