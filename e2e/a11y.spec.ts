@@ -214,6 +214,7 @@ for (const [lang, m] of [
       test(`${scenario.name} · ${lang} · ${width}`, async ({ page }) => {
         await page.setViewportSize(viewport);
         await presetPreference(page, { language: lang, activeThemeName: LIGHT_THEME });
+        if (scenario.signedIn) await presetSignedIn(page);
         await scenario.open(page, m, page.request);
         await expect(page.locator('html')).toHaveAttribute('lang', lang);
         await settled(page);

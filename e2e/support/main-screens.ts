@@ -16,11 +16,12 @@ export const MAIN_SCREENS: LanguageScreen[] = [
     async open(page, m) {
       await page.goto('/home');
       await expect(page.locator('.notification')).toHaveCount(3);
-      await expect(page.getByRole('link', { name: m['home.createProfileCta'] })).toBeVisible();
+      await expect(page.getByRole('main').getByRole('link', { name: m['nav.signIn'] })).toBeVisible();
     },
   },
   {
     name: 'profile: create form with errors shown',
+    signedIn: true,
     async open(page, m) {
       await page.goto('/profile');
       const form = page.getByRole('form', { name: m['profile.createTitle'] });
