@@ -52,6 +52,7 @@ const SCREENS: LanguageScreen[] = [
   ...MAIN_SCREENS,
   {
     name: 'profile-card',
+    signedIn: true,
     async open(page, m, request) {
       await seedProfile(
         request,
