@@ -58,7 +58,10 @@ export interface ApiClientOptions {
   pageOrigin?: () => string | null;
   cookies?: () => string;
   log?: (line: string) => void;
-  /** Extra middleware, before the XSRF echo and the error log (the bearer token). */
+  /**
+   * Extra middleware, after the XSRF echo and the error log (the bearer token): it sees the request
+   * as it is sent, and answers a response (a retry after a 401) before the error log reads it.
+   */
   use?: Middleware[];
 }
 
@@ -67,7 +70,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     baseUrl: options.baseUrl.replace(/\/$/, ''),
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
-  client.use(...(options.use ?? []), xsrfMiddleware(options.pageOrigin, options.cookies), backendErrorMiddleware(options.log));
+  client.use(xsrfMiddleware(options.pageOrigin, options.cookies), backendErrorMiddleware(options.log), ...(options.use ?? []));
   return client;
 }
 

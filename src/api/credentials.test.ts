@@ -1,18 +1,42 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApiClient } from './client';
-import { bearerMiddleware, onUnauthorized } from './credentials';
+import { bearerMiddleware, isApiUrl, onUnauthorized, setTokenRenewer } from './credentials';
 
 const BASE = 'https://app.example/api/';
 
-function clientWith(token: () => Promise<string | null>, answer = 200) {
+/** A client whose server answers each request with the next status of `answers` (the last one repeats). */
+function clientWith(token: () => Promise<string | null>, answers: number[] = [200], baseUrl = BASE) {
   const seen: Request[] = [];
+  const bodies: string[] = [];
   const fetch = vi.fn(async (request: Request) => {
     seen.push(request);
-    return new Response(answer === 204 ? null : '{}', { status: answer, headers: { 'content-type': 'application/json' } });
+    bodies.push(await request.text());
+    const status = answers[Math.min(seen.length - 1, answers.length - 1)]!;
+    return new Response(status === 204 ? null : '{}', { status, headers: { 'content-type': 'application/json' } });
   });
-  const client = createApiClient({ baseUrl: BASE, fetch, log: () => undefined, use: [bearerMiddleware(() => BASE, token)] });
-  return { client, seen };
+  const client = createApiClient({ baseUrl, fetch, log: () => undefined, use: [bearerMiddleware(() => BASE, token)] });
+  return { client, seen, bodies, fetch };
 }
+
+afterEach(() => {
+  setTokenRenewer(async () => null);
+  onUnauthorized(() => undefined);
+});
+
+describe('isApiUrl', () => {
+  it('takes the API base and what is under it, on the same origin only', () => {
+    expect(isApiUrl('https://app.example/api/user/profile', BASE)).toBe(true);
+    expect(isApiUrl('https://app.example/api/', BASE)).toBe(true);
+    expect(isApiUrl('https://app.example/api', 'https://app.example/api')).toBe(true);
+    expect(isApiUrl('https://app.example/apix/user', 'https://app.example/api')).toBe(false);
+    expect(isApiUrl('https://app.example/oidc/token', BASE)).toBe(false);
+    expect(isApiUrl('http://app.example/api/user', BASE)).toBe(false);
+    expect(isApiUrl('https://app.example:8443/api/user', BASE)).toBe(false);
+    expect(isApiUrl('https://app.example.evil.example/api/user', BASE)).toBe(false);
+    expect(isApiUrl('https://evil.example/api/user', BASE)).toBe(false);
+    expect(isApiUrl('not a url', BASE)).toBe(false);
+  });
+});
 
 describe('bearerMiddleware', () => {
   it('adds the access token to requests for the API', async () => {
@@ -21,34 +45,82 @@ describe('bearerMiddleware', () => {
     expect(seen[0]!.headers.get('authorization')).toBe('Bearer tok-1');
   });
 
-  it('sends no Authorization without a session, and never one to another URL', async () => {
+  it('sends no Authorization without a session, and never one to another host', async () => {
     const signedOut = clientWith(async () => null);
     await signedOut.client.GET('/symbols');
     expect(signedOut.seen[0]!.headers.has('authorization')).toBe(false);
 
-    const token = vi.fn(async () => 'tok-1');
-    const elsewhere = createApiClient({
-      baseUrl: 'https://other.example/api/',
-      fetch: async () => new Response('[]', { headers: { 'content-type': 'application/json' } }),
-      use: [
-        bearerMiddleware(() => BASE, token),
-        {
-          onRequest({ request }) {
-            expect(request.headers.has('authorization')).toBe(false);
-          },
-        },
-      ],
-    });
-    await elsewhere.GET('/symbols');
-    expect(token).not.toHaveBeenCalled();
+    for (const other of ['https://other.example/api/', 'https://app.example.other.example/api/', 'http://app.example/api/']) {
+      const token = vi.fn(async () => 'tok-1');
+      const elsewhere = clientWith(token, [200], other);
+      await elsewhere.client.GET('/symbols');
+      expect(elsewhere.seen[0]!.headers.has('authorization'), other).toBe(false);
+      expect(token, other).not.toHaveBeenCalled();
+    }
   });
 
-  it('tells the session of a 401 to a request that carried a token, and only then', async () => {
+  it('on a 401 renews once and sends the request again, body and all, with the new token', async () => {
+    const renewer = vi.fn(async () => 'tok-2');
+    setTokenRenewer(renewer);
     const refused = vi.fn();
     onUnauthorized(refused);
-    await clientWith(async () => 'stale', 401).client.GET('/user/profile/myprofile');
+    const { client, seen, bodies } = clientWith(async () => 'tok-1', [401, 200]);
+    const { response } = await client.PUT('/symbols/{id}', {
+      params: { path: { id: '1' } },
+      body: { id: '1', code: 'MSFT', entity: 'Microsoft' },
+    });
+    expect(response.status).toBe(200);
+    expect(renewer).toHaveBeenCalledExactlyOnceWith('tok-1');
+    expect(seen.map((r) => r.headers.get('authorization'))).toEqual(['Bearer tok-1', 'Bearer tok-2']);
+    expect(seen.map((r) => r.method)).toEqual(['PUT', 'PUT']);
+    expect(bodies[1]).toBe(bodies[0]);
+    expect(JSON.parse(bodies[1]!)).toEqual({ id: '1', code: 'MSFT', entity: 'Microsoft' });
+    expect(refused).not.toHaveBeenCalled();
+  });
+
+  it('does not send again when no new token can be had: the 401 is the answer', async () => {
+    const renewer = vi.fn(async () => null);
+    setTokenRenewer(renewer);
+    const refused = vi.fn();
+    onUnauthorized(refused);
+    const { client, seen } = clientWith(async () => 'tok-1', [401]);
+    const { response } = await client.GET('/user/profile/myprofile');
+    expect(response.status).toBe(401);
+    expect(renewer).toHaveBeenCalledTimes(1);
+    expect(seen).toHaveLength(1);
+    // The session model handled the failed renewal itself (signed out, or kept while offline).
+    expect(refused).not.toHaveBeenCalled();
+  });
+
+  it('a new token refused too: one retry only, and the session model hears of it', async () => {
+    setTokenRenewer(async () => 'tok-2');
+    const refused = vi.fn();
+    onUnauthorized(refused);
+    const { client, seen } = clientWith(async () => 'tok-1', [401]);
+    const { response } = await client.GET('/user/profile/myprofile');
+    expect(response.status).toBe(401);
+    expect(seen).toHaveLength(2);
     expect(refused).toHaveBeenCalledTimes(1);
-    await clientWith(async () => null, 401).client.GET('/user/profile/myprofile');
-    expect(refused).toHaveBeenCalledTimes(1);
+  });
+
+  it('a 401 to a request without a token renews nothing', async () => {
+    const renewer = vi.fn(async () => 'tok-2');
+    setTokenRenewer(renewer);
+    const { client, seen } = clientWith(async () => null, [401]);
+    await client.GET('/user/profile/myprofile');
+    expect(renewer).not.toHaveBeenCalled();
+    expect(seen).toHaveLength(1);
+  });
+
+  it('the retry goes through the fetch the request was made with (the progress transport of a save)', async () => {
+    setTokenRenewer(async () => 'tok-2');
+    const { client, fetch } = clientWith(async () => 'tok-1', [200]);
+    const own = vi.fn(
+      async (request: Request) => new Response('{}', { status: request.headers.get('authorization') === 'Bearer tok-2' ? 200 : 401 }),
+    );
+    const { response } = await client.GET('/user/profile/myprofile', { fetch: own });
+    expect(response.status).toBe(200);
+    expect(own).toHaveBeenCalledTimes(2);
+    expect(fetch).not.toHaveBeenCalled();
   });
 });

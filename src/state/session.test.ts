@@ -142,4 +142,90 @@ describe('the session model', () => {
     expect(localStorage.getItem('draft.profile.new')).toBeNull();
     expect(auth.member.value?.name).toBe('Grace Hopper');
   });
+
+  it('a refused token is renewed once, however many requests were refused with it', async () => {
+    const { store, model } = await fresh();
+    await store.writeSession(session());
+    await model.restoreSession();
+    oidc.renewSession.mockImplementationOnce(async () => session({ accessToken: 'access-2' }));
+    const tokens = await Promise.all([model.renewRefused('access-1'), model.renewRefused('access-1')]);
+    expect(tokens).toEqual(['access-2', 'access-2']);
+    // A request refused with the old token after the renewal takes the new one as it is.
+    expect(await model.renewRefused('access-1')).toBe('access-2');
+    expect(oidc.renewSession).toHaveBeenCalledTimes(1);
+  });
+
+  it('no new token while the provider cannot be reached: the session stays, nothing is sent again', async () => {
+    const { store, auth, model } = await fresh();
+    await store.writeSession(session());
+    await model.restoreSession();
+    oidc.renewSession.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    expect(await model.renewRefused('access-1')).toBeNull();
+    expect(auth.isLoggedIn.value).toBe(true);
+    expect(await store.readSession()).not.toBeNull();
+  });
+
+  it('a renewed token refused too: shown signed out, asked to sign in again, and what was typed is kept', async () => {
+    const { store, auth, model } = await fresh();
+    await store.writeSession(session());
+    await model.restoreSession();
+    localStorage.setItem('draft.profile.new', JSON.stringify({ displayName: 'Half typed' }));
+    // The session model set itself up as the middleware's renewer and listener when it loaded.
+    const { bearerMiddleware } = await import('../api/credentials');
+    oidc.renewSession.mockResolvedValueOnce(session({ accessToken: 'access-2' }));
+    const { createApiClient } = await import('../api/client');
+    const client = createApiClient({
+      baseUrl: `${location.origin}/api/`,
+      fetch: async () => new Response('{"status":401,"error":"Unauthorized","message":"no"}', { status: 401 }),
+      log: () => undefined,
+      use: [bearerMiddleware(() => `${location.origin}/api/`, model.accessToken)],
+    });
+    const { response } = await client.GET('/user/profile/myprofile');
+    expect(response.status).toBe(401);
+    expect(oidc.renewSession).toHaveBeenCalledTimes(1);
+    await vi.waitFor(() => expect(auth.isLoggedIn.value).toBe(false));
+    expect(auth.sessionExpired.value).toBe(true);
+    expect(await store.readSession()).toBeNull();
+    expect(localStorage.getItem('draft.profile.new')).not.toBeNull();
+  });
+
+  it('sign-out empties the worker’s cache of API answers and the profile held in memory', async () => {
+    const { store, model } = await fresh();
+    const { setProfileState, profile } = await import('./profile-store');
+    const deleted: string[] = [];
+    vi.stubGlobal('caches', { delete: vi.fn(async (name: string) => deleted.push(name) > 0) });
+    await store.writeSession(session());
+    await model.restoreSession();
+    setProfileState('test', { profile: { id: 'p-1', displayName: 'Ada' } as never });
+    await model.endSession();
+    expect(deleted).toEqual(['api-reads']);
+    expect(profile.value).toBeNull();
+    vi.unstubAllGlobals();
+  });
+
+  it('signed out while offline: the device is cleared at once, the provider is not asked', async () => {
+    const { store, auth, model } = await fresh();
+    await store.writeSession(session());
+    await model.restoreSession();
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    localStorage.setItem('draft.profile.new', JSON.stringify({ displayName: 'Half typed' }));
+    await model.endSession();
+    expect(localStorage.getItem('draft.profile.new')).toBeNull();
+    expect(auth.isLoggedIn.value).toBe(false);
+    expect(oidc.revoke).not.toHaveBeenCalled();
+    expect(location.assign).not.toHaveBeenCalled();
+  });
+
+  it('offline, an expired session is kept and renewed once the network is back', async () => {
+    const { store, auth, model } = await fresh();
+    const online = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    await store.writeSession(session({ expiresAt: Date.now() - 1_000 }));
+    await model.restoreSession();
+    expect(auth.isLoggedIn.value).toBe(true);
+    expect(oidc.renewSession).not.toHaveBeenCalled();
+    online.mockReturnValue(true);
+    oidc.renewSession.mockResolvedValueOnce(session({ accessToken: 'access-2' }));
+    window.dispatchEvent(new Event('online'));
+    await vi.waitFor(async () => expect((await store.readSession())?.accessToken).toBe('access-2'));
+  });
 });

@@ -4,7 +4,7 @@
  * with everything of the member's removed from the device. Loaded when a session is started,
  * restored or ended, never with the first screen.
  */
-import { onUnauthorized, setAccessTokenSource } from '../api/credentials';
+import { onUnauthorized, setAccessTokenSource, setTokenRenewer } from '../api/credentials';
 import { clearPendingSave } from '../api/pending-save';
 import { clearSession, readSession, type StoredSession, writeSession } from '../api/session-store';
 import { config } from '../config/load';
@@ -94,12 +94,23 @@ export async function accessToken(): Promise<string | null> {
 }
 
 setAccessTokenSource(accessToken);
-let lastRefusal = 0;
+
+/**
+ * A token the API refused: renewed once. A request that was refused while another one renewed
+ * takes the newer token without a second renewal; null when no new token can be had.
+ */
+export async function renewRefused(refused: string): Promise<string | null> {
+  const held = current ?? (await readSession());
+  if (held && held.accessToken !== refused && fresh(held)) return held.accessToken;
+  const renewed = await renew(true);
+  return renewed && renewed.accessToken !== refused ? renewed.accessToken : null;
+}
+setTokenRenewer(renewRefused);
+
+// Even a new token is refused: the session cannot be used. The member is shown signed out (and
+// asked to sign in again); drafts and the queued save stay, so what they typed is not lost.
 onUnauthorized(() => {
-  // The server refused a token it should take (its keys changed?): renew once, not in a loop.
-  if (Date.now() - lastRefusal < 10_000) return;
-  lastRefusal = Date.now();
-  void renew(true);
+  if (current) void forget('expired');
 });
 
 if (typeof document !== 'undefined') {

@@ -1,0 +1,56 @@
+import 'fake-indexeddb/auto';
+import { createStore, set } from 'idb-keyval';
+import { afterEach, describe, expect, it } from 'vitest';
+import { clearSession, isStoredSession, readSession, type StoredSession, writeSession } from './session-store';
+
+const SESSION: StoredSession = {
+  accessToken: 'access-1',
+  expiresAt: 1_900_000_000_000,
+  refreshToken: 'refresh-1',
+  idToken: 'id-1',
+  issuer: 'https://app.example/oidc',
+  subject: 'ada',
+  name: 'Ada Lovelace',
+  email: 'ada@circle.example.org',
+};
+
+/** Puts a value where the store keeps the session, as another version of the app (or a tamperer) might. */
+const plant = (value: unknown) => set('current', value, createStore('circle-session', 'session'));
+
+afterEach(() => clearSession());
+
+describe('the session store', () => {
+  it('gives back what it stored', async () => {
+    await writeSession(SESSION);
+    expect(await readSession()).toEqual(SESSION);
+    await clearSession();
+    expect(await readSession()).toBeNull();
+  });
+
+  it('takes a session without refresh token or e-mail', () => {
+    expect(isStoredSession({ ...SESSION, refreshToken: null, email: null })).toBe(true);
+    expect(isStoredSession({ ...SESSION, name: '' })).toBe(true);
+  });
+
+  it.each([
+    ['nothing', undefined],
+    ['a string', 'access-1'],
+    ['an array', [SESSION]],
+    ['no access token', { ...SESSION, accessToken: undefined }],
+    ['an empty access token', { ...SESSION, accessToken: '' }],
+    ['an access token too long to be one', { ...SESSION, accessToken: 'x'.repeat(20_000) }],
+    ['an expiry as text', { ...SESSION, expiresAt: '1900000000000' }],
+    ['an expiry that is no number', { ...SESSION, expiresAt: Number.NaN }],
+    ['an endless expiry', { ...SESSION, expiresAt: Number.POSITIVE_INFINITY }],
+    ['a refresh token of another type', { ...SESSION, refreshToken: 42 }],
+    ['no ID token', { ...SESSION, idToken: null }],
+    ['no issuer', { ...SESSION, issuer: '' }],
+    ['no subject', { ...SESSION, subject: undefined }],
+    ['a name of another type', { ...SESSION, name: { first: 'Ada' } }],
+    ['an e-mail of another type', { ...SESSION, email: ['ada@circle.example.org'] }],
+  ])('reads %s back as no session (signed out)', async (_, value) => {
+    expect(isStoredSession(value)).toBe(false);
+    await plant(value);
+    expect(await readSession()).toBeNull();
+  });
+});
