@@ -3,7 +3,6 @@ import type { Messages } from './en';
 /** German (informal "du"). */
 export const de: Messages = {
   'app.name': 'Circle',
-  'app.tagline': 'Deine Lern-Community, immer in der Tasche.',
   'app.skipToContent': 'Zum Inhalt springen',
   'app.loading': 'Wird geladen…',
   'app.crashed.title': 'Diese Ansicht funktioniert nicht mehr',
@@ -61,11 +60,7 @@ export const de: Messages = {
   'common.save': 'Speichern',
   'common.delete': 'Löschen',
   'common.edit': 'Bearbeiten',
-  'common.create': 'Erstellen',
-  'common.close': 'Schließen',
   'common.dismiss': 'Ausblenden',
-  'common.yes': 'Ja',
-  'common.no': 'Nein',
   'common.loadFailed': 'Konnte nicht geladen werden: {message}',
   'common.required': ' (erforderlich)',
 
@@ -171,7 +166,6 @@ export const de: Messages = {
   'signIn.signedIn': 'Du bist als Mitglied angemeldet.',
   'signIn.signOut': 'Abmelden',
   'signIn.needed': 'Melde dich an, um die Verwaltung zu öffnen.',
-  'signIn.signedOut': 'Du bist abgemeldet. Auf diesem Gerät ist nichts mehr von dir gespeichert.',
   'signIn.profileNeeded': 'Melde dich an, um dein Profil zu sehen und zu bearbeiten.',
   'signIn.expired': 'Deine Sitzung ist abgelaufen. Melde dich erneut an, um zu speichern; deine Eingaben bleiben erhalten.',
   'signIn.retry': 'Erneut versuchen',

@@ -1,7 +1,6 @@
 /** English, the reference catalogue: every other language must have exactly these keys. */
 export const en = {
   'app.name': 'Circle',
-  'app.tagline': 'Your learning community, in your pocket.',
   'app.skipToContent': 'Skip to content',
   'app.loading': 'Loading…',
   'app.crashed.title': 'This screen stopped working',
@@ -58,11 +57,7 @@ export const en = {
   'common.save': 'Save',
   'common.delete': 'Delete',
   'common.edit': 'Edit',
-  'common.create': 'Create',
-  'common.close': 'Close',
   'common.dismiss': 'Dismiss',
-  'common.yes': 'Yes',
-  'common.no': 'No',
   'common.loadFailed': 'Could not load this: {message}',
   // Follows a field's label, with the language's own separator: a space, or none before a full-width bracket.
   'common.required': ' (required)',
@@ -168,7 +163,6 @@ export const en = {
   'signIn.signedIn': 'You are signed in as a member.',
   'signIn.signOut': 'Sign out',
   'signIn.needed': 'Sign in to open the admin screens.',
-  'signIn.signedOut': 'You are signed out. Nothing of yours is left on this device.',
   'signIn.profileNeeded': 'Sign in to see and edit your profile.',
   'signIn.expired': 'Your session has ended. Sign in again to save; what you typed is kept.',
   'signIn.retry': 'Try again',

@@ -3,7 +3,6 @@ import type { Messages } from './en';
 /** Spanish (informal "tú"). */
 export const es: Messages = {
   'app.name': 'Circle',
-  'app.tagline': 'Tu comunidad de aprendizaje, en tu bolsillo.',
   'app.skipToContent': 'Saltar al contenido',
   'app.loading': 'Cargando…',
   'app.crashed.title': 'Esta pantalla ha dejado de funcionar',
@@ -60,11 +59,7 @@ export const es: Messages = {
   'common.save': 'Guardar',
   'common.delete': 'Eliminar',
   'common.edit': 'Editar',
-  'common.create': 'Crear',
-  'common.close': 'Cerrar',
   'common.dismiss': 'Descartar',
-  'common.yes': 'Sí',
-  'common.no': 'No',
   'common.loadFailed': 'No se ha podido cargar: {message}',
   'common.required': ' (obligatorio)',
 
@@ -170,7 +165,6 @@ export const es: Messages = {
   'signIn.signedIn': 'Has iniciado sesión como miembro.',
   'signIn.signOut': 'Cerrar sesión',
   'signIn.needed': 'Inicia sesión para abrir las pantallas de administración.',
-  'signIn.signedOut': 'Has cerrado la sesión. No queda nada tuyo en este dispositivo.',
   'signIn.profileNeeded': 'Inicia sesión para ver y editar tu perfil.',
   'signIn.expired': 'Tu sesión ha terminado. Vuelve a iniciar sesión para guardar; lo que escribiste se conserva.',
   'signIn.retry': 'Reintentar',

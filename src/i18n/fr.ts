@@ -6,7 +6,6 @@ import type { Messages } from './en';
  */
 export const fr: Messages = {
   'app.name': 'Circle',
-  'app.tagline': 'Votre communauté d’apprentissage, dans votre poche.',
   'app.skipToContent': 'Aller au contenu',
   'app.loading': 'Chargement…',
   'app.crashed.title': 'Cet écran ne fonctionne plus',
@@ -64,11 +63,7 @@ export const fr: Messages = {
   'common.save': 'Enregistrer',
   'common.delete': 'Supprimer',
   'common.edit': 'Modifier',
-  'common.create': 'Créer',
-  'common.close': 'Fermer',
   'common.dismiss': 'Masquer',
-  'common.yes': 'Oui',
-  'common.no': 'Non',
   'common.loadFailed': 'Chargement impossible : {message}',
   'common.required': ' (obligatoire)',
 
@@ -174,7 +169,6 @@ export const fr: Messages = {
   'signIn.signedIn': 'Session ouverte en tant que membre.',
   'signIn.signOut': 'Se déconnecter',
   'signIn.needed': 'Connectez-vous pour ouvrir les écrans d’administration.',
-  'signIn.signedOut': 'Vous êtes déconnecté. Plus rien de vous ne reste sur cet appareil.',
   'signIn.profileNeeded': 'Connectez-vous pour voir et modifier votre profil.',
   'signIn.expired': 'Votre session a pris fin. Reconnectez-vous pour enregistrer ; ce que vous avez saisi est conservé.',
   'signIn.retry': 'Réessayer',

@@ -6,7 +6,6 @@ import type { Messages } from './en';
  */
 export const zhHans: Messages = {
   'app.name': 'Circle',
-  'app.tagline': '你的学习社区，尽在掌中。',
   'app.skipToContent': '跳到主要内容',
   'app.loading': '正在加载……',
   'app.crashed.title': '此页面已停止运行',
@@ -62,11 +61,7 @@ export const zhHans: Messages = {
   'common.save': '保存',
   'common.delete': '删除',
   'common.edit': '编辑',
-  'common.create': '创建',
-  'common.close': '关闭',
   'common.dismiss': '知道了',
-  'common.yes': '是',
-  'common.no': '否',
   'common.loadFailed': '无法加载：{message}',
   'common.required': '（必填）',
 
@@ -171,7 +166,6 @@ export const zhHans: Messages = {
   'signIn.signedIn': '你已以成员身份登录。',
   'signIn.signOut': '退出登录',
   'signIn.needed': '请先登录，再打开管理页面。',
-  'signIn.signedOut': '你已退出登录。此设备上不再保留你的任何数据。',
   'signIn.profileNeeded': '登录后即可查看和编辑个人资料。',
   'signIn.expired': '你的会话已结束。请重新登录后再保存，你输入的内容会保留。',
   'signIn.retry': '重试',

@@ -2,7 +2,7 @@ import { Link, useLocation } from 'wouter';
 import { Icon, type IconName } from '../../ui/icons';
 import { t } from '../../i18n';
 import type { MessageKey } from '../../i18n/en';
-import { isLoggedIn, member } from '../../state/auth';
+import { isLoggedIn } from '../../state/auth';
 import { COLLECTION_NAMES } from '../../api/collection-names';
 
 interface NavItem {
@@ -59,13 +59,6 @@ export function MainNav({ onNavigate, variant }: { onNavigate?: () => void; vari
           </NavLink>
         </li>
       )}
-      <li>
-        <NavLink to="/sign-in" onNavigate={onNavigate}>
-          <Icon name="signIn" />
-          <span>{signedIn ? t('nav.signOut') : t('nav.signIn')}</span>
-          {signedIn && member.value && <span className="nav-link__who">{member.value.name}</span>}
-        </NavLink>
-      </li>
     </ul>
   );
 }

@@ -10,6 +10,44 @@ import { t } from '../../i18n';
 import { Snackbar } from '../../ui/snackbar/Snackbar';
 import { OnlineStatus } from '../../pwa/OnlineStatus';
 import { InstallButton } from '../../pwa/InstallButton';
+import { isLoggedIn, member } from '../../state/auth';
+
+// Under the mobile breakpoint only the icon shows (the label stays the accessible name).
+const ACTION = 'button button--tonal button--small topbar__action';
+
+/** Who is signed in and the way out, or the way in (coming back to this screen afterwards). */
+function Account({ location }: { location: string }) {
+  const [leaving, setLeaving] = useState(false);
+  if (!isLoggedIn.value) {
+    // The sign-in screen and the provider's way back are no place to return to.
+    const next = /^\/(sign-in|auth\/)/.test(location) ? '' : `?next=${encodeURIComponent(location)}`;
+    return (
+      <Link href={`/sign-in${next}`} className={ACTION} aria-label={t('nav.signIn')}>
+        <Icon name="signIn" />
+        <span>{t('nav.signIn')}</span>
+      </Link>
+    );
+  }
+  const name = member.value?.name;
+  const signOut = () => {
+    setLeaving(true);
+    // Loaded only now: it clears the member's data, revokes the session and goes to the provider.
+    import('../../state/session').then((session) => session.endSession()).finally(() => setLeaving(false));
+  };
+  return (
+    <>
+      {name && (
+        <span className="topbar__who" title={t('signIn.signedInAs', { name })}>
+          {name}
+        </span>
+      )}
+      <button type="button" className={ACTION} aria-label={t('nav.signOut')} onClick={signOut} disabled={leaving}>
+        <Icon name="signIn" />
+        <span>{t('nav.signOut')}</span>
+      </button>
+    </>
+  );
+}
 
 function ModalDrawer({ layout, open, onClose }: { layout: LayoutKind; open: boolean; onClose: () => void }) {
   const ref = useModalDialog(open);
@@ -88,6 +126,7 @@ export function Shell({ layout, children }: { layout: LayoutKind; children: Reac
         <InstallButton compact />
         <span className="topbar__spacer" />
         <OnlineStatus />
+        <Account location={location} />
       </header>
       <div className="shell">
         {persistentDrawer && (
