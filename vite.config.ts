@@ -76,7 +76,7 @@ function staticShell(): Plugin {
 
 /** Modules of the first render that lazy screens share too; without a group they scatter into small chunks. */
 const FIRST_LOAD_MODULES =
-  /node_modules[\\/](react|react-dom|scheduler|wouter|@preact[\\/]signals-(core|react)|use-sync-external-store|regexparam)[\\/]|[\\/]src[\\/](boot\.tsx|lib[\\/]|i18n[\\/](index|en)\.|state[\\/](?!profile-outbox\.|session\.)|config[\\/]|app[\\/](?!home-screen\.)|ui[\\/](theme|icons|snackbar[\\/]|widgets[\\/](useAsync|states|NotificationList|ProfileCard|useAvatarSrc))|api[\\/](errors|progress|collection-names)\.|pwa[\\/](online|install|OnlineStatus|InstallButton)\.)/;
+  /node_modules[\\/](react|react-dom|scheduler|wouter|@preact[\\/]signals-(core|react)|use-sync-external-store|regexparam)[\\/]|[\\/]src[\\/](boot\.tsx|lib[\\/]|i18n[\\/](index|en)\.|state[\\/](?!profile-(?:outbox|conflict|resolution)\.|session\.)|config[\\/]|app[\\/](?!home-screen\.)|ui[\\/](theme|icons|snackbar[\\/]|widgets[\\/](useAsync|states|NotificationList|ProfileCard|useAvatarSrc))|api[\\/](errors|progress|collection-names)\.|pwa[\\/](online|install|OnlineStatus|InstallButton)\.)/;
 
 export default defineConfig(({ command }) => ({
   plugins: [
@@ -107,14 +107,17 @@ export default defineConfig(({ command }) => ({
         // The catalogues other than English are cached when first used (runtime cache), not by every
         // install: the four take about 33 kB, several times what the precache budget has left.
         // What is of no use offline is cached when first used, not by every install: the OpenID
-        // Connect client and the sign-in callback (both need the provider), and the icon iOS reads
-        // once when the app is added to the home screen.
+        // Connect client and the sign-in callback (both need the provider), and the icons read once
+        // when the app is installed (iOS's, and the manifest's 512 px ones for the launcher and the
+        // splash screen; the 192 and 64 px ones stay, a notification shown offline uses them). And the profile's conflict resolver: a conflict
+        // comes from the server's answer, so it is met, and resolved, online.
         globIgnores: [
           '**/screenshots/**',
           'assets/ui-config.json',
           'assets/{es,de,fr,zh-Hans}-*.js',
-          'assets/{oidc-client,CallbackScreen}-*.js',
+          'assets/{oidc-client,CallbackScreen,ConflictResolver}-*.js',
           'apple-touch-icon-*.png',
+          '{pwa,maskable-icon}-512x512.png',
         ],
       },
       devOptions: { enabled: false },

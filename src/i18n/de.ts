@@ -93,8 +93,10 @@ export const de: Messages = {
   'profile.progress.download': 'Dateien zu {percent} % heruntergeladen',
   'profile.progress.unknown': 'Etwas ist schiefgelaufen',
   'profile.conflict.title': 'Dein Profil wurde auf einem anderen Gerät geändert',
-  'profile.conflict.body': 'Es wurde anderswo gespeichert, nachdem du mit dem Bearbeiten begonnen hast, deshalb wurden deine Änderungen nicht gespeichert. Nichts ist verloren: Wähle, was du behalten möchtest.',
-  'profile.conflict.announce': 'Deine Änderungen wurden nicht gespeichert, weil das Profil anderswo geändert wurde. Wähle, was du behalten möchtest.',
+  'profile.conflict.body':
+    'Es wurde anderswo gespeichert, nachdem du mit dem Bearbeiten begonnen hast, deshalb wurden deine Änderungen nicht gespeichert. Nichts ist verloren: Wähle, was du behalten möchtest.',
+  'profile.conflict.announce':
+    'Deine Änderungen wurden nicht gespeichert, weil das Profil anderswo geändert wurde. Wähle, was du behalten möchtest.',
   'profile.conflict.field': 'Feld',
   'profile.conflict.mine': 'Deine Version',
   'profile.conflict.theirs': 'Gespeicherte Version',
@@ -108,7 +110,8 @@ export const de: Messages = {
   'profile.conflict.theirsValue': 'Gespeichert: {value}',
   'profile.conflict.saveMerged': 'Zusammengeführtes Profil speichern',
   'profile.conflict.discarded': 'Deine Änderungen wurden verworfen. Die gespeicherte Version wird angezeigt.',
-  'profile.deleteChanged': 'Dein Profil wurde auf einem anderen Gerät geändert, nachdem du es geöffnet hast. Jetzt wird die aktuelle Version angezeigt. Trotzdem löschen?',
+  'profile.deleteChanged':
+    'Dein Profil wurde auf einem anderen Gerät geändert, nachdem du es geöffnet hast. Jetzt wird die aktuelle Version angezeigt. Trotzdem löschen?',
 
   'field.displayName': 'Anzeigename',
   'field.displayName.hint': '2 bis 50 Zeichen.',
@@ -177,8 +180,7 @@ export const de: Messages = {
   'admin.resetDone': 'Alle Sammlungen enthalten wieder ihre Ausgangsdaten.',
 
   'signIn.title': 'Anmelden',
-  'signIn.intro':
-    'Melde dich mit deinem Circle-Konto an, um dein Profil zu speichern und die Verwaltung zu öffnen. Dein Identitätsanbieter ist {issuer}.',
+  'signIn.intro': 'Melde dich mit deinem Circle-Konto bei {issuer} an.',
   'signIn.button': 'Anmelden',
   'signIn.signedIn': 'Du bist als Mitglied angemeldet.',
   'signIn.signOut': 'Abmelden',

@@ -91,7 +91,8 @@ export const en = {
   'profile.progress.download': 'Files are {percent}% downloaded',
   'profile.progress.unknown': 'Something went wrong',
   'profile.conflict.title': 'Your profile changed on another device',
-  'profile.conflict.body': 'It was saved elsewhere after you started editing, so your changes were not saved. Nothing is lost: choose what to keep.',
+  'profile.conflict.body':
+    'It was saved elsewhere after you started editing, so your changes were not saved. Nothing is lost: choose what to keep.',
   'profile.conflict.announce': 'Your changes were not saved because the profile changed elsewhere. Choose what to keep.',
   'profile.conflict.field': 'Field',
   'profile.conflict.mine': 'Your version',
@@ -106,7 +107,8 @@ export const en = {
   'profile.conflict.theirsValue': 'Saved: {value}',
   'profile.conflict.saveMerged': 'Save merged profile',
   'profile.conflict.discarded': 'Your changes were discarded. The saved version is shown.',
-  'profile.deleteChanged': 'Your profile was changed on another device after you opened it. The current version is now shown. Delete it anyway?',
+  'profile.deleteChanged':
+    'Your profile was changed on another device after you opened it. The current version is now shown. Delete it anyway?',
 
   'field.displayName': 'Display name',
   'field.displayName.hint': '2 to 50 characters.',
@@ -175,7 +177,7 @@ export const en = {
   'admin.resetDone': 'Every collection holds its seed data again.',
 
   'signIn.title': 'Sign in',
-  'signIn.intro': 'Sign in with your Circle account to keep your profile and reach the admin screens. Your identity provider is {issuer}.',
+  'signIn.intro': 'Sign in with your Circle account at {issuer}.',
   'signIn.button': 'Sign in',
   'signIn.signedIn': 'You are signed in as a member.',
   'signIn.signOut': 'Sign out',

@@ -92,7 +92,8 @@ export const es: Messages = {
   'profile.progress.download': 'Archivos descargados al {percent} %',
   'profile.progress.unknown': 'Algo salió mal',
   'profile.conflict.title': 'Tu perfil cambió en otro dispositivo',
-  'profile.conflict.body': 'Se guardó en otro lugar después de que empezaras a editarlo, así que tus cambios no se guardaron. No se ha perdido nada: elige qué conservar.',
+  'profile.conflict.body':
+    'Se guardó en otro lugar después de que empezaras a editarlo, así que tus cambios no se guardaron. No se ha perdido nada: elige qué conservar.',
   'profile.conflict.announce': 'Tus cambios no se guardaron porque el perfil cambió en otro lugar. Elige qué conservar.',
   'profile.conflict.field': 'Campo',
   'profile.conflict.mine': 'Tu versión',
@@ -107,7 +108,8 @@ export const es: Messages = {
   'profile.conflict.theirsValue': 'Guardada: {value}',
   'profile.conflict.saveMerged': 'Guardar el perfil combinado',
   'profile.conflict.discarded': 'Tus cambios se descartaron. Se muestra la versión guardada.',
-  'profile.deleteChanged': 'Tu perfil se modificó en otro dispositivo después de que lo abrieras. Ahora se muestra la versión actual. ¿Quieres eliminarlo de todos modos?',
+  'profile.deleteChanged':
+    'Tu perfil se modificó en otro dispositivo después de que lo abrieras. Ahora se muestra la versión actual. ¿Quieres eliminarlo de todos modos?',
 
   'field.displayName': 'Nombre visible',
   'field.displayName.hint': 'De 2 a 50 caracteres.',
@@ -176,8 +178,7 @@ export const es: Messages = {
   'admin.resetDone': 'Todas las colecciones vuelven a tener sus datos iniciales.',
 
   'signIn.title': 'Iniciar sesión',
-  'signIn.intro':
-    'Inicia sesión con tu cuenta de Circle para guardar tu perfil y acceder a las pantallas de administración. Tu proveedor de identidad es {issuer}.',
+  'signIn.intro': 'Inicia sesión con tu cuenta de Circle en {issuer}.',
   'signIn.button': 'Iniciar sesión',
   'signIn.signedIn': 'Has iniciado sesión como miembro.',
   'signIn.signOut': 'Cerrar sesión',

@@ -96,8 +96,10 @@ export const fr: Messages = {
   'profile.progress.download': 'Fichiers téléchargés à {percent} %',
   'profile.progress.unknown': 'Un problème est survenu',
   'profile.conflict.title': 'Votre profil a changé sur un autre appareil',
-  'profile.conflict.body': 'Il a été enregistré ailleurs après le début de votre saisie, vos modifications n’ont donc pas été enregistrées. Rien n’est perdu : choisissez ce que vous gardez.',
-  'profile.conflict.announce': 'Vos modifications n’ont pas été enregistrées, car le profil a changé ailleurs. Choisissez ce que vous gardez.',
+  'profile.conflict.body':
+    'Il a été enregistré ailleurs après le début de votre saisie, vos modifications n’ont donc pas été enregistrées. Rien n’est perdu : choisissez ce que vous gardez.',
+  'profile.conflict.announce':
+    'Vos modifications n’ont pas été enregistrées, car le profil a changé ailleurs. Choisissez ce que vous gardez.',
   'profile.conflict.field': 'Champ',
   'profile.conflict.mine': 'Votre version',
   'profile.conflict.theirs': 'Version enregistrée',
@@ -111,7 +113,8 @@ export const fr: Messages = {
   'profile.conflict.theirsValue': 'Enregistrée : {value}',
   'profile.conflict.saveMerged': 'Enregistrer le profil fusionné',
   'profile.conflict.discarded': 'Vos modifications ont été abandonnées. La version enregistrée est affichée.',
-  'profile.deleteChanged': 'Votre profil a été modifié sur un autre appareil après son ouverture. La version actuelle est maintenant affichée. Le supprimer quand même ?',
+  'profile.deleteChanged':
+    'Votre profil a été modifié sur un autre appareil après son ouverture. La version actuelle est maintenant affichée. Le supprimer quand même ?',
 
   'field.displayName': 'Nom affiché',
   'field.displayName.hint': 'De 2 à 50 caractères.',
@@ -180,8 +183,7 @@ export const fr: Messages = {
   'admin.resetDone': 'Toutes les collections contiennent de nouveau leurs données initiales.',
 
   'signIn.title': 'Connexion',
-  'signIn.intro':
-    'Connectez-vous avec votre compte Circle pour conserver votre profil et accéder aux écrans d’administration. Votre fournisseur d’identité est {issuer}.',
+  'signIn.intro': 'Connectez-vous avec votre compte Circle sur {issuer}.',
   'signIn.button': 'Se connecter',
   'signIn.signedIn': 'Session ouverte en tant que membre.',
   'signIn.signOut': 'Se déconnecter',

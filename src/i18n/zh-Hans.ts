@@ -178,7 +178,7 @@ export const zhHans: Messages = {
   'admin.resetDone': '所有集合均已恢复为初始数据。',
 
   'signIn.title': '登录',
-  'signIn.intro': '使用你的 Circle 账户登录，即可保存个人资料并进入管理页面。你的身份提供方是 {issuer}。',
+  'signIn.intro': '使用你的 Circle 账户在 {issuer} 登录。',
   'signIn.button': '登录',
   'signIn.signedIn': '你已以成员身份登录。',
   'signIn.signOut': '退出登录',

@@ -9,7 +9,7 @@ export function draftKey(profileId: string | null | undefined): string {
 // The chosen avatar is a file: it waits in IndexedDB (localStorage holds text only), under the same
 // key. The IndexedDB helper loads with the first avatar, not with the app.
 let avatars: Promise<{ idb: typeof import('idb-keyval'); store: UseStore }> | null = null;
-function avatarStore() {
+export function avatarStore() {
   if (typeof indexedDB === 'undefined') return null;
   avatars ??= import('idb-keyval').then((idb) => ({ idb, store: idb.createStore('circle-drafts', 'avatars') }));
   return avatars;
@@ -40,16 +40,4 @@ export function clearProfileDraft(profileId: string | null | undefined): void {
 /** Whether something typed for this profile is still waiting to be saved. */
 export function hasProfileDraft(profileId: string | null | undefined): boolean {
   return readPersisted(draftKey(profileId), (raw) => (raw ? true : null), false);
-}
-
-/** Forgets every draft and chosen avatar on this device: what sign-out leaves for the next person is nothing. */
-export async function clearAllProfileDrafts(): Promise<void> {
-  for (let i = localStorage.length - 1; i >= 0; i--) {
-    const key = localStorage.key(i);
-    if (key?.startsWith('draft.profile.')) removePersisted(key);
-  }
-  const opened = avatarStore();
-  if (!opened) return;
-  const { idb, store } = await opened;
-  await idb.clear(store);
 }

@@ -10,7 +10,8 @@ import { clearSession, readSession, type StoredSession, writeSession } from '../
 import { config } from '../config/load';
 import { sessionEnded, sessionStarted } from './auth';
 import { language } from './preference';
-import { clearAllProfileDrafts } from './profile-draft';
+import { avatarStore } from './profile-draft';
+import { removePersisted } from '../lib/persist';
 import { resetProfileStore } from './profile-store';
 
 const oidc = () => import('../api/oidc-client');
@@ -148,6 +149,22 @@ export async function finishSignIn(callback: URL): Promise<string> {
   await writeSession(session);
   adopt(session);
   return next;
+}
+
+/**
+ * Forgets every draft and chosen avatar on this device: what sign-out leaves for the next person is
+ * nothing. Here rather than beside the drafts: only a sign-out needs it, and this module is loaded
+ * on demand, not with the first screen.
+ */
+async function clearAllProfileDrafts(): Promise<void> {
+  for (let i = localStorage.length - 1; i >= 0; i--) {
+    const key = localStorage.key(i);
+    if (key?.startsWith('draft.profile.')) removePersisted(key);
+  }
+  const opened = avatarStore();
+  if (!opened) return;
+  const { idb, store } = await opened;
+  await idb.clear(store);
 }
 
 /** Removes the member's data from the device: drafts, the queued save, cached answers, the profile in memory. */

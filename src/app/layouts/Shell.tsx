@@ -17,7 +17,6 @@ const ACTION = 'button button--tonal button--small topbar__action';
 
 /** Who is signed in and the way out, or the way in (coming back to this screen afterwards). */
 function Account({ location }: { location: string }) {
-  const [leaving, setLeaving] = useState(false);
   if (!isLoggedIn.value) {
     // The sign-in screen and the provider's way back are no place to return to.
     const next = /^\/(sign-in|auth\/)/.test(location) ? '' : `?next=${encodeURIComponent(location)}`;
@@ -29,11 +28,9 @@ function Account({ location }: { location: string }) {
     );
   }
   const name = member.value?.name;
-  const signOut = () => {
-    setLeaving(true);
-    // Loaded only now: it clears the member's data, revokes the session and goes to the provider.
-    import('../../state/session').then((session) => session.endSession()).finally(() => setLeaving(false));
-  };
+  // Loaded only now: it clears the member's data at once (this button goes), revokes the session
+  // and goes to the provider's sign-out page.
+  const signOut = () => void import('../../state/session').then((session) => session.endSession());
   return (
     <>
       {name && (
@@ -41,7 +38,7 @@ function Account({ location }: { location: string }) {
           {name}
         </span>
       )}
-      <button type="button" className={ACTION} aria-label={t('nav.signOut')} onClick={signOut} disabled={leaving}>
+      <button type="button" className={ACTION} aria-label={t('nav.signOut')} onClick={signOut}>
         <Icon name="signIn" />
         <span>{t('nav.signOut')}</span>
       </button>
