@@ -76,7 +76,7 @@ function staticShell(): Plugin {
 
 /** Modules of the first render that lazy screens share too; without a group they scatter into small chunks. */
 const FIRST_LOAD_MODULES =
-  /node_modules[\\/](react|react-dom|scheduler|wouter|@preact[\\/]signals-(core|react)|use-sync-external-store|regexparam)[\\/]|[\\/]src[\\/](boot\.tsx|lib[\\/]|i18n[\\/](index|en)\.|state[\\/](?!profile-(?:outbox|conflict|resolution)\.|session\.)|config[\\/]|app[\\/](?!home-screen\.)|ui[\\/](theme|icons|snackbar[\\/]|widgets[\\/](useAsync|states|NotificationList|ProfileCard|useAvatarSrc))|api[\\/](errors|progress|collection-names)\.|pwa[\\/](online|install|OnlineStatus|InstallButton)\.)/;
+  /node_modules[\\/](react|react-dom|scheduler|wouter|@preact[\\/]signals-(core|react)|use-sync-external-store|regexparam)[\\/]|[\\/]src[\\/](boot\.tsx|lib[\\/]|i18n[\\/](index|en)\.|state[\\/](?!profile-(?:outbox|conflict|resolution)\.|edit-conflict\.|session\.)|config[\\/]|app[\\/](?!home-screen\.)|ui[\\/](theme|icons|snackbar[\\/]|widgets[\\/](useAsync|states|NotificationList|ProfileCard|useAvatarSrc))|api[\\/](errors|progress|collection-names)\.|pwa[\\/](online|install|OnlineStatus|InstallButton)\.)/;
 
 export default defineConfig(({ command }) => ({
   plugins: [
@@ -115,7 +115,7 @@ export default defineConfig(({ command }) => ({
           '**/screenshots/**',
           'assets/ui-config.json',
           'assets/{es,de,fr,zh-Hans}-*.js',
-          'assets/{oidc-client,CallbackScreen,ConflictResolver}-*.js',
+          'assets/{oidc-client,CallbackScreen,ConflictResolver,profile-conflict,profile-resolution}-*.js',
           'apple-touch-icon-*.png',
           '{pwa,maskable-icon}-512x512.png',
         ],

@@ -51,8 +51,9 @@ type Driver = (client: ApiClient) => Promise<unknown>;
 const drivers: Record<keyof operations, Driver> = {
   getMyProfile: (c) => profileApi(c).get(),
   createProfile: (c) => profileApi(c).create(PROFILE_FIELDS, new Blob([makePng(8)], { type: 'image/png' })),
-  updateProfile: (c) => profileApi(c).update('p-1', { displayName: 'Ada L.' }, null),
-  deleteProfile: (c) => profileApi(c).remove('p-1'),
+  // Prism's mock keeps no versions: `*` (any version) is the If-Match that means nothing more.
+  updateProfile: (c) => profileApi(c).update('p-1', { displayName: 'Ada L.' }, null, { ifMatch: '*' }),
+  deleteProfile: (c) => profileApi(c).remove('p-1', '*'),
   getProfileAvatar: async (c) => bodyOf(await c.GET('/user/profile/{id}/avatar', { params: PROFILE_ID, parseAs: 'arrayBuffer' })),
 
   listAccounts: (c) => collectionsApi(c).list('accounts', { currency: 'EUR' }),

@@ -135,7 +135,8 @@ describe('mode (b): every operation through prism proxy into the Node mock', () 
 
     it('updateProfile changes the fields sent and keeps the others', async () => {
       const created = await profiles().create(PROFILE_FIELDS, null);
-      const updated = await profiles().update(created.id, { displayName: 'Ada L.', interests: ['engines'] }, null);
+      const { etag } = await profiles().read();
+      const updated = await profiles().update(created.id, { displayName: 'Ada L.', interests: ['engines'] }, null, { ifMatch: etag ?? '' });
       expect(recorder.last('updateProfile').status).toBe(200);
       expect(updated).toEqual({ ...created, displayName: 'Ada L.', interests: ['engines'], updatedAt: updated.updatedAt });
       expect(Date.parse(updated.updatedAt)).toBeGreaterThanOrEqual(Date.parse(created.updatedAt));
@@ -144,10 +145,11 @@ describe('mode (b): every operation through prism proxy into the Node mock', () 
 
     it('deleteProfile answers 204 and the profile is gone', async () => {
       const created = await profiles().create(PROFILE_FIELDS, null);
-      await profiles().remove(created.id);
+      await profiles().remove(created.id, (await profiles().read()).etag ?? '');
       expect(recorder.last('deleteProfile').status).toBe(204);
       expect(await profiles().get()).toBeNull();
-      await expect(profiles().remove(created.id)).rejects.toMatchObject({
+      // `*` names whatever version exists: none does any more.
+      await expect(profiles().remove(created.id, '*')).rejects.toMatchObject({
         status: 404,
         body: errorBody(404, `Profile '${created.id}' not found`),
       });
@@ -165,7 +167,7 @@ describe('mode (b): every operation through prism proxy into the Node mock', () 
       expect(data?.byteLength).toBeGreaterThan(0);
       const straight = await node.GET('/user/profile/{id}/avatar', { params: idParam(created.id), parseAs: 'arrayBuffer' });
       expect(new Uint8Array(straight.data!)).toEqual(png);
-      await profileApi(node).remove(created.id);
+      await profileApi(node).remove(created.id, (await profileApi(node).read()).etag ?? '');
       const gone = await api.GET('/user/profile/{id}/avatar', { params: idParam(created.id) });
       expect(gone.response.status).toBe(404);
     });
@@ -338,7 +340,7 @@ describe('error catalogue (backend rows), through the proxy', () => {
   describe('client-side error strings', () => {
     it("profileErrorMessage: 'Backend returned code {status}, with body {message}' for an API error", async () => {
       const error = await profileApi(api)
-        .remove('nobody')
+        .remove('nobody', '*')
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ApiError);
       expect(profileErrorMessage(error)).toBe("Backend returned code 404, with body Profile 'nobody' not found");

@@ -28,6 +28,8 @@ let api: ApiClient;
 /** ada's `Bearer …`: every profile operation needs a signed-in member. */
 let authorization: string;
 const profiles = () => profileApi(api);
+/** The stored profile's current ETag, the If-Match of its next change. */
+const etagNow = async () => (await profiles().read()).etag ?? '';
 const PNG = makePng();
 const pngBlob = () => new Blob([PNG], { type: 'image/png' });
 let JPEG: Uint8Array<ArrayBuffer>;
@@ -109,11 +111,14 @@ describe('profile with an avatar (Node mock server, contract-checked)', () => {
   it('update changes the fields sent, and a new avatar gets a new URL and content type', async () => {
     const created = await profiles().create(PROFILE_FIELDS, pngBlob());
     const version = Number(new URL(created.avatar!, server.url).searchParams.get('v'));
-    const renamed = await profiles().update(created.id, { displayName: 'Ada L.', bio: 'Poetical science.' }, null);
+    const renamed = await profiles().update(created.id, { displayName: 'Ada L.', bio: 'Poetical science.' }, null, {
+      ifMatch: await etagNow(),
+    });
     expect(renamed).toEqual({ ...created, displayName: 'Ada L.', bio: 'Poetical science.', updatedAt: renamed.updatedAt });
 
     const events: TransferEvent[] = [];
     const withJpeg = await profiles().update(created.id, {}, new Blob([JPEG], { type: 'image/jpeg' }), {
+      ifMatch: await etagNow(),
       onProgress: (e) => events.push(e),
     });
     expect(recorder.last('updateProfile').status).toBe(200);
@@ -133,7 +138,7 @@ describe('profile with an avatar (Node mock server, contract-checked)', () => {
 
   it('delete removes the profile and its avatar', async () => {
     const created = await profiles().create(PROFILE_FIELDS, pngBlob());
-    await profiles().remove(created.id);
+    await profiles().remove(created.id, await etagNow());
     expect(recorder.last('deleteProfile').status).toBe(204);
     expect(await profiles().get()).toBeNull();
     expect((await fetchAvatar(server.url, created)).status).toBe(404);

@@ -1,6 +1,7 @@
 import { createStore, del, get, set, type UseStore } from 'idb-keyval';
 import type { ApiClient } from './client';
-import { type Profile, type ProfileInput, type ProfilePatch, type SaveOptions, sendProfileSave } from './profile-save';
+import { ApiError } from './errors';
+import { type ProfileInput, type ProfilePatch, type SaveOptions, sendProfileSave, type TaggedProfile } from './profile-save';
 
 /**
  * The profile save that could not reach the server, kept in IndexedDB (with its avatar file)
@@ -9,7 +10,23 @@ import { type Profile, type ProfileInput, type ProfilePatch, type SaveOptions, s
  */
 export type PendingProfileSave = (
   | { kind: 'create'; id?: undefined; fields: ProfileInput }
-  | { kind: 'update'; id: string; fields: ProfilePatch }
+  | {
+      kind: 'update';
+      id: string;
+      fields: ProfilePatch;
+      /**
+       * The ETag of the profile the edit was made on, its If-Match when replayed; null for a save
+       * queued by a version of the app that kept no ETag, which is treated as a conflict.
+       */
+      ifMatch: string | null;
+      /** The fields of that profile: what the member started from, to tell their changes from the server's. */
+      base?: ProfilePatch;
+      /**
+       * The server answered 412 to its replay: the profile changed elsewhere meanwhile. It is not sent
+       * again until the member has chosen what to keep (state/profile-conflict.ts).
+       */
+      conflict?: boolean;
+    }
 ) & {
   avatar: Blob | null;
   /** Absolute URL of the API, as the page was configured when it queued the save. */
@@ -47,6 +64,13 @@ export function decodePendingSave(value: unknown): PendingProfileSave | null {
     ...value,
     avatar: isBlobLike(value.avatar) ? value.avatar : null,
     key: typeof value.key === 'string' && value.key !== '' ? value.key : undefined,
+    ...(value.kind === 'update'
+      ? {
+          ifMatch: typeof value.ifMatch === 'string' && value.ifMatch !== '' ? value.ifMatch : null,
+          base: isRecord(value.base) ? value.base : undefined,
+          conflict: value.conflict === true,
+        }
+      : {}),
   } as PendingProfileSave;
 }
 
@@ -70,11 +94,31 @@ export async function withOutboxLock<T>(work: () => Promise<T>): Promise<T> {
   return (await locks.request(OUTBOX_LOCK, work)) as T;
 }
 
-/** Sends a queued save with the same request as any save, under its key; the page passes its progress transport as `fetch`. */
+/** Whether a queued save must wait for the member's choice instead of being sent (see `conflict`). */
+export const isConflicted = (save: PendingProfileSave): boolean =>
+  save.kind === 'update' && (save.conflict === true || save.ifMatch === null);
+
+/** Keeps a queued save the server refused with 412, marked so that no replay sends it again. */
+export function markConflict(save: PendingProfileSave): Promise<PendingProfileSave> {
+  const marked = { ...save, conflict: true };
+  return writePendingSave(marked).then(() => marked);
+}
+
+/**
+ * Sends a queued save with the same request as any save, under its key and with the If-Match of
+ * the profile it was made on; the page passes its progress transport as `fetch`. A conflicted save
+ * is refused here as the server would refuse it (412), without a request.
+ */
 export function sendPendingSave(
   client: ApiClient,
   save: PendingProfileSave,
   options: Omit<SaveOptions, 'idempotencyKey'> = {},
-): Promise<Profile> {
-  return sendProfileSave(client, save, save.avatar, { ...options, idempotencyKey: save.key });
+): Promise<TaggedProfile> {
+  const send = { ...options, idempotencyKey: save.key };
+  if (save.kind === 'create') return sendProfileSave(client, save, save.avatar, send);
+  if (isConflicted(save) || save.ifMatch === null) {
+    const body = { status: 412, error: 'Precondition Failed', message: 'The profile may have changed since this edit was made' };
+    return Promise.reject(new ApiError(412, body));
+  }
+  return sendProfileSave(client, { kind: 'update', id: save.id, fields: save.fields, ifMatch: save.ifMatch }, save.avatar, send);
 }

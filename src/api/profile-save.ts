@@ -18,14 +18,20 @@ function asForm<F extends { interests?: string[] }>(fields: F): FormOf<F> {
 
 /**
  * A save of the member's profile: a new one, or changes to an existing one. An update carries the
- * profile's ETag as `ifMatch` (its If-Match header); without one it is sent with `*`, which the
- * server matches against whatever profile exists: the app does not keep ETags yet, and the
- * conflict handling that will (a 412 answered with the current profile) is built on this field.
+ * ETag of the profile its changes were made on as `ifMatch` (its If-Match header): when the
+ * profile changed since, on another device or tab, the server answers 412 instead of overwriting
+ * that change, and the app asks the member what to keep (state/profile-conflict.ts).
  */
-export type ProfileSave = { kind: 'create'; fields: ProfileInput } | { kind: 'update'; id: string; fields: ProfilePatch; ifMatch?: string };
+export type ProfileSave = { kind: 'create'; fields: ProfileInput } | { kind: 'update'; id: string; fields: ProfilePatch; ifMatch: string };
 
-/** If-Match of an update or delete: the given ETag, else `*` (see ProfileSave). */
-export const ifMatchOf = (etag: string | undefined): string => etag ?? '*';
+/** A profile as an answer carried it, with the ETag that names that version (null if the server sent none). */
+export interface TaggedProfile {
+  profile: Profile;
+  etag: string | null;
+}
+
+/** The ETag of an answer, as the If-Match of the next change. */
+export const etagOf = (response: Response): string | null => response.headers.get('etag');
 
 export interface SaveOptions {
   fetch?: FetchLike;
@@ -44,7 +50,7 @@ export async function sendProfileSave(
   save: ProfileSave,
   avatar: Blob | null,
   { fetch, signal, idempotencyKey }: SaveOptions = {},
-): Promise<Profile> {
+): Promise<TaggedProfile> {
   // The typed body keeps the call checked against the form schema; the serializer sends it with the file.
   const multipart = (form: Record<string, unknown>) => () => profileFormData(form, avatar);
   // The same key on every attempt of one save: a repeat the server already took changes nothing.
@@ -56,12 +62,13 @@ export async function sendProfileSave(
   } else {
     const body = asForm(save.fields);
     answer = client.PATCH('/user/profile/{id}', {
-      params: { path: { id: save.id }, header: { ...key, 'If-Match': ifMatchOf(save.ifMatch) } },
+      params: { path: { id: save.id }, header: { ...key, 'If-Match': save.ifMatch } },
       body,
       bodySerializer: multipart(body),
       fetch,
       signal,
     });
   }
-  return checkProfile(await unwrap(answer));
+  const { response } = await answer;
+  return { profile: checkProfile(await unwrap(answer)), etag: etagOf(response) };
 }

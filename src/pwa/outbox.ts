@@ -17,6 +17,8 @@ export function watchProfileOutbox(): void {
   window.addEventListener('online', send);
   navigator.serviceWorker?.addEventListener('message', (event: MessageEvent<OutboxSentMessage>) => {
     const { type, kind, id } = event.data ?? {};
+    // The worker's replay was refused with 412: the page reads the marked save and opens the conflict.
+    if (type === 'OUTBOX_CONFLICT') return send();
     if (type !== 'OUTBOX_SENT' || (kind !== 'create' && kind !== 'update')) return;
     queuedSaveSent({ kind, id });
     fetchProfile().catch(() => undefined);

@@ -8,7 +8,15 @@ import { ApiError } from '../api/errors';
 import { createApiClient } from '../api/client';
 import { bearerMiddleware } from '../api/credentials';
 import { readSession } from '../api/session-store';
-import { clearPendingSave, OUTBOX_SYNC_TAG, readPendingSave, sendPendingSave, withOutboxLock } from '../api/pending-save';
+import {
+  clearPendingSave,
+  isConflicted,
+  markConflict,
+  OUTBOX_SYNC_TAG,
+  readPendingSave,
+  sendPendingSave,
+  withOutboxLock,
+} from '../api/pending-save';
 
 const API_CACHE = 'api-reads';
 const ASSET_CACHE = 'assets';
@@ -104,7 +112,8 @@ self.addEventListener('activate', (event) => {
 async function sendQueuedSave(): Promise<void> {
   await withOutboxLock(async () => {
     const save = await readPendingSave();
-    if (!save) return;
+    // A save in conflict waits for the member's choice in the page: never replayed as it was.
+    if (!save || isConflicted(save)) return;
     // The cookie store is the worker's only way to read the XSRF token the page would echo.
     const cookies = (self as unknown as { cookieStore?: { get(name: string): Promise<{ value: string } | null> } }).cookieStore;
     const token = await cookies?.get('XSRF-TOKEN').catch(() => null);
@@ -125,6 +134,13 @@ async function sendQueuedSave(): Promise<void> {
     try {
       await sendPendingSave(client, save);
     } catch (error) {
+      // The profile changed elsewhere since the edit (412, its If-Match is stale): not retried, not
+      // forced. The save stays, marked, and the page puts both versions before the member.
+      if (error instanceof ApiError && error.status === 412) {
+        await markConflict(save);
+        for (const page of await self.clients.matchAll({ type: 'window' })) page.postMessage({ type: 'OUTBOX_CONFLICT' });
+        return;
+      }
       // A refusal (4xx) stays queued: the page shows the reason and gives the fields back.
       if (error instanceof ApiError && error.status < 500) return;
       // A network failure or a server error throws: the browser retries the sync later.

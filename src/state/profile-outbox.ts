@@ -1,9 +1,11 @@
 import { computed, signal } from '@preact/signals-core';
 import { api, apiBaseUrl } from '../api/instance';
 import { ApiError } from '../api/errors';
-import type { ProfileSave } from '../api/profile-save';
+import type { Profile, ProfileSave } from '../api/profile-save';
 import {
   clearPendingSave,
+  isConflicted,
+  markConflict,
   OUTBOX_SYNC_TAG,
   type PendingProfileSave,
   readPendingSave,
@@ -16,6 +18,7 @@ import { isOnline } from '../lib/connectivity';
 import { requestBackgroundSync } from '../lib/background-sync';
 import { showSnackbar } from '../ui/snackbar/store';
 import { clearProfileDraft } from './profile-draft';
+import { fieldsOf } from './edit-conflict';
 import { onTransfer, setProfileState as set } from './profile-store';
 
 /**
@@ -30,9 +33,20 @@ export const pendingProfileSave = computed(() => pending.value);
 /** A queued save the server refused: its fields go back into the form with the reason. */
 export const refusedProfileSave = computed(() => refused.value);
 
-/** Keeps a save on the device and asks the service worker to send it when the network is back. */
-export async function queueSave(request: ProfileSave, avatar: Blob | null, key: string): Promise<void> {
-  const record = { ...request, avatar, apiBase: apiBaseUrl(), queuedAt: Date.now(), key } as PendingProfileSave;
+/**
+ * Keeps a save on the device and asks the service worker to send it when the network is back. An
+ * update keeps the ETag it names and the fields of `base`, the profile it was made on: replayed
+ * later, it changes nothing that changed elsewhere meanwhile (412, a conflict for the member).
+ */
+export async function queueSave(request: ProfileSave, avatar: Blob | null, key: string, base: Profile | null = null): Promise<void> {
+  const record = {
+    ...request,
+    ...(request.kind === 'update' && base ? { base: fieldsOf(base) } : {}),
+    avatar,
+    apiBase: apiBaseUrl(),
+    queuedAt: Date.now(),
+    key,
+  } as PendingProfileSave;
   await writePendingSave(record);
   set('save:queued', {});
   pending.value = record;
@@ -40,24 +54,54 @@ export async function queueSave(request: ProfileSave, avatar: Blob | null, key: 
   await requestBackgroundSync(OUTBOX_SYNC_TAG);
 }
 
-/** Sends the queued save (progress and state as for any save); the lock makes sure it goes once. */
-export function sendQueuedSave(): Promise<'sent' | 'refused' | 'none' | 'offline'> {
+/** A queued update the server refused with 412 (now or on the worker's replay): kept, and put before the member. */
+async function surfaceConflict(save: PendingProfileSave & { kind: 'update' }): Promise<'conflict' | 'refused' | 'offline'> {
+  try {
+    // The comparison loads with the first conflict, online (it is not kept for offline use).
+    const { openConflict } = await import('./profile-conflict');
+    await openConflict({ id: save.id, mine: save.fields, avatar: save.avatar, base: save.base ?? null, queued: true });
+    return 'conflict';
+  } catch (error) {
+    // The server's version could not be read now: the save stays marked, the next return online tries again.
+    if (error instanceof ApiError) {
+      // Gone elsewhere: refused like any other, the reason shown and the typed fields kept in the form's draft.
+      await clearPendingSave();
+      pending.value = null;
+      refused.value = { save, message: error.body.message };
+      return 'refused';
+    }
+    return 'offline';
+  }
+}
+
+/**
+ * Sends the queued save (progress and state as for any save); the lock makes sure it goes once.
+ * A save the profile changed under (412) is neither retried nor forced: it stays, marked as a
+ * conflict, and the member chooses what to keep ('conflict').
+ */
+export function sendQueuedSave(): Promise<'sent' | 'refused' | 'conflict' | 'none' | 'offline'> {
   return withOutboxLock(async () => {
     const save = await readPendingSave();
     pending.value = save;
     if (!save) return 'none';
     if (!isOnline.value) return 'offline';
+    if (save.kind === 'update' && isConflicted(save)) return surfaceConflict(save);
     set('save:send-queued', { loading: true, error: null, progress: 0, progressMessage: null });
     try {
       const { progressFetch } = await import('../api/transport');
       const saved = await sendPendingSave(api.client(), save, { fetch: progressFetch(onTransfer) });
       await clearPendingSave();
-      set('save:sent-queued', { profile: saved, loading: false });
+      set('save:sent-queued', { ...saved, loading: false });
       queuedSaveSent(save);
       return 'sent';
     } catch (error) {
       set('save:send-queued-failed', { loading: false });
       if (!(error instanceof ApiError)) return 'offline';
+      if (error.status === 412 && save.kind === 'update') {
+        const marked = await markConflict(save);
+        pending.value = marked;
+        return surfaceConflict(marked as typeof save);
+      }
       // The server said no: the fields go back to the form with its reason, nothing is lost.
       await clearPendingSave();
       pending.value = null;
@@ -83,6 +127,12 @@ export async function loadPendingSave(): Promise<PendingProfileSave | null> {
   const save = await readPendingSave();
   pending.value = save;
   return save;
+}
+
+/** The member chose what to keep of a conflicted queued save: it is not to be sent as it was. */
+export async function dropQueuedSave(): Promise<void> {
+  await withOutboxLock(clearPendingSave);
+  pending.value = null;
 }
 
 /** For tests: nothing pending, nothing refused. */

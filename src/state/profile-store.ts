@@ -7,6 +7,8 @@ import { recordChange } from './history';
 /** The member's profile as the app holds it: shared by the profile actions and the outbox. */
 export interface ProfileState {
   profile: Profile | null;
+  /** The ETag of that profile as the server last answered it: the If-Match of its next update or delete. */
+  etag: string | null;
   error: string | null;
   loading: boolean;
   /** Percent of the running create or update; undefined when none ran. */
@@ -15,11 +17,12 @@ export interface ProfileState {
   progressMessage: ProgressMessage | null;
 }
 
-const INITIAL: ProfileState = { profile: null, error: null, loading: false, progress: undefined, progressMessage: null };
+const INITIAL: ProfileState = { profile: null, etag: null, error: null, loading: false, progress: undefined, progressMessage: null };
 const state = signal<ProfileState>(INITIAL);
 
 export const profileState = computed(() => state.value);
 export const profile = computed(() => state.value.profile);
+export const profileEtag = computed(() => state.value.etag);
 export const profileLoading = computed(() => state.value.loading);
 export const profileError = computed(() => state.value.error);
 export const profileProgress = computed(() => state.value.progress);

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { t } from '../../i18n';
 import { deleteProfile, fetchProfile, profile, profileError, profileLoading } from '../../state/profile';
 import { dismissRefusedSave, pendingProfileSave, refusedProfileSave } from '../../state/profile-outbox';
@@ -8,6 +8,10 @@ import { ErrorState, LoadingState } from '../../ui/widgets/states';
 import { ProfileCard } from '../../ui/widgets/ProfileCard';
 import { ProfileForm } from './ProfileForm';
 import { hasProfileDraft } from '../../state/profile-draft';
+import { profileConflict } from '../../state/edit-conflict';
+
+// Only a save the profile changed under needs it: its own chunk, fetched then.
+const ConflictResolver = lazy(() => import('./ConflictResolver'));
 
 export default function ProfileScreen() {
   const member = profile.value;
@@ -15,6 +19,9 @@ export default function ProfileScreen() {
   const [failed, setFailed] = useState<unknown>(null);
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
+  // The delete was refused because the profile changed elsewhere: the current one is shown, and asked about again.
+  const [staleDelete, setStaleDelete] = useState(false);
+  const conflict = profileConflict.value;
 
   const refused = refusedProfileSave.value;
   const refusedMessage = refused ? t('profile.saveFailed', { message: refused.message }) : null;
@@ -40,7 +47,12 @@ export default function ProfileScreen() {
     if (!member) return;
     setConfirming(false);
     try {
-      await deleteProfile(member.id);
+      if ((await deleteProfile(member.id)) === 'changed') {
+        setStaleDelete(true);
+        setConfirming(true);
+        return;
+      }
+      setStaleDelete(false);
       showSnackbar({ message: t('profile.deleted'), duration: 4000 });
     } catch {
       showSnackbar({ message: profileError.value ?? t('app.crashed.body'), politeness: 'assertive' });
@@ -50,7 +62,12 @@ export default function ProfileScreen() {
   return (
     <div className="screen profile">
       <h1 tabIndex={-1}>{t('profile.title')}</h1>
-      {pendingProfileSave.value && (
+      {conflict && (
+        <Suspense fallback={<LoadingState />}>
+          <ConflictResolver key={conflict.etag} conflict={conflict} onResolved={() => setEditing(false)} />
+        </Suspense>
+      )}
+      {pendingProfileSave.value && !conflict && (
         <p className="notice" role="status" data-testid="pending-save">
           {t('profile.pendingSave')}
         </p>
@@ -70,7 +87,7 @@ export default function ProfileScreen() {
           />
         </>
       )}
-      {member && !editing && (
+      {member && !editing && !conflict && (
         <>
           <ProfileCard profile={member} />
           <div className="actions">
@@ -83,7 +100,7 @@ export default function ProfileScreen() {
           </div>
         </>
       )}
-      {member && editing && (
+      {member && editing && !conflict && (
         <ProfileForm
           profile={member}
           initialError={refusedMessage}
@@ -100,10 +117,13 @@ export default function ProfileScreen() {
       <ConfirmDialog
         open={confirming}
         title={t('profile.deleteConfirmTitle')}
-        body={t('profile.deleteConfirmBody')}
+        body={t(staleDelete ? 'profile.deleteChanged' : 'profile.deleteConfirmBody')}
         confirmLabel={t('common.delete')}
         onConfirm={() => void onDelete()}
-        onCancel={() => setConfirming(false)}
+        onCancel={() => {
+          setConfirming(false);
+          setStaleDelete(false);
+        }}
       />
     </div>
   );

@@ -1,0 +1,36 @@
+import type { ProfilePatch } from '../api/profile-save';
+import { saveProfile } from './profile';
+import { type ConflictField, closeConflict, mergedFields, type ProfileConflict, profileConflict, type Side } from './profile-conflict';
+import { clearProfileDraft } from './profile-draft';
+import { dropQueuedSave } from './profile-outbox';
+import { setProfileState as set } from './profile-store';
+
+/** What the member chose for a conflict: their version, the server's, or field by field. */
+export type Resolution = { kind: 'mine' } | { kind: 'theirs' } | { kind: 'merge'; choice: Record<ConflictField, Side> };
+
+/**
+ * Ends the conflict as the member chose. "Theirs" drops the edit (draft, avatar, queued save) and
+ * shows the server's version; "mine" and a merge are saved over the server's version, naming its
+ * ETag, through the one save path (sent, or queued when offline; a newer change elsewhere opens a
+ * new conflict). Rejects, the conflict still open, when the save is refused.
+ */
+export async function resolveProfileConflict(resolution: Resolution): Promise<'discarded' | 'saved' | 'queued' | 'conflict'> {
+  const conflict = profileConflict.peek();
+  if (!conflict) return 'discarded';
+  // The server's version is now the one the member's choice is made on: its ETag is the If-Match.
+  set('conflict:theirs', { profile: conflict.theirs, etag: conflict.etag });
+  // The edit now lives in this choice: the queued copy, refused with its old ETag, is not replayed.
+  if (conflict.queued) await dropQueuedSave();
+  if (resolution.kind === 'theirs') {
+    clearProfileDraft(conflict.id);
+    closeConflict(conflict);
+    return 'discarded';
+  }
+  const fields: ProfilePatch = resolution.kind === 'mine' ? conflict.mine : mergedFields(conflict, resolution.choice);
+  // The conflict stays on screen until the save is through; a newer conflict replaces it.
+  const outcome = await saveProfile({ kind: 'update', id: conflict.id, fields }, conflict.avatar);
+  closeConflict(conflict);
+  return outcome;
+}
+
+export type { ProfileConflict };
