@@ -91,6 +91,8 @@ export function ProfileForm({ profile, onDone, onCancel, initialError = null }: 
         setQueued(true);
         return;
       }
+      // The profile changed elsewhere: the screen puts both versions side by side; what was typed stays the draft.
+      if (outcome === 'conflict') return;
       form.reset();
       showSnackbar({ message: t(profile ? 'profile.saved' : 'profile.created'), duration: 4000 });
       onDone();
