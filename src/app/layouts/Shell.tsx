@@ -33,11 +33,7 @@ function Account({ location }: { location: string }) {
   const signOut = () => void import('../../state/session').then((session) => session.endSession());
   return (
     <>
-      {name && (
-        <span className="topbar__who" title={t('signIn.signedInAs', { name })}>
-          {name}
-        </span>
-      )}
+      {name && <span className="topbar__who">{name}</span>}
       <button type="button" className={ACTION} aria-label={t('nav.signOut')} onClick={signOut}>
         <Icon name="signIn" />
         <span>{t('nav.signOut')}</span>

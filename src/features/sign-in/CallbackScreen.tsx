@@ -47,14 +47,14 @@ export default function CallbackScreen() {
 
   return (
     <div className="screen sign-in">
-      <h1 tabIndex={-1}>{t('signIn.title')}</h1>
+      <h1 tabIndex={-1}>{t('nav.signIn')}</h1>
       <div className="card">
         {problem ? (
           <>
             <p role="alert">{t(problem)}</p>
             <div className="actions">
               <button type="button" className="button button--filled" onClick={retry}>
-                {t('signIn.retry')}
+                {t('app.crashed.retry')}
               </button>
               <Link href="/home" className="button button--outlined">
                 {t('nav.home')}

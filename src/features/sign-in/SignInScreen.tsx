@@ -24,12 +24,12 @@ export default function SignInScreen() {
 
   return (
     <div className="screen sign-in">
-      <h1 tabIndex={-1}>{signedIn ? t('nav.signOut') : t('signIn.title')}</h1>
+      <h1 tabIndex={-1}>{signedIn ? t('nav.signOut') : t('nav.signIn')}</h1>
       {signedIn ? (
         <div className="card">
-          <p>{who ? t('signIn.signedInAs', { name: who.name }) : t('signIn.signedIn')}</p>
+          {who && <p>{t('signIn.signedInAs', { name: who.name })}</p>}
           <button type="button" className="button button--outlined" onClick={signOut}>
-            {t('signIn.signOut')}
+            {t('nav.signOut')}
           </button>
         </div>
       ) : (
@@ -43,7 +43,7 @@ export default function SignInScreen() {
           </p>
           {step.kind === 'unreachable' && <p role="alert">{t('signIn.unreachable')}</p>}
           <button type="button" className="button button--filled" onClick={signIn} disabled={step.kind === 'redirecting'}>
-            {step.kind === 'unreachable' ? t('signIn.retry') : t('signIn.button')}
+            {step.kind === 'unreachable' ? t('app.crashed.retry') : t('nav.signIn')}
           </button>
         </div>
       )}
