@@ -1,26 +1,28 @@
+// @vitest-environment happy-dom
 import 'fake-indexeddb/auto';
 import { getResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
-import specText from '../../openapi.yaml?raw';
-import { createContract, type OpenApiDocument } from '../../mocks/contract';
-import { createMockBackend, type MockBackend } from '../../mocks/mock';
-import { unauthorized } from '../../mocks/auth';
-import { configureApi } from '../api/instance';
-import { setAccessTokenSource } from '../api/credentials';
-import { clearPendingSave, readPendingSave } from '../api/pending-save';
-import type { Profile, ProfileInput } from '../api/profile-save';
-import { setConnectivity } from '../lib/connectivity';
-import { deleteProfile, fetchProfile, profileState, resetProfileState, saveProfile } from './profile';
-import { pendingProfileSave, resetProfileOutbox, sendQueuedSave } from './profile-outbox';
-import { differingFields, mergedFields, profileConflict, resetProfileConflict, suggestedChoice } from './profile-conflict';
-import { resolveProfileConflict } from './profile-resolution';
-import { draftKey } from './profile-draft';
+import specText from '../openapi.yaml?raw';
+import { createContract, type OpenApiDocument } from '../mocks/contract';
+import { createMockBackend, type MockBackend } from '../mocks/mock';
+import { testAuthenticate } from './support/test-identities';
+import { configureApi } from '../src/api/instance';
+import { setAccessTokenSource } from '../src/api/credentials';
+import { clearPendingSave, readPendingSave } from '../src/api/pending-save';
+import type { Profile, ProfileInput } from '../src/api/profile-save';
+import { setConnectivity } from '../src/lib/connectivity';
+import { deleteProfile, fetchProfile, profileState, resetProfileState, saveProfile } from '../src/state/profile';
+import { pendingProfileSave, resetProfileOutbox, sendQueuedSave } from '../src/state/profile-outbox';
+import { differingFields, mergedFields, profileConflict, resetProfileConflict, suggestedChoice } from '../src/state/profile-conflict';
+import { resolveProfileConflict } from '../src/state/profile-resolution';
+import { draftKey } from '../src/state/profile-draft';
 
 /*
- * The profile model over the real API stack and the mock backend itself, in process: its ETags and
- * If-Match checks are the reference semantics of the API. "Another device" is the same member
- * changing the profile straight through the API meanwhile.
+ * The app's profile model (src/state) over the real API stack and the mock backend itself, in
+ * process, in a simulated browser: the mock's ETags and If-Match checks are the reference
+ * semantics of the API. "Another device" is the same member changing the profile straight through
+ * the API meanwhile.
  */
 
 const ORIGIN = 'http://localhost:3000';
@@ -63,10 +65,7 @@ beforeEach(async () => {
   backend = await createMockBackend({
     contract: createContract(parse(specText) as OpenApiDocument),
     delayMs: 0,
-    authenticate: async (request) => {
-      if (request.headers.get('authorization') !== 'Bearer test:ada') throw unauthorized('Sign in');
-      return { subject: 'ada', scopes: ['openid'] };
-    },
+    authenticate: testAuthenticate,
   });
   sent = [];
   // Without XMLHttpRequest the progress transport streams through fetch: one fake network for all.
