@@ -1,4 +1,5 @@
 import { test, expect } from './support/fixtures';
+import { signIn } from './support/sign-in';
 import {
   ADA,
   DESKTOP,
@@ -49,6 +50,7 @@ test.describe('routes and titles', () => {
     ['/sign-in', 'Sign in | Circle', 'Sign in'],
   ] as const) {
     test(`${path} has the title '${title}'`, async ({ page, consoleErrors }) => {
+      if (path === '/profile') await signIn(page);
       await page.goto(path);
       await expect(screenHeading(page)).toHaveText(heading);
       await expect(page).toHaveTitle(title);
@@ -79,6 +81,10 @@ test.describe('routes and titles', () => {
 });
 
 test.describe('profile', () => {
+  test.beforeEach(async ({ page }) => {
+    await signIn(page);
+  });
+
   test('create with every field and an avatar: progress shows, then the card with the avatar', async ({ page, context, consoleErrors }) => {
     // Hold the upload at the server door, so the progress region can be seen before it completes.
     let release!: () => void;
@@ -323,6 +329,10 @@ test.describe('profile', () => {
 });
 
 test.describe('drafts', () => {
+  test.beforeEach(async ({ page }) => {
+    await signIn(page);
+  });
+
   test('what was typed survives a reload, with a snackbar; Discard changes clears it', async ({ page, consoleErrors }) => {
     await page.goto('/profile');
     await page.getByLabel('Display name').fill('Half typed');
@@ -567,6 +577,12 @@ test.describe('admin', () => {
     expect(await localStorageItem(page, 'auth.isLoggedIn')).not.toBe('true');
 
     await page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
+    // The provider's own page, then back to where the member was going.
+    await page.waitForURL(/\/oidc\/interaction\//);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sign in to Circle');
+    await page.getByLabel('Username').fill('ada');
+    await page.getByLabel('Password').fill('circle');
+    await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page).toHaveURL(/\/admin$/);
     await expect(screenHeading(page)).toHaveText('Admin');
     expect(await localStorageItem(page, 'auth.isLoggedIn')).toBe('true');
@@ -580,6 +596,10 @@ test.describe('admin', () => {
   test('a sign-in link never sends the member to another site', async ({ page, consoleErrors }) => {
     await page.goto('/sign-in?next=%2F%2Fevil.example');
     await page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/oidc\/interaction\//);
+    await page.getByLabel('Username').fill('ada');
+    await page.getByLabel('Password').fill('circle');
+    await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page).toHaveURL(/\/home$/);
     expect(consoleErrors).toEqual([]);
   });
@@ -662,10 +682,15 @@ test.describe('admin', () => {
     await page.getByRole('link', { name: 'Sign out' }).click();
     await expect(page).toHaveURL(/\/sign-in$/);
     await expect(screenHeading(page)).toHaveText('Sign out');
+    await expect(page.getByRole('main')).toContainText('Signed in as Ada Lovelace.');
     await page.getByRole('main').getByRole('button', { name: 'Sign out' }).click();
+    // The provider asks to confirm, ends its session and comes back to the app's home.
+    await page.waitForURL(/\/oidc\/session\/end/);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sign out of Circle?');
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await expect(page).toHaveURL(/\/home$/);
     await expect(page.getByRole('link', { name: 'Admin' })).toHaveCount(0);
-    await expect(screenHeading(page)).toHaveText('Sign in');
-    await expect(page.getByRole('link', { name: 'Sign in' })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Sign in' }).first()).toBeVisible();
     expect(await localStorageItem(page, 'auth.isLoggedIn')).toBe('false');
 
     await page.goto('/admin/symbols');
@@ -677,6 +702,7 @@ test.describe('admin', () => {
 test.describe('navigation', () => {
   test('desktop: the sidenav layout has a persistent navigation drawer', async ({ page, consoleErrors }) => {
     await page.setViewportSize(DESKTOP);
+    await signIn(page);
     await page.goto('/settings');
     const drawer = page.locator('aside.drawer--side');
     const nav = drawer.getByRole('navigation', { name: 'Main' });
@@ -894,7 +920,7 @@ for (const run of LANGUAGE_RUNS) {
       await expect(page.locator('html')).toHaveAttribute('lang', lang);
       await expect(screenHeading(page)).toHaveText(m['home.title']);
       await expect(page).toHaveTitle(`${m['nav.home']} | Circle`);
-      await expect(page.getByRole('link', { name: m['home.createProfileCta'] })).toBeVisible();
+      await expect(page.getByRole('main').getByRole('link', { name: m['nav.signIn'] })).toBeVisible();
       await expect(page.getByRole('heading', { name: m['home.latestNotifications'] })).toBeVisible();
       const times = page.locator('.notification__time');
       await expect(times).toHaveCount(3);
@@ -909,6 +935,7 @@ for (const run of LANGUAGE_RUNS) {
     });
 
     test('profile: the form checks in the language, then creates the profile and shows the card', async ({ page, consoleErrors }) => {
+      await signIn(page);
       await page.goto('/profile');
       const form = page.getByRole('form', { name: m['profile.createTitle'] });
       await expect(form).toBeVisible();
