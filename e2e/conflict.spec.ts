@@ -1,0 +1,217 @@
+import type { APIRequestContext, Browser, Locator, Page } from '@playwright/test';
+import { test, expect, waitForServiceWorker } from './support/fixtures';
+import { bearerOf, signIn } from './support/sign-in';
+import { ADA, seedProfile, snackbar, unexpectedErrors } from './support/pages';
+
+/**
+ * One member, two devices: each edits the profile from the version it read. The second save names
+ * a stale ETag, the server refuses it (412) instead of overwriting the first, and the member sees
+ * both versions and chooses. At the end the server holds both edits, online or offline alike.
+ */
+
+interface Device {
+  page: Page;
+  errors: string[];
+  close(): Promise<void>;
+}
+
+/** A browser context of its own (its own storage, its own service worker), signed in as ada. */
+async function device(browser: Browser, baseURL: string): Promise<Device> {
+  const context = await browser.newContext({ baseURL, serviceWorkers: 'allow' });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  await signIn(page, 'ada', '/profile');
+  return { page, errors, close: () => context.close() };
+}
+
+/** Opens the profile's edit form on the version the server holds now. */
+async function openEditForm(page: Page, name = ADA.displayName): Promise<Locator> {
+  await expect(page.getByRole('article', { name })).toBeVisible();
+  await page.getByRole('button', { name: 'Edit' }).click();
+  const form = page.getByRole('form', { name: 'Edit your profile' });
+  await expect(form.getByLabel('Display name')).toHaveValue(name);
+  return form;
+}
+
+async function storedProfile(request: APIRequestContext): Promise<{ displayName: string; bio: string; username: string }> {
+  const response = await request.get('/api/user/profile/myprofile', { headers: { authorization: await bearerOf(request) } });
+  expect(response.status()).toBe(200);
+  return response.json();
+}
+
+function resolverOf(page: Page): Locator {
+  return page.getByRole('region', { name: 'Your profile changed on another device' });
+}
+
+/** Both versions of each differing field side by side: field, mine, theirs. */
+async function expectSideBySide(resolver: Locator, rows: [field: string, mine: string, theirs: string][]): Promise<void> {
+  const body = resolver.getByRole('table').getByRole('row');
+  await expect(body).toHaveCount(rows.length + 1);
+  for (const [i, [field, mine, theirs]] of rows.entries()) {
+    await expect(body.nth(i + 1).getByRole('rowheader')).toHaveText(field);
+    await expect(body.nth(i + 1).getByRole('cell')).toHaveText([mine, theirs]);
+  }
+}
+
+test.describe('two devices edit the same profile', () => {
+  test('the second save meets a conflict, merges field by field, and the server keeps both edits', async ({
+    browser,
+    baseURL,
+    request,
+  }) => {
+    await seedProfile(request);
+    const a = await device(browser, baseURL!);
+    const b = await device(browser, baseURL!);
+    const formA = await openEditForm(a.page);
+    const formB = await openEditForm(b.page);
+
+    await formA.getByLabel('Display name').fill('Countess Ada');
+    await formA.getByRole('button', { name: 'Save changes' }).click();
+    await expect(a.page.getByRole('article', { name: 'Countess Ada' })).toBeVisible();
+
+    await formB.getByLabel('About you').fill('Poetical science.');
+    await formB.getByRole('button', { name: 'Save changes' }).click();
+    const resolver = resolverOf(b.page);
+    await expect(resolver).toBeVisible();
+    await expect(resolver.getByRole('heading', { name: 'Your profile changed on another device' })).toBeFocused();
+    await expect(snackbar(b.page)).toContainText('Your changes were not saved because the profile changed elsewhere.');
+    await expectSideBySide(resolver, [
+      ['Display name', ADA.displayName, 'Countess Ada'],
+      ['About you', 'Poetical science.', ADA.bio ?? ''],
+    ]);
+    // Nothing was overwritten, and B's edit is still kept on B as a draft.
+    expect((await storedProfile(request)).bio).toBe(ADA.bio);
+    await expect.poll(() => b.page.evaluate(() => Object.keys(localStorage).some((k) => k.startsWith('draft.profile.')))).toBe(true);
+
+    await resolver.getByRole('button', { name: 'Merge field by field' }).click();
+    const name = resolver.getByRole('group', { name: 'Display name' });
+    const bio = resolver.getByRole('group', { name: 'About you' });
+    // Each field starts on the side that changed it: theirs for the name, mine for the bio.
+    await expect(name.getByRole('radio', { name: 'Saved: Countess Ada' })).toBeChecked();
+    await expect(bio.getByRole('radio', { name: 'Yours: Poetical science.' })).toBeChecked();
+    await expect(name.getByRole('radio', { name: `Yours: ${ADA.displayName}` })).not.toBeChecked();
+    await resolver.getByRole('button', { name: 'Save merged profile' }).click();
+
+    await expect(resolver).toHaveCount(0);
+    await expect(b.page.getByRole('article', { name: 'Countess Ada' })).toBeVisible();
+    await expect(b.page.getByRole('article', { name: 'Countess Ada' })).toContainText('Poetical science.');
+    expect(await storedProfile(request)).toMatchObject({ displayName: 'Countess Ada', bio: 'Poetical science.', username: ADA.username });
+    await expect.poll(() => b.page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('draft.profile.')))).toEqual([]);
+
+    expect(unexpectedErrors(a.errors)).toEqual([]);
+    expect(unexpectedErrors(b.errors, [412])).toEqual([]);
+    await a.close();
+    await b.close();
+  });
+
+  test('keep mine for one field, theirs for the other: the merge sends exactly that', async ({ browser, baseURL, request }) => {
+    await seedProfile(request);
+    const a = await device(browser, baseURL!);
+    const b = await device(browser, baseURL!);
+    const formA = await openEditForm(a.page);
+    const formB = await openEditForm(b.page);
+    await formA.getByLabel('About you').fill('From device A.');
+    await formA.getByLabel('Interests').fill('engines');
+    await formA.getByRole('button', { name: 'Save changes' }).click();
+    await expect(a.page.getByRole('article', { name: ADA.displayName })).toContainText('From device A.');
+
+    await formB.getByLabel('About you').fill('From device B.');
+    await formB.getByRole('button', { name: 'Save changes' }).click();
+    const resolver = resolverOf(b.page);
+    await resolver.getByRole('button', { name: 'Merge field by field' }).click();
+    // The first choice to make has the focus.
+    await expect(resolver.getByRole('group', { name: 'About you' }).getByRole('radio').first()).toBeFocused();
+    await resolver.getByRole('group', { name: 'About you' }).getByRole('radio', { name: 'Yours: From device B.' }).check();
+    await resolver.getByRole('group', { name: 'Interests' }).getByRole('radio', { name: 'Saved: engines' }).check();
+    await resolver.getByRole('button', { name: 'Save merged profile' }).click();
+    await expect(resolver).toHaveCount(0);
+    expect(await storedProfile(request)).toMatchObject({ bio: 'From device B.', interests: ['engines'] });
+    await a.close();
+    await b.close();
+  });
+
+  test('take theirs: the edit is dropped and the saved version shown', async ({ browser, baseURL, request }) => {
+    await seedProfile(request);
+    const a = await device(browser, baseURL!);
+    const b = await device(browser, baseURL!);
+    const formA = await openEditForm(a.page);
+    const formB = await openEditForm(b.page);
+    await formA.getByLabel('Display name').fill('Countess Ada');
+    await formA.getByRole('button', { name: 'Save changes' }).click();
+    await expect(a.page.getByRole('article', { name: 'Countess Ada' })).toBeVisible();
+    await formB.getByLabel('Display name').fill('Ada King');
+    await formB.getByRole('button', { name: 'Save changes' }).click();
+    await resolverOf(b.page).getByRole('button', { name: 'Take theirs' }).click();
+    await expect(b.page.getByRole('article', { name: 'Countess Ada' })).toBeVisible();
+    await expect(snackbar(b.page)).toContainText('Your changes were discarded.');
+    expect((await storedProfile(request)).displayName).toBe('Countess Ada');
+    await a.close();
+    await b.close();
+  });
+
+  test('a delete on a profile changed elsewhere asks again over the current version', async ({ browser, baseURL, request }) => {
+    await seedProfile(request);
+    const a = await device(browser, baseURL!);
+    const b = await device(browser, baseURL!);
+    await expect(b.page.getByRole('article', { name: ADA.displayName })).toBeVisible();
+    const formA = await openEditForm(a.page);
+    await formA.getByLabel('Display name').fill('Countess Ada');
+    await formA.getByRole('button', { name: 'Save changes' }).click();
+    await expect(a.page.getByRole('article', { name: 'Countess Ada' })).toBeVisible();
+
+    await b.page.getByRole('button', { name: 'Delete profile' }).click();
+    await b.page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+    const dialog = b.page.getByRole('dialog', { name: 'Delete your profile?' });
+    await expect(dialog).toContainText('Your profile was changed on another device after you opened it.');
+    await expect(b.page.getByRole('article', { name: 'Countess Ada' })).toBeAttached();
+    expect((await storedProfile(request)).displayName).toBe('Countess Ada');
+    await dialog.getByRole('button', { name: 'Delete' }).click();
+    await expect(b.page.getByRole('heading', { name: 'Create your profile' })).toBeVisible();
+    await a.close();
+    await b.close();
+  });
+
+  test('offline: a queued save the profile changed under is surfaced when back online, and nothing is lost', async ({
+    browser,
+    baseURL,
+    request,
+  }) => {
+    await seedProfile(request);
+    const a = await device(browser, baseURL!);
+    const b = await device(browser, baseURL!);
+    await waitForServiceWorker(b.page);
+    const formB = await openEditForm(b.page);
+
+    await b.page.context().setOffline(true);
+    await formB.getByLabel('About you').fill('Written on the train.');
+    await formB.getByRole('button', { name: 'Save changes' }).click();
+    await expect(b.page.getByText('Saved on this device. It will be sent when you are back online.').first()).toBeVisible();
+
+    const formA = await openEditForm(a.page);
+    await formA.getByLabel('Display name').fill('Countess Ada');
+    await formA.getByRole('button', { name: 'Save changes' }).click();
+    await expect(a.page.getByRole('article', { name: 'Countess Ada' })).toBeVisible();
+
+    await b.page.context().setOffline(false);
+    const resolver = resolverOf(b.page);
+    await expect(resolver).toBeVisible();
+    await expectSideBySide(resolver, [
+      ['Display name', ADA.displayName, 'Countess Ada'],
+      ['About you', 'Written on the train.', ADA.bio ?? ''],
+    ]);
+    // The replay overwrote nothing, and the save is still kept, marked as a conflict.
+    expect((await storedProfile(request)).bio).toBe(ADA.bio);
+    await resolver.getByRole('button', { name: 'Merge field by field' }).click();
+    await resolver.getByRole('button', { name: 'Save merged profile' }).click();
+    await expect(resolver).toHaveCount(0);
+    expect(await storedProfile(request)).toMatchObject({ displayName: 'Countess Ada', bio: 'Written on the train.' });
+    await expect(b.page.getByTestId('pending-save')).toHaveCount(0);
+    expect(unexpectedErrors(b.errors, [412])).toEqual([]);
+    await a.close();
+    await b.close();
+  });
+});
