@@ -2,13 +2,15 @@ import type { Page } from '@playwright/test';
 import type { RunningServer } from '../mocks/server';
 import { test, expect, waitForServiceWorker, collectCspViolations, cspViolations } from './support/fixtures';
 import { DIST, DIST_NEXT } from './support/global-setup';
+import { signIn } from './support/sign-in';
 
 const ROUTES = [
   { path: '/home', heading: 'Welcome to Circle' },
   { path: '/profile', heading: 'Your profile' },
   { path: '/settings', heading: 'Settings' },
   { path: '/dashboard', heading: 'Dashboard' },
-  { path: '/sign-in', heading: 'Sign in' },
+  // Signed in: the sign-in screen offers to sign out.
+  { path: '/sign-in', heading: 'Sign out' },
   { path: '/404', heading: 'Page not found' },
 ];
 
@@ -55,6 +57,7 @@ test.describe('service worker', () => {
   });
 
   test('every route reloads offline after the first visit, with the last API answers', async ({ page, server }) => {
+    await signIn(page);
     await firstVisit(page);
     // The notifications on home come from the API; seen once online, they are shown offline too.
     await expect(page.getByText('Maintenance on Sunday')).toBeVisible();
@@ -79,6 +82,7 @@ test.describe('service worker', () => {
   });
 
   test('API writes are never cached', async ({ page }) => {
+    await signIn(page);
     await firstVisit(page, '/settings');
     await page.getByRole('link', { name: 'Profile' }).first().click();
     await page.getByLabel('Display name').fill('Ada Lovelace');
@@ -103,6 +107,7 @@ test.describe('service worker', () => {
 
 test.describe('update', () => {
   test('a new deploy shows the update snackbar; Refresh reloads once into the new version and keeps a draft', async ({ page, server }) => {
+    await signIn(page);
     await firstVisit(page, '/profile');
     expect(await page.evaluate(() => document.documentElement.dataset.build)).not.toBe('next');
     // Something typed before the update must survive the reload it causes.

@@ -1,10 +1,12 @@
+import { signInAs } from '../mocks/oidc/sign-in-flow';
+import { signIn } from './support/sign-in';
 import fc from 'fast-check';
 import type { Page } from '@playwright/test';
 import type { RunningServer } from '../mocks/server';
 import { test, expect, waitForServiceWorker, collectCspViolations, cspViolations } from './support/fixtures';
 
 async function openCreateForm(page: Page) {
-  await page.goto('/profile');
+  await signIn(page, 'ada', '/profile');
   await expect(page.getByRole('heading', { name: 'Create your profile' })).toBeVisible();
 }
 
@@ -33,7 +35,8 @@ function countCreates(server: RunningServer): { readonly count: number } {
 }
 
 async function storedProfile(baseURL: string) {
-  const response = await fetch(`${baseURL}/api/user/profile/myprofile`);
+  const { authorization } = await signInAs(baseURL, 'ada');
+  const response = await fetch(`${baseURL}/api/user/profile/myprofile`, { headers: { authorization } });
   return response.status === 204 ? null : ((await response.json()) as { displayName: string });
 }
 
@@ -240,7 +243,7 @@ test.describe('security', () => {
     expect(await post('accounts', { name: PAYLOADS[2], currency: 'EUR', balance: 1 })).toBe(201);
 
     // The profile, through the form.
-    await page.goto('/profile');
+    await signIn(page, 'ada', '/profile');
     await page.getByLabel('Display name').fill(PAYLOADS[0]!.slice(0, 50));
     await page.getByLabel('Username').fill('xss_test');
     await page.getByLabel('Email').fill('x@example.org');
@@ -254,7 +257,6 @@ test.describe('security', () => {
     await page.goto('/dashboard');
     await expect(page.getByText(PAYLOADS[1]!, { exact: true })).toBeVisible();
     await expect(page.getByText(PAYLOADS[2]!, { exact: true })).toBeVisible();
-    await page.evaluate(() => localStorage.setItem('auth.isLoggedIn', 'true'));
     await page.goto('/admin/notifications');
     await expect(page.getByRole('table')).toContainText(PAYLOADS[0]!);
 
