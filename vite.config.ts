@@ -76,7 +76,7 @@ function staticShell(): Plugin {
 
 /** Modules of the first render that lazy screens share too; without a group they scatter into small chunks. */
 const FIRST_LOAD_MODULES =
-  /node_modules[\\/](react|react-dom|scheduler|wouter|@preact[\\/]signals-(core|react)|use-sync-external-store|regexparam)[\\/]|[\\/]src[\\/](boot\.tsx|lib[\\/]|i18n[\\/](index|en)\.|state[\\/](?!profile-(?:outbox|conflict|resolution)\.|edit-conflict\.|session\.)|config[\\/]|app[\\/](?!home-screen\.)|ui[\\/](theme|icons|snackbar[\\/]|widgets[\\/](useAsync|states|NotificationList|ProfileCard|useAvatarSrc))|api[\\/](errors|progress|collection-names)\.|pwa[\\/](online|install|OnlineStatus|InstallButton)\.)/;
+  /node_modules[\\/](react|react-dom|scheduler|wouter|@preact[\\/]signals-(core|react)|use-sync-external-store|regexparam)[\\/]|[\\/]src[\\/](boot\.tsx|lib[\\/]|i18n[\\/](index|en)\.|state[\\/](?!profile-(?:outbox|conflict|resolution|edit|draft)\.|edit-conflict\.|session\.)|config[\\/]|app[\\/](?!home-screen\.)|ui[\\/](theme|icons|snackbar[\\/]|widgets[\\/](useAsync|states|NotificationList|ProfileCard|useAvatarSrc))|api[\\/](errors|progress|collection-names)\.|pwa[\\/](online|install|OnlineStatus|InstallButton)\.)/;
 
 export default defineConfig(({ command }) => ({
   plugins: [
@@ -140,6 +140,9 @@ export default defineConfig(({ command }) => ({
             // Vite's small import helper stays apart, or the entry would import the core chunk for it.
             { name: 'runtime', test: /preload-helper/, priority: 2 },
             { name: 'core', test: FIRST_LOAD_MODULES, priority: 1 },
+            // What changes the profile (the save, drafts, a conflict's state): the profile screen, the
+            // outbox, the conflict code and sign-out share it, in one chunk beside the screen's.
+            { name: 'profile-edit', test: /[\\/]src[\\/]state[\\/](profile-edit|profile-draft|edit-conflict)\./, priority: 1 },
           ],
         },
       },

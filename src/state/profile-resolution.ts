@@ -1,5 +1,5 @@
 import type { ProfilePatch } from '../api/profile-save';
-import { saveProfile } from './profile';
+import { saveProfile } from './profile-edit';
 import { type ConflictField, closeConflict, mergedFields, type ProfileConflict, profileConflict, type Side } from './profile-conflict';
 import { clearProfileDraft } from './profile-draft';
 import { dropQueuedSave } from './profile-outbox';

@@ -1,16 +1,8 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { effect } from '@preact/signals-core';
-import {
-  createProfile,
-  deleteProfile,
-  fetchProfile,
-  profileState,
-  progressMessageFor,
-  resetProfileState,
-  saveProfile,
-  updateProfile,
-} from './profile';
+import { fetchProfile, profileState, progressMessageFor, resetProfileState } from './profile';
+import { createProfile, deleteProfile, saveProfile, updateProfile } from './profile-edit';
 import { pendingProfileSave, refusedProfileSave, resetProfileOutbox, sendQueuedSave } from './profile-outbox';
 import { clearPendingSave, readPendingSave } from '../api/pending-save';
 import { setConnectivity } from '../lib/connectivity';

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { t } from '../../i18n';
-import { deleteProfile, fetchProfile, profile, profileError, profileLoading } from '../../state/profile';
+import { fetchProfile, profile, profileError, profileLoading } from '../../state/profile';
+import { deleteProfile } from '../../state/profile-edit';
 import { dismissRefusedSave, pendingProfileSave, refusedProfileSave } from '../../state/profile-outbox';
 import { showSnackbar } from '../../ui/snackbar/store';
 import { ConfirmDialog } from '../../ui/widgets/ConfirmDialog';
