@@ -148,6 +148,24 @@ describe('a save the profile changed under (412)', () => {
     expect(profileState.value.error).toBeNull();
   });
 
+  it('is kept on the device, marked, so a reload finds the conflict again without sending anything', async () => {
+    const read = await fetchProfile();
+    await otherDevice({ displayName: 'Countess Ada' });
+    await saveProfile({ kind: 'update', id: read!.id, fields: edit({ bio: 'Mine' }) }, null);
+    expect(await readPendingSave()).toMatchObject({ kind: 'update', conflict: true, fields: { bio: 'Mine' }, base: { bio: 'Analyst.' } });
+    expect(profileConflict.value?.queued).toBe(true);
+
+    resetProfileConflict();
+    const before = sent.length;
+    await expect(sendQueuedSave()).resolves.toBe('conflict');
+    expect(sent).toHaveLength(before);
+    expect(profileConflict.value).toMatchObject({ fields: ['displayName', 'bio'], mine: { bio: 'Mine' } });
+
+    await expect(resolveProfileConflict({ kind: 'mine' })).resolves.toBe('saved');
+    expect(await readPendingSave()).toBeNull();
+    expect(pendingProfileSave.value).toBeNull();
+  });
+
   it('"keep mine" sends mine with the server version\'s ETag', async () => {
     const read = await fetchProfile();
     await otherDevice({ displayName: 'Countess Ada' });

@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Browser, Locator, Page } from '@playwright/test';
 import { test, expect, waitForServiceWorker } from './support/fixtures';
 import { bearerOf, signIn } from './support/sign-in';
@@ -41,6 +42,15 @@ async function storedProfile(request: APIRequestContext): Promise<{ displayName:
   const response = await request.get('/api/user/profile/myprofile', { headers: { authorization: await bearerOf(request) } });
   expect(response.status()).toBe(200);
   return response.json();
+}
+
+/** Axe's rules (WCAG 2.1 A and AA, best practice, as e2e/a11y.spec.ts) on the resolver alone. */
+async function axeViolations(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page })
+    .include('#profile-conflict')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 function resolverOf(page: Page): Locator {
@@ -87,6 +97,7 @@ test.describe('two devices edit the same profile', () => {
     expect((await storedProfile(request)).bio).toBe(ADA.bio);
     await expect.poll(() => b.page.evaluate(() => Object.keys(localStorage).some((k) => k.startsWith('draft.profile.')))).toBe(true);
 
+    expect(await axeViolations(b.page)).toEqual([]);
     await resolver.getByRole('button', { name: 'Merge field by field' }).click();
     const name = resolver.getByRole('group', { name: 'Display name' });
     const bio = resolver.getByRole('group', { name: 'About you' });
@@ -94,6 +105,7 @@ test.describe('two devices edit the same profile', () => {
     await expect(name.getByRole('radio', { name: 'Saved: Countess Ada' })).toBeChecked();
     await expect(bio.getByRole('radio', { name: 'Yours: Poetical science.' })).toBeChecked();
     await expect(name.getByRole('radio', { name: `Yours: ${ADA.displayName}` })).not.toBeChecked();
+    expect(await axeViolations(b.page)).toEqual([]);
     await resolver.getByRole('button', { name: 'Save merged profile' }).click();
 
     await expect(resolver).toHaveCount(0);
@@ -145,6 +157,10 @@ test.describe('two devices edit the same profile', () => {
     await expect(a.page.getByRole('article', { name: 'Countess Ada' })).toBeVisible();
     await formB.getByLabel('Display name').fill('Ada King');
     await formB.getByRole('button', { name: 'Save changes' }).click();
+    await expect(resolverOf(b.page)).toBeVisible();
+    // A reload before choosing brings the same choice back: the edit is kept on the device.
+    await b.page.reload();
+    await expectSideBySide(resolverOf(b.page), [['Display name', 'Ada King', 'Countess Ada']]);
     await resolverOf(b.page).getByRole('button', { name: 'Take theirs' }).click();
     await expect(b.page.getByRole('article', { name: 'Countess Ada' })).toBeVisible();
     await expect(snackbar(b.page)).toContainText('Your changes were discarded.');

@@ -104,10 +104,15 @@ export async function saveProfile(edit: ProfileEdit, avatar: Blob | null, signal
       fetchProfile().catch(() => undefined);
       throw error;
     }
-    if (error instanceof ApiError && error.status === 412 && edit.kind === 'update') {
+    if (error instanceof ApiError && error.status === 412 && request.kind === 'update') {
       set('save:conflict', { error: null });
-      const { openConflict } = await import('./profile-conflict');
-      await openConflict({ id: edit.id, mine: edit.fields, avatar, base, queued: false });
+      const [{ keepConflictedSave }, { openConflict }] = await Promise.all([import('./profile-outbox'), import('./profile-conflict')]);
+      // Kept on the device too, so a reload before the member has chosen finds the conflict again.
+      const kept = await keepConflictedSave(request, avatar, key, base).then(
+        () => true,
+        () => false,
+      );
+      await openConflict({ id: request.id, mine: request.fields, avatar, base, queued: kept });
       return 'conflict';
     }
     if (error instanceof ApiError) throw error;

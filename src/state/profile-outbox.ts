@@ -39,7 +39,16 @@ export const refusedProfileSave = computed(() => refused.value);
  * later, it changes nothing that changed elsewhere meanwhile (412, a conflict for the member).
  */
 export async function queueSave(request: ProfileSave, avatar: Blob | null, key: string, base: Profile | null = null): Promise<void> {
-  const record = {
+  const record = recordOf(request, avatar, key, base);
+  await writePendingSave(record);
+  set('save:queued', {});
+  pending.value = record;
+  // Without Background Sync, the page sends it on its next `online` event or start.
+  await requestBackgroundSync(OUTBOX_SYNC_TAG);
+}
+
+function recordOf(request: ProfileSave, avatar: Blob | null, key: string, base: Profile | null): PendingProfileSave {
+  return {
     ...request,
     ...(request.kind === 'update' && base ? { base: fieldsOf(base) } : {}),
     avatar,
@@ -47,11 +56,21 @@ export async function queueSave(request: ProfileSave, avatar: Blob | null, key: 
     queuedAt: Date.now(),
     key,
   } as PendingProfileSave;
-  await writePendingSave(record);
-  set('save:queued', {});
+}
+
+/**
+ * Keeps on the device an update the server refused with 412 as it was sent, marked as a conflict:
+ * never replayed, it brings the conflict back after a reload, until the member has chosen.
+ */
+export async function keepConflictedSave(
+  request: ProfileSave & { kind: 'update' },
+  avatar: Blob | null,
+  key: string,
+  base: Profile | null,
+) {
+  const record = { ...recordOf(request, avatar, key, base), conflict: true };
+  await withOutboxLock(() => writePendingSave(record));
   pending.value = record;
-  // Without Background Sync, the page sends it on its next `online` event or start.
-  await requestBackgroundSync(OUTBOX_SYNC_TAG);
 }
 
 /** A queued update the server refused with 412 (now or on the worker's replay): kept, and put before the member. */

@@ -23,6 +23,9 @@ export default function ProfileScreen() {
   // The delete was refused because the profile changed elsewhere: the current one is shown, and asked about again.
   const [staleDelete, setStaleDelete] = useState(false);
   const conflict = profileConflict.value;
+  // A save kept as a conflict does not wait for the network: it waits for the member's choice.
+  const pending = pendingProfileSave.value;
+  const waiting = pending !== null && !(pending.kind === 'update' && pending.conflict);
 
   const refused = refusedProfileSave.value;
   const refusedMessage = refused ? t('profile.saveFailed', { message: refused.message }) : null;
@@ -68,7 +71,7 @@ export default function ProfileScreen() {
           <ConflictResolver key={conflict.etag} conflict={conflict} onResolved={() => setEditing(false)} />
         </Suspense>
       )}
-      {pendingProfileSave.value && !conflict && (
+      {waiting && !conflict && (
         <p className="notice" role="status" data-testid="pending-save">
           {t('profile.pendingSave')}
         </p>
