@@ -300,6 +300,24 @@ describe('a queued save the profile changed under', () => {
     expect(pendingProfileSave.value).toBeNull();
   });
 
+  it('kept when the server version cannot be read yet (signed out, 401), and shown once it can', async () => {
+    const read = await fetchProfile();
+    setConnectivity(false);
+    await saveProfile({ kind: 'update', id: read!.id, fields: edit({ bio: 'Offline' }) }, null);
+    await otherDevice({ displayName: 'Countess Ada' });
+    setConnectivity(true);
+    await expect(sendQueuedSave()).resolves.toBe('conflict');
+    // A reload whose session is not back yet: reading theirs fails; it waits, nothing dropped.
+    resetProfileConflict();
+    setAccessTokenSource(async () => 'expired');
+    await expect(sendQueuedSave()).resolves.toBe('offline');
+    expect(await readPendingSave()).toMatchObject({ conflict: true, fields: { bio: 'Offline' } });
+    expect(profileConflict.value).toBeNull();
+    setAccessTokenSource(async () => 'test:ada');
+    await expect(sendQueuedSave()).resolves.toBe('conflict');
+    expect(profileConflict.value?.fields).toEqual(['displayName', 'bio']);
+  });
+
   it('a save queued before the app kept ETags is a conflict, never sent blind', async () => {
     const read = await fetchProfile();
     setConnectivity(false);

@@ -81,14 +81,15 @@ async function surfaceConflict(save: PendingProfileSave & { kind: 'update' }): P
     await openConflict({ id: save.id, mine: save.fields, avatar: save.avatar, base: save.base ?? null, queued: true });
     return 'conflict';
   } catch (error) {
-    // The server's version could not be read now: the save stays marked, the next return online tries again.
-    if (error instanceof ApiError) {
+    if (error instanceof ApiError && error.status === 404) {
       // Gone elsewhere: refused like any other, the reason shown and the typed fields kept in the form's draft.
       await clearPendingSave();
       pending.value = null;
       refused.value = { save, message: error.body.message };
       return 'refused';
     }
+    // The server's version could not be read now (no network, not signed in yet, a server error): the
+    // save stays marked, and the next start, return online or visit of the profile tries again.
     return 'offline';
   }
 }

@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { t } from '../../i18n';
 import { fetchProfile, profile, profileError, profileLoading } from '../../state/profile';
 import { deleteProfile } from '../../state/profile-edit';
-import { dismissRefusedSave, pendingProfileSave, refusedProfileSave } from '../../state/profile-outbox';
+import { dismissRefusedSave, loadPendingSave, pendingProfileSave, refusedProfileSave, sendQueuedSave } from '../../state/profile-outbox';
 import { showSnackbar } from '../../ui/snackbar/store';
 import { ConfirmDialog } from '../../ui/widgets/ConfirmDialog';
 import { ErrorState, LoadingState } from '../../ui/widgets/states';
@@ -41,6 +41,10 @@ export default function ProfileScreen() {
       .then((p) => {
         // An edit left unsaved (reload, crash, update) reopens the form with what was typed.
         if (p && hasProfileDraft(p.id)) setEditing(true);
+        // A save kept as a conflict that could not be shown yet (at start, before the session was back).
+        loadPendingSave()
+          .then((kept) => (kept?.kind === 'update' && kept.conflict && !profileConflict.peek() ? sendQueuedSave() : undefined))
+          .catch(() => undefined);
       })
       .catch((error: unknown) => setFailed(error))
       .finally(() => setLoaded(true));
