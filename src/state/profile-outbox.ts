@@ -117,6 +117,9 @@ export function sendQueuedSave(): Promise<'sent' | 'refused' | 'conflict' | 'non
     } catch (error) {
       set('save:send-queued-failed', { loading: false });
       if (!(error instanceof ApiError)) return 'offline';
+      // Signed out meanwhile (401) or a server in trouble (5xx): the save stays queued and goes out
+      // once the member is signed in again or the server answers, as the service worker's replay does.
+      if (error.status === 401 || error.status >= 500) return 'offline';
       if (error.status === 412 && save.kind === 'update') {
         const marked = await markConflict(save);
         pending.value = marked;

@@ -13,6 +13,7 @@ import { language } from './preference';
 import { avatarStore } from './profile-draft';
 import { removePersisted } from '../lib/persist';
 import { resetProfileStore } from './profile-store';
+import { setProfileConflict } from './edit-conflict';
 
 const oidc = () => import('../api/oidc-client');
 const settings = () => ({ ...config().identityProvider, origin: location.origin });
@@ -170,6 +171,7 @@ async function clearAllProfileDrafts(): Promise<void> {
 /** Removes the member's data from the device: drafts, the queued save, cached answers, the profile in memory. */
 export async function clearMemberData(): Promise<void> {
   resetProfileStore();
+  setProfileConflict(null);
   await Promise.all([
     clearAllProfileDrafts().catch(() => undefined),
     clearPendingSave().catch(() => undefined),
