@@ -190,4 +190,58 @@ test.describe('renewal', () => {
       await server.close();
     }
   });
+  test("two members never see each other's profile: in two browsers, and one after the other on one device", async ({
+    page,
+    browser,
+    baseURL,
+    request,
+    consoleErrors,
+  }) => {
+    // Ada has a profile; Grace, signed in elsewhere at the same time, is offered to create her own.
+    const ada = await seedProfile(request);
+    await signIn(page, 'ada', '/profile');
+    await expect(page.getByRole('article', { name: 'Ada Lovelace' })).toBeVisible();
+    const other = await browser.newContext({ baseURL });
+    try {
+      const grace = await other.newPage();
+      await signIn(grace, 'grace', '/profile');
+      await expect(grace.getByRole('heading', { name: 'Create your profile' })).toBeVisible();
+      await expect(grace.getByText('Ada Lovelace')).toHaveCount(0);
+      // Her token cannot reach Ada's profile or avatar by id either.
+      const refused = await grace.evaluate(async (id) => {
+        const request = indexedDB.open('circle-session');
+        const session = await new Promise<{ accessToken: string }>((resolve) => {
+          request.onsuccess = () => {
+            const read = request.result.transaction('session').objectStore('session').get('current');
+            read.onsuccess = () => resolve(read.result as { accessToken: string });
+          };
+        });
+        const headers = { authorization: `Bearer ${session.accessToken}`, 'if-match': '*' };
+        const answers = await Promise.all([
+          fetch(`/api/user/profile/${id}/avatar`, { headers }),
+          fetch(`/api/user/profile/${id}`, { method: 'DELETE', headers }),
+        ]);
+        return answers.map((answer) => answer.status);
+      }, ada.id);
+      expect(refused).toEqual([403, 403]);
+    } finally {
+      await other.close();
+    }
+    await expect(page.getByRole('article', { name: 'Ada Lovelace' })).toBeVisible();
+
+    // On one device: Ada leaves a draft and signs out; Grace signs in and finds nothing of hers.
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('Display name').fill('Ada, half typed');
+    await expect.poll(() => localStorageItem(page, `draft.profile.${ada.id}`)).not.toBeNull();
+    await page.goto('/sign-in');
+    await page.getByRole('main').getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(/\/oidc\/session\/end/);
+    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    await expect(page).toHaveURL(/\/home$/);
+    await signIn(page, 'grace', '/profile');
+    await expect(page.getByRole('heading', { name: 'Create your profile' })).toBeVisible();
+    expect(await page.evaluate(() => Object.keys(localStorage).filter((key) => key.startsWith('draft.profile.')))).toEqual([]);
+    await expect(page.getByText('Ada')).toHaveCount(0);
+    expect(consoleErrors).toEqual([]);
+  });
 });
