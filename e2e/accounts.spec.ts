@@ -190,6 +190,9 @@ test.describe('renewal', () => {
       await server.close();
     }
   });
+});
+
+test.describe('isolation', () => {
   test("two members never see each other's profile: in two browsers, and one after the other on one device", async ({
     page,
     browser,
