@@ -57,7 +57,10 @@ export function fetchProfile(): Promise<Profile | null> {
     'fetch',
     async () => {
       try {
-        const { api } = await apiModule();
+        const [{ api }, { authorizationHeader }] = await Promise.all([apiModule(), import('../api/credentials')]);
+        // The flag says signed in but no session is stored (the site's storage was cleared): no
+        // request the server can only refuse; the session model sets the flag right as it starts.
+        if (!(await authorizationHeader()).Authorization) return { profile: null, etag: null };
         return await api.profile().read(controller.signal);
       } finally {
         if (running === controller) running = null;
