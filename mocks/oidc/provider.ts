@@ -168,6 +168,8 @@ export async function createEmbeddedProvider(port: number, options: IdentityProv
         Session: 14 * 24 * 3600,
         Grant: 14 * 24 * 3600,
       },
+      // Cross-origin calls (a token request from an app served elsewhere) only from the client's own origins.
+      clientBasedCORS: (_ctx, origin, client) => client.redirectUris?.some((uri) => new URL(uri).origin === origin) ?? false,
       interactions: { url: (_ctx, interaction) => `${OIDC_PREFIX}/interaction/${interaction.uid}` },
       features: {
         devInteractions: { enabled: false },
