@@ -16,7 +16,8 @@ import { ConfigError, errorBody } from './errors.ts';
 import { CONTROL_PREFIX } from './handlers/control.ts';
 import { createMockBackend } from './mock.ts';
 import { SpecError } from './openapi/index.ts';
-import { createEmbeddedProvider, OIDC_PREFIX, type EmbeddedProvider } from './oidc/provider.ts';
+import { OIDC_PREFIX } from './oidc/paths.ts';
+import type { EmbeddedProvider } from './oidc/provider.ts';
 import { discoveredTokenAuthenticator, tokenAuthenticator } from './oidc/tokens.ts';
 import { parseOptions, usage, UsageError } from './options.ts';
 import { fileStore, type FileStore } from './persist.ts';
@@ -328,6 +329,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     });
   });
   const address = server.address() as AddressInfo;
+  // Loaded only now: oidc-provider warns on some Node lines as it loads, which must not come before a usage error.
+  const { createEmbeddedProvider } = await import('./oidc/provider.ts');
   provider = await createEmbeddedProvider(address.port, {
     hosts: [host],
     ...(options.accessTokenTtl ? { accessTokenTtl: options.accessTokenTtl } : {}),

@@ -18,7 +18,8 @@ import { PAGE_MESSAGES, pageLanguage, type PageLanguage } from './messages.ts';
 import { memoryStore } from './store.ts';
 import { errorPage, signedOutPage, signInPage, signOutPage, STYLESHEET, STYLESHEET_PATH } from './pages.ts';
 
-export const OIDC_PREFIX = '/oidc';
+export { OIDC_PREFIX } from './paths.ts';
+import { OIDC_PREFIX } from './paths.ts';
 export const CLIENT_ID = 'circle-web';
 export const CLIENT_NAME = 'Circle';
 /** The scopes a member grants the app: identity, name, e-mail, and a refresh token. */
