@@ -211,21 +211,18 @@ test.describe('isolation', () => {
       await expect(grace.getByRole('heading', { name: 'Create your profile' })).toBeVisible();
       await expect(grace.getByText('Ada Lovelace')).toHaveCount(0);
       // Her token cannot reach Ada's profile or avatar by id either.
-      const refused = await grace.evaluate(async (id) => {
-        const request = indexedDB.open('circle-session');
-        const session = await new Promise<{ accessToken: string }>((resolve) => {
-          request.onsuccess = () => {
-            const read = request.result.transaction('session').objectStore('session').get('current');
-            read.onsuccess = () => resolve(read.result as { accessToken: string });
-          };
-        });
-        const headers = { authorization: `Bearer ${session.accessToken}`, 'if-match': '*' };
-        const answers = await Promise.all([
-          fetch(`/api/user/profile/${id}/avatar`, { headers }),
-          fetch(`/api/user/profile/${id}`, { method: 'DELETE', headers }),
-        ]);
-        return answers.map((answer) => answer.status);
-      }, ada.id);
+      const token = (await storedSession(grace))?.accessToken;
+      const refused = await grace.evaluate(
+        async ({ id, token }) => {
+          const headers = { authorization: `Bearer ${token}`, 'if-match': '*' };
+          const answers = await Promise.all([
+            fetch(`/api/user/profile/${id}/avatar`, { headers }),
+            fetch(`/api/user/profile/${id}`, { method: 'DELETE', headers }),
+          ]);
+          return answers.map((answer) => answer.status);
+        },
+        { id: ada.id, token },
+      );
       expect(refused).toEqual([403, 403]);
     } finally {
       await other.close();
