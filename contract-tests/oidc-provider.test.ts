@@ -27,6 +27,21 @@ const cookiesOf = (response: Response) =>
     .getSetCookie()
     .map((c) => c.split(';')[0])
     .join('; ');
+/** Starts an authorization request as the app would (PKCE, its redirect URI), unfollowed; `params` adds or overrides. */
+function authorize(params: Record<string, string> = {}, headers: Record<string, string> = {}): Promise<Response> {
+  const query = new URLSearchParams({
+    client_id: 'circle-web',
+    response_type: 'code',
+    scope: 'openid',
+    redirect_uri: `${server.url}/auth/callback`,
+    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    code_challenge_method: 'S256',
+    ...params,
+  });
+  for (const [key, value] of Object.entries(params)) if (value === '') query.delete(key);
+  return fetch(`${server.url}/oidc/auth?${query}`, { redirect: 'manual', headers });
+}
+
 /** The caller's subject as the API sees it, or the 401 answer's status and challenge. */
 async function who(on: RunningServer, authorization?: string): Promise<string> {
   const headers: Record<string, string> = authorization === undefined ? {} : { authorization };
@@ -88,17 +103,7 @@ describe('sign-in', () => {
   });
 
   it('refuses a wrong password on the page, keeping the name typed, and issues no code', async () => {
-    const start = await fetch(
-      `${server.url}/oidc/auth?${new URLSearchParams({
-        client_id: 'circle-web',
-        response_type: 'code',
-        redirect_uri: `${server.url}/auth/callback`,
-        scope: 'openid',
-        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-        code_challenge_method: 'S256',
-      })}`,
-      { redirect: 'manual' },
-    );
+    const start = await authorize();
     expect(start.status).toBe(303);
     const page = new URL(start.headers.get('location')!, server.url);
     const cookie = cookiesOf(start);
@@ -118,10 +123,7 @@ describe('sign-in', () => {
   });
 
   it('requires PKCE: an authorization request without a code challenge goes back with an error', async () => {
-    const response = await fetch(
-      `${server.url}/oidc/auth?client_id=circle-web&response_type=code&scope=openid&redirect_uri=${encodeURIComponent(`${server.url}/auth/callback`)}`,
-      { redirect: 'manual' },
-    );
+    const response = await authorize({ code_challenge: '', code_challenge_method: '' });
     const back = new URL(response.headers.get('location') ?? '', server.url);
     expect(back.pathname).toBe('/auth/callback');
     expect(back.searchParams.get('error')).toBe('invalid_request');
@@ -129,10 +131,7 @@ describe('sign-in', () => {
   });
 
   it('cancelling on the sign-in page returns to the app with access_denied', async () => {
-    const start = await fetch(
-      `${server.url}/oidc/auth?client_id=circle-web&response_type=code&scope=openid&state=s1&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256&redirect_uri=${encodeURIComponent(`${server.url}/auth/callback`)}`,
-      { redirect: 'manual' },
-    );
+    const start = await authorize({ state: 's1' });
     const page = new URL(start.headers.get('location')!, server.url);
     const abort = await fetch(`${page.href}/abort`, { redirect: 'manual', headers: { cookie: cookiesOf(start) } });
     let next = new URL(abort.headers.get('location')!, server.url);
@@ -214,10 +213,7 @@ describe('the API reads the bearer token', () => {
 
 describe('the provider pages', () => {
   it('serve the sign-in page under a strict policy, with its one stylesheet from the same origin', async () => {
-    const start = await fetch(
-      `${server.url}/oidc/auth?client_id=circle-web&response_type=code&scope=openid&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256&redirect_uri=${encodeURIComponent(`${server.url}/auth/callback`)}`,
-      { redirect: 'manual' },
-    );
+    const start = await authorize();
     const page = await fetch(new URL(start.headers.get('location')!, server.url), { headers: { cookie: cookiesOf(start) } });
     expect(page.headers.get('content-security-policy')).toBe(
       "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
@@ -263,18 +259,7 @@ describe('another provider (--issuer)', () => {
 describe('the pages in the member’s language', () => {
   it('follow the ui_locales the app sends, else the browser’s Accept-Language', async () => {
     const open = async (extra: Record<string, string>, headers: Record<string, string> = {}) => {
-      const start = await fetch(
-        `${server.url}/oidc/auth?${new URLSearchParams({
-          client_id: 'circle-web',
-          response_type: 'code',
-          scope: 'openid',
-          code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-          code_challenge_method: 'S256',
-          redirect_uri: `${server.url}/auth/callback`,
-          ...extra,
-        })}`,
-        { redirect: 'manual', headers },
-      );
+      const start = await authorize(extra, headers);
       const page = await fetch(new URL(start.headers.get('location')!, server.url), { headers: { ...headers, cookie: cookiesOf(start) } });
       return page.text();
     };
