@@ -1,5 +1,4 @@
-import { signInAs } from '../mocks/oidc/sign-in-flow';
-import { signIn } from './support/sign-in';
+import { authorizationAt, signIn } from './support/sign-in';
 import fc from 'fast-check';
 import type { Page } from '@playwright/test';
 import type { RunningServer } from '../mocks/server';
@@ -35,8 +34,7 @@ function countCreates(server: RunningServer): { readonly count: number } {
 }
 
 async function storedProfile(baseURL: string) {
-  const { authorization } = await signInAs(baseURL, 'ada');
-  const response = await fetch(`${baseURL}/api/user/profile/myprofile`, { headers: { authorization } });
+  const response = await fetch(`${baseURL}/api/user/profile/myprofile`, { headers: { authorization: await authorizationAt(baseURL) } });
   return response.status === 204 ? null : ((await response.json()) as { displayName: string });
 }
 

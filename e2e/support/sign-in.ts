@@ -32,11 +32,8 @@ export async function signIn(page: Page, user = 'ada', next = '/home'): Promise<
 
 const tokens = new Map<string, Promise<Tokens>>();
 
-/** An access token of `user` at the server `request` talks to, for seeding data through the API. */
-export async function bearerOf(request: APIRequestContext, user = 'ada'): Promise<string> {
-  const discovery = await request.get('/oidc/.well-known/openid-configuration');
-  const { issuer } = (await discovery.json()) as { issuer: string };
-  const origin = issuer.replace(/\/oidc$/, '');
+/** The Authorization header of `user` at the server on `origin`: signed in once, again only near the token's end. */
+export async function authorizationAt(origin: string, user = 'ada'): Promise<string> {
   const key = `${origin} ${user}`;
   let held = tokens.get(key);
   const fresh = async (t: Promise<Tokens>) => {
@@ -48,4 +45,11 @@ export async function bearerOf(request: APIRequestContext, user = 'ada'): Promis
     tokens.set(key, held);
   }
   return (await held).authorization;
+}
+
+/** An access token of `user` at the server `request` talks to, for seeding data through the API. */
+export async function bearerOf(request: APIRequestContext, user = 'ada'): Promise<string> {
+  const discovery = await request.get('/oidc/.well-known/openid-configuration');
+  const { issuer } = (await discovery.json()) as { issuer: string };
+  return authorizationAt(issuer.replace(/\/oidc$/, ''), user);
 }
