@@ -2,11 +2,15 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import babel from '@rolldown/plugin-babel';
 import { VitePWA } from 'vite-plugin-pwa';
+import { visualizer } from 'rollup-plugin-visualizer';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Plugin } from 'vite';
 import type { EmbeddedProvider } from './mocks/oidc/provider.ts';
 import { manifest } from './src/pwa/manifest.ts';
+import { prerenderPages } from './scripts/prerender-plugin.ts';
+import { themeStylesheet } from './scripts/theme-css-plugin.ts';
+import { PAGE_FILES } from './src/prerender/page-files.ts';
 
 /** MSW's worker script, served by the dev server only: it never enters a build. */
 function mswWorkerInDev(): Plugin {
@@ -44,48 +48,31 @@ function identityProviderInDev(): Plugin {
   };
 }
 
-const STATIC_TOPBAR =
-  '<header class="topbar"><span class="topbar__menu-placeholder"></span>' +
-  '<a class="topbar__brand" href="/home"><img src="/logo.svg" alt="" width="32" height="32"><span>Circle</span></a></header>';
-const STATIC_HERO =
-  '<div class="shell"><main id="main" class="content content--home"><div class="screen home"><section class="hero">' +
-  '<img class="hero__art" src="/hero.svg" alt="" width="640" height="240" fetchpriority="high"></section></div></main></div>';
-
-/**
- * The app shell, painted from the HTML before any script runs: the top bar on every route, and
- * on home (home.html, served for / and /home) the hero art too. React then renders the same
- * layout in place, so nothing moves.
- */
-function staticShell(): Plugin {
-  const withShell = (html: string, inner: string) =>
-    html.replace('<div id="root"></div>', `<div id="root"><div class="app app--static">${inner}</div></div>`);
-  return {
-    name: 'circle:static-shell',
-    apply: 'build',
-    enforce: 'post',
-    generateBundle(_options, bundle) {
-      const index = bundle['index.html'];
-      if (index?.type !== 'asset') throw new Error('index.html is missing from the bundle');
-      const html = String(index.source);
-      if (!html.includes('<div id="root"></div>')) throw new Error('index.html has no empty #root to fill');
-      index.source = withShell(html, STATIC_TOPBAR);
-      this.emitFile({ type: 'asset', fileName: 'home.html', source: withShell(html, STATIC_TOPBAR + STATIC_HERO) });
-    },
-  };
-}
-
 /** Modules of the first render that lazy screens share too; without a group they scatter into small chunks. */
 const FIRST_LOAD_MODULES =
-  /node_modules[\\/](react|react-dom|scheduler|wouter|@preact[\\/]signals-(core|react)|use-sync-external-store|regexparam)[\\/]|[\\/]src[\\/](boot\.tsx|lib[\\/]|i18n[\\/](index|en)\.|state[\\/](?!profile-(?:outbox|conflict|resolution|edit|draft)\.|edit-conflict\.|session\.)|config[\\/]|app[\\/](?!home-screen\.)|ui[\\/](theme|icons|snackbar[\\/]|widgets[\\/](useAsync|states|NotificationList|ProfileCard|useAvatarSrc))|api[\\/](errors|progress|collection-names)\.|pwa[\\/](online|install|OnlineStatus|InstallButton)\.)/;
+  /node_modules[\\/](react|react-dom|scheduler|wouter|@preact[\\/]signals-(core|react)|use-sync-external-store|regexparam)[\\/]|[\\/]src[\\/](boot\.tsx|lib[\\/]|i18n[\\/](index|en)\.|state[\\/](?!profile-(?:outbox|conflict|resolution|edit|draft)\.|edit-conflict\.|session\.)|config[\\/]|app[\\/](?!home-screen\.)|ui[\\/](theme\.|icons|snackbar[\\/]|widgets[\\/](useAsync|states))|api[\\/](errors|progress|collection-names)\.|pwa[\\/](online|install|OnlineStatus|InstallButton)\.)/;
+
+/** The transforms the app's modules need, in the browser build and in the prerender alike. */
+const appTransforms = () => [
+  react(),
+  // Tracks signal reads in every component, so a component re-renders when a signal it read changes.
+  babel({ plugins: [['module:@preact/signals-react-transform', { mode: 'auto' }]] }),
+];
+
+const defines = (command: 'build' | 'serve') => ({
+  __DEV_MOCKS__: JSON.stringify(command === 'serve'),
+  // Names the build in <html data-build>, so a deploy can be told from the one before it.
+  __BUILD_ID__: JSON.stringify(process.env.CIRCLE_BUILD_ID ?? process.env.npm_package_version ?? 'dev'),
+});
 
 export default defineConfig(({ command }) => ({
   plugins: [
     mswWorkerInDev(),
     identityProviderInDev(),
-    staticShell(),
-    react(),
-    // Tracks signal reads in every component, so a component re-renders when a signal it read changes.
-    babel({ plugins: [['module:@preact/signals-react-transform', { mode: 'auto' }]] }),
+    themeStylesheet(),
+    // Each page's first screen, painted from its HTML before any script runs, then hydrated.
+    prerenderPages(appTransforms, defines(command)),
+    ...appTransforms(),
     VitePWA({
       strategies: 'injectManifest',
       srcDir: 'src/pwa',
@@ -111,7 +98,13 @@ export default defineConfig(({ command }) => ({
         // when the app is installed (iOS's, and the manifest's 512 px ones for the launcher and the
         // splash screen; the 192 and 64 px ones stay, a notification shown offline uses them). And the profile's conflict resolver: a conflict
         // comes from the server's answer, so it is met, and resolved, online.
+        // The prerendered pages: the worker serves the app shell (index.html) in their place, and the
+        // app, in the precache too, renders the route over it at once. Their markup is for a first
+        // visit, which the server answers.
+        // The admin screen, cached when first used: it shows what the API answered, met online.
         globIgnores: [
+          ...Object.keys(PAGE_FILES),
+          'assets/AdminScreen-*.js',
           '**/screenshots/**',
           'assets/ui-config.json',
           'assets/{es,de,fr,zh-Hans}-*.js',
@@ -122,6 +115,9 @@ export default defineConfig(({ command }) => ({
       },
       devOptions: { enabled: false },
     }),
+    // Each module's share of each chunk (gzip too), as a treemap: `npm run bench` links it.
+    command === 'build' &&
+      visualizer({ filename: 'reports/bundle/treemap.html', template: 'treemap', gzipSize: true, title: 'Circle: bundle treemap' }),
   ],
   build: {
     target: 'es2022',
@@ -151,9 +147,5 @@ export default defineConfig(({ command }) => ({
   },
   server: { host: '127.0.0.1', strictPort: true },
   preview: { host: '127.0.0.1', strictPort: true },
-  define: {
-    __DEV_MOCKS__: JSON.stringify(command === 'serve'),
-    // Names the build in <html data-build>, so a deploy can be told from the one before it.
-    __BUILD_ID__: JSON.stringify(process.env.CIRCLE_BUILD_ID ?? process.env.npm_package_version ?? 'dev'),
-  },
+  define: defines(command),
 }));

@@ -3,6 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, relative, sep } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { pageFileFor } from '../src/prerender/page-files.ts';
 import { errorBody } from './errors.ts';
 
 /** One file of the build, held in memory with its compressed forms. */
@@ -207,10 +208,12 @@ function leavesTheBuild(target: string, pathname: string): boolean {
 }
 
 function lookup(files: ReadonlyMap<string, StaticFile>, pathname: string): StaticFile | undefined {
-  // Home has its own shell, painted with its hero before the scripts run.
-  if (pathname === '/' || pathname === '/home') return files.get('/home.html') ?? files.get('/index.html');
-  // App routes are client-side: any path without a file extension gets the app shell.
-  return files.get(pathname) ?? (/\.[a-z0-9]+$/i.test(pathname) ? undefined : files.get('/index.html'));
+  const file = files.get(pathname);
+  if (file) return file;
+  // A path with a file extension names a file, and it is missing.
+  if (/\.[a-z0-9]+$/i.test(pathname)) return undefined;
+  // App routes are client-side: each gets its prerendered page (home's for / too), any other the app shell.
+  return files.get(pageFileFor(pathname)) ?? files.get('/index.html');
 }
 
 function errorAnswer(status: number, message: string, head: boolean, base: Record<string, string>, extra: Record<string, string> = {}) {

@@ -1,12 +1,12 @@
 // Size figures of a build, from Vite's manifest and the service worker's precache list.
-import { readFileSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
 const gz = (file) => gzipSync(readFileSync(file), { level: 9 }).length;
 
-/** What the first visit to '/' downloads before the home screen renders: the entry and its CSS,
- * the boot chunk it loads, and the home route, each with its static imports. */
+/** What the first visit to '/' downloads before the home screen renders: the pre-paint script, the
+ * entry and its CSS, the boot chunk it loads, and the home route, each with its static imports. */
 export function bundleFigures(dist) {
   const manifest = JSON.parse(readFileSync(resolve(dist, '.vite/manifest.json'), 'utf8'));
   const entryKey = Object.keys(manifest).find((k) => manifest[k].isEntry);
@@ -27,6 +27,8 @@ export function bundleFigures(dist) {
   visit(entryKey);
   for (const key of bootKeys) visit(key);
   if (homeKey) visit(homeKey);
+  // The pre-paint script every page runs in its <head> (written by the prerender, not in the manifest).
+  for (const name of readdirSync(resolve(dist, 'assets'))) if (/^pre-paint-.*\.js$/.test(name)) firstLoad.add(`assets/${name}`);
   const files = [...firstLoad].map((file) => ({ file, bytes: statSync(resolve(dist, file)).size, gzip: gz(resolve(dist, file)) }));
   const lazy = Object.values(manifest)
     .filter((c) => c.file.endsWith('.js') && !firstLoad.has(c.file))

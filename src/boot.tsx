@@ -1,5 +1,5 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { StrictMode, useEffect } from 'react';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { effect } from '@preact/signals-core';
 import { App } from './app/App';
 import { SCREEN_READY_EVENT } from './app/AppRouter';
@@ -11,6 +11,10 @@ import { applyTheme } from './ui/theme';
 import { activeLanguage, loadLanguage } from './i18n';
 import { ROUTES } from './app/routes';
 import { prefetchRoute, prefetchRoutes } from './app/lazy-routes';
+import { canHydrate, firstRouteAt, readPrerenderMark } from './app/hydration';
+import { setRenderMode } from './app/render-mode';
+import { routeById } from './app/routes';
+import { isInstalled } from './state/app';
 import { watchOnlineStatus } from './pwa/online';
 import { watchInstallPrompt } from './pwa/install';
 
@@ -72,11 +76,52 @@ async function boot() {
   // A first screen that never renders (a broken chunk) must not keep the worker away for good.
   setTimeout(onStable, 10_000);
 
-  createRoot(document.getElementById('root')!).render(
+  await renderApp(document.getElementById('root')!);
+}
+
+/** The pre-paint script's marks end with the first commit: the member's own screen is in. */
+function Live() {
+  useEffect(() => {
+    setRenderMode('live');
+    document.documentElement.removeAttribute('data-l10n-pending');
+    document.documentElement.removeAttribute('data-account-pending');
+  }, []);
+  return null;
+}
+
+/**
+ * Hydrates the prerendered page when the first render makes the same markup, else renders over it
+ * (see app/hydration.ts). Either way the first screen's code is in first, so that render is the
+ * screen itself, not a loading state in place of what the HTML already shows.
+ */
+async function renderApp(root: HTMLElement) {
+  // The app redirects / to home on its first render, replacing the entry: done now, home.html hydrates.
+  if (window.location.pathname === '/') {
+    window.history.replaceState(window.history.state, '', `/home${window.location.search}${window.location.hash}`);
+  }
+  const state = {
+    path: window.location.pathname,
+    language: activeLanguage.value,
+    signedIn: isLoggedIn.value,
+    online: navigator.onLine,
+    installed: isInstalled.value,
+  };
+  const first = routeById(firstRouteAt(state.path, state.signedIn) ?? '');
+  if (first) await prefetchRoute(first);
+  const app = (
     <StrictMode>
       <App />
-    </StrictMode>,
+      <Live />
+    </StrictMode>
   );
+  if (canHydrate(readPrerenderMark(root), state)) {
+    setRenderMode('static');
+    hydrateRoot(root, app, {
+      onRecoverableError: (error) => console.error('Circle: the prerendered page did not match its first render', error),
+    });
+  } else {
+    createRoot(root).render(app);
+  }
 }
 
 boot().catch((error: unknown) => {

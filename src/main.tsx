@@ -1,4 +1,5 @@
 import './styles.css';
+import 'virtual:theme-tokens.css';
 
 declare const __BUILD_ID__: string;
 // Names the build at once, so a deploy can be told from the one before it.

@@ -3,10 +3,11 @@ import { Router } from 'wouter';
 import { AppRouter } from './AppRouter';
 import { installScrollRestoration } from './scroll';
 
-export function App() {
+/** The whole app. `ssrPath` is the path it renders when the build prerenders it. */
+export function App({ ssrPath }: { ssrPath?: string }) {
   useEffect(() => installScrollRestoration(), []);
   return (
-    <Router>
+    <Router {...(ssrPath === undefined ? {} : { ssrPath })}>
       <AppRouter />
     </Router>
   );

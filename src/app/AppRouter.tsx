@@ -15,7 +15,7 @@ import type { RouteDef } from './routes';
 /** Fired once, when the first screen has rendered with its code: the app is "stable" from then on. */
 export const SCREEN_READY_EVENT = 'circle:first-screen';
 
-function Loading() {
+export function Loading() {
   return (
     <div className="screen-loading" role="status">
       <span className="spinner" aria-hidden="true" />

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { ComponentType } from 'react';
-import { prefetchRoute, prefetchRoutes, shouldPrefetch } from './lazy-routes';
+import { lazyScreen, prefetchRoute, prefetchRoutes, shouldPrefetch } from './lazy-routes';
 import { ROUTES, type RouteDef } from './routes';
 
 let seq = 0;
@@ -86,5 +86,20 @@ describe('prefetchRoutes', () => {
   it('the 404 route of the app is not prefetched, the home route is preloaded', () => {
     expect(ROUTES.find((r) => r.id === 'not-found')?.noPrefetch).toBe(true);
     expect(ROUTES.find((r) => r.id === 'home')?.preload).toBe(true);
+  });
+});
+
+describe('lazyScreen', () => {
+  it('gives the screen itself once its code is in, so a first render (or a hydration) does not suspend', async () => {
+    const route = fakeRoute();
+    await prefetchRoute(route);
+    const { default: loaded } = (await route.load.mock.results[0]!.value) as { default: ComponentType };
+    expect(lazyScreen(route)).toBe(loaded);
+  });
+
+  it('gives a lazy component while the code is not in', () => {
+    const route = fakeRoute();
+    const screen = lazyScreen(route) as { $$typeof?: symbol };
+    expect(screen.$$typeof).toBe(Symbol.for('react.lazy'));
   });
 });

@@ -2,11 +2,13 @@ import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import { ROUTES, type RouteDef } from './routes';
 
 /** One lazy component per route module; a failed load is forgotten so that a retry fetches again. */
-const components = new Map<string, LazyExoticComponent<ComponentType>>();
+const components = new Map<string, LazyExoticComponent<ComponentType> | ComponentType>();
 const loads = new Map<string, Promise<unknown>>();
+/** Screens whose code is in: they render at once, without suspending (a hydration needs that). */
+const loaded = new Map<string, ComponentType>();
 
-export function lazyScreen(route: RouteDef): LazyExoticComponent<ComponentType> {
-  let component = components.get(route.id);
+export function lazyScreen(route: RouteDef): LazyExoticComponent<ComponentType> | ComponentType {
+  let component = components.get(route.id) ?? loaded.get(route.id);
   if (!component) {
     component = lazy(() => {
       const load = route.load();
@@ -21,13 +23,17 @@ export function lazyScreen(route: RouteDef): LazyExoticComponent<ComponentType> 
 export function forget(route: RouteDef): void {
   components.delete(route.id);
   loads.delete(route.id);
+  loaded.delete(route.id);
 }
 
-/** Starts loading a route's code without showing it. */
+/** Starts loading a route's code without showing it; resolves once it is in (or has failed). */
 export function prefetchRoute(route: RouteDef): Promise<unknown> {
   let load = loads.get(route.id);
   if (!load) {
-    load = route.load().catch(() => loads.delete(route.id));
+    load = route.load().then(
+      (module) => loaded.set(route.id, module.default),
+      () => loads.delete(route.id),
+    );
     loads.set(route.id, load);
   }
   return load;

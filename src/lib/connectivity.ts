@@ -1,6 +1,7 @@
 import { computed, signal } from '@preact/signals-core';
 
-const online = signal(typeof navigator === 'undefined' ? true : navigator.onLine);
+// Where there is no browser (the build's prerender: Node has a navigator without onLine), online.
+const online = signal(globalThis.navigator?.onLine ?? true);
 
 /** Whether the browser has a network: a leaf every layer may read (the error texts depend on it). */
 export const isOnline = computed(() => online.value);

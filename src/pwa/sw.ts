@@ -1,9 +1,10 @@
 /// <reference lib="webworker" />
-import { cleanupOutdatedCaches, createHandlerBoundToURL, matchPrecache, precacheAndRoute } from 'workbox-precaching';
+import { cleanupOutdatedCaches, createHandlerBoundToURL, getCacheKeyForURL, matchPrecache, precacheAndRoute } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst, NetworkFirst } from 'workbox-strategies';
 import { ExpirationPlugin } from 'workbox-expiration';
 import { CacheableResponsePlugin } from 'workbox-cacheable-response';
+import { pageFileFor } from '../prerender/page-files';
 import { ApiError } from '../api/errors';
 import { createApiClient } from '../api/client';
 import { bearerMiddleware } from '../api/credentials';
@@ -27,12 +28,23 @@ declare const self: ServiceWorkerGlobalScope & { __WB_MANIFEST: Array<{ url: str
 precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 
-// Every app route is the same single page: serve it from the precache, online or not.
-// Home has its own shell (with its hero), as the server serves it.
-const appShell = createHandlerBoundToURL('/index.html');
-const homeShell = createHandlerBoundToURL('/home.html');
+// Each app route gets its prerendered page from the precache, online or not, as the server serves
+// it (src/prerender/page-files.ts), when the precache holds it; any other gets the app shell, which
+// the app, already in, renders the route over. (The build precaches the shell only: the pages'
+// markup is for a first visit, before there is a worker.)
+const pages = new Map<string, ReturnType<typeof createHandlerBoundToURL>>();
+const pageFor = (pathname: string) => {
+  const wanted = pageFileFor(pathname);
+  const file = getCacheKeyForURL(wanted) ? wanted : '/index.html';
+  let handler = pages.get(file);
+  if (!handler) {
+    handler = createHandlerBoundToURL(file);
+    pages.set(file, handler);
+  }
+  return handler;
+};
 registerRoute(
-  new NavigationRoute((options) => (['/', '/home'].includes(options.url.pathname) ? homeShell : appShell)(options), {
+  new NavigationRoute((options) => pageFor(options.url.pathname)(options), {
     // The identity provider's pages under /oidc are the server's, never the app's shell.
     denylist: [/^\/api\//, /^\/oidc(?:\/|$)/, /^\/assets\/ui-config\.json$/],
   }),

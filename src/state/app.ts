@@ -1,4 +1,5 @@
 import { computed, signal } from '@preact/signals-core';
+import { INSTALLED_KEY } from '../config/storage-keys';
 import { decodeBoolean, persistedSignal } from '../lib/persist';
 import { recordChange } from './history';
 import { isOnline, setConnectivity } from '../lib/connectivity';
@@ -10,7 +11,7 @@ export interface BeforeInstallPromptEvent extends Event {
   prompt(): Promise<void>;
 }
 
-export const INSTALLED_KEY = 'app.installed';
+export { INSTALLED_KEY };
 
 const installPrompt = signal<BeforeInstallPromptEvent | null>(null);
 const installed = persistedSignal(INSTALLED_KEY, decodeBoolean, false);

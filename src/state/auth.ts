@@ -1,8 +1,9 @@
 import { computed, signal } from '@preact/signals-core';
+import { AUTH_KEY } from '../config/storage-keys';
 import { decodeBoolean, persistedSignal } from '../lib/persist';
 import { recordChange } from './history';
 
-export const AUTH_KEY = 'auth.isLoggedIn';
+export { AUTH_KEY };
 
 /** Who is signed in, as the ID token names them. */
 export interface Member {

@@ -1,4 +1,5 @@
 import { computed, effect } from '@preact/signals-core';
+import { PREFERENCE_KEY } from '../config/storage-keys';
 import { loadLanguage } from '../i18n';
 import { persistedSignal, readPersisted, type Decoder } from '../lib/persist';
 import { recordChange } from './history';
@@ -11,7 +12,7 @@ export interface PreferenceState {
   enableNotifications: boolean;
 }
 
-export const PREFERENCE_KEY = 'preference';
+export { PREFERENCE_KEY };
 export const DEFAULT_PREFERENCE: Readonly<PreferenceState> = Object.freeze({
   language: 'en',
   activeThemeName: 'INDIGO_PINK',

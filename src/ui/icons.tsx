@@ -18,7 +18,8 @@ export type IconName = keyof typeof paths;
 export function Icon({ name, size = 24 }: { name: IconName; size?: number }) {
   return (
     <svg className="icon" viewBox="0 0 24 24" width={size} height={size} aria-hidden="true" focusable="false">
-      <path d={paths[name]} fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
+      {/* Stroke and fill come from the stylesheet (.icon path): every page's HTML repeats these. */}
+      <path d={paths[name]} />
     </svg>
   );
 }

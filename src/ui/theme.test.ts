@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_THEME, isThemeName, THEME_NAMES, THEMES } from '../config/themes';
-import { applyTheme, contrast, luminance, readableOn, textOn, themeTokens } from './theme';
+import { applyTheme } from './theme';
+import { contrast, luminance, readableOn, textOn, themeTokens } from './theme-tokens';
 
 describe('themes', () => {
   it("are the seed's four, with their primary, accent and mode", () => {
@@ -80,26 +81,17 @@ describe.each(THEME_NAMES)('themeTokens(%s)', (name) => {
 });
 
 describe('applyTheme', () => {
-  it('sets every custom property on documentElement, data-theme, color-scheme and the theme-color meta', () => {
+  it('names the theme on documentElement (the stylesheet has its colours) and sets the theme-color meta', () => {
     const meta = document.createElement('meta');
     meta.name = 'theme-color';
     meta.content = '#000000';
     document.head.append(meta);
     try {
       applyTheme('PURPLE_GREEN');
-      const root = document.documentElement;
-      for (const [key, value] of Object.entries(themeTokens('PURPLE_GREEN'))) {
-        expect(root.style.getPropertyValue(key), key).toBe(value);
-      }
-      expect(root.dataset.theme).toBe('PURPLE_GREEN');
-      expect(root.style.getPropertyValue('color-scheme')).toBe('dark');
+      expect(document.documentElement.dataset.theme).toBe('PURPLE_GREEN');
       expect(meta.content).toBe('#9C27B0');
-
       applyTheme('INDIGO_PINK');
-      expect(root.dataset.theme).toBe('INDIGO_PINK');
-      expect(root.style.getPropertyValue('--color-primary')).toBe('#3F51B5');
-      expect(root.style.getPropertyValue('--color-bg')).toBe(themeTokens('INDIGO_PINK')['--color-bg']);
-      expect(root.style.getPropertyValue('color-scheme')).toBe('light');
+      expect(document.documentElement.dataset.theme).toBe('INDIGO_PINK');
       expect(meta.content).toBe('#3F51B5');
     } finally {
       meta.remove();
@@ -110,6 +102,5 @@ describe('applyTheme', () => {
     const el = document.createElement('div');
     applyTheme('DEEPPURPLE_AMBER', el);
     expect(el.dataset.theme).toBe('DEEPPURPLE_AMBER');
-    expect(el.style.getPropertyValue('--color-accent')).toBe('#FFC107');
   });
 });

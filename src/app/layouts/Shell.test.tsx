@@ -3,6 +3,7 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Shell } from './Shell';
 import { sessionEnded, sessionStarted } from '../../state/auth';
+import { setRenderMode } from '../render-mode';
 
 const session = vi.hoisted(() => ({ endSession: vi.fn(async () => undefined) }));
 vi.mock('../../state/session', () => session);
@@ -62,5 +63,36 @@ describe('<Shell> top bar', () => {
     act(() => sessionEnded('signed-out'));
     expect(topBar().queryByText('Grace Hopper')).toBeNull();
     expect(topBar().getByRole('link', { name: 'Sign in' })).toBeTruthy();
+  });
+});
+
+describe('<Shell> prerendered (render mode static)', () => {
+  afterEach(() => act(() => setRenderMode('live')));
+
+  it('holds both variants for the stylesheet to choose, then keeps the one that fits', () => {
+    const wide = vi
+      .spyOn(window, 'matchMedia')
+      .mockImplementation(
+        (query: string) => ({ matches: false, media: query, addEventListener() {}, removeEventListener() {} }) as unknown as MediaQueryList,
+      );
+    try {
+      setRenderMode('static');
+      const { container } = render(
+        <Shell layout="sidenav">
+          <p>content</p>
+        </Shell>,
+      );
+      // Nothing asked the browser: the build has no viewport.
+      expect(wide).not.toHaveBeenCalled();
+      expect(container.querySelector('.topbar__menu')?.classList.contains('only-narrow')).toBe(true);
+      expect(container.querySelector('.drawer--side')?.classList.contains('only-wide')).toBe(true);
+
+      act(() => setRenderMode('live'));
+      // A wide window: the menu button goes, the side drawer stays, without the marks.
+      expect(container.querySelector('.topbar__menu')).toBeNull();
+      expect(container.querySelector('.drawer--side')?.className).toBe('drawer drawer--side');
+    } finally {
+      wide.mockRestore();
+    }
   });
 });

@@ -11,6 +11,7 @@ import { Snackbar } from '../../ui/snackbar/Snackbar';
 import { OnlineStatus } from '../../pwa/OnlineStatus';
 import { InstallButton } from '../../pwa/InstallButton';
 import { isLoggedIn, member } from '../../state/auth';
+import { renderMode } from '../render-mode';
 
 // Under the mobile breakpoint only the icon shows (the label stays the accessible name).
 const ACTION = 'button button--tonal button--small topbar__action';
@@ -81,13 +82,16 @@ function ModalDrawer({ layout, open, onClose }: { layout: LayoutKind; open: bool
  * menu and a data table area.
  */
 export function Shell({ layout, children }: { layout: LayoutKind; children: ReactNode }) {
-  // Below the configured breakpoint (599px by default) the drawer becomes modal.
-  const mobile = mediaMatches(`(max-width: ${config().mobileBreakpoint}px)`).value;
+  // Below the configured breakpoint (599px by default) the drawer becomes modal. Prerendered, the
+  // width is unknown: both variants are in the HTML and the stylesheet shows the one that fits.
+  const breakpoint = `(max-width: ${config().mobileBreakpoint}px)`;
+  const mobile = renderMode.value === 'static' ? null : mediaMatches(breakpoint).value;
   const [location] = useLocation();
   const [open, setOpen] = useState(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: location is the trigger: following a link closes the modal drawer.
   useEffect(() => setOpen(false), [location]);
-  const persistentDrawer = !mobile && layout !== 'home';
+  const persistentDrawer = mobile !== true && layout !== 'home';
+  const only = (narrow: boolean) => (mobile === null ? (narrow ? ' only-narrow' : ' only-wide') : '');
 
   return (
     <div className={`app app--${layout}`}>
@@ -95,10 +99,10 @@ export function Shell({ layout, children }: { layout: LayoutKind; children: Reac
         {t('app.skipToContent')}
       </a>
       <header className="topbar">
-        {mobile && (
+        {mobile !== false && (
           <button
             type="button"
-            className="icon-button topbar__menu"
+            className={`icon-button topbar__menu${only(true)}`}
             aria-label={t('nav.openMenu')}
             aria-expanded={open}
             onClick={() => setOpen(true)}
@@ -110,8 +114,8 @@ export function Shell({ layout, children }: { layout: LayoutKind; children: Reac
           <img src="/logo.svg" alt="" width="32" height="32" />
           <span>{t('app.name')}</span>
         </Link>
-        {!mobile && layout === 'home' && (
-          <nav className="topbar__nav" aria-label={t('nav.main')}>
+        {mobile !== true && layout === 'home' && (
+          <nav className={`topbar__nav${only(false)}`} aria-label={t('nav.main')}>
             <MainNav variant="bar" />
           </nav>
         )}
@@ -119,11 +123,13 @@ export function Shell({ layout, children }: { layout: LayoutKind; children: Reac
         <InstallButton compact />
         <span className="topbar__spacer" />
         <OnlineStatus />
-        <Account location={location} />
+        <span className="topbar__account">
+          <Account location={location} />
+        </span>
       </header>
       <div className="shell">
         {persistentDrawer && (
-          <aside className="drawer drawer--side">
+          <aside className={`drawer drawer--side${only(false)}`}>
             <nav aria-label={t('nav.main')}>
               <MainNav variant="drawer" />
             </nav>

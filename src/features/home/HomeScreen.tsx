@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Link } from 'wouter';
 import { t } from '../../i18n';
 import { fetchProfile, profile, profileLoading } from '../../state/profile';
@@ -6,19 +6,24 @@ import { canInstall, isInstalled, isOnline } from '../../state/app';
 import { isLoggedIn } from '../../state/auth';
 import { useAsync } from '../../ui/widgets/useAsync';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/widgets/states';
-import { NotificationList } from '../../ui/widgets/NotificationList';
 import { InstallButton } from '../../pwa/InstallButton';
-import { ProfileCard } from '../../ui/widgets/ProfileCard';
+
+// Shown only with the notifications' data, and to a member: their code comes with them, not with
+// the first screen.
+const loadNotificationList = () => import('../../ui/widgets/NotificationList');
+const NotificationList = lazy(() => loadNotificationList().then((m) => ({ default: m.NotificationList })));
+const ProfileCard = lazy(() => import('../../ui/widgets/ProfileCard').then((m) => ({ default: m.ProfileCard })));
 
 export default function HomeScreen() {
   const signedIn = isLoggedIn.value;
   // A profile left in memory by another session is never shown to a visitor who is signed out.
   const member = signedIn ? profile.value : null;
   // The API client loads with this first call, after the screen has painted.
-  const notifications = useAsync(
-    async (signal) => (await import('../../api/instance')).api.collections().list('notifications', undefined, signal),
-    [],
-  );
+  const notifications = useAsync(async (signal) => {
+    // The list's code comes alongside the data it shows.
+    void loadNotificationList();
+    return (await import('../../api/instance')).api.collections().list('notifications', undefined, signal);
+  }, []);
   // biome-ignore lint/correctness/useExhaustiveDependencies: signedIn is a signal read in render; the profile is fetched again when a session starts.
   useEffect(() => {
     if (signedIn) fetchProfile().catch(() => undefined);
@@ -48,7 +53,9 @@ export default function HomeScreen() {
       <section className="home__profile" aria-label={t('nav.profile')}>
         {member ? (
           <>
-            <ProfileCard profile={member} compact />
+            <Suspense fallback={<LoadingState />}>
+              <ProfileCard profile={member} compact />
+            </Suspense>
             <Link href="/profile" className="button button--outlined">
               {t('home.viewProfile')}
             </Link>
@@ -87,7 +94,9 @@ export default function HomeScreen() {
         )}
         {notifications.data &&
           (notifications.data.length ? (
-            <NotificationList items={notifications.data.slice(0, 3)} />
+            <Suspense fallback={<LoadingState />}>
+              <NotificationList items={notifications.data.slice(0, 3)} />
+            </Suspense>
           ) : (
             <EmptyState>{t('notifications.empty')}</EmptyState>
           ))}

@@ -1,0 +1,126 @@
+import type { Page } from '@playwright/test';
+import { test, expect } from './support/fixtures';
+
+/**
+ * Each public route's first screen comes in its HTML (React's static rendering at build time), is
+ * painted before any script runs, and is hydrated in place: the nodes stay, nothing mismatches.
+ */
+const HYDRATED = [
+  { path: '/home', title: 'Home | Circle', heading: 'Welcome to Circle' },
+  { path: '/settings', title: 'Settings | Circle', heading: 'Settings' },
+  { path: '/dashboard', title: 'Dashboard | Circle', heading: 'Dashboard' },
+  { path: '/404', title: 'Page not found | Circle', heading: 'Page not found' },
+];
+
+/** Holds the app's code back until `release()`: what shows meanwhile is the HTML alone. */
+async function holdScripts(page: Page) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/assets\/(index|core)-[^/]+\.js$/, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
+test.describe('prerendered pages', () => {
+  for (const { path, title, heading } of HYDRATED) {
+    test(`${path}: the HTML has the screen, the app hydrates it without replacing a node`, async ({ page, request, consoleErrors }) => {
+      const html = await (await request.get(path)).text();
+      expect(html).toContain(`<title>${title}</title>`);
+      expect(html).toMatch(new RegExp(`<h1[^>]*>${heading}</h1>`));
+      expect(html).not.toMatch(/<script>/);
+
+      const release = await holdScripts(page);
+      await page.goto(path, { waitUntil: 'commit' });
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
+      await page.evaluate(() => {
+        (window as unknown as { prerenderedHeading: Element | null }).prerenderedHeading = document.querySelector('h1');
+      });
+      release();
+      // Hydrated: the app's code runs, and the heading is still the node the HTML made.
+      await expect(page.locator('html')).toHaveAttribute('data-build', /.+/);
+      await expect.poll(() => page.evaluate(() => document.querySelector('.topbar__menu, .topbar__nav') !== null)).toBe(true);
+      await expect(page).toHaveTitle(title);
+      await expect
+        .poll(() => page.evaluate(() => document.querySelectorAll('.only-wide, .only-narrow').length), {
+          message: 'live render kept one variant',
+        })
+        .toBe(0);
+      expect(
+        await page.evaluate(
+          () => document.querySelector('h1') === (window as unknown as { prerenderedHeading: Element }).prerenderedHeading,
+        ),
+      ).toBe(true);
+      expect(consoleErrors).toEqual([]);
+    });
+  }
+
+  test('on a phone the HTML already shows the phone top bar, and hydrating it moves nothing', async ({ page, consoleErrors }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const release = await holdScripts(page);
+    await page.goto('/home', { waitUntil: 'commit' });
+    const menu = page.getByRole('button', { name: 'Open menu' });
+    await expect(menu).toBeVisible();
+    await expect(page.locator('.topbar__nav')).toBeHidden();
+    const before = await menu.boundingBox();
+    release();
+    await expect.poll(() => page.evaluate(() => document.querySelectorAll('.only-wide, .only-narrow').length)).toBe(0);
+    await expect(page.locator('.topbar__nav')).toHaveCount(0);
+    expect(await menu.boundingBox()).toEqual(before);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test("the member's theme and language apply before the first paint, and the app renders in that language", async ({
+    page,
+    consoleErrors,
+  }) => {
+    await page.addInitScript(() => {
+      if (!localStorage.getItem('preference'))
+        localStorage.setItem(
+          'preference',
+          JSON.stringify({ language: 'de', activeThemeName: 'PINK_BLUEGREY', enableNotifications: false }),
+        );
+    });
+    const release = await holdScripts(page);
+    await page.goto('/settings', { waitUntil: 'commit' });
+    const html = page.locator('html');
+    // Before any of the app's code: the pre-paint script has run.
+    await expect(html).toHaveAttribute('data-theme', 'PINK_BLUEGREY');
+    await expect(html).toHaveAttribute('lang', 'de');
+    await expect(page.locator('.topbar')).toHaveCSS('background-color', 'rgb(233, 30, 99)');
+    // The English text of the HTML is not shown to a German reader.
+    await expect(html).toHaveAttribute('data-l10n-pending', '');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveCSS('color', 'rgba(0, 0, 0, 0)');
+    release();
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Einstellungen');
+    await expect(html).not.toHaveAttribute('data-l10n-pending');
+    await expect(page.getByRole('heading', { level: 1 })).not.toHaveCSS('color', 'rgba(0, 0, 0, 0)');
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('a signed-in flag hides the prerendered Sign in link until the app shows the member', async ({ page }) => {
+    await page.addInitScript(() => localStorage.setItem('auth.isLoggedIn', 'true'));
+    const release = await holdScripts(page);
+    await page.goto('/home', { waitUntil: 'commit' });
+    await expect(page.locator('html')).toHaveAttribute('data-account-pending', '');
+    await expect(page.locator('.topbar__account')).toBeHidden();
+    release();
+    await expect(page.locator('html')).not.toHaveAttribute('data-account-pending');
+  });
+
+  test('without JavaScript, each page still shows its screen', async ({ browser, server }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false, baseURL: server.url });
+    try {
+      const page = await context.newPage();
+      for (const { path, heading } of HYDRATED) {
+        await page.goto(path);
+        await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
+      }
+    } finally {
+      await context.close();
+    }
+  });
+});

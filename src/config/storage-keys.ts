@@ -1,0 +1,7 @@
+/**
+ * The localStorage keys of the contract (seed-spec), in one place: the state modules keep their
+ * values there, and the pre-paint script reads them before the app has loaded.
+ */
+export const PREFERENCE_KEY = 'preference';
+export const AUTH_KEY = 'auth.isLoggedIn';
+export const INSTALLED_KEY = 'app.installed';

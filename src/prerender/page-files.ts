@@ -1,0 +1,26 @@
+/**
+ * Which prerendered HTML file answers which app path: the server, the service worker and the build
+ * read it here. A path not listed gets index.html, the app shell.
+ */
+export const PAGE_FILES: Readonly<Record<string, readonly string[]>> = {
+  'home.html': ['/', '/home'],
+  'settings.html': ['/settings'],
+  'dashboard.html': ['/dashboard'],
+  '404.html': ['/404'],
+  'sign-in.html': ['/sign-in'],
+  'profile.html': ['/profile'],
+  'admin.html': ['/admin', '/admin/*'],
+};
+
+/** The attribute on `<div id="root">` naming the route a page was prerendered for (app/hydration.ts). */
+export const PRERENDER_ATTRIBUTE = 'data-prerendered';
+
+/** The page a navigation to `pathname` gets: its own, or index.html for any other app path. */
+export function pageFileFor(pathname: string): string {
+  for (const [file, paths] of Object.entries(PAGE_FILES)) {
+    for (const path of paths) {
+      if (path === pathname || (path.endsWith('/*') && pathname.startsWith(path.slice(0, -1)))) return `/${file}`;
+    }
+  }
+  return '/index.html';
+}
