@@ -4,6 +4,7 @@
  */
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
@@ -17,6 +18,8 @@ import { startServerProcess, tinyBuild } from '../contract-tests/support/mock-pr
 import { freePort } from '../contract-tests/support/ports.ts';
 // @ts-expect-error: a plain .mjs module without type declarations, shared with the budget check.
 import { bundleFigures } from '../scripts/bundle-figures.mjs';
+import { measureLongTasks } from './long-tasks.ts';
+import { printFigures, writeHtmlReport, type Figure } from './report.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const DIST = resolve(ROOT, 'dist');
@@ -34,7 +37,13 @@ interface FirstLoad {
   requests: number;
   jsCssTransferred: number;
   jsCssRequests: number;
+  /** Every JS and CSS file fetched once the page is idle (the prefetch of other screens included), gzip. */
+  idleJsCssGzip: number;
+  idleJsCssFiles: number;
 }
+
+/** The routes whose first screen is prerendered and hydrated: Lighthouse and the long tasks run on each. */
+const ROUTES = ['/home', '/settings', '/dashboard'];
 
 /** What a first visit to '/' downloads until the home screen has rendered, measured in the browser. */
 async function measureFirstLoad(server: RunningServer): Promise<FirstLoad> {
@@ -48,7 +57,7 @@ async function measureFirstLoad(server: RunningServer): Promise<FirstLoad> {
     }).observe(document, { childList: true, subtree: true });`);
     await page.goto(`${server.url}/`);
     await page.getByRole('heading', { level: 1 }).waitFor();
-    return (await page.evaluate(`(() => {
+    const first = (await page.evaluate(`(() => {
       const before = performance.getEntriesByType('resource').filter((e) => e.startTime <= window.__renderedAt);
       const jsCss = before.filter((e) => /\\.(js|css)$/.test(new URL(e.name).pathname));
       return {
@@ -56,7 +65,14 @@ async function measureFirstLoad(server: RunningServer): Promise<FirstLoad> {
         jsCssRequests: jsCss.length,
         jsCssTransferred: jsCss.reduce((sum, e) => sum + e.encodedBodySize, 0),
       };
-    })()`)) as FirstLoad;
+    })()`)) as Omit<FirstLoad, 'idleJsCssGzip' | 'idleJsCssFiles'>;
+    // The idle prefetch: the app fetches the other screens once the first one is up and the page idle.
+    await page.waitForLoadState('networkidle');
+    await page.waitForTimeout(2000);
+    const paths = (await page.evaluate(`[...new Set(performance.getEntriesByType('resource')
+      .map((e) => new URL(e.name).pathname).filter((p) => /\\.(js|css)$/.test(p)))]`)) as string[];
+    const idleJsCssGzip = paths.reduce((sum, path) => sum + gzipSync(readFileSync(join(DIST, path)), { level: 9 }).length, 0);
+    return { ...first, idleJsCssGzip, idleJsCssFiles: paths.length };
   } finally {
     await browser.close();
   }
@@ -199,14 +215,6 @@ async function measureMockThroughput(seconds: number): Promise<ThroughputResult[
   }
 }
 
-function throughputRows(results: ThroughputResult[]): [string, string, string][] {
-  return results.map((t) => [
-    `${t.server}: ${t.request}, ${t.connections} conns, ${t.seconds} s`,
-    `${t.requestsPerSecond} req/s`,
-    `p50 ${t.p50} ms, p99 ${t.p99} ms, errors ${t.errors}, non-2xx ${t.non2xx}`,
-  ]);
-}
-
 async function main() {
   console.log('Building for production…');
   execFileSync(process.execPath, [resolve(ROOT, 'node_modules/vite/bin/vite.js'), 'build'], { cwd: ROOT, stdio: 'ignore' });
@@ -217,9 +225,12 @@ async function main() {
     console.log('First load…');
     const firstLoad = await measureFirstLoad(server);
     results.firstLoad = firstLoad;
-    console.log('Lighthouse…');
-    const lh = await runLighthouse(`${server.url}/`, quick ? 1 : 3);
-    results.lighthouse = lh.median;
+    console.log('Lighthouse on each prerendered route…');
+    const lighthouse: Record<string, unknown> = {};
+    for (const route of ROUTES) lighthouse[route] = (await runLighthouse(`${server.url}${route}`, quick ? 1 : 3)).median;
+    results.lighthouse = lighthouse;
+    console.log('Long tasks at 4× CPU slowdown…');
+    results.longTasks = await measureLongTasks(server.url, ROUTES, 4);
     console.log('Warm loads…');
     results.warm = await measureWarmLoads(server, 5);
 
@@ -245,58 +256,124 @@ async function main() {
   print(results);
 }
 
+const TREEMAP = resolve(ROOT, 'reports/bundle/treemap.html');
+const REPORT = resolve(ROOT, 'reports/bench/index.html');
+
 // biome-ignore lint/suspicious/noExplicitAny: the table reads the results object just written, whose shape is built above.
-function print(r: Record<string, any>) {
-  const rows: [string, string, string][] = [];
+function figures(r: Record<string, any>): Figure[] {
+  const f: Figure[] = [];
   const b = r.bundle;
-  const lh = r.lighthouse;
-  rows.push(['first load of / : requests', String(r.firstLoad.requests), '']);
-  rows.push(['first load JS+CSS transferred (brotli)', kb(r.firstLoad.jsCssTransferred), `${r.firstLoad.jsCssRequests} files`]);
-  rows.push(['first load JS+CSS gzip', kb(b.firstLoad.gzip), `goal ≤ 75 KB (JS ${kb(b.firstLoad.js)}, CSS ${kb(b.firstLoad.css)})`]);
-  rows.push(['largest lazy chunk gzip', kb(b.largestLazyChunk.gzip), b.largestLazyChunk.file]);
-  rows.push(['precache', `${kb(b.precache.bytes)}`, `${b.precache.entries} entries, ${kb(b.precache.gzip)} gzip; goal ≤ 350 KB`]);
-  rows.push(['Lighthouse performance (median)', String(lh.categories.performance), 'goal ≥ 98']);
-  rows.push([
-    'Lighthouse accessibility / BP / SEO',
-    `${lh.categories.accessibility} / ${lh.categories['best-practices']} / ${lh.categories.seo}`,
-    'goal 100 each',
-  ]);
-  rows.push(['LCP', `${Math.round(lh.metrics.lcp)} ms`, 'goal ≤ 1200 ms']);
-  rows.push(['TBT', `${Math.round(lh.metrics.tbt)} ms`, 'goal ≤ 50 ms']);
-  rows.push(['CLS', lh.metrics.cls.toFixed(3), 'goal 0']);
-  rows.push(['warm FCP via service worker (median of 5)', `${Math.round(r.warm.fcp)} ms`, 'goal ≤ 150 ms']);
-  rows.push(['warm DOMContentLoaded (median of 5)', `${Math.round(r.warm.dcl)} ms`, '']);
+  const KB = 1024;
+  f.push({ figure: 'first load of / : requests', value: String(r.firstLoad.requests) });
+  f.push({
+    figure: 'first load JS+CSS, as served (brotli)',
+    value: kb(r.firstLoad.jsCssTransferred),
+    notes: `${r.firstLoad.jsCssRequests} files`,
+  });
+  f.push({
+    figure: 'first load JS+CSS gzip',
+    value: kb(b.firstLoad.gzip),
+    goal: '≤ 75 KB',
+    met: b.firstLoad.gzip <= 75 * KB,
+    notes: `JS ${kb(b.firstLoad.js)}, CSS ${kb(b.firstLoad.css)}; treemap: reports/bundle/treemap.html`,
+  });
+  f.push({
+    figure: 'JS+CSS fetched by idle (prefetch included), gzip',
+    value: kb(r.firstLoad.idleJsCssGzip),
+    goal: '≤ 110 KB',
+    met: r.firstLoad.idleJsCssGzip <= 110 * KB,
+    notes: `${r.firstLoad.idleJsCssFiles} files`,
+  });
+  f.push({ figure: 'largest lazy chunk gzip', value: kb(b.largestLazyChunk.gzip), notes: b.largestLazyChunk.file });
+  f.push({
+    figure: 'precache',
+    value: kb(b.precache.bytes),
+    goal: '≤ 350 KB',
+    met: b.precache.bytes <= 350 * KB,
+    notes: `${b.precache.entries} entries, ${kb(b.precache.gzip)} gzip`,
+  });
+  for (const [route, lh] of Object.entries(r.lighthouse) as [
+    string,
+    { categories: Record<string, number>; metrics: Record<string, number> },
+  ][]) {
+    const c = lh.categories;
+    const m = lh.metrics;
+    f.push({ figure: `${route} Lighthouse performance`, value: String(c.performance), goal: '100', met: c.performance === 100 });
+    f.push({
+      figure: `${route} Lighthouse a11y / BP / SEO`,
+      value: `${c.accessibility} / ${c['best-practices']} / ${c.seo}`,
+      goal: '100 each',
+      met: c.accessibility === 100 && c['best-practices'] === 100 && c.seo === 100,
+    });
+    f.push({ figure: `${route} FCP (mobile, simulated)`, value: `${Math.round(m.fcp!)} ms`, goal: '≤ 800 ms', met: m.fcp! <= 800 });
+    f.push({ figure: `${route} LCP`, value: `${Math.round(m.lcp!)} ms`, goal: '≤ 900 ms', met: m.lcp! <= 900 });
+    f.push({ figure: `${route} CLS`, value: m.cls!.toFixed(3), goal: '0', met: m.cls === 0 });
+    f.push({ figure: `${route} TBT`, value: `${Math.round(m.tbt!)} ms`, goal: '≤ 50 ms', met: m.tbt! <= 50 });
+  }
+  for (const t of r.longTasks as { path: string; longestMs: number; over50: number }[]) {
+    f.push({
+      figure: `${t.path} longest task during load, 4× CPU`,
+      value: `${t.longestMs} ms`,
+      goal: '≤ 50 ms',
+      met: t.longestMs <= 50,
+      notes: `${t.over50} task(s) over 50 ms`,
+    });
+  }
+  f.push({
+    figure: 'warm FCP via service worker (median of 5)',
+    value: `${Math.round(r.warm.fcp)} ms`,
+    goal: '≤ 150 ms',
+    met: r.warm.fcp <= 150,
+  });
+  f.push({ figure: 'warm DOMContentLoaded (median of 5)', value: `${Math.round(r.warm.dcl)} ms` });
   for (const l of r.load) {
-    rows.push([
-      `GET ${l.target}, ${l.connections} conns, ${l.seconds} s`,
-      `${l.requestsPerSecond} req/s`,
-      `p50 ${l.p50} ms, p99 ${l.p99} ms, errors ${l.errors}, non-2xx ${l.non2xx}${l.heapGrowthMb !== undefined ? `, live heap ${l.heapGrowthMb >= 0 ? '+' : ''}${l.heapGrowthMb} MB after the soak` : ''}`,
-    ]);
+    f.push({
+      figure: `GET ${l.target}, ${l.connections} conns, ${l.seconds} s`,
+      value: `${l.requestsPerSecond} req/s`,
+      notes: `p50 ${l.p50} ms, p99 ${l.p99} ms, errors ${l.errors}, non-2xx ${l.non2xx}${l.heapGrowthMb !== undefined ? `, live heap ${l.heapGrowthMb >= 0 ? '+' : ''}${l.heapGrowthMb} MB after the soak` : ''}`,
+    });
   }
-  if (r.mockThroughput) rows.push(...throughputRows(r.mockThroughput));
+  if (r.mockThroughput) f.push(...throughputFigures(r.mockThroughput));
   if (r.testTimes) {
-    for (const t of r.testTimes.results) rows.push([`npm test: ${t.suite}`, `${t.seconds} s`, t.ok ? 'pass' : 'FAIL']);
-    rows.push(['npm test: total', `${r.testTimes.total.toFixed(1)} s`, `measured ${r.testTimes.at}; goal ≤ 8 min`]);
+    for (const t of r.testTimes.results) f.push({ figure: `npm test: ${t.suite}`, value: `${t.seconds} s`, notes: t.ok ? 'pass' : 'FAIL' });
+    f.push({
+      figure: 'npm test: total',
+      value: `${r.testTimes.total.toFixed(1)} s`,
+      goal: '≤ 300 s',
+      met: r.testTimes.total <= 300,
+      notes: `measured ${r.testTimes.at}`,
+    });
   } else {
-    rows.push(['npm test suite times', 'not measured', 'run npm test first (it writes .cache/test-times.json)']);
+    f.push({ figure: 'npm test suite times', value: 'not measured', notes: 'run npm test first (it writes .cache/test-times.json)' });
   }
-  const w0 = Math.max(...rows.map((x) => x[0].length));
-  const w1 = Math.max(...rows.map((x) => x[1].length));
-  console.log(`\n${'figure'.padEnd(w0)}  ${'value'.padEnd(w1)}  notes`);
-  for (const [a, v, n] of rows) console.log(`${a.padEnd(w0)}  ${v.padEnd(w1)}  ${n}`);
-  console.log('\nWritten to bench/results.json');
+  return f;
+}
+
+/** The mock's throughput beside Prism's on the same request, measured in the same run. */
+function throughputFigures(results: ThroughputResult[]): Figure[] {
+  const prism = results.find((t) => t.server === 'Prism mock');
+  return results
+    .filter((t) => t !== prism)
+    .map((t) => ({
+      figure: `${t.server}: ${t.request}, ${t.connections} conns, ${t.seconds} s`,
+      value: `${t.requestsPerSecond} req/s`,
+      ...(prism && t.request.startsWith('GET') ? { peer: `Prism: ${prism.requestsPerSecond} req/s` } : {}),
+      notes: `p50 ${t.p50} ms, p99 ${t.p99} ms, errors ${t.errors}, non-2xx ${t.non2xx}`,
+    }));
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: as figures() above.
+function print(r: Record<string, any>) {
+  const all = figures(r);
+  console.log('');
+  printFigures(all);
+  writeHtmlReport(REPORT, all, { at: r.at, node: r.node, ...(existsSync(TREEMAP) ? { treemap: TREEMAP } : {}) });
+  console.log(`\nWritten to bench/results.json; report: ${REPORT}${existsSync(TREEMAP) ? `; treemap: ${TREEMAP}` : ''}`);
 }
 
 // `npm run bench -- --mock-throughput`: that measure alone, printed, nothing written.
 const run = args.has('--mock-throughput')
-  ? () =>
-      measureMockThroughput(quick ? 3 : 10).then((results) =>
-        console.log(
-          throughputRows(results)
-            .map((row) => row.join('  '))
-            .join('\n'),
-        ),
-      )
+  ? () => measureMockThroughput(quick ? 3 : 10).then((results) => printFigures(throughputFigures(results)))
   : main;
 run().catch((error: unknown) => {
   console.error(error);
