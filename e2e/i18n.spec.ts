@@ -3,6 +3,7 @@ import { test, expect, waitForServiceWorker } from './support/fixtures';
 import { MOBILE, localStorageItem, presetSignedIn, screenHeading, seedProfile, settled, solidPng } from './support/pages';
 import { type LanguageScreen, MAIN_SCREENS } from './support/main-screens';
 import { en } from '../src/i18n/en';
+import { de } from '../src/i18n/de';
 import { fr } from '../src/i18n/fr';
 import { zhHans } from '../src/i18n/zh-Hans';
 
@@ -195,6 +196,32 @@ test.describe('languages offline', () => {
     await picker().selectOption('de');
     await expect(page.locator('html')).toHaveAttribute('lang', 'zh-Hans');
     await expect(screenHeading(page)).toHaveText(zhHans['settings.title']);
+    server.setReachable(true);
+  });
+
+  test('once the worker is in control, an idle page caches every language: each one switches offline, even one never chosen', async ({
+    page,
+    server,
+  }) => {
+    await page.goto('/settings');
+    await waitForServiceWorker(page);
+    // The next start, with the worker in control, fetches the catalogues once the page is idle.
+    await page.reload();
+    await expect(screenHeading(page)).toHaveText(en['settings.title']);
+    await expect
+      .poll(() => page.evaluate(async () => (await (await caches.open('assets')).keys()).map((r) => new URL(r.url).pathname)), {
+        timeout: 15_000,
+      })
+      .toEqual(
+        expect.arrayContaining(['es', 'de', 'fr', 'zh-Hans'].map((lang) => expect.stringMatching(new RegExp(`^/assets/${lang}-.+\\.js$`)))),
+      );
+
+    server.setReachable(false);
+    await page.reload();
+    const picker = page.getByRole('combobox', { name: 'Language' });
+    await picker.selectOption('de');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+    await expect(screenHeading(page)).toHaveText(de['settings.title']);
     server.setReachable(true);
   });
 });

@@ -449,7 +449,8 @@ test.describe('settings', () => {
     await expect(html).toHaveAttribute('data-theme', 'INDIGO_PINK');
     await page.getByRole('radio', { name: 'Pink and blue grey (dark)' }).check();
     await expect(html).toHaveAttribute('data-theme', 'PINK_BLUEGREY');
-    const primary = () => page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--color-primary').trim());
+    const primary = () =>
+      page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--color-primary').trim().toUpperCase());
     expect(await primary()).toBe('#E91E63');
     expect(await page.evaluate(() => getComputedStyle(document.documentElement).colorScheme)).toBe('dark');
     // The top bar is painted in the new primary colour.

@@ -6,7 +6,9 @@ import { PRERENDER_ATTRIBUTE } from '../src/prerender/page-files.ts';
 import { pagesToPrerender, type PageRender } from '../src/prerender/pages.ts';
 import type { PrerenderedPage } from '../src/prerender/render-page.tsx';
 
-/** The language the pages are prerendered in. */
+import { DEFAULT_THEME } from '../src/config/themes.ts';
+
+/** The language the pages are prerendered in (the theme is the default one). */
 const PRERENDER_LANGUAGE = 'en';
 
 interface Renderer {
@@ -36,7 +38,10 @@ export function fillTemplate(template: string, page: PrerenderedPage, render: Pa
   const body = page.html.slice(preloads.length);
   const mark = render.kind === 'route' ? ` ${PRERENDER_ATTRIBUTE}="${escapeHtml(render.route)}"` : '';
   return template
-    .replace(/<html lang="[^"]*"/, `<html lang="${PRERENDER_LANGUAGE}" data-prerender-lang="${PRERENDER_LANGUAGE}"`)
+    .replace(
+      /<html lang="[^"]*"/,
+      `<html lang="${PRERENDER_LANGUAGE}" data-prerender-lang="${PRERENDER_LANGUAGE}" data-prerender-theme="${DEFAULT_THEME}" data-theme="${DEFAULT_THEME}"`,
+    )
     .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(page.title)}</title>`)
     .replace(/(<meta name="viewport"[^>]*>)/, `$1\n    <script src="${prePaintUrl}"></script>`)
     .replace('</head>', `  ${preloads}\n  </head>`)

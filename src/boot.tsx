@@ -8,11 +8,11 @@ import { setLogLevel } from './lib/logger';
 import { activeThemeName, applyConfiguredDefaults, followLanguagePreference, language } from './state/preference';
 import { isLoggedIn } from './state/auth';
 import { applyTheme } from './ui/theme';
-import { activeLanguage, loadLanguage } from './i18n';
+import { activeLanguage, loadLanguage, prefetchLanguages } from './i18n';
 import { ROUTES } from './app/routes';
-import { prefetchRoute, prefetchRoutes } from './app/lazy-routes';
+import { prefetchRoute, prefetchRoutes, shouldPrefetch } from './app/lazy-routes';
 import { canHydrate, firstRouteAt, readPrerenderMark } from './app/hydration';
-import { setRenderMode } from './app/render-mode';
+import { setRenderMode } from './state/render-mode';
 import { routeById } from './app/routes';
 import { isInstalled } from './state/app';
 import { watchOnlineStatus } from './pwa/online';
@@ -61,6 +61,8 @@ async function boot() {
   const whenStable = () =>
     whenIdle(() => {
       prefetchRoutes();
+      // With the worker in control, every language's catalogue too: it keeps them for offline use.
+      if (navigator.serviceWorker?.controller && shouldPrefetch()) void prefetchLanguages();
       // A profile save queued offline in an earlier visit goes out now, or when back online.
       void import('./pwa/outbox').then((m) => m.watchProfileOutbox());
       if (!__DEV_MOCKS__ && import.meta.env.PROD) void import('./pwa/register').then((m) => m.registerServiceWorker());
@@ -79,10 +81,12 @@ async function boot() {
   await renderApp(document.getElementById('root')!);
 }
 
-/** The pre-paint script's marks end with the first commit: the member's own screen is in. */
+/**
+ * The pre-paint script's marks end with the first commit: the member's own screen is in. (A
+ * hydration goes live once its screen is hydrated too: app/AppRouter.tsx.)
+ */
 function Live() {
   useEffect(() => {
-    setRenderMode('live');
     document.documentElement.removeAttribute('data-l10n-pending');
     document.documentElement.removeAttribute('data-account-pending');
   }, []);
@@ -102,6 +106,7 @@ async function renderApp(root: HTMLElement) {
   const state = {
     path: window.location.pathname,
     language: activeLanguage.value,
+    theme: activeThemeName.value,
     signedIn: isLoggedIn.value,
     online: navigator.onLine,
     installed: isInstalled.value,

@@ -8,6 +8,7 @@ import { Shell } from './layouts/Shell';
 import { ErrorBoundary } from './ErrorBoundary';
 import { activeLanguage, t } from '../i18n';
 import { setRouterState } from '../state/router';
+import { setRenderMode } from '../state/render-mode';
 import { isLoggedIn } from '../state/auth';
 import { config } from '../config/load';
 import type { RouteDef } from './routes';
@@ -25,6 +26,8 @@ export function Loading() {
 }
 
 function ScreenFailed({ error, retry }: { error: Error; retry: () => void }) {
+  // No screen will say it is ready: the app is live all the same.
+  useEffect(() => setRenderMode('live'), []);
   const chunk = /dynamically imported module|Importing a module script failed|error loading/i.test(error.message);
   return (
     <section className="screen screen--error" aria-labelledby="screen-error-title">
@@ -69,6 +72,9 @@ function RouteView({ route, params }: { route: RouteDef; params: Record<string, 
   }, [location, search, route, title]);
 
   const onReady = () => {
+    // A prerendered page is hydrated now, the screen's boundary included: render what only the
+    // browser knows (before, the screen's own part might still have been hydrating).
+    setRenderMode('live');
     applyScroll(window.location.hash);
     if (firstRender.current) {
       firstRender.current = false;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { canHydrate, firstRouteAt, readPrerenderMark, type ClientState } from './hydration';
 
-const firstVisit: ClientState = { path: '/home', language: 'en', signedIn: false, online: true, installed: false };
-const home = { route: 'home', language: 'en' };
+const firstVisit: ClientState = { path: '/home', language: 'en', theme: 'INDIGO_PINK', signedIn: false, online: true, installed: false };
+const home = { route: 'home', language: 'en', theme: 'INDIGO_PINK' };
 
 describe('firstRouteAt', () => {
   it('names the route a path renders at once', () => {
@@ -22,12 +22,13 @@ describe('firstRouteAt', () => {
 describe('canHydrate', () => {
   it('hydrates the page of a first visit: same route, language, signed out, online', () => {
     expect(canHydrate(home, firstVisit)).toBe(true);
-    expect(canHydrate({ route: 'settings', language: 'en' }, { ...firstVisit, path: '/settings' })).toBe(true);
+    expect(canHydrate({ ...home, route: 'settings' }, { ...firstVisit, path: '/settings' })).toBe(true);
   });
 
   it('renders afresh whenever the first render would differ from the HTML', () => {
     expect(canHydrate(null, firstVisit)).toBe(false);
     expect(canHydrate(home, { ...firstVisit, language: 'fr' })).toBe(false);
+    expect(canHydrate(home, { ...firstVisit, theme: 'PURPLE_GREEN' })).toBe(false);
     expect(canHydrate(home, { ...firstVisit, signedIn: true })).toBe(false);
     expect(canHydrate(home, { ...firstVisit, online: false })).toBe(false);
     expect(canHydrate(home, { ...firstVisit, installed: true })).toBe(false);
@@ -40,6 +41,7 @@ describe('canHydrate', () => {
 describe('readPrerenderMark', () => {
   const page = (rootAttributes: string, inner: string, lang: string | null = 'en') => {
     const html = document.createElement('html');
+    html.setAttribute('data-prerender-theme', 'INDIGO_PINK');
     if (lang) html.setAttribute('data-prerender-lang', lang);
     html.innerHTML = `<body><div id="root" ${rootAttributes}>${inner}</div></body>`;
     return { root: html.querySelector<HTMLElement>('#root')!, html };
@@ -47,7 +49,7 @@ describe('readPrerenderMark', () => {
 
   it('reads the route from #root and the language from <html>', () => {
     const { root, html } = page('data-prerendered="dashboard"', '<div class="app"></div>');
-    expect(readPrerenderMark(root, html)).toEqual({ route: 'dashboard', language: 'en' });
+    expect(readPrerenderMark(root, html)).toEqual({ route: 'dashboard', language: 'en', theme: 'INDIGO_PINK' });
   });
 
   it('is null for a frame, an emptied root or a page without its language', () => {

@@ -2,22 +2,26 @@ import { parse } from 'regexparam';
 import { resolvePath } from './resolve-route';
 import { PRERENDER_ATTRIBUTE } from '../prerender/page-files';
 
-/** What the build rendered into a page: the route, in which language, for a visitor signed out. */
+/** What the build rendered into a page: the route, in which language and theme, for a visitor signed out. */
 export interface PrerenderMark {
   route: string;
   language: string;
+  theme: string;
 }
 
 export function readPrerenderMark(root: HTMLElement, html: HTMLElement = document.documentElement): PrerenderMark | null {
   const route = root.getAttribute(PRERENDER_ATTRIBUTE);
   const language = html.getAttribute('data-prerender-lang');
-  return route && language && root.firstElementChild ? { route, language } : null;
+  const theme = html.getAttribute('data-prerender-theme');
+  return route && language && theme && root.firstElementChild ? { route, language, theme } : null;
 }
 
 /** What the first render will show, as far as the prerendered HTML could differ. */
 export interface ClientState {
   path: string;
   language: string;
+  /** The theme shows in the settings screen's checked option. */
+  theme: string;
   signedIn: boolean;
   online: boolean;
   installed: boolean;
@@ -32,13 +36,13 @@ export function firstRouteAt(path: string, signedIn: boolean): string | null {
 }
 
 /**
- * Hydrate only when the first render makes exactly the prerendered HTML: the same route, language
- * and signed-out top bar, online and not installed (the home screen says both). Otherwise the app
+ * Hydrate only when the first render makes exactly the prerendered HTML: the same route, language,
+ * theme and signed-out top bar, online and not installed (the home screen says both). Otherwise the app
  * renders afresh over it, which React does without a mismatch to recover from.
  */
 export function canHydrate(mark: PrerenderMark | null, state: ClientState): boolean {
   if (!mark) return false;
   if (state.signedIn || !state.online || state.installed) return false;
-  if (state.language !== mark.language) return false;
+  if (state.language !== mark.language || state.theme !== mark.theme) return false;
   return firstRouteAt(state.path, state.signedIn) === mark.route;
 }

@@ -14,6 +14,15 @@ const loaders: Record<Exclude<Language, 'en'>, () => Promise<Messages>> = {
   'zh-Hans': () => import('./zh-Hans').then((m) => m.zhHans),
 };
 
+/**
+ * Fetches every catalogue without showing it. Once the service worker controls the page it keeps
+ * each one fetched (they are left out of the precache, which has no room for them), so that any
+ * language can then be chosen offline.
+ */
+export function prefetchLanguages(): Promise<unknown> {
+  return Promise.allSettled(Object.values(loaders).map((load) => load()));
+}
+
 /** The language the member chose last; the boot passes each choice in through loadLanguage(). */
 let requested: Language = 'en';
 /** The language on screen: the last one chosen whose catalogue is in. */

@@ -7,7 +7,7 @@ import { Shell } from '../app/layouts/Shell';
 import { breadcrumbsFor } from '../app/resolve-route';
 import { routeById, type LayoutKind } from '../app/routes';
 import { buildTitle } from '../app/title';
-import { setRenderMode } from '../app/render-mode';
+import { setRenderMode } from '../state/render-mode';
 import { config } from '../config/load';
 import { t } from '../i18n';
 

@@ -3,7 +3,7 @@ import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Shell } from './Shell';
 import { sessionEnded, sessionStarted } from '../../state/auth';
-import { setRenderMode } from '../render-mode';
+import { setRenderMode } from '../../state/render-mode';
 
 const session = vi.hoisted(() => ({ endSession: vi.fn(async () => undefined) }));
 vi.mock('../../state/session', () => session);

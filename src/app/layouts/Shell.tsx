@@ -11,7 +11,7 @@ import { Snackbar } from '../../ui/snackbar/Snackbar';
 import { OnlineStatus } from '../../pwa/OnlineStatus';
 import { InstallButton } from '../../pwa/InstallButton';
 import { isLoggedIn, member } from '../../state/auth';
-import { renderMode } from '../render-mode';
+import { renderMode } from '../../state/render-mode';
 
 // Under the mobile breakpoint only the icon shows (the label stays the accessible name).
 const ACTION = 'button button--tonal button--small topbar__action';

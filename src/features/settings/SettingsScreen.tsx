@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { t } from '../../i18n';
+import { renderMode } from '../../state/render-mode';
 import { LANGUAGES, LANGUAGE_NAMES, isLanguage } from '../../config/languages';
 import { activeThemeName, changeLanguage, changeTheme, language, notificationsEnabled } from '../../state/preference';
 import { onPersistRefused } from '../../lib/persist';
@@ -68,7 +69,7 @@ function NotificationsToggle() {
         aria-checked={enabled}
         aria-describedby="notifications-hint"
         aria-busy={busy || undefined}
-        disabled={busy}
+        disabled={busy || renderMode.value === 'static'}
         onClick={() => void toggle()}
       >
         <span className="switch__thumb" aria-hidden="true" />
@@ -83,6 +84,8 @@ export default function SettingsScreen() {
     [],
   );
   const current = activeThemeName.value;
+  // Prerendered, the controls wait for the app: a choice made before it runs would go nowhere.
+  const waiting = renderMode.value === 'static';
   return (
     <div className="screen settings">
       <h1 tabIndex={-1}>{t('settings.title')}</h1>
@@ -97,6 +100,7 @@ export default function SettingsScreen() {
             id="language-select"
             className="field__control"
             value={language.value}
+            disabled={waiting}
             onChange={(e) => isLanguage(e.target.value) && changeLanguage(e.target.value)}
           >
             {LANGUAGES.map((l) => (
@@ -115,7 +119,14 @@ export default function SettingsScreen() {
           </legend>
           {THEME_NAMES.map((name) => (
             <label key={name} className={`theme-option${name === current ? ' theme-option--active' : ''}`}>
-              <input type="radio" name="theme" value={name} checked={name === current} onChange={() => changeTheme(name)} />
+              <input
+                type="radio"
+                name="theme"
+                value={name}
+                checked={name === current}
+                disabled={waiting}
+                onChange={() => changeTheme(name)}
+              />
               <span className="theme-option__swatch" data-primary={THEMES[name].primary} aria-hidden="true">
                 <svg viewBox="0 0 40 24" width="40" height="24" aria-hidden="true">
                   <rect width="26" height="24" rx="4" fill={THEMES[name].primary} />
