@@ -3,6 +3,7 @@ import type { RunningServer } from '../mocks/server';
 import { test, expect, waitForServiceWorker, collectCspViolations, cspViolations } from './support/fixtures';
 import { DIST, DIST_NEXT } from './support/global-setup';
 import { signIn } from './support/sign-in';
+import { ADA, seedProfile } from './support/pages';
 
 const ROUTES = [
   { path: '/home', heading: 'Welcome to Circle' },
@@ -70,6 +71,24 @@ test.describe('service worker', () => {
     await page.goto('/home');
     await expect(page.getByText('Maintenance on Sunday')).toBeVisible();
     server.setReachable(true);
+  });
+
+  test("the member's profile, read before the worker took control, is handed to it and cached with the member's token", async ({
+    page,
+    request,
+    consoleErrors,
+  }) => {
+    await seedProfile(request);
+    // Signed in and on the profile before any worker: the read is the page's own, with its token.
+    await signIn(page, 'ada', '/profile');
+    await expect(page.getByRole('article', { name: ADA.displayName })).toBeVisible();
+    await waitForServiceWorker(page);
+    // The worker warms its cache with the reads the page had made: the profile's needs the token
+    // (without it the server answers 401, which the strict server counts as the app's fault).
+    await expect
+      .poll(() => page.evaluate(async () => (await (await caches.open('api-reads')).keys()).map((r) => new URL(r.url).pathname)))
+      .toContain('/api/user/profile/myprofile');
+    expect(consoleErrors).toEqual([]);
   });
 
   test('an unknown path offline still reaches the 404 screen', async ({ page, server }) => {

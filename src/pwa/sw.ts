@@ -81,7 +81,7 @@ registerRoute(
  * Stores what the page fetched before this worker controlled it: API reads, and built files
  * the precache leaves out. Without this, the first visit would not be all there offline.
  */
-async function warm(cacheName: string, urls: unknown, accept: (url: URL) => boolean): Promise<void> {
+async function warm(cacheName: string, urls: unknown, accept: (url: URL) => boolean, headers: HeadersInit = {}): Promise<void> {
   if (!Array.isArray(urls)) return;
   const cache = await caches.open(cacheName);
   await Promise.all(
@@ -89,7 +89,7 @@ async function warm(cacheName: string, urls: unknown, accept: (url: URL) => bool
       try {
         const url = new URL(String(raw));
         if (url.origin !== self.location.origin || !accept(url) || (await matchPrecache(url.href))) return;
-        const response = await fetch(url, { credentials: 'same-origin' });
+        const response = await fetch(url, { credentials: 'same-origin', headers });
         if (response.status === 200) await cache.put(url, response);
       } catch {
         // Offline already, or the read fails now: the next visit will cache it.
@@ -98,13 +98,19 @@ async function warm(cacheName: string, urls: unknown, accept: (url: URL) => bool
   );
 }
 
+/** The member's access token as the page stored it, for the reads a session is needed for (the profile). */
+async function authorization(): Promise<HeadersInit> {
+  const session = await readSession().catch(() => null);
+  return session?.accessToken ? { authorization: `Bearer ${session.accessToken}` } : {};
+}
+
 self.addEventListener('message', (event) => {
   const data = event.data as { type?: string; urls?: unknown; assets?: unknown } | null;
   if (data?.type === 'SKIP_WAITING') void self.skipWaiting();
   if (data?.type === 'WARM') {
     event.waitUntil(
       Promise.all([
-        warm(API_CACHE, data.urls, (url) => url.pathname.startsWith('/api/')),
+        authorization().then((headers) => warm(API_CACHE, data.urls, (url) => url.pathname.startsWith('/api/'), headers)),
         warm(ASSET_CACHE, data.assets, (url) => url.pathname.startsWith('/assets/') && url.pathname.endsWith('.js')),
       ]),
     );
