@@ -50,13 +50,14 @@ async function measureFirstLoad(server: RunningServer): Promise<FirstLoad> {
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   try {
     const page = await browser.newPage();
-    // The moment the app's first heading appears (the static shell has none): requests started
-    // before it are the first load; the idle prefetch of other screens comes after.
-    await page.addInitScript(`new MutationObserver((_, observer) => {
-      if (document.querySelector('h1')) { window.__renderedAt = performance.now(); observer.disconnect(); }
-    }).observe(document, { childList: true, subtree: true });`);
+    // The moment the app has rendered its first screen (the heading is already in the prerendered
+    // HTML: the app's own event says when its code has hydrated it): requests started before it are
+    // the first load; the idle prefetch of other screens comes after.
+    await page.addInitScript(
+      `addEventListener('circle:first-screen', () => { window.__renderedAt = performance.now(); }, { once: true });`,
+    );
     await page.goto(`${server.url}/`);
-    await page.getByRole('heading', { level: 1 }).waitFor();
+    await page.waitForFunction('window.__renderedAt !== undefined');
     const first = (await page.evaluate(`(() => {
       const before = performance.getEntriesByType('resource').filter((e) => e.startTime <= window.__renderedAt);
       const jsCss = before.filter((e) => /\\.(js|css)$/.test(new URL(e.name).pathname));
