@@ -123,4 +123,26 @@ test.describe('prerendered pages', () => {
       await context.close();
     }
   });
+
+  // A phone (Lighthouse's mobile width), where the panels stack: a short loading state would push the
+  // ones below down as each list came in.
+  for (const width of [412]) {
+    test(`at ${width} px the dashboard's data takes the room its loading state kept: nothing moves`, async ({ page }) => {
+      await page.setViewportSize({ width, height: 823 });
+      await page.addInitScript(`window.__shifts = [];
+        new PerformanceObserver((list) => { for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shifts.push(e.value); })
+          .observe({ type: 'layout-shift', buffered: true });`);
+      // The data comes well after the screen is painted, as on a slow network.
+      await page.route('**/api/**', async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 800));
+        await route.continue();
+      });
+      await page.goto('/dashboard');
+      await expect(page.locator('.panel__placeholder')).toHaveCount(3);
+      await expect(page.locator('.panel .data-list li')).toHaveCount(6);
+      await expect(page.locator('.panel .notification')).toHaveCount(3);
+      const shifts = (await page.evaluate('window.__shifts')) as number[];
+      expect(shifts.reduce((sum, value) => sum + value, 0)).toBeLessThan(0.01);
+    });
+  }
 });

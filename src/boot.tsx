@@ -1,4 +1,4 @@
-import { StrictMode, useEffect } from 'react';
+import { StrictMode, startTransition, useEffect } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { effect } from '@preact/signals-core';
 import { App } from './app/App';
@@ -119,13 +119,18 @@ async function renderApp(root: HTMLElement) {
       <Live />
     </StrictMode>
   );
+  // In a transition: React renders (or hydrates) in slices and yields to the browser between them,
+  // instead of one long task; the page is already painted from its HTML meanwhile.
   if (canHydrate(readPrerenderMark(root), state)) {
     setRenderMode('static');
-    hydrateRoot(root, app, {
-      onRecoverableError: (error) => console.error('Circle: the prerendered page did not match its first render', error),
+    startTransition(() => {
+      hydrateRoot(root, app, {
+        onRecoverableError: (error) => console.error('Circle: the prerendered page did not match its first render', error),
+      });
     });
   } else {
-    createRoot(root).render(app);
+    const reactRoot = createRoot(root);
+    startTransition(() => reactRoot.render(app));
   }
 }
 

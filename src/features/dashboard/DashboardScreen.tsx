@@ -8,18 +8,25 @@ import { NotificationList } from '../../ui/widgets/NotificationList';
 function Panel<T extends unknown[]>({
   id,
   title,
+  kind,
   state,
   render,
 }: {
   id: string;
   title: string;
+  /** What the panel lists: its loading state keeps room for a few rows of it, so nothing moves when they come. */
+  kind: 'rows' | 'notifications';
   state: AsyncState<T> & { reload: () => void };
   render: (data: T) => ReactNode;
 }) {
   return (
     <section className="card panel" aria-labelledby={id} aria-busy={state.status === 'loading' || undefined}>
       <h2 id={id}>{title}</h2>
-      {state.status === 'loading' && !state.data && <LoadingState />}
+      {state.status === 'loading' && !state.data && (
+        <div className={`panel__placeholder panel__placeholder--${kind}`}>
+          <LoadingState />
+        </div>
+      )}
       {state.status === 'error' && !state.data && <ErrorState error={state.error} onRetry={state.reload} />}
       {state.data && (state.data.length ? render(state.data) : <EmptyState>{t('dashboard.empty')}</EmptyState>)}
     </section>
@@ -38,6 +45,7 @@ export default function DashboardScreen() {
         <Panel
           id="dash-accounts"
           title={t('dashboard.accounts')}
+          kind="rows"
           state={accounts}
           render={(items) => (
             <ul className="data-list">
@@ -53,6 +61,7 @@ export default function DashboardScreen() {
         <Panel
           id="dash-symbols"
           title={t('dashboard.symbols')}
+          kind="rows"
           state={symbols}
           render={(items) => (
             <ul className="data-list">
@@ -68,6 +77,7 @@ export default function DashboardScreen() {
         <Panel
           id="dash-notifications"
           title={t('dashboard.notifications')}
+          kind="notifications"
           state={notifications}
           render={(items) => <NotificationList items={items} />}
         />
