@@ -85,6 +85,8 @@ describe('<Shell> prerendered (render mode static)', () => {
       // Nothing asked the browser: the build has no viewport.
       expect(wide).not.toHaveBeenCalled();
       expect(container.querySelector('.topbar__menu')?.classList.contains('only-narrow')).toBe(true);
+      // Its drawer comes with the live render: until then a press would go nowhere.
+      expect(container.querySelector<HTMLButtonElement>('.topbar__menu')?.disabled).toBe(true);
       expect(container.querySelector('.drawer--side')?.classList.contains('only-wide')).toBe(true);
 
       act(() => setRenderMode('live'));

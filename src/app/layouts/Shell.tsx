@@ -103,6 +103,8 @@ export function Shell({ layout, children }: { layout: LayoutKind; children: Reac
           <button
             type="button"
             className={`icon-button topbar__menu${only(true)}`}
+            // Prerendered (and while hydrating), the drawer it opens is not there yet: a press would go nowhere.
+            disabled={mobile === null}
             aria-label={t('nav.openMenu')}
             aria-expanded={open}
             onClick={() => setOpen(true)}
