@@ -15,6 +15,11 @@ const ROUTES = [
   { path: '/404', heading: 'Page not found' },
 ];
 
+/** The app has rendered over the prerendered page: the top bar keeps only the variant that fits. */
+async function appRunning(page: Page) {
+  await expect(page.locator('.only-wide, .only-narrow')).toHaveCount(0);
+}
+
 async function firstVisit(page: Page, path = '/home') {
   await page.goto(path);
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
@@ -177,7 +182,7 @@ test.describe('install', () => {
 
   test('the prompt is captured, shown at once, and the Install button offers it again when that failed', async ({ page }) => {
     await page.goto('/home');
-    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await appRunning(page);
     await expect(page.getByRole('button', { name: 'Install app' })).toHaveCount(0);
     await offerInstall(page, 1);
     expect(await page.evaluate(() => (window as unknown as { __defaultPrevented: boolean }).__defaultPrevented)).toBe(true);
@@ -189,6 +194,28 @@ test.describe('install', () => {
     await expect.poll(() => page.evaluate(() => (window as unknown as { __promptCalls: number }).__promptCalls)).toBe(2);
     // Accepted: a prompt can be used once, so the buttons go.
     await expect(buttons).toHaveCount(0);
+  });
+
+  test('a prompt the browser offers before the app has loaded is kept for it and offered once it runs', async ({ page }) => {
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/assets\/(index|core)-[^/]+\.js$/, async (route) => {
+      await released;
+      await route.continue();
+    });
+    await page.goto('/home', { waitUntil: 'commit' });
+    // The pre-paint script listens from the start (it records into window.__circleEarlyInstall).
+    await page.waitForFunction(() => '__circleEarlyInstall' in window);
+    await offerInstall(page, 0);
+    expect(await page.evaluate(() => (window as unknown as { __defaultPrevented: boolean }).__defaultPrevented)).toBe(true);
+    expect(await page.evaluate(() => (window as unknown as { __promptCalls: number }).__promptCalls)).toBe(0);
+    release();
+    // The app takes it over and shows it at once; accepted, no button is left.
+    await expect.poll(() => page.evaluate(() => (window as unknown as { __promptCalls: number }).__promptCalls)).toBe(1);
+    await appRunning(page);
+    await expect(page.getByRole('button', { name: 'Install app' })).toHaveCount(0);
   });
 
   test('appinstalled marks the app installed for good: no prompt afterwards, even after a reload', async ({ page }) => {

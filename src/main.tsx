@@ -1,12 +1,13 @@
 import './styles.css';
 import 'virtual:theme-tokens.css';
+import { afterFirstContentfulPaint } from './lib/first-paint';
 
 declare const __BUILD_ID__: string;
 // Names the build at once, so a deploy can be told from the one before it.
 document.documentElement.dataset.build = __BUILD_ID__;
 
 /**
- * The entry: the HTML's static shell (top bar, home hero) is painted first, then the app loads.
+ * The entry: the page's prerendered screen is painted from its HTML first, then the app loads.
  * Its scripts would otherwise share the first round trips with the stylesheet and the hero art.
  */
 let started = false;
@@ -18,6 +19,7 @@ function start() {
   import('./app/home-screen').catch(() => undefined);
 }
 
-// After the next frame is painted; a hidden tab paints no frames, so a timer starts it there.
-requestAnimationFrame(() => setTimeout(start, 0));
-setTimeout(start, 250);
+// (Built, the pre-paint script loads this entry only after that paint: then it starts at once.)
+afterFirstContentfulPaint(start);
+// A paint that never comes does not hold the app back for good.
+setTimeout(start, 3000);

@@ -1,11 +1,14 @@
 import { AUTH_KEY, PREFERENCE_KEY } from './config/storage-keys';
 import { isLanguage, matchBrowserLanguage } from './config/languages';
 import { isThemeName, DEFAULT_THEME } from './config/themes';
+import { afterFirstContentfulPaint } from './lib/first-paint';
+import { recordEarlyInstallEvents } from './lib/early-install';
 
 /**
- * Runs in <head>, before the first paint (a classic script, so the strict CSP needs no inline
- * code): the member's theme and language from storage apply at once, and what the prerendered
- * HTML shows that would not be theirs is hidden until the app renders over it.
+ * First in <head> (a classic script, so the strict CSP needs no inline code; async, so it holds
+ * up no paint, and it is small enough to run before the stylesheet is in): the member's theme and
+ * language from storage apply, and what the prerendered HTML shows that would not be theirs is
+ * hidden until the app renders over it. Then it loads the app.
  */
 function stored(key: string): unknown {
   try {
@@ -30,4 +33,19 @@ export function prePaint(html: HTMLElement = document.documentElement): void {
   if (stored(AUTH_KEY) === true) html.setAttribute('data-account-pending', '');
 }
 
+/** The app's entry, named by the build: it is asked for only once the page has painted. */
+declare const __APP_ENTRY__: string | undefined;
+
+/**
+ * Loads the app once the HTML's screen is painted: requested with the stylesheet, its scripts would
+ * share the first round trips and delay that paint (the page's HTML has no script of the app's).
+ */
+export function startApp(entry: string): void {
+  afterFirstContentfulPaint(() => {
+    import(/* @vite-ignore */ entry).catch((error: unknown) => console.error('Circle failed to start', error));
+  });
+}
+
 prePaint();
+recordEarlyInstallEvents();
+if (typeof __APP_ENTRY__ === 'string') startApp(__APP_ENTRY__);

@@ -87,3 +87,40 @@ describe('install prompt', () => {
     expect(event.defaultPrevented).toBe(false);
   });
 });
+
+describe('install events fired before the app listened', () => {
+  it('the prompt the pre-paint script recorded is taken over: suppressed, stored and shown', async () => {
+    const s = await fresh();
+    const { recordEarlyInstallEvents } = await import('../lib/early-install');
+    const target = new EventTarget() as unknown as Window;
+    recordEarlyInstallEvents(target);
+    const { event, prompt } = promptEvent('dismissed');
+    target.dispatchEvent(event);
+    expect(event.defaultPrevented).toBe(true);
+    expect(prompt).not.toHaveBeenCalled();
+    const stop = s.watchInstallPrompt(target);
+    try {
+      expect(prompt).toHaveBeenCalledTimes(1);
+      await flush();
+      expect(s.trackedEvents().map((e) => `${e.category}:${e.action}`)).toEqual(['install:available', 'install:dismissed']);
+    } finally {
+      stop();
+    }
+  });
+
+  it('an appinstalled recorded early marks the app installed; nothing recorded changes nothing', async () => {
+    const s = await fresh();
+    const { recordEarlyInstallEvents } = await import('../lib/early-install');
+    const quiet = new EventTarget() as unknown as Window;
+    recordEarlyInstallEvents(quiet);
+    s.watchInstallPrompt(quiet)();
+    expect(s.isInstalled.value).toBe(false);
+
+    const target = new EventTarget() as unknown as Window;
+    recordEarlyInstallEvents(target);
+    target.dispatchEvent(new Event('appinstalled'));
+    s.watchInstallPrompt(target)();
+    expect(s.isInstalled.value).toBe(true);
+    localStorage.removeItem('app.installed');
+  });
+});

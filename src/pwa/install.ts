@@ -8,6 +8,7 @@ import {
 } from '../state/app';
 import { track } from '../lib/analytics';
 import { log } from '../lib/logger';
+import { takeEarlyInstallEvents } from '../lib/early-install';
 
 /** Shows the stored prompt and records the user's choice, or 'errored' when the browser refuses. */
 export async function showInstallPrompt(): Promise<'accepted' | 'dismissed' | 'errored' | 'unavailable'> {
@@ -45,6 +46,10 @@ export function watchInstallPrompt(target: Window = window): () => void {
   };
   target.addEventListener('beforeinstallprompt', onPrompt);
   target.addEventListener('appinstalled', onInstalled);
+  // What the browser fired before the app listened.
+  const early = takeEarlyInstallEvents(target);
+  if (early?.installed) onInstalled();
+  else if (early?.prompt) onPrompt(early.prompt);
   return () => {
     target.removeEventListener('beforeinstallprompt', onPrompt);
     target.removeEventListener('appinstalled', onInstalled);
