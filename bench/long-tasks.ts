@@ -35,7 +35,8 @@ export async function measureLongTasks(baseUrl: string, paths: readonly string[]
       await page.getByRole('heading', { level: 1 }).waitFor();
       // The app has rendered its first screen (its event; the heading was in the HTML already), and
       // its idle work (the worker, the prefetch) runs on the same thread: wait for those too.
-      await page.waitForFunction('window.__firstScreen === true');
+      // A function, not a string: the page's CSP forbids evaluating strings.
+      await page.waitForFunction(() => (window as unknown as { __firstScreen?: boolean }).__firstScreen === true);
       await page.waitForTimeout(3000);
       const tasks = (await page.evaluate('window.__longTasks')) as { start: number; duration: number }[];
       const longest = tasks.reduce((max, t) => Math.max(max, t.duration), 0);

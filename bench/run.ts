@@ -57,7 +57,8 @@ async function measureFirstLoad(server: RunningServer): Promise<FirstLoad> {
       `addEventListener('circle:first-screen', () => { window.__renderedAt = performance.now(); }, { once: true });`,
     );
     await page.goto(`${server.url}/`);
-    await page.waitForFunction('window.__renderedAt !== undefined');
+    // A function, not a string: the page's CSP forbids evaluating strings.
+    await page.waitForFunction(() => (window as unknown as { __renderedAt?: number }).__renderedAt !== undefined);
     const first = (await page.evaluate(`(() => {
       const before = performance.getEntriesByType('resource').filter((e) => e.startTime <= window.__renderedAt);
       const jsCss = before.filter((e) => /\\.(js|css)$/.test(new URL(e.name).pathname));

@@ -14,7 +14,7 @@ import { prefetchRoute, prefetchRoutes, shouldPrefetch } from './app/lazy-routes
 import { canHydrate, firstRouteAt, readPrerenderMark } from './app/hydration';
 import { setRenderMode } from './state/render-mode';
 import { routeById } from './app/routes';
-import { isInstalled } from './state/app';
+import { canInstall, isInstalled } from './state/app';
 import { watchOnlineStatus } from './pwa/online';
 import { watchInstallPrompt } from './pwa/install';
 
@@ -110,6 +110,7 @@ async function renderApp(root: HTMLElement) {
     signedIn: isLoggedIn.value,
     online: navigator.onLine,
     installed: isInstalled.value,
+    installable: canInstall.value,
   };
   const first = routeById(firstRouteAt(state.path, state.signedIn) ?? '');
   if (first) await prefetchRoute(first);

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { canHydrate, firstRouteAt, readPrerenderMark, type ClientState } from './hydration';
 
-const firstVisit: ClientState = { path: '/home', language: 'en', theme: 'INDIGO_PINK', signedIn: false, online: true, installed: false };
+const firstVisit: ClientState = {
+  path: '/home',
+  language: 'en',
+  theme: 'INDIGO_PINK',
+  signedIn: false,
+  online: true,
+  installed: false,
+  installable: false,
+};
 const home = { route: 'home', language: 'en', theme: 'INDIGO_PINK' };
 
 describe('firstRouteAt', () => {
@@ -32,6 +40,7 @@ describe('canHydrate', () => {
     expect(canHydrate(home, { ...firstVisit, signedIn: true })).toBe(false);
     expect(canHydrate(home, { ...firstVisit, online: false })).toBe(false);
     expect(canHydrate(home, { ...firstVisit, installed: true })).toBe(false);
+    expect(canHydrate(home, { ...firstVisit, installable: true })).toBe(false);
     // The worker answers every path with one page: another route's markup is never hydrated.
     expect(canHydrate(home, { ...firstVisit, path: '/settings' })).toBe(false);
     expect(canHydrate(home, { ...firstVisit, path: '/' })).toBe(false);

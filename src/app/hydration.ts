@@ -25,6 +25,8 @@ export interface ClientState {
   signedIn: boolean;
   online: boolean;
   installed: boolean;
+  /** The browser offered installation already: home's first render has the offer, the HTML has not. */
+  installable: boolean;
 }
 
 /** The route a path renders at once, or null when it first redirects (home from /, a guard, a 404). */
@@ -37,12 +39,12 @@ export function firstRouteAt(path: string, signedIn: boolean): string | null {
 
 /**
  * Hydrate only when the first render makes exactly the prerendered HTML: the same route, language,
- * theme and signed-out top bar, online and not installed (the home screen says both). Otherwise the app
+ * theme and signed-out top bar, online, neither installed nor installable (home says all three). Otherwise the app
  * renders afresh over it, which React does without a mismatch to recover from.
  */
 export function canHydrate(mark: PrerenderMark | null, state: ClientState): boolean {
   if (!mark) return false;
-  if (state.signedIn || !state.online || state.installed) return false;
+  if (state.signedIn || !state.online || state.installed || state.installable) return false;
   if (state.language !== mark.language || state.theme !== mark.theme) return false;
   return firstRouteAt(state.path, state.signedIn) === mark.route;
 }

@@ -1,11 +1,11 @@
-import { canInstall } from '../state/app';
+import { installOffered } from '../state/app';
 import { t } from '../i18n';
 import { Icon } from '../ui/icons';
 import { showInstallPrompt } from './install';
 
 /** Offered only while the browser allows installing and the app is not installed. */
 export function InstallButton({ compact = false }: { compact?: boolean }) {
-  if (!canInstall.value) return null;
+  if (!installOffered.value) return null;
   return (
     <button
       type="button"

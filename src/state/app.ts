@@ -2,6 +2,7 @@ import { computed, signal } from '@preact/signals-core';
 import { INSTALLED_KEY } from '../config/storage-keys';
 import { decodeBoolean, persistedSignal } from '../lib/persist';
 import { recordChange } from './history';
+import { renderMode } from './render-mode';
 import { isOnline, setConnectivity } from '../lib/connectivity';
 
 /** The browser's install prompt event (not in the DOM typings yet). */
@@ -21,6 +22,11 @@ export const pendingInstallPrompt = computed(() => installPrompt.value);
 export const isInstalled = computed(() => installed.value);
 /** Installation can be offered: the browser gave a prompt and the app is not installed yet. */
 export const canInstall = computed(() => installPrompt.value !== null && !installed.value);
+/**
+ * Installation is offered on screen: not in what the build prerenders, nor while the browser
+ * hydrates it (a prompt the browser gave before the app ran would make that render differ).
+ */
+export const installOffered = computed(() => canInstall.value && renderMode.value === 'live');
 
 export function setOnline(value: boolean): void {
   if (!setConnectivity(value)) return;

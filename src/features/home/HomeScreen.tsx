@@ -2,7 +2,7 @@ import { lazy, Suspense, useEffect } from 'react';
 import { Link } from 'wouter';
 import { t } from '../../i18n';
 import { fetchProfile, profile, profileLoading } from '../../state/profile';
-import { canInstall, isInstalled, isOnline } from '../../state/app';
+import { installOffered, isInstalled, isOnline } from '../../state/app';
 import { isLoggedIn } from '../../state/auth';
 import { useAsync } from '../../ui/widgets/useAsync';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/widgets/states';
@@ -41,7 +41,7 @@ export default function HomeScreen() {
         <p className="hero__status" data-testid="home-online">
           {isOnline.value ? t('status.online') : t('status.offlineHint')}
         </p>
-        {canInstall.value && (
+        {installOffered.value && (
           <div className="hero__install">
             <p>{t('install.hint')}</p>
             <InstallButton />
