@@ -103,8 +103,12 @@ async function renderApp(root: HTMLElement) {
   if (window.location.pathname === '/') {
     window.history.replaceState(window.history.state, '', `/home${window.location.search}${window.location.hash}`);
   }
+  const path = window.location.pathname;
+  const first = routeById(firstRouteAt(path, isLoggedIn.value) ?? '');
+  if (first) await prefetchRoute(first);
+  // Read once the code is in: what the first render will show, now.
   const state = {
-    path: window.location.pathname,
+    path,
     language: activeLanguage.value,
     theme: activeThemeName.value,
     signedIn: isLoggedIn.value,
@@ -112,8 +116,6 @@ async function renderApp(root: HTMLElement) {
     installed: isInstalled.value,
     installable: canInstall.value,
   };
-  const first = routeById(firstRouteAt(state.path, state.signedIn) ?? '');
-  if (first) await prefetchRoute(first);
   const app = (
     <StrictMode>
       <App />
