@@ -1,12 +1,15 @@
 // Mutation score per folder (src/<folder>, mocks), from Stryker's JSON report: killed and timed-out
-// mutants over all valid ones. Exits 1 when a folder is under the goal.
+// mutants over all valid ones. Exits 1 when a folder is under the goal. Folders given as arguments
+// (`node scripts/mutation-scores.mjs src/lib`) limit it to the files under them: the ones just run.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 const GOAL = Number(process.env.MUTATION_GOAL ?? 80);
 const report = JSON.parse(readFileSync(resolve(import.meta.dirname, '../reports/mutation/mutation.json'), 'utf8'));
+const only = process.argv.slice(2);
 const folders = new Map();
 for (const [file, { mutants }] of Object.entries(report.files)) {
+  if (only.length && !only.some((folder) => file.startsWith(`${folder}/`))) continue;
   const parts = file.split('/');
   const folder = parts[0] === 'src' && parts.length > 2 ? `src/${parts[1]}` : parts[0] === 'src' ? 'src' : parts[0];
   const f = folders.get(folder) ?? { killed: 0, survived: 0, noCoverage: 0, timeout: 0, other: 0 };
