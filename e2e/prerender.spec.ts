@@ -1,5 +1,5 @@
-import type { Page } from '@playwright/test';
 import { test, expect } from './support/fixtures';
+import { holdScripts } from './support/pages';
 
 /**
  * Each public route's first screen comes in its HTML (React's static rendering at build time), is
@@ -11,19 +11,6 @@ const HYDRATED = [
   { path: '/dashboard', title: 'Dashboard | Circle', heading: 'Dashboard' },
   { path: '/404', title: 'Page not found | Circle', heading: 'Page not found' },
 ];
-
-/** Holds the app's code back until `release()`: what shows meanwhile is the HTML alone. */
-async function holdScripts(page: Page) {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route(/\/assets\/(index|core)-[^/]+\.js$/, async (route) => {
-    await released;
-    await route.continue();
-  });
-  return release;
-}
 
 test.describe('prerendered pages', () => {
   for (const { path, title, heading } of HYDRATED) {

@@ -3,7 +3,7 @@ import type { RunningServer } from '../mocks/server';
 import { test, expect, waitForServiceWorker, collectCspViolations, cspViolations } from './support/fixtures';
 import { DIST, DIST_NEXT } from './support/global-setup';
 import { signIn } from './support/sign-in';
-import { ADA, seedProfile } from './support/pages';
+import { ADA, holdScripts, seedProfile } from './support/pages';
 
 const ROUTES = [
   { path: '/home', heading: 'Welcome to Circle' },
@@ -197,14 +197,7 @@ test.describe('install', () => {
   });
 
   test('a prompt the browser offers before the app has loaded is kept for it and offered once it runs', async ({ page, consoleErrors }) => {
-    let release!: () => void;
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route(/\/assets\/(index|core)-[^/]+\.js$/, async (route) => {
-      await released;
-      await route.continue();
-    });
+    const release = await holdScripts(page);
     await page.goto('/home', { waitUntil: 'commit' });
     // The pre-paint script listens from the start (it records into window.__circleEarlyInstall).
     await page.waitForFunction(() => '__circleEarlyInstall' in window);

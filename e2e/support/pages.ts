@@ -173,3 +173,16 @@ export async function untranslatedTexts(
   const leftovers = new Set(englishOnly);
   return [...new Set(seen.filter((text) => leftovers.has(text)))];
 }
+
+/** Holds the app's code back until `release()`: what shows meanwhile is the HTML alone. */
+export async function holdScripts(page: Page) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/assets\/(index|core)-[^/]+\.js$/, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
