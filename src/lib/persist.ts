@@ -5,8 +5,10 @@ export type Decoder<T> = (raw: unknown) => T | null;
 
 function storage(): Storage | null {
   try {
+    // Stryker disable BlockStatement: an emptied catch below returns undefined instead of null, which every caller treats as no storage too
     return globalThis.localStorage ?? null;
   } catch {
+    // Stryker restore BlockStatement
     // Storage can be denied outright (privacy settings, sandboxed frames).
     return null;
   }
@@ -15,6 +17,7 @@ function storage(): Storage | null {
 /** Reads a persisted JSON value; a missing, malformed or foreign value gives the fallback. */
 export function readPersisted<T>(key: string, decode: Decoder<T>, fallback: T): T {
   try {
+    // Stryker disable next-line OptionalChaining: with no storage, getItem throws into the catch, which gives the fallback too
     const raw = storage()?.getItem(key);
     if (raw === null || raw === undefined) return fallback;
     return decode(JSON.parse(raw)) ?? fallback;
@@ -27,6 +30,7 @@ export function readPersisted<T>(key: string, decode: Decoder<T>, fallback: T): 
 export function writePersisted(key: string, value: unknown): boolean {
   try {
     const s = storage();
+    // Stryker disable next-line ConditionalExpression: with no storage, setItem throws into the catch, which returns false too
     if (!s) return false;
     s.setItem(key, JSON.stringify(value));
     return true;
@@ -37,6 +41,7 @@ export function writePersisted(key: string, value: unknown): boolean {
 
 export function removePersisted(key: string): void {
   try {
+    // Stryker disable next-line OptionalChaining: with no storage, removeItem throws into the catch, which ignores it too
     storage()?.removeItem(key);
   } catch {
     // Nothing to do: the value simply stays.
