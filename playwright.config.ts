@@ -20,7 +20,9 @@ export default defineConfig({
   globalTeardown: './e2e/support/global-teardown.ts',
   fullyParallel: true,
   workers: 2,
-  retries: 0,
+  // On CI one retry, so that a single unlucky timing does not sink the run; a test that needed it is
+  // reported as flaky by name at the end of the log (scripts/run-tests.mjs), to be fixed, not forgotten.
+  retries: process.env.CI ? 1 : 0,
   timeout: 45_000,
   expect: { timeout: 8_000 },
   // The JSON report feeds the per-file time table `npm test` prints (scripts/e2e-times.mjs).
