@@ -21,7 +21,7 @@ const suites = [
 ];
 
 // The lines of a suite's output that say what went wrong, whatever the tool.
-const TELLING = /(\bFAIL\b|✘|×|\bMISS\b|\bOVER\b|Misses:|AssertionError|Error:|[0-9]+ (failed|flaky)\b|Timeout|exceeded)/;
+const TELLING = /(\bFAIL\b|✘|×|\bMISS\b|\bOVER\b|Misses:|^\s*\w*Error:|[0-9]+ (failed|flaky)\b|timed out|budget is exceeded)/;
 const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
 
 /** Runs a suite with its output passed through, and resolves with its exit code and telling lines. */
