@@ -1,11 +1,25 @@
 // @vitest-environment node
-import { describe, expect, it } from 'vitest';
-import { LANGUAGE_NAMES, LANGUAGES, isLanguage, matchBrowserLanguage, supportedLanguage } from './languages';
+import { describe, expect, it, vi } from 'vitest';
+import { LANGUAGES, isLanguage, matchBrowserLanguage, supportedLanguage } from './languages';
+
+// Imported afresh inside the test: the names are made when the module is evaluated, and mutation
+// testing switches a change on per test, after the file's own imports have run.
+async function freshNames() {
+  vi.resetModules();
+  return (await import('./languages')).LANGUAGE_NAMES;
+}
 
 describe('languages', () => {
-  it('are English, Spanish, German, French and Simplified Chinese, each named in itself', () => {
+  it('are English, Spanish, German, French and Simplified Chinese, each named in itself', async () => {
+    const names = await freshNames();
+    // Product brief, settings: en, es, de, fr, zh-Hans.
     expect(LANGUAGES).toEqual(['en', 'es', 'de', 'fr', 'zh-Hans']);
-    expect(LANGUAGES.map((l) => LANGUAGE_NAMES[l])).toEqual(['English', 'Español', 'Deutsch', 'Français', '简体中文']);
+    expect(LANGUAGES.map((l) => names[l])).toEqual(['English', 'Español', 'Deutsch', 'Français', '简体中文']);
+    // Each is the language's own name for itself (CLDR's), capitalised as a list entry starts.
+    for (const lang of LANGUAGES) {
+      const own = new Intl.DisplayNames([lang], { type: 'language' }).of(lang)!;
+      expect(names[lang].toLocaleLowerCase(lang), lang).toBe(own.toLocaleLowerCase(lang));
+    }
   });
 
   it('codes are valid language tags, as <html lang> needs', () => {
