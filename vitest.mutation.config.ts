@@ -3,13 +3,22 @@ import base, { nodeProject, unitProject } from './vitest.config';
 
 /**
  * The suites `npm run test:mutation` runs against each mutant: the unit tests, and the contract
- * tests that drive the mock in-process without spawning Prism or a CLI (a spawned process would
- * neither see the mutant nor report coverage per test).
+ * tests that drive the mock, the app's state or verify's pieces in-process (a spawned server or CLI
+ * would neither see the mutant nor report coverage per test: mock-cli and mock-persistence stay out).
  */
 export default defineConfig({
   ...base,
   test: {
     ...base.test,
-    projects: [unitProject, nodeProject('mock', ['contract-tests/{profile,xsrf,static-serving,server-delay,mock-*}.test.ts'])],
+    projects: [
+      unitProject,
+      nodeProject('mock', [
+        'contract-tests/{profile,xsrf,static-serving,server-delay,idempotency,accounts,oidc-provider,strict-checker}.test.ts',
+        'contract-tests/{mock-authentication,mock-control,mock-scenarios}.test.ts',
+        // The app's profile model (state/) against the mock, in one process.
+        'contract-tests/app-profile-conflicts.test.ts',
+        'contract-tests/verify-pieces.test.ts',
+      ]),
+    ],
   },
 });
