@@ -5,6 +5,14 @@ async function freshAuth() {
   return import('./auth');
 }
 
+/** The auth store's entries in the change log of the same module graph. */
+async function authLog() {
+  const { stateHistory } = await import('./history');
+  return stateHistory()
+    .filter((e) => e.store === 'auth')
+    .map((e) => [e.action, e.state]);
+}
+
 describe('auth store', () => {
   beforeEach(() => localStorage.clear());
 
@@ -50,5 +58,55 @@ describe('auth store', () => {
       localStorage.setItem('auth.isLoggedIn', raw);
       expect((await freshAuth()).isLoggedIn.value, raw).toBe(false);
     }
+  });
+
+  it('a second word that the session expired keeps the notice (two requests refused at once)', async () => {
+    const auth = await freshAuth();
+    auth.sessionStarted({ subject: 'ada', name: 'Ada', email: null });
+    auth.sessionEnded('expired');
+    auth.sessionEnded('expired');
+    expect(auth.sessionExpired.value).toBe(true);
+    // Signing out on purpose, though, puts the notice away.
+    auth.sessionEnded('signed-out');
+    expect(auth.sessionExpired.value).toBe(false);
+  });
+});
+
+describe('the change log of sign-in and sign-out', () => {
+  beforeEach(() => localStorage.clear());
+
+  it('logs a sign-in once per member: the same member renewed is no change, another one is', async () => {
+    const auth = await freshAuth();
+    auth.sessionStarted({ subject: 'ada', name: 'Ada', email: null });
+    auth.sessionStarted({ subject: 'ada', name: 'Ada L.', email: 'ada@circle.example.org' });
+    auth.sessionStarted({ subject: 'grace', name: 'Grace', email: null });
+    expect(await authLog()).toEqual([
+      ['signIn', { isLoggedIn: true, subject: 'ada' }],
+      ['signIn', { isLoggedIn: true, subject: 'grace' }],
+    ]);
+  });
+
+  it('logs the restore of a member the persisted flag already said was signed in', async () => {
+    localStorage.setItem('auth.isLoggedIn', 'true');
+    const auth = await freshAuth();
+    auth.sessionStarted({ subject: 'ada', name: 'Ada', email: null });
+    expect(auth.member.value?.subject).toBe('ada');
+    expect(await authLog()).toEqual([['signIn', { isLoggedIn: true, subject: 'ada' }]]);
+  });
+
+  it('logs a sign-out and an expiry apart, and nothing for a session that was not there', async () => {
+    const auth = await freshAuth();
+    auth.sessionEnded('signed-out');
+    auth.sessionEnded('expired');
+    expect(await authLog()).toEqual([]);
+    auth.sessionStarted({ subject: 'ada', name: 'Ada', email: null });
+    auth.sessionEnded('signed-out');
+    auth.sessionStarted({ subject: 'ada', name: 'Ada', email: null });
+    auth.sessionEnded('expired');
+    expect((await authLog()).slice(1)).toEqual([
+      ['signOut', { isLoggedIn: false }],
+      ['signIn', { isLoggedIn: true, subject: 'ada' }],
+      ['expired', { isLoggedIn: false }],
+    ]);
   });
 });

@@ -38,6 +38,8 @@ export function sessionEnded(reason: 'signed-out' | 'expired'): void {
   const was = loggedIn.value;
   who.value = null;
   loggedIn.value = false;
-  refused.value = reason === 'expired' && was;
+  // An expiry told again once signed out (a second request refused with the same token) keeps the
+  // notice; only a session that never was, or a sign-out, leaves none.
+  refused.value = reason === 'expired' && (was || refused.value);
   if (was) recordChange('auth', reason === 'expired' ? 'expired' : 'signOut', { isLoggedIn: false });
 }
