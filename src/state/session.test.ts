@@ -24,8 +24,54 @@ const session = (overrides: Partial<StoredSession> = {}): StoredSession => ({
   ...overrides,
 });
 
+// Taken before any test fakes the timers: a short real wait lets the IndexedDB work a renewal
+// started by a (fake) timer run to its end.
+const realSetTimeout = globalThis.setTimeout;
+const settle = () => new Promise<void>((resolve) => realSetTimeout(resolve, 30));
+/** Waits in real time, leaving the fake clock where the test put it (vi.waitFor would move it). */
+async function eventually(check: () => Promise<void>): Promise<void> {
+  for (let tries = 1; ; tries++) {
+    try {
+      return await check();
+    } catch (error) {
+      if (tries === 50) throw error;
+      await settle();
+    }
+  }
+}
+
+/** The clock and the timers under the test's control; IndexedDB keeps running on its own. */
+const fakeClock = () => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+
+/** Another tab's renewal as the Web Locks API shows it: `hold` runs before this tab gets the lock. */
+function stubLocks(hold: () => Promise<unknown> = async () => undefined) {
+  const request = vi.fn(async (_name: string, run: () => Promise<unknown>) => {
+    await hold();
+    return run();
+  });
+  Object.defineProperty(navigator, 'locks', { value: { request }, configurable: true });
+  return request;
+}
+
+function showTab(state: 'visible' | 'hidden') {
+  Object.defineProperty(document, 'visibilityState', { value: state, configurable: true });
+  document.dispatchEvent(new Event('visibilitychange'));
+}
+
+// Each fresh model listens to the tab and the network: the ones of earlier tests must not answer too.
+const removals: Array<() => void> = [];
+function trackListeners(target: EventTarget) {
+  const add = target.addEventListener.bind(target);
+  vi.spyOn(target, 'addEventListener').mockImplementation((type, listener, options) => {
+    add(type, listener, options);
+    removals.push(() => target.removeEventListener(type, listener, options));
+  });
+}
+
 async function fresh() {
   vi.resetModules();
+  trackListeners(document);
+  trackListeners(window);
   const store = await import('../api/session-store');
   const auth = await import('./auth');
   const model = await import('./session');
@@ -38,6 +84,12 @@ beforeEach(() => {
   vi.spyOn(location, 'assign').mockImplementation(() => undefined);
 });
 afterEach(async () => {
+  for (const remove of removals.splice(0)) remove();
+  vi.useRealTimers();
+  Reflect.deleteProperty(navigator, 'locks');
+  Reflect.deleteProperty(document, 'visibilityState');
+  oidc.renewSession.mockReset();
+  oidc.completeSignIn.mockReset();
   const { clearSession } = await import('../api/session-store');
   await clearSession();
   vi.restoreAllMocks();
@@ -69,6 +121,11 @@ describe('the session model', () => {
     oidc.renewSession.mockResolvedValueOnce(session({ accessToken: 'access-2' }));
     expect(await model.accessToken()).toBe('access-2');
     expect(oidc.renewSession).toHaveBeenCalledTimes(1);
+    // The provider's client as the deployment configures it, returning to this origin.
+    expect(oidc.renewSession).toHaveBeenCalledWith(
+      expect.objectContaining({ issuer: '/oidc', clientId: 'circle-web', origin: location.origin }),
+      expect.objectContaining({ refreshToken: 'refresh-1' }),
+    );
     expect((await store.readSession())?.accessToken).toBe('access-2');
   });
 
@@ -227,5 +284,310 @@ describe('the session model', () => {
     oidc.renewSession.mockResolvedValueOnce(session({ accessToken: 'access-2' }));
     window.dispatchEvent(new Event('online'));
     await vi.waitFor(async () => expect((await store.readSession())?.accessToken).toBe('access-2'));
+  });
+
+  it('sign-in goes to the provider’s page, with where to come back to and the member’s language', async () => {
+    const { model } = await fresh();
+    await model.beginSignIn('/profile');
+    expect(oidc.signInUrl).toHaveBeenCalledWith(
+      expect.objectContaining({ issuer: '/oidc', clientId: 'circle-web', origin: location.origin }),
+      '/profile',
+      'en',
+    );
+    expect(location.assign).toHaveBeenCalledWith('https://app.example/oidc/auth?x=1');
+  });
+
+  it('a first sign-in on this device keeps what was typed before it', async () => {
+    const { auth, model } = await fresh();
+    localStorage.setItem('draft.profile.new', JSON.stringify({ displayName: 'Typed first' }));
+    oidc.completeSignIn.mockResolvedValueOnce({ session: session(), next: '/profile' });
+    expect(await model.finishSignIn(new URL(`${location.origin}/auth/callback?code=c&state=s`))).toBe('/profile');
+    expect(localStorage.getItem('draft.profile.new')).not.toBeNull();
+    expect(auth.member.value?.subject).toBe('ada');
+  });
+
+  it('the same member signing in again keeps their drafts and their queued save', async () => {
+    const { store, model } = await fresh();
+    const { writePendingSave, readPendingSave } = await import('../api/pending-save');
+    await store.writeSession(session());
+    localStorage.setItem('draft.profile.p-1', JSON.stringify({ bio: 'Half typed' }));
+    await writePendingSave({
+      kind: 'create',
+      fields: { displayName: 'Ada', username: 'ada_l', email: 'ada@example.org' },
+      avatar: null,
+      apiBase: `${location.origin}/api/`,
+      key: 'k-1',
+      queuedAt: Date.now(),
+    });
+    oidc.completeSignIn.mockResolvedValueOnce({ session: session({ accessToken: 'access-9' }), next: '/profile' });
+    await model.finishSignIn(new URL(`${location.origin}/auth/callback?code=c&state=s`));
+    expect(localStorage.getItem('draft.profile.p-1')).not.toBeNull();
+    expect(await readPendingSave()).not.toBeNull();
+    expect(await model.accessToken()).toBe('access-9');
+  });
+
+  it('sign-out forgets the chosen avatars and a conflict waiting for the member’s choice', async () => {
+    const { store, model } = await fresh();
+    const { keepDraftAvatar, avatarStore } = await import('./profile-draft');
+    const avatars = async () => {
+      const { idb, store: kept } = await (avatarStore() ?? Promise.reject(new Error('no IndexedDB')));
+      return idb.keys(kept);
+    };
+    const { setProfileConflict, profileConflict } = await import('./edit-conflict');
+    await store.writeSession(session());
+    await model.restoreSession();
+    await keepDraftAvatar('p-1', new File(['png'], 'me.png', { type: 'image/png' }));
+    expect(await avatars()).toHaveLength(1);
+    setProfileConflict({
+      id: 'p-1',
+      mine: { displayName: 'Ada' },
+      base: null,
+      avatar: null,
+      theirs: { id: 'p-1', displayName: 'Ada L.' } as never,
+      etag: '"2"',
+      queued: false,
+      fields: ['displayName'],
+    });
+    await model.endSession();
+    expect(await avatars()).toEqual([]);
+    expect(profileConflict.value).toBeNull();
+  });
+
+  it('sign-out before the stored session was read back still ends it at the provider', async () => {
+    const { store, auth, model } = await fresh();
+    localStorage.setItem('auth.isLoggedIn', 'true');
+    await store.writeSession(session());
+    await model.endSession();
+    expect(await store.readSession()).toBeNull();
+    expect(auth.isLoggedIn.value).toBe(false);
+    expect(oidc.revoke).toHaveBeenCalledWith(expect.anything(), expect.objectContaining({ refreshToken: 'refresh-1' }));
+    expect(location.assign).toHaveBeenCalledWith('https://app.example/oidc/session/end?x=1');
+  });
+
+  it('a stored session that ran out is renewed before the start is over', async () => {
+    const { store, model } = await fresh();
+    await store.writeSession(session({ expiresAt: Date.now() - 1_000 }));
+    oidc.renewSession.mockResolvedValueOnce(session({ accessToken: 'access-2' }));
+    await model.restoreSession();
+    expect(oidc.renewSession).toHaveBeenCalledTimes(1);
+    expect((await store.readSession())?.accessToken).toBe('access-2');
+  });
+
+  it('a token the provider will not renew: the request goes without one, and the member is asked to sign in again', async () => {
+    localStorage.setItem('auth.isLoggedIn', 'true');
+    const { store, auth, model } = await fresh();
+    await store.writeSession(session({ expiresAt: Date.now() + 5_000 }));
+    oidc.renewSession.mockRejectedValueOnce(Object.assign(new Error('grant revoked'), { code: 'invalid_grant' }));
+    expect(await model.accessToken()).toBeNull();
+    expect(auth.sessionExpired.value).toBe(true);
+  });
+
+  it('requests get a renewed token through the API client’s own source, not the stored one as it is', async () => {
+    const { store } = await fresh();
+    const { authorizationHeader } = await import('../api/credentials');
+    await store.writeSession(session({ expiresAt: Date.now() + 5_000 }));
+    oidc.renewSession.mockResolvedValueOnce(session({ accessToken: 'access-2' }));
+    expect(await authorizationHeader()).toEqual({ Authorization: 'Bearer access-2' });
+  });
+
+  it('a token refused before the session was read back: the newer stored one is taken, nothing renewed', async () => {
+    const { store, model } = await fresh();
+    await store.writeSession(session({ accessToken: 'access-2' }));
+    expect(await model.renewRefused('access-1')).toBe('access-2');
+    expect(oidc.renewSession).not.toHaveBeenCalled();
+  });
+
+  it('two requests refused with the same token, the second after the provider ended the session: still asked to sign in again', async () => {
+    const { store, auth, model } = await fresh();
+    await store.writeSession(session());
+    await model.restoreSession();
+    oidc.renewSession.mockRejectedValue(Object.assign(new Error('grant revoked'), { code: 'invalid_grant' }));
+    expect(await model.renewRefused('access-1')).toBeNull();
+    expect(await model.renewRefused('access-1')).toBeNull();
+    expect(auth.isLoggedIn.value).toBe(false);
+    expect(auth.sessionExpired.value).toBe(true);
+  });
+
+  it('the stored session gone when a renewal is due (storage cleared): no token, and the member is asked to sign in again', async () => {
+    fakeClock();
+    const { store, auth, model } = await fresh();
+    await store.writeSession(session());
+    await model.restoreSession();
+    await store.clearSession();
+    vi.setSystemTime(Date.now() + 250_000);
+    expect(await model.accessToken()).toBeNull();
+    expect(auth.isLoggedIn.value).toBe(false);
+    expect(auth.sessionExpired.value).toBe(true);
+    expect(oidc.renewSession).not.toHaveBeenCalled();
+  });
+
+  it('a stored session of another provider when a renewal is due is not used', async () => {
+    fakeClock();
+    const { store, auth, model } = await fresh();
+    await store.writeSession(session());
+    await model.restoreSession();
+    vi.setSystemTime(Date.now() + 250_000);
+    await store.writeSession(session({ accessToken: 'elsewhere', issuer: 'https://elsewhere.example/realms/x' }));
+    expect(await model.accessToken()).toBeNull();
+    expect(auth.sessionExpired.value).toBe(true);
+    expect(await store.readSession()).toBeNull();
+  });
+});
+
+describe('when the session is renewed', () => {
+  it('at three quarters of the token’s life, at most a minute before its end', async () => {
+    fakeClock();
+    const { store, model } = await fresh();
+    // Five minutes: renewed a minute before the end.
+    await store.writeSession(session({ expiresAt: Date.now() + 300_000 }));
+    await model.restoreSession();
+    // The provider's next token lives ten seconds only: renewed at seven and a half.
+    oidc.renewSession.mockImplementationOnce(async () => session({ accessToken: 'access-2', expiresAt: Date.now() + 10_000 }));
+    await vi.advanceTimersByTimeAsync(239_000);
+    await settle();
+    expect(oidc.renewSession).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1_000);
+    await eventually(async () => expect((await store.readSession())?.accessToken).toBe('access-2'));
+    await vi.advanceTimersByTimeAsync(7_400);
+    await settle();
+    expect(oidc.renewSession).toHaveBeenCalledTimes(1);
+    expect(await model.accessToken()).toBe('access-2');
+    oidc.renewSession.mockResolvedValueOnce(session({ accessToken: 'access-3' }));
+    await vi.advanceTimersByTimeAsync(100);
+    await eventually(async () => expect((await store.readSession())?.accessToken).toBe('access-3'));
+  });
+
+  it('restoring the session again does not move its renewal: still at three quarters of the token’s whole life', async () => {
+    fakeClock();
+    const { store, model } = await fresh();
+    await store.writeSession(session({ expiresAt: Date.now() + 10_000 }));
+    await model.restoreSession();
+    await vi.advanceTimersByTimeAsync(4_000);
+    await model.restoreSession();
+    oidc.renewSession.mockResolvedValueOnce(session({ accessToken: 'access-2' }));
+    await vi.advanceTimersByTimeAsync(3_400);
+    await settle();
+    expect(oidc.renewSession).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(100);
+    await eventually(async () => expect((await store.readSession())?.accessToken).toBe('access-2'));
+  });
+
+  it('a short-lived token restored is used for three quarters of its life, not renewed at once', async () => {
+    fakeClock();
+    const { store, model } = await fresh();
+    await store.writeSession(session({ expiresAt: Date.now() + 10_000 }));
+    await model.restoreSession();
+    vi.setSystemTime(Date.now() + 7_000);
+    expect(await model.accessToken()).toBe('access-1');
+    expect(oidc.renewSession).not.toHaveBeenCalled();
+  });
+
+  it('a request at three quarters exactly gets a renewed token', async () => {
+    fakeClock();
+    const { store, model } = await fresh();
+    await store.writeSession(session({ expiresAt: Date.now() + 300_000 }));
+    await model.restoreSession();
+    vi.setSystemTime(Date.now() + 240_000);
+    oidc.renewSession.mockResolvedValueOnce(session({ accessToken: 'access-2' }));
+    expect(await model.accessToken()).toBe('access-2');
+  });
+
+  it('a long-lived token is still used 61 seconds before its end', async () => {
+    fakeClock();
+    const { store, model } = await fresh();
+    await store.writeSession(session({ expiresAt: Date.now() + 3_600_000 }));
+    await model.restoreSession();
+    vi.setSystemTime(Date.now() + 3_539_000);
+    expect(await model.accessToken()).toBe('access-1');
+    expect(oidc.renewSession).not.toHaveBeenCalled();
+  });
+
+  it('tokens another tab renewed are taken as they are, and renewed on their own schedule', async () => {
+    fakeClock();
+    const { store, model } = await fresh();
+    await store.writeSession(session());
+    await model.restoreSession();
+    // The tab slept through its renewal; the other tab got a token for 100 s meanwhile.
+    vi.setSystemTime(Date.now() + 250_000);
+    await store.writeSession(session({ accessToken: 'access-2', expiresAt: Date.now() + 100_000 }));
+    expect(await model.accessToken()).toBe('access-2');
+    // 50 s later that token is in its last quarter but one: still used as it is.
+    vi.setSystemTime(Date.now() + 50_000);
+    expect(await model.accessToken()).toBe('access-2');
+    expect(oidc.renewSession).not.toHaveBeenCalled();
+  });
+
+  it('one renewal across tabs at a time: after waiting for the other tab, its tokens are taken', async () => {
+    fakeClock();
+    const { store, model } = await fresh();
+    await store.writeSession(session());
+    await model.restoreSession();
+    vi.setSystemTime(Date.now() + 250_000);
+    const lock = stubLocks(() => store.writeSession(session({ accessToken: 'access-2', expiresAt: Date.now() + 300_000 })));
+    expect(await model.accessToken()).toBe('access-2');
+    expect(oidc.renewSession).not.toHaveBeenCalled();
+    // The lock's name is shared by every tab, whatever version of the app each one runs.
+    expect(lock).toHaveBeenCalledWith('circle-session-renew', expect.any(Function));
+  });
+
+  it('with a good token nothing waits for another tab’s renewal, nor takes the lock', async () => {
+    fakeClock();
+    const { store, model } = await fresh();
+    // The other tab holds the lock for as long as this test runs.
+    const lock = stubLocks(() => new Promise(() => undefined));
+    const waited = () => settle().then(() => 'waited');
+    await store.writeSession(session());
+    expect(await Promise.race([model.restoreSession().then(() => 'started'), waited()])).toBe('started');
+    expect(await Promise.race([model.accessToken(), waited()])).toBe('access-1');
+    showTab('visible');
+    window.dispatchEvent(new Event('online'));
+    await vi.advanceTimersByTimeAsync(200_000);
+    await settle();
+    expect(lock).not.toHaveBeenCalled();
+  });
+
+  it('a renewal made early moves the next one: nothing runs on the old token’s schedule', async () => {
+    fakeClock();
+    const { store, model } = await fresh();
+    await store.writeSession(session());
+    await model.restoreSession();
+    await vi.advanceTimersByTimeAsync(100_000);
+    const lock = stubLocks();
+    oidc.renewSession.mockResolvedValueOnce(session({ accessToken: 'access-2' }));
+    expect(await model.renewRefused('access-1')).toBe('access-2');
+    expect(lock).toHaveBeenCalledTimes(1);
+    // The old token's renewal time passes: nothing; the new one's comes 240 s after it was had.
+    await vi.advanceTimersByTimeAsync(200_000);
+    await settle();
+    expect(lock).toHaveBeenCalledTimes(1);
+  });
+
+  it('once signed out, nothing runs on the old schedule', async () => {
+    fakeClock();
+    const { store, model } = await fresh();
+    await store.writeSession(session());
+    await model.restoreSession();
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    await model.endSession();
+    const lock = stubLocks();
+    await vi.advanceTimersByTimeAsync(300_000);
+    await settle();
+    expect(lock).not.toHaveBeenCalled();
+  });
+
+  it('on return to the tab, a token that ran out while it was hidden is renewed; not while it stays hidden', async () => {
+    fakeClock();
+    const { store, model } = await fresh();
+    await store.writeSession(session());
+    await model.restoreSession();
+    // Hidden tabs' timers may not run: the clock moves on without them.
+    vi.setSystemTime(Date.now() + 250_000);
+    oidc.renewSession.mockResolvedValueOnce(session({ accessToken: 'access-2' }));
+    showTab('hidden');
+    await settle();
+    expect(oidc.renewSession).not.toHaveBeenCalled();
+    showTab('visible');
+    await eventually(async () => expect((await store.readSession())?.accessToken).toBe('access-2'));
+    expect(await model.accessToken()).toBe('access-2');
   });
 });

@@ -64,6 +64,7 @@ export function renew(force = false): Promise<StoredSession | null> {
         adopt(stored);
         return stored;
       }
+      // Stryker disable next-line StringLiteral: typeof is never '', and this module loads only in a page, where navigator is defined
       if (typeof navigator !== 'undefined' && navigator.onLine === false) return stored;
       try {
         const next = await (await oidc()).renewSession(settings(), stored);
@@ -78,6 +79,7 @@ export function renew(force = false): Promise<StoredSession | null> {
         return stored;
       }
     };
+    // Stryker disable next-line StringLiteral: typeof is never '', and this module loads only in a page, where navigator is defined
     const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
     return locks ? locks.request(RENEW_LOCK, run) : run();
   })().finally(() => {
@@ -115,6 +117,7 @@ onUnauthorized(() => {
   if (current) void forget('expired');
 });
 
+// Stryker disable next-line StringLiteral: typeof is never '', and this module loads only in a page, where document is defined
 if (typeof document !== 'undefined') {
   const check = () => {
     if (current && !fresh(current)) void renew();
@@ -128,6 +131,7 @@ export async function restoreSession(): Promise<void> {
   const stored = await readSession();
   if (!stored || stored.issuer !== issuerHref()) {
     if (stored) await clearSession();
+    // Stryker disable next-line StringLiteral: sessionEnded tells only 'expired' apart; any other reason is a sign-out
     sessionEnded('signed-out');
     return;
   }
@@ -158,8 +162,10 @@ export async function finishSignIn(callback: URL): Promise<string> {
  * on demand, not with the first screen.
  */
 async function clearAllProfileDrafts(): Promise<void> {
+  // Stryker disable next-line ArithmeticOperator: starting past the end only reads two missing keys (null), which are skipped
   for (let i = localStorage.length - 1; i >= 0; i--) {
     const key = localStorage.key(i);
+    // Stryker disable next-line OptionalChaining: key(i) is never null below length, and the loop removes only keys above i
     if (key?.startsWith('draft.profile.')) removePersisted(key);
   }
   const opened = avatarStore();
@@ -175,6 +181,7 @@ export async function clearMemberData(): Promise<void> {
   await Promise.all([
     clearAllProfileDrafts().catch(() => undefined),
     clearPendingSave().catch(() => undefined),
+    // Stryker disable next-line ArrayDeclaration,BooleanLiteral: Promise.all's values are not read, only that each settles
     ...(typeof caches === 'undefined' ? [] : MEMBER_CACHES.map((name) => caches.delete(name).catch(() => false))),
   ]);
 }
@@ -186,6 +193,7 @@ export async function clearMemberData(): Promise<void> {
 export async function endSession(): Promise<void> {
   const session = current ?? (await readSession());
   await clearMemberData();
+  // Stryker disable next-line StringLiteral: sessionEnded tells only 'expired' apart; any other reason is a sign-out
   await forget('signed-out');
   if (!session || navigator.onLine === false) return;
   try {
