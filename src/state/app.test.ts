@@ -6,6 +6,14 @@ async function freshApp() {
   return import('./app');
 }
 
+/** The app store's entries in the change log of the same module graph. */
+async function appLog() {
+  const { stateHistory } = await import('./history');
+  return stateHistory()
+    .filter((e) => e.store === 'app')
+    .map((e) => [e.action, e.state]);
+}
+
 function fakePrompt(): BeforeInstallPromptEvent {
   const event = new Event('beforeinstallprompt') as BeforeInstallPromptEvent;
   return Object.assign(event, {
@@ -71,5 +79,38 @@ describe('app store', () => {
     app.setOnline(false);
     app.storeInstallPrompt(fakePrompt());
     expect(localStorage.length).toBe(0);
+  });
+
+  it('offers installation on screen once the app runs live, not in a prerender or while it hydrates', async () => {
+    const app = await freshApp();
+    const { setRenderMode } = await import('./render-mode');
+    expect(app.installOffered.value).toBe(false);
+    app.storeInstallPrompt(fakePrompt());
+    // A fresh page runs live unless the boot says it hydrates prerendered HTML.
+    expect(app.installOffered.value).toBe(true);
+    setRenderMode('static');
+    expect(app.installOffered.value).toBe(false);
+    setRenderMode('live');
+    app.markInstalled();
+    expect(app.installOffered.value).toBe(false);
+  });
+
+  it('logs each change of connectivity once, and the install prompt and installation', async () => {
+    vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(true);
+    const app = await freshApp();
+    app.setOnline(true);
+    app.setOnline(false);
+    app.setOnline(false);
+    app.setOnline(true);
+    app.storeInstallPrompt(fakePrompt());
+    app.storeInstallPrompt(null);
+    app.markInstalled();
+    expect(await appLog()).toEqual([
+      ['offline', { online: false }],
+      ['online', { online: true }],
+      ['installPromptStored', { installPrompt: true }],
+      ['installPromptCleared', { installPrompt: false }],
+      ['installed', { installed: true }],
+    ]);
   });
 });

@@ -1,5 +1,5 @@
 // @vitest-environment node
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearStateHistory, HISTORY_MAX_AGE, recordChange, stateHistory } from './history';
 import { sessionStarted } from './auth';
 
@@ -35,5 +35,11 @@ describe('state history', () => {
   it('receives the changes of the stores', () => {
     sessionStarted({ subject: 'ada', name: 'Ada Lovelace', email: null });
     expect(stateHistory().at(-1)).toMatchObject({ store: 'auth', action: 'signIn', state: { isLoggedIn: true } });
+  });
+
+  it('starts empty', async () => {
+    vi.resetModules();
+    const fresh = await import('./history');
+    expect(fresh.stateHistory()).toEqual([]);
   });
 });
