@@ -58,6 +58,21 @@ describe('preference store', () => {
     expect(second.preference.value).toEqual({ language: 'es', activeThemeName: 'PINK_BLUEGREY', enableNotifications: true });
   });
 
+  it('logs every change under its own name, with the state it led to', async () => {
+    const p = await freshStore();
+    const { stateHistory } = await import('./history');
+    p.applyConfiguredDefaults({ defaultLanguage: 'de', defaultTheme: 'INDIGO_PINK' });
+    p.changeLanguage('fr');
+    p.enableNotifications();
+    p.disableNotifications();
+    expect(stateHistory().map((e) => [e.store, e.action, e.state])).toEqual([
+      ['preference', 'applyConfiguredDefaults', { language: 'de', activeThemeName: 'INDIGO_PINK', enableNotifications: false }],
+      ['preference', 'changeLanguage', { language: 'fr', activeThemeName: 'INDIGO_PINK', enableNotifications: false }],
+      ['preference', 'enableNotifications', { language: 'fr', activeThemeName: 'INDIGO_PINK', enableNotifications: true }],
+      ['preference', 'disableNotifications', { language: 'fr', activeThemeName: 'INDIGO_PINK', enableNotifications: false }],
+    ]);
+  });
+
   it('records each action in the state history', async () => {
     const p = await freshStore();
     const { stateHistory: history } = await import('./history');
@@ -109,6 +124,17 @@ describe("the browser's language, when the deployment sets none", () => {
     p.applyConfiguredDefaults({ defaultTheme: 'INDIGO_PINK' }, browser);
     expect(p.language.value).toBe(expected);
     expect(stored()).toEqual(expected === 'en' ? null : { language: expected, activeThemeName: 'INDIGO_PINK', enableNotifications: false });
+  });
+
+  it('with no navigator at all, and no list given, a first visit is in English', async () => {
+    vi.stubGlobal('navigator', undefined);
+    try {
+      const p = await freshStore();
+      p.applyConfiguredDefaults({ defaultTheme: 'PURPLE_GREEN' });
+      expect(p.preference.value).toEqual({ language: 'en', activeThemeName: 'PURPLE_GREEN', enableNotifications: false });
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('reads navigator.languages when no list is given', async () => {
