@@ -1,7 +1,15 @@
 import 'fake-indexeddb/auto';
 import { createStore, set } from 'idb-keyval';
 import { afterEach, describe, expect, it } from 'vitest';
-import { clearSession, isStoredSession, readSession, type StoredSession, writeSession } from './session-store';
+import {
+  clearDataOwner,
+  clearSession,
+  isStoredSession,
+  readDataOwner,
+  readSession,
+  type StoredSession,
+  writeSession,
+} from './session-store';
 
 const SESSION: StoredSession = {
   accessToken: 'access-1',
@@ -17,7 +25,7 @@ const SESSION: StoredSession = {
 /** Puts a value where the store keeps the session, as another version of the app (or a tamperer) might. */
 const plant = (value: unknown) => set('current', value, createStore('circle-session', 'session'));
 
-afterEach(() => clearSession());
+afterEach(() => Promise.all([clearSession(), clearDataOwner()]));
 
 describe('the session store', () => {
   it('gives back what it stored', async () => {
@@ -25,6 +33,25 @@ describe('the session store', () => {
     expect(await readSession()).toEqual(SESSION);
     await clearSession();
     expect(await readSession()).toBeNull();
+  });
+
+  it('knows whose data the device holds past the end of the session, until that is cleared', async () => {
+    expect(await readDataOwner()).toBeNull();
+    await writeSession(SESSION);
+    expect(await readDataOwner()).toBe('ada');
+    await clearSession();
+    expect(await readDataOwner()).toBe('ada');
+    await writeSession({ ...SESSION, subject: 'grace' });
+    expect(await readDataOwner()).toBe('grace');
+    await clearDataOwner();
+    expect(await readDataOwner()).toBeNull();
+  });
+
+  it('reads an owner that is not a name as none', async () => {
+    await set('owner', { subject: 'ada' }, createStore('circle-session', 'session'));
+    expect(await readDataOwner()).toBeNull();
+    await set('owner', '', createStore('circle-session', 'session'));
+    expect(await readDataOwner()).toBeNull();
   });
 
   it('takes a session without refresh token or e-mail', () => {

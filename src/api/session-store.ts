@@ -1,4 +1,4 @@
-import { createStore, del, get, set } from 'idb-keyval';
+import { createStore, del, get, setMany } from 'idb-keyval';
 
 /**
  * The signed-in member's tokens, in IndexedDB: they outlive a reload, and the service worker reads
@@ -20,6 +20,12 @@ export interface StoredSession {
 
 const store = () => createStore('circle-session', 'session');
 const KEY = 'current';
+/**
+ * Whose drafts and queued save the device holds: the last member signed in. It outlives their
+ * session (an expiry keeps what they typed for their return), so that another member signing in
+ * next is known to be another one.
+ */
+const OWNER = 'owner';
 
 const text = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length < 16384;
 
@@ -50,9 +56,31 @@ export async function readSession(): Promise<StoredSession | null> {
 }
 
 export async function writeSession(session: StoredSession): Promise<void> {
-  await set(KEY, session, store());
+  await setMany(
+    [
+      [KEY, session],
+      [OWNER, session.subject],
+    ],
+    store(),
+  );
 }
 
+/** Ends the session on this device; the member's data, and so its owner, stay. */
 export async function clearSession(): Promise<void> {
   await del(KEY, store()).catch(() => undefined);
+}
+
+/** The member whose data is on the device, signed in or not; null when there is none. */
+export async function readDataOwner(): Promise<string | null> {
+  try {
+    const value: unknown = await get(OWNER, store());
+    return typeof value === 'string' && value.length > 0 ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The device holds no member's data any more. */
+export async function clearDataOwner(): Promise<void> {
+  await del(OWNER, store()).catch(() => undefined);
 }

@@ -222,6 +222,56 @@ describe('the session model', () => {
     expect(await store.readSession()).not.toBeNull();
   });
 
+  it('a different member signing in after the first one’s session expired finds nothing of theirs either', async () => {
+    const { store, auth, model } = await fresh();
+    const { writePendingSave, readPendingSave } = await import('../api/pending-save');
+    await store.writeSession(session({ expiresAt: Date.now() + 5_000 }));
+    await model.restoreSession().catch(() => undefined);
+    localStorage.setItem('draft.profile.new', JSON.stringify({ displayName: 'Ada’s draft' }));
+    await writePendingSave({
+      kind: 'create',
+      fields: { displayName: 'Ada', username: 'ada_l', email: 'ada@example.org' },
+      avatar: null,
+      apiBase: `${location.origin}/api/`,
+      key: 'k-ada',
+      queuedAt: Date.now(),
+    });
+    // Ada's session ends on its own: her draft and queued save are kept for her return.
+    oidc.renewSession.mockRejectedValue(Object.assign(new Error('grant revoked'), { code: 'invalid_grant' }));
+    expect(await model.renew(true)).toBeNull();
+    expect(auth.sessionExpired.value).toBe(true);
+    expect(localStorage.getItem('draft.profile.new')).not.toBeNull();
+
+    // Grace signs in on the same device: Ada's save must never go out with Grace's token.
+    oidc.completeSignIn.mockResolvedValueOnce({ session: session({ subject: 'grace', name: 'Grace Hopper' }), next: '/profile' });
+    await model.finishSignIn(new URL(`${location.origin}/auth/callback?code=c&state=s`));
+    expect(localStorage.getItem('draft.profile.new')).toBeNull();
+    expect(await readPendingSave()).toBeNull();
+    expect(auth.member.value?.subject).toBe('grace');
+  });
+
+  it('the same member signing in after their session expired gets their draft and queued save back', async () => {
+    const { store, model } = await fresh();
+    const { writePendingSave, readPendingSave } = await import('../api/pending-save');
+    await store.writeSession(session({ expiresAt: Date.now() + 5_000 }));
+    await model.restoreSession().catch(() => undefined);
+    localStorage.setItem('draft.profile.new', JSON.stringify({ displayName: 'Ada’s draft' }));
+    await writePendingSave({
+      kind: 'create',
+      fields: { displayName: 'Ada', username: 'ada_l', email: 'ada@example.org' },
+      avatar: null,
+      apiBase: `${location.origin}/api/`,
+      key: 'k-ada',
+      queuedAt: Date.now(),
+    });
+    oidc.renewSession.mockRejectedValue(Object.assign(new Error('grant revoked'), { code: 'invalid_grant' }));
+    await model.renew(true);
+    oidc.completeSignIn.mockResolvedValueOnce({ session: session({ accessToken: 'access-2' }), next: '/profile' });
+    await model.finishSignIn(new URL(`${location.origin}/auth/callback?code=c&state=s`));
+    expect(localStorage.getItem('draft.profile.new')).not.toBeNull();
+    expect(await readPendingSave()).not.toBeNull();
+  });
+
   it('a renewed token refused too: shown signed out, asked to sign in again, and what was typed is kept', async () => {
     const { store, auth, model } = await fresh();
     await store.writeSession(session());

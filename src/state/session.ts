@@ -6,7 +6,7 @@
  */
 import { onUnauthorized, setAccessTokenSource, setTokenRenewer } from '../api/credentials';
 import { clearPendingSave } from '../api/pending-save';
-import { clearSession, readSession, type StoredSession, writeSession } from '../api/session-store';
+import { clearDataOwner, clearSession, readDataOwner, readSession, type StoredSession, writeSession } from '../api/session-store';
 import { config } from '../config/load';
 import { sessionEnded, sessionStarted } from './auth';
 import { language } from './preference';
@@ -148,9 +148,11 @@ export async function beginSignIn(next: string): Promise<void> {
 /** Completes the sign-in the provider came back with; the path to go on to. */
 export async function finishSignIn(callback: URL): Promise<string> {
   const { session, next } = await (await oidc()).completeSignIn(settings(), callback);
-  const previous = await readSession();
-  // Another member signed in on this device: nothing of the one before is left for them.
-  if (previous && previous.subject !== session.subject) await clearMemberData();
+  // Whose data the device holds: the member signed in, or the one whose session expired (what they
+  // typed was kept for their return). Another member signing in finds nothing of theirs, and a
+  // queued save never goes out with another member's token.
+  const previous = (await readSession())?.subject ?? (await readDataOwner());
+  if (previous && previous !== session.subject) await clearMemberData();
   await writeSession(session);
   adopt(session);
   return next;
@@ -181,6 +183,7 @@ export async function clearMemberData(): Promise<void> {
   await Promise.all([
     clearAllProfileDrafts().catch(() => undefined),
     clearPendingSave().catch(() => undefined),
+    clearDataOwner(),
     // Stryker disable next-line ArrayDeclaration,BooleanLiteral: Promise.all's values are not read, only that each settles
     ...(typeof caches === 'undefined' ? [] : MEMBER_CACHES.map((name) => caches.delete(name).catch(() => false))),
   ]);
