@@ -1,0 +1,96 @@
+import 'fake-indexeddb/auto';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { setAccessTokenSource } from '../api/credentials';
+import { configureApi } from '../api/instance';
+import { clearPendingSave, readPendingSave } from '../api/pending-save';
+import type { Profile } from '../api/profile-save';
+import { setConnectivity } from '../lib/connectivity';
+import { type ProfileConflict, setProfileConflict } from './edit-conflict';
+import { profileState, resetProfileState } from './profile';
+import { draftKey } from './profile-draft';
+import { pendingProfileSave, queueSave, resetProfileOutbox } from './profile-outbox';
+import { profileConflict } from './profile-conflict';
+import { resolveProfileConflict } from './profile-resolution';
+
+/*
+ * What contract-tests/app-profile-conflicts.test.ts (the model against the mock) does not reach: a
+ * choice made with no conflict open, and a conflict whose edit the device could not keep.
+ */
+
+const THEIRS: Profile = {
+  id: 'p-1',
+  displayName: 'Countess Ada',
+  username: 'ada',
+  email: 'ada@example.org',
+  bio: 'Analyst.',
+  interests: ['maths'],
+  language: 'en',
+  createdAt: '2024-01-01T00:00:00Z',
+  updatedAt: '2024-02-01T00:00:00Z',
+};
+
+/** A conflict over the bio whose edit lives only in the form: keeping it on the device failed. */
+const NOT_QUEUED: ProfileConflict = {
+  id: 'p-1',
+  mine: { bio: 'Mine' },
+  base: { bio: 'Analyst.' },
+  avatar: null,
+  theirs: THEIRS,
+  etag: '"v2"',
+  queued: false,
+  fields: ['bio'],
+};
+
+let requests: Request[];
+
+beforeEach(() => {
+  setAccessTokenSource(async () => 'tok-ada');
+  configureApi('/api/');
+  resetProfileState();
+  resetProfileOutbox();
+  setProfileConflict(null);
+  requests = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (request: Request) => {
+      requests.push(request);
+      return new Response(null, { status: 500 });
+    }),
+  );
+});
+
+afterEach(async () => {
+  setConnectivity(true);
+  setProfileConflict(null);
+  resetProfileOutbox();
+  await clearPendingSave();
+});
+
+describe('resolveProfileConflict', () => {
+  it('with no conflict open (already resolved, a second click), changes and sends nothing', async () => {
+    await expect(resolveProfileConflict({ kind: 'mine' })).resolves.toBe('discarded');
+    await expect(resolveProfileConflict({ kind: 'theirs' })).resolves.toBe('discarded');
+    expect(requests).toEqual([]);
+    expect(profileState.value.profile).toBeNull();
+  });
+
+  it('for an edit not kept on the device, leaves alone the other save waiting there', async () => {
+    // A save made earlier while offline still waits to go out: it is not this conflict's edit.
+    setConnectivity(false);
+    await queueSave(
+      { kind: 'create', fields: { displayName: 'Ada', username: 'ada', email: 'ada@example.org', interests: [] } },
+      null,
+      'k-1',
+    );
+    localStorage.setItem(draftKey('p-1'), JSON.stringify({ bio: 'Mine' }));
+    setProfileConflict(NOT_QUEUED);
+
+    await expect(resolveProfileConflict({ kind: 'theirs' })).resolves.toBe('discarded');
+    expect(await readPendingSave()).toMatchObject({ kind: 'create', key: 'k-1', fields: { displayName: 'Ada' } });
+    expect(pendingProfileSave.value).toMatchObject({ kind: 'create', key: 'k-1' });
+    // The choice itself is carried out: the server's version shown, the edit's draft gone.
+    expect(profileState.value).toMatchObject({ profile: THEIRS, etag: '"v2"' });
+    expect(localStorage.getItem(draftKey('p-1'))).toBeNull();
+    expect(profileConflict.value).toBeNull();
+  });
+});
