@@ -6,6 +6,7 @@ import { clearPendingSave, readPendingSave } from '../api/pending-save';
 import type { Profile } from '../api/profile-save';
 import { setConnectivity } from '../lib/connectivity';
 import { type ProfileConflict, setProfileConflict } from './edit-conflict';
+import { clearStateHistory, stateHistory } from './history';
 import { profileState, resetProfileState } from './profile';
 import { draftKey } from './profile-draft';
 import { pendingProfileSave, queueSave, resetProfileOutbox } from './profile-outbox';
@@ -84,8 +85,11 @@ describe('resolveProfileConflict', () => {
     );
     localStorage.setItem(draftKey('p-1'), JSON.stringify({ bio: 'Mine' }));
     setProfileConflict(NOT_QUEUED);
+    clearStateHistory();
 
     await expect(resolveProfileConflict({ kind: 'theirs' })).resolves.toBe('discarded');
+    // The history names the step that showed the server's version.
+    expect(stateHistory().map((change) => `${change.store} ${change.action}`)).toEqual(['profile conflict:theirs']);
     expect(await readPendingSave()).toMatchObject({ kind: 'create', key: 'k-1', fields: { displayName: 'Ada' } });
     expect(pendingProfileSave.value).toMatchObject({ kind: 'create', key: 'k-1' });
     // The choice itself is carried out: the server's version shown, the edit's draft gone.
