@@ -10,6 +10,7 @@ import { configureApi } from '../api/instance';
 import { setAccessTokenSource } from '../api/credentials';
 import { t } from '../i18n';
 import type { Profile, ProfileInput } from '../api/profile';
+import { clearStateHistory, stateHistory } from './history';
 
 /*
  * The store runs over the real API stack (openapi-fetch client, retrying fetch, progress
@@ -262,6 +263,67 @@ describe('fetchProfile', () => {
     calls[1]!.answer(json(fresh));
     await expect(second).resolves.toEqual(fresh);
     expect(profileState.value).toMatchObject({ profile: fresh, loading: false, error: null });
+  });
+});
+
+describe('fetchProfile without a stored session', () => {
+  it('sends nothing the server could only refuse, and holds no profile', async () => {
+    await fetchWith(json(profileFixture(), 200));
+    expect(profileState.value.profile).not.toBeNull();
+    // The flag said signed in, but the site's storage was cleared: no token to send.
+    setAccessTokenSource(async () => null);
+    const fetchMock = vi.fn(async () => json(profileFixture()));
+    vi.stubGlobal('fetch', fetchMock);
+    await expect(fetchProfile()).resolves.toBeNull();
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(profileState.value).toMatchObject({ profile: null, etag: null, loading: false, error: null });
+  });
+});
+
+describe('the state history', () => {
+  /** The profile's steps as the history names them, transfer progress left out. */
+  const steps = () =>
+    stateHistory()
+      .filter((change) => change.store === 'profile' && !change.action.startsWith('transfer:'))
+      .map((change) => change.action);
+
+  beforeEach(() => clearStateHistory());
+
+  it('names a fetch read and a fetch failed', async () => {
+    await fetchWith(json(profileFixture()));
+    expect(steps()).toEqual(['fetch:start', 'fetch:success']);
+    clearStateHistory();
+    await fetchWith(json({ status: 500, error: 'Internal Server Error', message: 'database down' }, 500)).catch(() => undefined);
+    expect(steps()).toEqual(['fetch:start', 'fetch:failure']);
+  });
+
+  it('tells a fetch replaced by a newer one from a fetch cancelled with nothing newer', async () => {
+    const { calls } = controllableFetch();
+    const first = fetchProfile();
+    await until(() => calls.length === 1, 'the first GET');
+    const second = fetchProfile();
+    await expect(first).rejects.toMatchObject({ name: 'AbortError' });
+    await until(() => calls.length === 2, 'the second GET');
+    calls[1]!.answer(json(profileFixture()));
+    await second;
+    expect(steps()).toEqual(['fetch:start', 'fetch:start', 'fetch:success']);
+
+    clearStateHistory();
+    const third = fetchProfile();
+    await until(() => calls.length === 3, 'the third GET');
+    resetProfileState();
+    await expect(third).rejects.toMatchObject({ name: 'AbortError' });
+    expect(steps()).toEqual(['fetch:start', 'fetch:cancelled']);
+  });
+
+  it('names a save cancelled by the member', async () => {
+    scripts.push({ status: 201, hang: true });
+    const controller = new AbortController();
+    const promise = createProfile(INPUT, null, controller.signal);
+    await until(() => xhrs.length === 1, 'the upload');
+    controller.abort();
+    await expect(promise).rejects.toMatchObject({ name: 'AbortError' });
+    expect(steps()).toEqual(['create:reset', 'create:start', 'create:cancelled']);
   });
 });
 

@@ -25,6 +25,7 @@ export async function runProfileAction<T>(
   action: string,
   work: () => Promise<T>,
   onSuccess: (result: T) => Partial<ProfileState>,
+  // Stryker disable next-line ArrowFunction: undefined is as falsy as false where it is read (!superseded())
   superseded: () => boolean = () => false,
 ): Promise<T> {
   set(`${action}:start`, { loading: true, error: null });
@@ -62,7 +63,9 @@ export function fetchProfile(): Promise<Profile | null> {
         // request the server can only refuse; the session model sets the flag right as it starts.
         if (!(await authorizationHeader()).Authorization) return { profile: null, etag: null };
         return await api.profile().read(controller.signal);
+        // Stryker disable next-line BlockStatement: a settled call left in `running` is never read: the next fetch replaces it, a reset clears it, and its own superseded() answers false either way
       } finally {
+        // Stryker disable next-line ConditionalExpression: as above, leaving it set is unobservable; clearing a newer call's (true) is tested
         if (running === controller) running = null;
       }
     },
