@@ -10,7 +10,29 @@ import { zhHans } from './zh-Hans';
 import { LANGUAGES, type Language } from '../config/languages';
 
 const TRANSLATIONS: Record<Exclude<Language, 'en'>, Messages> = { es, de, fr, 'zh-Hans': zhHans };
-const TRANSLATED = Object.entries(TRANSLATIONS) as [Exclude<Language, 'en'>, Messages][];
+const TRANSLATED_LANGUAGES = Object.keys(TRANSLATIONS) as Exclude<Language, 'en'>[];
+
+/**
+ * A catalogue's module evaluated anew, inside the test: its messages are made when it runs, so a
+ * check on the copy imported above would never see a message changed since (mutation testing
+ * changes one per test).
+ */
+async function freshCatalogue(lang: Exclude<Language, 'en'>): Promise<Messages> {
+  vi.resetModules();
+  const load = {
+    es: async () => (await import('./es')).es,
+    de: async () => (await import('./de')).de,
+    fr: async () => (await import('./fr')).fr,
+    'zh-Hans': async () => (await import('./zh-Hans')).zhHans,
+  } satisfies Record<Exclude<Language, 'en'>, () => Promise<Messages>>;
+  return load[lang]();
+}
+
+/** The i18n module evaluated anew, inside the test: its loaders and tables are made when it runs. */
+async function freshI18n() {
+  vi.resetModules();
+  return import('./index');
+}
 
 afterEach(() => loadLanguage('en'));
 
@@ -35,6 +57,10 @@ describe('format', () => {
     expect(format(template, 'de', { count: 1200 })).toBe('Please correct 1.200 fields before saving.');
   });
 
+  it('shows nothing for a plural with neither the category needed nor other', () => {
+    expect(format('{n, plural, one {# item}}', 'en', { n: 2 })).toBe('');
+  });
+
   it('falls back to the other form when a category is missing', () => {
     expect(format('{n, plural, other {# items}}', 'en', { n: 1 })).toBe('1 items');
   });
@@ -50,6 +76,14 @@ describe('t', () => {
     expect(t('nav.home')).toBe('Home');
     expect(t('home.welcomeBack', { name: 'Ada' })).toBe('Welcome back, Ada!');
     expect(t('validation.summary', { count: 2 })).toBe('Please correct 2 fields before saving.');
+  });
+
+  it('switching back to English loads nothing: its catalogue is always there', async () => {
+    const { loadLanguage, activeLanguage, t } = await freshI18n();
+    await loadLanguage('fr');
+    await expect(loadLanguage('en')).resolves.toBeUndefined();
+    expect(activeLanguage.value).toBe('en');
+    expect(t('settings.title')).toBe(en['settings.title']);
   });
 
   it('switches when the language changes and its catalogue is loaded', async () => {
@@ -151,21 +185,25 @@ describe('catalogues', () => {
     expect(Object.keys(TRANSLATIONS).sort()).toEqual(LANGUAGES.filter((l) => l !== 'en').sort());
   });
 
-  it.each(TRANSLATED)('%s has exactly the keys of en', (_, catalogue) => {
+  it.each(TRANSLATED_LANGUAGES)('%s has exactly the keys of en', async (lang) => {
+    const catalogue = await freshCatalogue(lang);
     expect(Object.keys(catalogue).sort()).toEqual(Object.keys(en).sort());
   });
 
-  it.each(TRANSLATED)('%s uses the same placeholders as en in every message', (lang, catalogue) => {
+  it.each(TRANSLATED_LANGUAGES)('%s uses the same placeholders as en in every message', async (lang) => {
+    const catalogue = await freshCatalogue(lang);
     for (const key of Object.keys(en) as (keyof typeof en)[]) {
       expect(placeholders(catalogue[key]), `${lang} ${key}`).toEqual(placeholders(en[key]));
     }
   });
 
-  it.each(TRANSLATED)('%s has no empty message', (lang, catalogue) => {
+  it.each(TRANSLATED_LANGUAGES)('%s has no empty message', async (lang) => {
+    const catalogue = await freshCatalogue(lang);
     for (const [key, value] of Object.entries(catalogue)) expect(value.trim(), `${lang} ${key}`).not.toBe('');
   });
 
-  it.each(TRANSLATED)('%s leaves no message in English but the listed ones', (lang, catalogue) => {
+  it.each(TRANSLATED_LANGUAGES)('%s leaves no message in English but the listed ones', async (lang) => {
+    const catalogue = await freshCatalogue(lang);
     const same = Object.keys(en).filter((key) => catalogue[key as keyof typeof en] === en[key as keyof typeof en]);
     expect(same.sort()).toEqual([...SAME_AS_ENGLISH[lang]].sort());
   });
@@ -217,11 +255,25 @@ describe('catalogues', () => {
   });
 
   it('every language has a loadable catalogue, and t() then reads it', async () => {
+    const { loadLanguage, activeLanguage, t } = await freshI18n();
     for (const lang of LANGUAGES) {
       await expect(loadLanguage(lang)).resolves.toBeUndefined();
       expect(activeLanguage.value).toBe(lang);
       expect(t('settings.title')).toBe(lang === 'en' ? en['settings.title'] : TRANSLATIONS[lang]['settings.title']);
     }
+  });
+});
+
+describe('prefetchLanguages', () => {
+  it('fetches every catalogue but English (always there), each whole, without showing any', async () => {
+    const { prefetchLanguages, activeLanguage } = await freshI18n();
+    const results = (await prefetchLanguages()) as PromiseSettledResult<Messages>[];
+    expect(results).toHaveLength(LANGUAGES.length - 1);
+    for (const result of results) {
+      expect(result.status).toBe('fulfilled');
+      if (result.status === 'fulfilled') expect(Object.keys(result.value).sort()).toEqual(Object.keys(en).sort());
+    }
+    expect(activeLanguage.value).toBe('en');
   });
 });
 
@@ -279,6 +331,26 @@ describe('formatDate and formatNumber', () => {
     expect(formatRelativeTime(ago(5 * 60), now)).toBe('5分钟前');
     await loadLanguage('de');
     expect(formatRelativeTime(ago(3 * 86400), now)).toBe('vor 3 Tagen');
+  });
+
+  it('formatRelativeTime changes unit exactly at each unit’s length, and says “now” under ten seconds', async () => {
+    const { formatRelativeTime } = await freshI18n();
+    const now = Date.UTC(2026, 10, 23, 12, 0, 0);
+    const ago = (seconds: number) => now - seconds * 1000;
+    expect(formatRelativeTime(ago(9), now)).toBe('now');
+    expect(formatRelativeTime(ago(10), now)).toBe('10 seconds ago');
+    expect(formatRelativeTime(ago(59), now)).toBe('59 seconds ago');
+    expect(formatRelativeTime(ago(60), now)).toBe('1 minute ago');
+    expect(formatRelativeTime(ago(3600), now)).toBe('1 hour ago');
+    expect(formatRelativeTime(ago(86_400), now)).toBe('yesterday');
+    expect(formatRelativeTime(ago(7 * 86_400), now)).toBe('last week');
+    expect(formatRelativeTime(ago(30 * 86_400), now)).toBe('last month');
+    expect(formatRelativeTime(ago(365 * 86_400), now)).toBe('last year');
+    expect(formatRelativeTime(ago(364 * 86_400), now)).toBe('12 months ago');
+  });
+
+  it('formatDate shows a medium date when no format is asked for', () => {
+    expect(formatDate(Date.UTC(2024, 2, 5, 12))).toBe('Mar 5, 2024');
   });
 
   it('formatMoney formats a currency, and falls back for an unknown code', () => {
