@@ -1,0 +1,114 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { renderHook, waitFor } from '@testing-library/react';
+import { setAccessTokenSource } from '../../api/credentials';
+import { useAvatarSrc } from './useAvatarSrc';
+
+const AVATAR = 'https://api.example.org/avatars/p-1';
+const OTHER = 'https://api.example.org/avatars/p-2';
+
+/** A fetch whose answers the test hands out one by one, in the order asked. */
+function controlledFetch() {
+  const pending: { url: string; init: RequestInit; answer: (r: Response) => void; fail: (e: unknown) => void }[] = [];
+  const fetchMock = vi.fn(
+    (url: string, init: RequestInit) =>
+      new Promise<Response>((answer, fail) => {
+        pending.push({ url, init, answer, fail });
+      }),
+  );
+  vi.stubGlobal('fetch', fetchMock);
+  return { fetchMock, pending };
+}
+
+const image = () => new Response(new Blob(['png'], { type: 'image/png' }), { status: 200 });
+
+let made: string[];
+let revoked: string[];
+beforeEach(() => {
+  setAccessTokenSource(async () => 'token-1');
+  made = [];
+  revoked = [];
+  vi.spyOn(URL, 'createObjectURL').mockImplementation(() => {
+    const url = `blob:avatar-${made.length + 1}`;
+    made.push(url);
+    return url;
+  });
+  vi.spyOn(URL, 'revokeObjectURL').mockImplementation((url: string) => {
+    revoked.push(url);
+  });
+});
+afterEach(() => {
+  setAccessTokenSource(async () => null);
+});
+
+describe('useAvatarSrc', () => {
+  it('fetches nothing when there is no avatar', async () => {
+    const { fetchMock } = controlledFetch();
+    const { result } = renderHook(() => useAvatarSrc(null));
+    // Give a load that should not have started the time to reach fetch.
+    await new Promise((r) => setTimeout(r, 20));
+    expect(fetchMock).not.toHaveBeenCalled();
+    expect(result.current).toBeUndefined();
+  });
+
+  it('fetches the avatar with the member token and gives it as an object URL once here', async () => {
+    const { fetchMock, pending } = controlledFetch();
+    const { result } = renderHook(() => useAvatarSrc(AVATAR));
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledOnce());
+    expect(pending[0]!.url).toBe(AVATAR);
+    expect(pending[0]!.init.headers).toEqual({ Authorization: 'Bearer token-1' });
+    expect(pending[0]!.init.signal).toBeInstanceOf(AbortSignal);
+    expect(result.current).toBeUndefined();
+    pending[0]!.answer(image());
+    await waitFor(() => expect(result.current).toBe('blob:avatar-1'));
+    expect(revoked).toEqual([]);
+  });
+
+  it('gives nothing for an image the server refused, nor for one it could not fetch', async () => {
+    const { fetchMock, pending } = controlledFetch();
+    const { result, rerender } = renderHook(({ url }) => useAvatarSrc(url), { initialProps: { url: AVATAR } });
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledOnce());
+    pending[0]!.answer(new Response('gone', { status: 404 }));
+    rerender({ url: OTHER });
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
+    pending[1]!.fail(new TypeError('Failed to fetch'));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(made).toEqual([]);
+    expect(result.current).toBeUndefined();
+  });
+
+  it('on unmount cancels a fetch under way and frees an image that arrives after', async () => {
+    const { fetchMock, pending } = controlledFetch();
+    const { unmount } = renderHook(() => useAvatarSrc(AVATAR));
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledOnce());
+    unmount();
+    expect(pending[0]!.init.signal?.aborted).toBe(true);
+    expect(revoked).toEqual([]);
+    // A fetch that ignores the signal still answers: its image is freed at once.
+    pending[0]!.answer(image());
+    await waitFor(() => expect(revoked).toEqual(['blob:avatar-1']));
+  });
+
+  it('on a new avatar frees the old image, shows none until the new one is here, then the new one', async () => {
+    const { fetchMock, pending } = controlledFetch();
+    const { result, rerender, unmount } = renderHook(({ url }) => useAvatarSrc(url), { initialProps: { url: AVATAR } });
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledOnce());
+    pending[0]!.answer(image());
+    await waitFor(() => expect(result.current).toBe('blob:avatar-1'));
+
+    rerender({ url: OTHER });
+    expect(revoked).toEqual(['blob:avatar-1']);
+    expect(result.current).toBeUndefined();
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
+    expect(pending[1]!.url).toBe(OTHER);
+    pending[1]!.answer(image());
+    await waitFor(() => expect(result.current).toBe('blob:avatar-2'));
+
+    // The same avatar again is not fetched again.
+    rerender({ url: OTHER });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+
+    unmount();
+    expect(revoked).toEqual(['blob:avatar-1', 'blob:avatar-2']);
+  });
+});
