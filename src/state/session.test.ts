@@ -272,6 +272,47 @@ describe('the session model', () => {
     expect(await readPendingSave()).not.toBeNull();
   });
 
+  it('clearing the member’s data cancels a profile read still running: its late answer puts nothing back', async () => {
+    const { store, model } = await fresh();
+    await store.writeSession(session());
+    await model.restoreSession();
+    const { configureApi } = await import('../api/instance');
+    configureApi('/api/');
+    const answers: ((response: Response) => void)[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        (request: Request) =>
+          new Promise<Response>((resolve, reject) => {
+            request.signal.addEventListener('abort', () => reject(request.signal.reason), { once: true });
+            answers.push(resolve);
+          }),
+      ),
+    );
+    try {
+      const { fetchProfile, profileState } = await import('./profile');
+      const read = fetchProfile();
+      await vi.waitFor(() => expect(answers).toHaveLength(1));
+      await model.clearMemberData();
+      const late = {
+        id: 'p-1',
+        displayName: 'Ada Lovelace',
+        username: 'ada',
+        email: 'ada@example.org',
+        bio: '',
+        interests: [],
+        language: 'en',
+        createdAt: '2026-11-01T00:00:00Z',
+        updatedAt: '2026-11-01T00:00:00Z',
+      };
+      answers[0]!(new Response(JSON.stringify(late), { status: 200, headers: { 'content-type': 'application/json' } }));
+      await expect(read).rejects.toMatchObject({ name: 'AbortError' });
+      expect(profileState.value).toMatchObject({ profile: null, loading: false });
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it('a renewed token refused too: shown signed out, asked to sign in again, and what was typed is kept', async () => {
     const { store, auth, model } = await fresh();
     await store.writeSession(session());

@@ -12,7 +12,7 @@ import { sessionEnded, sessionStarted } from './auth';
 import { language } from './preference';
 import { avatarStore } from './profile-draft';
 import { removePersisted } from '../lib/persist';
-import { resetProfileStore } from './profile-store';
+import { resetProfileState } from './profile';
 import { setProfileConflict } from './edit-conflict';
 
 const oidc = () => import('../api/oidc-client');
@@ -178,7 +178,8 @@ async function clearAllProfileDrafts(): Promise<void> {
 
 /** Removes the member's data from the device: drafts, the queued save, cached answers, the profile in memory. */
 export async function clearMemberData(): Promise<void> {
-  resetProfileStore();
+  // A read still running is cancelled too: its answer would put the member's profile back.
+  resetProfileState();
   setProfileConflict(null);
   await Promise.all([
     clearAllProfileDrafts().catch(() => undefined),
