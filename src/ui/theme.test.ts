@@ -44,6 +44,37 @@ describe('contrast helpers', () => {
     expect(textOn('#000000')).toBe('#FFFFFF');
     expect(textOn('#FFFFFF')).not.toBe('#FFFFFF');
   });
+
+  it('readableOn moves a colour in steps of 5% toward black on a light background, to the first that reads, as upper-case #RRGGBB', () => {
+    // Amber on white needs 45% toward black; its blue channel drops to a single hex digit, written 04.
+    expect(readableOn('#FFC107', '#FFFFFF')).toBe('#8C6A04');
+    // A colour that reads already, by any margin, is kept as it is.
+    expect(readableOn('#1B1B1F', '#FFFFFF')).toBe('#1B1B1F');
+  });
+
+  it('readableOn moves toward white on a dark background', () => {
+    expect(readableOn('#3F51B5', '#121212')).toBe('#6F7DC8');
+    expect(readableOn('#0A0A0A', '#000000')).toBe('#787878');
+  });
+
+  it('readableOn counts a ratio reached exactly as reached', () => {
+    expect(readableOn('#767676', '#FFFFFF', contrast('#767676', '#FFFFFF'))).toBe('#767676');
+    expect(readableOn('#FFC107', '#FFFFFF', contrast('#8C6A04', '#FFFFFF'))).toBe('#8C6A04');
+  });
+
+  it('readableOn gives black or white when no step reaches the ratio', () => {
+    expect(readableOn('#888888', '#FFFFFF', 21)).toBe('#000000');
+    expect(readableOn('#777777', '#777777')).toBe('#FFFFFF');
+  });
+
+  it('textOn gives white on dark fills, near-black on light ones, and black on mid-tones where neither reads', () => {
+    expect(textOn('#3F51B5')).toBe('#FFFFFF');
+    expect(textOn('#FFFFFF')).toBe('#111111');
+    expect(textOn('#FFC107')).toBe('#111111');
+    // Pink and blue grey: white reaches only ~4.35:1 and #111111 less than black.
+    expect(textOn('#E91E63')).toBe('#000000');
+    expect(textOn('#607D8B')).toBe('#000000');
+  });
 });
 
 /** The pairs the app draws text with, each at least 4.5:1 (WCAG AA for normal text). */
