@@ -106,6 +106,7 @@ function sessionOf(settings: OidcSettings, tokens: oauth.TokenEndpointResponse, 
   const claims = oauth.getValidatedIdTokenClaims(tokens);
   const subject = claims?.sub ?? previous?.subject;
   const idToken = tokens.id_token ?? previous?.idToken;
+  // Stryker disable next-line ConditionalExpression,LogicalOperator,StringLiteral: oauth4webapi already refuses a sign-in without an ID token (requireIdToken) or one without `sub`, with the same kind of failure (no code), and a renewal always has the stored session's
   if (!subject || !idToken) throw new SignInFailure('The provider sent no ID token');
   const name =
     typeof claims?.name === 'string'
@@ -149,11 +150,14 @@ export async function completeSignIn(settings: OidcSettings, callback: URL): Pro
     );
     const tokens = await oauth.processAuthorizationCodeResponse(server, client(settings), response, {
       expectedNonce: pending.nonce,
+      // Stryker disable next-line BooleanLiteral: without it, sessionOf refuses the same response with the same failure (no code)
       requireIdToken: true,
     });
     return { session: sessionOf(settings, tokens), next: pending.next };
   } catch (error) {
+    // Stryker disable next-line ConditionalExpression: wrapping the failure sessionOf threw again keeps its message and its (null) code
     if (error instanceof SignInFailure) throw error;
+    // Stryker disable next-line ConditionalExpression: no other error thrown here has an `error` field, and SignInFailure turns the undefined code into null
     const code = error instanceof oauth.AuthorizationResponseError || error instanceof oauth.ResponseBodyError ? error.error : null;
     throw new SignInFailure(error instanceof Error ? error.message : String(error), code);
   }
