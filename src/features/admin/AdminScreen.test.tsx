@@ -1,0 +1,230 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Route, Router } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
+import AdminScreen from './AdminScreen';
+import { ApiError } from '../../api/errors';
+import { resetSnackbar, snackbar } from '../../ui/snackbar/store';
+
+type Row = { id: string } & Record<string, unknown>;
+
+const backend = vi.hoisted(() => ({
+  list: vi.fn<(name: string, query: unknown, signal?: AbortSignal) => Promise<Row[]>>(),
+  remove: vi.fn<(name: string, id: string) => Promise<void>>(),
+  create: vi.fn<(name: string, body: unknown) => Promise<Row>>(),
+  replace: vi.fn<(name: string, id: string, body: unknown) => Promise<Row>>(),
+  reset: vi.fn<() => Promise<void>>(),
+}));
+vi.mock('../../api/instance', () => ({
+  api: {
+    collections: () => ({ list: backend.list, remove: backend.remove, create: backend.create, replace: backend.replace }),
+    reset: backend.reset,
+  },
+}));
+
+const ROWS: Row[] = [
+  { id: 'a1', name: 'Main', balance: 0, meta: { tier: 'gold' }, note: null },
+  { id: 'a2', name: 'Spare', closed: true },
+];
+
+function visit(path: string) {
+  const location = memoryLocation({ path, record: true });
+  render(
+    <Router hook={location.hook}>
+      <Route path="/admin/:collection?">
+        <AdminScreen />
+      </Route>
+    </Router>,
+  );
+  return location;
+}
+
+beforeEach(() => {
+  HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) {
+    this.setAttribute('open', '');
+  };
+});
+
+afterEach(() => {
+  for (const fn of Object.values(backend)) fn.mockReset();
+  act(() => resetSnackbar());
+});
+
+// The confirmation is in the page closed, as the browser keeps a closed <dialog>: hidden, so not found by role.
+const dialog = () => document.querySelector('dialog.dialog:not(.dialog--wide)') as HTMLDialogElement;
+
+describe('<AdminScreen> without a collection', () => {
+  it('introduces itself and links each collection', () => {
+    visit('/admin');
+    const title = screen.getByRole('heading', { level: 1, name: 'Admin' });
+    expect(title.tabIndex).toBe(-1);
+    expect(screen.getByText('Create, edit and delete the records of each collection. The backend checks every change.')).toBeTruthy();
+    const links = screen.getAllByRole('link');
+    expect(links.map((l) => [l.textContent, l.getAttribute('href')])).toEqual([
+      ['accounts', '/admin/accounts'],
+      ['notifications', '/admin/notifications'],
+      ['subscription', '/admin/subscription'],
+      ['symbols', '/admin/symbols'],
+    ]);
+    expect(backend.list).not.toHaveBeenCalled();
+  });
+
+  it('restores the seed data, saying so, and is not pressed twice meanwhile', async () => {
+    const user = userEvent.setup();
+    let done: () => void = () => undefined;
+    backend.reset.mockImplementationOnce(() => new Promise((resolve) => (done = resolve)));
+    visit('/admin');
+    const button = screen.getByRole('button', { name: 'Restore seed data' }) as HTMLButtonElement;
+    expect(button.disabled).toBe(false);
+    await user.click(button);
+    expect(button.disabled).toBe(true);
+    await act(async () => done());
+    expect(button.disabled).toBe(false);
+    expect(snackbar.value).toMatchObject({ message: 'Every collection holds its seed data again.', duration: 4000 });
+  });
+
+  it('a refused reset says what the backend answered, assertively, and the button is usable again', async () => {
+    const user = userEvent.setup();
+    backend.reset.mockRejectedValueOnce(new ApiError(403, { status: 403, error: 'Forbidden', message: 'admins only' }));
+    visit('/admin');
+    await user.click(screen.getByRole('button', { name: 'Restore seed data' }));
+    await waitFor(() =>
+      expect(snackbar.value).toMatchObject({ message: 'The backend answered: 403 admins only', politeness: 'assertive', duration: 8000 }),
+    );
+    expect((screen.getByRole('button', { name: 'Restore seed data' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+});
+
+describe('<AdminScreen> of a collection', () => {
+  it('an unknown collection is a page not found', async () => {
+    const location = visit('/admin/secrets');
+    await waitFor(() => expect(location.history.at(-1)).toBe('/404'));
+    expect(backend.list).not.toHaveBeenCalled();
+  });
+
+  it('says it is loading, then lists every field of every record, blanks where a record has none', async () => {
+    let answer: (rows: Row[]) => void = () => undefined;
+    backend.list.mockImplementationOnce(() => new Promise((resolve) => (answer = resolve)));
+    visit('/admin/accounts');
+    expect(screen.getByRole('heading', { level: 2, name: 'Collection: accounts' })).toBeTruthy();
+    expect(screen.getByRole('status').textContent).toBe('Loading…');
+    expect(backend.list.mock.calls[0]![0]).toBe('accounts');
+    expect(backend.list.mock.calls[0]![2]).toBeInstanceOf(AbortSignal);
+    await act(async () => answer(ROWS));
+
+    expect(screen.queryByRole('status')).toBeNull();
+    expect(screen.queryByText('This collection is empty.')).toBeNull();
+    const table = screen.getByRole('region', { name: 'Collection: accounts' });
+    expect(table.tabIndex).toBe(0);
+    const headers = within(table)
+      .getAllByRole('columnheader')
+      .map((h) => h.textContent);
+    expect(headers).toEqual(['id', 'name', 'balance', 'meta', 'note', 'closed', 'Actions']);
+    const [, first, second] = within(table).getAllByRole('row');
+    const cells = (row: HTMLElement) =>
+      within(row)
+        .getAllByRole('cell')
+        .map((c) => c.textContent);
+    expect(cells(first!)).toEqual(['a1', 'Main', '0', '{"tier":"gold"}', '', '', 'EditDelete']);
+    expect(cells(second!)).toEqual(['a2', 'Spare', '', '', '', 'true', 'EditDelete']);
+    expect(screen.getByRole('button', { name: 'Edit a1' }).textContent).toBe('Edit');
+    expect(screen.getByRole('button', { name: 'Delete a2' }).textContent).toBe('Delete');
+  });
+
+  it('an empty collection says so, with no table', async () => {
+    backend.list.mockResolvedValueOnce([]);
+    visit('/admin/symbols');
+    expect(await screen.findByText('This collection is empty.')).toBeTruthy();
+    expect(screen.queryByRole('table')).toBeNull();
+    expect(screen.queryByRole('status')).toBeNull();
+  });
+
+  it('a failed list says why, and Retry lists again', async () => {
+    const user = userEvent.setup();
+    backend.list.mockRejectedValueOnce(new Error('down')).mockResolvedValueOnce(ROWS);
+    visit('/admin/accounts');
+    expect((await screen.findByRole('alert')).textContent).toContain('Could not load this: down');
+    expect(screen.queryByRole('status')).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByRole('button', { name: 'Edit a1' })).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('a reset lists the collection again', async () => {
+    const user = userEvent.setup();
+    backend.list.mockResolvedValue(ROWS);
+    backend.reset.mockResolvedValueOnce(undefined);
+    visit('/admin/accounts');
+    await screen.findByRole('button', { name: 'Edit a1' });
+    await user.click(screen.getByRole('button', { name: 'Restore seed data' }));
+    await waitFor(() => expect(backend.list).toHaveBeenCalledTimes(2));
+  });
+
+  it('deletes a record after asking, says so and lists again', async () => {
+    const user = userEvent.setup();
+    backend.list.mockResolvedValueOnce(ROWS).mockResolvedValueOnce([ROWS[1]!]);
+    backend.remove.mockResolvedValueOnce(undefined);
+    visit('/admin/accounts');
+    await user.click(await screen.findByRole('button', { name: 'Delete a1' }));
+    expect(dialog().open).toBe(true);
+    expect(within(dialog()).getByRole('heading').textContent).toBe('Delete record a1?');
+    expect(dialog().textContent).toContain('{"id":"a1","name":"Main","balance":0,"meta":{"tier":"gold"},"note":null}');
+    await user.click(within(dialog()).getByRole('button', { name: 'Delete' }));
+    expect(backend.remove).toHaveBeenCalledWith('accounts', 'a1');
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Delete a1' })).toBeNull());
+    expect(snackbar.value).toMatchObject({ message: 'Record a1 deleted.', duration: 4000 });
+    expect(dialog().open).toBe(false);
+  });
+
+  it('cancelling the question deletes nothing', async () => {
+    const user = userEvent.setup();
+    backend.list.mockResolvedValueOnce(ROWS);
+    visit('/admin/accounts');
+    await screen.findByRole('button', { name: 'Delete a1' });
+    expect(dialog().open).toBe(false);
+    await user.click(screen.getByRole('button', { name: 'Delete a2' }));
+    await user.click(within(dialog()).getByRole('button', { name: 'Cancel' }));
+    expect(dialog().open).toBe(false);
+    expect(backend.remove).not.toHaveBeenCalled();
+  });
+
+  it('a refused delete says what the backend answered', async () => {
+    const user = userEvent.setup();
+    backend.list.mockResolvedValueOnce(ROWS);
+    backend.remove.mockRejectedValueOnce(new ApiError(409, { status: 409, error: 'Conflict', message: 'in use' }));
+    visit('/admin/accounts');
+    await user.click(await screen.findByRole('button', { name: 'Delete a1' }));
+    await user.click(within(dialog()).getByRole('button', { name: 'Delete' }));
+    await waitFor(() =>
+      expect(snackbar.value).toMatchObject({ message: 'The backend answered: 409 in use', politeness: 'assertive', duration: 8000 }),
+    );
+    expect(backend.list).toHaveBeenCalledTimes(1);
+  });
+
+  it('New record opens the editor for this collection; closing it closes it', async () => {
+    const user = userEvent.setup();
+    backend.list.mockResolvedValueOnce([]);
+    visit('/admin/symbols');
+    await screen.findByText('This collection is empty.');
+    await user.click(screen.getByRole('button', { name: 'New record' }));
+    expect(screen.getByRole('dialog', { name: 'New record in symbols' })).toBeTruthy();
+    await user.click(within(screen.getByRole('dialog', { name: 'New record in symbols' })).getByRole('button', { name: 'Cancel' }));
+    expect(screen.queryByRole('dialog', { name: 'New record in symbols' })).toBeNull();
+  });
+
+  it('Edit opens the record; a save closes the editor, says so and lists again', async () => {
+    const user = userEvent.setup();
+    backend.list.mockResolvedValue(ROWS);
+    backend.replace.mockResolvedValueOnce({ id: 'a1' });
+    visit('/admin/accounts');
+    await user.click(await screen.findByRole('button', { name: 'Edit a1' }));
+    const editor = screen.getByRole('dialog', { name: 'Edit record a1' });
+    expect(JSON.parse((within(editor).getByRole('textbox') as HTMLTextAreaElement).value)).toEqual(ROWS[0]);
+    await user.click(within(editor).getByRole('button', { name: 'Save' }));
+    expect(backend.replace).toHaveBeenCalledWith('accounts', 'a1', ROWS[0]);
+    await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Edit record a1' })).toBeNull());
+    expect(snackbar.value).toMatchObject({ message: 'Record a1 saved.', duration: 4000 });
+    expect(backend.list).toHaveBeenCalledTimes(2);
+  });
+});
