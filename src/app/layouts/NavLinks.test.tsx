@@ -1,0 +1,106 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { Router } from 'wouter';
+import { memoryLocation } from 'wouter/memory-location';
+import type { ReactNode } from 'react';
+import { AdminNav, MainNav } from './NavLinks';
+import { sessionEnded, sessionStarted } from '../../state/auth';
+
+afterEach(() => act(() => sessionEnded('signed-out')));
+
+function at(path: string, ui: ReactNode) {
+  const location = memoryLocation({ path, record: true });
+  render(<Router hook={location.hook}>{ui}</Router>);
+  return location;
+}
+
+/** The links that say they are the current page, by name. */
+const current = () =>
+  screen
+    .getAllByRole('link')
+    .filter((l) => l.getAttribute('aria-current') !== null)
+    .map((l) => [l.textContent, l.getAttribute('aria-current')]);
+
+const signIn = () => act(() => sessionStarted({ subject: 'ada', name: 'Ada', email: null }));
+
+describe('MainNav', () => {
+  it('lists the main screens in order, by name and address', () => {
+    at('/home', <MainNav variant="bar" />);
+    expect(screen.getAllByRole('link').map((l) => [l.textContent, l.getAttribute('href')])).toEqual([
+      ['Home', '/home'],
+      ['Profile', '/profile'],
+      ['Settings', '/settings'],
+      ['Dashboard', '/dashboard'],
+    ]);
+    expect(screen.getByRole('list').className).toBe('nav-list nav-list--bar');
+  });
+
+  it('marks the screen shown as the current page', () => {
+    at('/settings', <MainNav variant="drawer" />);
+    expect(current()).toEqual([['Settings', 'page']]);
+    expect(screen.getByRole('list').className).toBe('nav-list nav-list--drawer');
+  });
+
+  it('marks no main link on a screen below one (a main link matches its own address only)', () => {
+    at('/profile/edit', <MainNav variant="bar" />);
+    expect(current()).toEqual([]);
+  });
+
+  it('offers Admin only to a signed-in member', () => {
+    at('/home', <MainNav variant="bar" />);
+    expect(screen.queryByRole('link', { name: 'Admin' })).toBeNull();
+    signIn();
+    expect(screen.getByRole('link', { name: 'Admin' }).getAttribute('href')).toBe('/admin');
+  });
+
+  it.each([
+    ['/admin', true],
+    ['/admin/accounts', true],
+    ['/admin/accounts/42', true],
+    ['/administrators', false],
+    ['/home/admin/', false],
+  ])('marks Admin as current at %s: %s (the admin screen and every screen below it)', (path, isCurrent) => {
+    signIn();
+    at(path, <MainNav variant="drawer" />);
+    expect(screen.getByRole('link', { name: 'Admin' }).getAttribute('aria-current')).toBe(isCurrent ? 'page' : null);
+  });
+
+  it('tells the caller when a link is followed, and goes there', async () => {
+    signIn();
+    const onNavigate = vi.fn();
+    const location = at('/home', <MainNav variant="drawer" onNavigate={onNavigate} />);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('link', { name: 'Settings' }));
+    await user.click(screen.getByRole('link', { name: 'Admin' }));
+    expect(onNavigate).toHaveBeenCalledTimes(2);
+    expect(location.history).toEqual(['/home', '/settings', '/admin']);
+  });
+});
+
+describe('AdminNav', () => {
+  it('is a titled menu of every collection', () => {
+    at('/admin', <AdminNav />);
+    const menu = screen.getByRole('navigation', { name: 'Collections' });
+    expect(within(menu).getByRole('heading', { name: 'Collections' })).toBeTruthy();
+    expect(
+      within(menu)
+        .getAllByRole('link')
+        .map((l) => [l.textContent, l.getAttribute('href')]),
+    ).toEqual([
+      ['accounts', '/admin/accounts'],
+      ['notifications', '/admin/notifications'],
+      ['subscription', '/admin/subscription'],
+      ['symbols', '/admin/symbols'],
+    ]);
+  });
+
+  it('marks the collection shown, and tells the caller when one is chosen', async () => {
+    const onNavigate = vi.fn();
+    const location = at('/admin/symbols', <AdminNav onNavigate={onNavigate} />);
+    expect(current()).toEqual([['symbols', 'page']]);
+    await userEvent.setup().click(screen.getByRole('link', { name: 'accounts' }));
+    expect(onNavigate).toHaveBeenCalledTimes(1);
+    expect(location.history.at(-1)).toBe('/admin/accounts');
+  });
+});
