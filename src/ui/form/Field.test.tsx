@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Field } from './Field';
+import { Field, focusFirstError } from './Field';
 import { createFormState, type FormState } from './form-state';
 import { Validators } from './validators';
 
@@ -105,5 +105,94 @@ describe('<Field>', () => {
     expect(form.values.value).toMatchObject({ bio: 'Hi', language: 'de' });
     act(() => form.setValue('bio', 'From state'));
     expect((screen.getByLabelText('About you') as HTMLTextAreaElement).value).toBe('From state');
+  });
+
+  it('marks as required only a required field', () => {
+    const { input } = setup();
+    expect(input.getAttribute('aria-required')).toBe('true');
+    expect(screen.getByLabelText('About you').hasAttribute('aria-required')).toBe(false);
+    expect(screen.getByLabelText('Language').hasAttribute('aria-required')).toBe(false);
+  });
+
+  it('shows its invalid state on the whole field only while the error is shown', async () => {
+    const { user, input } = setup();
+    const field = input.closest('div')!;
+    expect(field.className).toBe('field');
+    await user.click(input);
+    await user.tab();
+    expect(field.className).toBe('field field--invalid');
+    await user.click(input);
+    await user.keyboard('abc');
+    expect(field.className).toBe('field');
+  });
+
+  it('shows an error when the field is left for nothing', () => {
+    const { input } = setup();
+    act(() => input.focus());
+    act(() => input.blur());
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+  });
+});
+
+/** A field in a form with a submit button and a plain button, beside another form's submit button. */
+function setupWithButtons() {
+  form = createFormState<Name>([{ name: 'username', rules: [Validators.required()] }]);
+  render(
+    <>
+      <form aria-label="Profile" onSubmit={(e) => e.preventDefault()}>
+        <Field form={form} name="username" label="Username" required />
+        <button type="button">Preview</button>
+        <button type="submit">Save</button>
+      </form>
+      <form aria-label="Search" onSubmit={(e) => e.preventDefault()}>
+        <button type="submit">Search</button>
+      </form>
+    </>,
+  );
+  return { user: userEvent.setup(), input: screen.getByLabelText(/^Username/) as HTMLInputElement };
+}
+
+describe('<Field> left for a button', () => {
+  it("shows no error when left for its own form's submit button, whose click must not be moved away", async () => {
+    const { user, input } = setupWithButtons();
+    await user.click(input);
+    await user.pointer({ keys: '[MouseLeft>]', target: screen.getByRole('button', { name: 'Save' }) });
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Save' }));
+    expect(input.hasAttribute('aria-invalid')).toBe(false);
+    expect(form.touched.value.username).toBeFalsy();
+  });
+
+  it('shows the error when left for a button that does not submit the form', async () => {
+    const { user, input } = setupWithButtons();
+    await user.click(input);
+    await user.click(screen.getByRole('button', { name: 'Preview' }));
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+  });
+
+  it("shows the error when left for another form's submit button", async () => {
+    const { user, input } = setupWithButtons();
+    await user.click(input);
+    await user.click(screen.getByRole('button', { name: 'Search' }));
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+  });
+});
+
+describe('focusFirstError', () => {
+  it('moves focus to the first field showing an error', () => {
+    setup();
+    act(() => form.setValue('bio', 'far too long'));
+    act(() => void form.submit());
+    const element = screen.getByLabelText(/^Username/).closest('form')!;
+    act(() => focusFirstError(element));
+    expect(document.activeElement).toBe(screen.getByLabelText(/^Username/));
+  });
+
+  it('leaves focus where it is when no field shows an error, or there is no form', () => {
+    const { input } = setup();
+    const bio = screen.getByLabelText('About you');
+    act(() => bio.focus());
+    expect(() => focusFirstError(input.closest('form'))).not.toThrow();
+    expect(() => focusFirstError(null)).not.toThrow();
+    expect(document.activeElement).toBe(bio);
   });
 });

@@ -27,6 +27,7 @@ export function Field<Name extends string>({
   hint,
   required,
   multiline,
+  // Stryker disable next-line StringLiteral: an input whose type is empty is a text input, as one whose type is text (HTML's default for a missing or unknown type)
   type = 'text',
   autoComplete,
   inputMode,
