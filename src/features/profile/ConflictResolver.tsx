@@ -42,9 +42,11 @@ export default function ConflictResolver({ conflict, onResolved }: Props) {
   const theirs = fieldsOf(conflict.theirs);
 
   useEffect(() => {
+    // Stryker disable next-line OptionalChaining: the heading is always rendered when the effect runs
     heading.current?.focus();
     // The snackbar's region is always in the page: a polite live region that exists before its news.
     showSnackbar({ message: t('profile.conflict.announce'), duration: 8000 });
+    // Stryker disable next-line ArrayDeclaration: any constant list runs the effect once, as the empty one does
   }, []);
 
   async function resolve(resolution: Resolution) {
@@ -66,6 +68,7 @@ export default function ConflictResolver({ conflict, onResolved }: Props) {
   const startMerge = () => {
     setMerging(true);
     // The first choice to make takes the focus; the heading stays the region's name.
+    // Stryker disable next-line OptionalChaining: merging is offered only with a differing field, so a radio is always there
     requestAnimationFrame(() => document.querySelector<HTMLInputElement>('#profile-conflict input[type="radio"]')?.focus());
   };
   const choose = (field: ConflictField, side: Side) => setChoice((current) => ({ ...current, [field]: side }));

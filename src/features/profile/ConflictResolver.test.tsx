@@ -1,0 +1,228 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { Profile } from '../../api/profile';
+import type { ProfileConflict } from '../../state/edit-conflict';
+import type { Resolution } from '../../state/profile-resolution';
+
+const resolution = vi.hoisted(() => ({
+  resolveProfileConflict: vi.fn<(resolution: Resolution) => Promise<'discarded' | 'saved' | 'queued' | 'conflict'>>(),
+}));
+vi.mock('../../state/profile-resolution', () => resolution);
+
+// The field labels are a table built when the module loads: each test reads a fresh copy, and
+// the snackbar it speaks through with it.
+let ConflictResolver: typeof import('./ConflictResolver').default;
+let snackbar: typeof import('../../ui/snackbar/store').snackbar;
+let ApiError: typeof import('../../api/errors').ApiError;
+beforeEach(async () => {
+  vi.resetModules();
+  ({ default: ConflictResolver } = await import('./ConflictResolver'));
+  ({ snackbar } = await import('../../ui/snackbar/store'));
+  ({ ApiError } = await import('../../api/errors'));
+});
+
+afterEach(() => {
+  resolution.resolveProfileConflict.mockReset();
+});
+
+const THEIRS: Profile = {
+  id: 'p-1',
+  displayName: 'Ada L.',
+  username: 'ada',
+  email: 'ada@example.org',
+  bio: 'Theirs',
+  language: 'de',
+  interests: ['maths', 'poetry'],
+  createdAt: '2024-01-01T00:00:00Z',
+  updatedAt: '2024-01-03T00:00:00Z',
+};
+
+const CONFLICT: ProfileConflict = {
+  id: 'p-1',
+  mine: { displayName: 'Ada Lovelace', username: 'countess', email: 'ada@lovelace.org', bio: '', language: 'fr', interests: ['engines'] },
+  // The username was left as it was: its merge starts from theirs; the rest from mine.
+  base: { displayName: 'Ada', username: 'countess', email: 'ada@example.org', bio: 'Old', language: 'en', interests: [] },
+  avatar: null,
+  theirs: THEIRS,
+  etag: '"2"',
+  queued: false,
+  fields: ['displayName', 'username', 'email', 'bio', 'language', 'interests'],
+};
+
+function show(conflict: ProfileConflict = CONFLICT) {
+  const onResolved = vi.fn();
+  render(<ConflictResolver conflict={conflict} onResolved={onResolved} />);
+  return { onResolved, region: screen.getByRole('region', { name: 'Your profile changed on another device' }) };
+}
+
+const rows = () =>
+  within(screen.getByRole('table'))
+    .getAllByRole('row')
+    .map((r) => [...r.querySelectorAll('th,td')].map((c) => c.textContent));
+
+describe('<ConflictResolver>', () => {
+  it('puts both versions of every differing field side by side, focuses its heading and announces itself', () => {
+    show();
+    const heading = screen.getByRole('heading', { name: 'Your profile changed on another device' });
+    expect(document.activeElement).toBe(heading);
+    expect(heading.tabIndex).toBe(-1);
+    expect(
+      screen.getByText(
+        'It was saved elsewhere after you started editing, so your changes were not saved. Nothing is lost: choose what to keep.',
+      ),
+    ).toBeTruthy();
+    expect(snackbar.value).toMatchObject({
+      message: 'Your changes were not saved because the profile changed elsewhere. Choose what to keep.',
+      duration: 8000,
+    });
+    expect(rows()).toEqual([
+      ['Field', 'Your version', 'Saved version'],
+      ['Display name', 'Ada Lovelace', 'Ada L.'],
+      ['Username', 'countess', 'ada'],
+      ['Email', 'ada@lovelace.org', 'ada@example.org'],
+      ['About you', '(empty)', 'Theirs'],
+      ['Preferred language', 'Français', 'Deutsch'],
+      ['Interests', 'engines', 'maths, poetry'],
+    ]);
+    expect(screen.queryByText('Your new avatar is kept with your version and with a merge.')).toBeNull();
+    expect(screen.queryByRole('form')).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
+    for (const name of ['Keep mine', 'Take theirs', 'Merge field by field'])
+      expect((screen.getByRole('button', { name }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('a language it does not know, or text in another field that names one, is shown as it is', () => {
+    show({
+      ...CONFLICT,
+      mine: { ...CONFLICT.mine, language: 'xx' as 'en', bio: 'de' },
+      fields: ['bio', 'language'],
+    });
+    expect(rows().slice(1)).toEqual([
+      ['About you', 'de', 'Theirs'],
+      ['Preferred language', 'xx', 'Deutsch'],
+    ]);
+  });
+
+  it('with no field differing (only the avatar), offers no table and no merge, and says the avatar is kept', () => {
+    show({ ...CONFLICT, fields: [], avatar: new Blob(['x'], { type: 'image/png' }) });
+    expect(screen.queryByRole('table')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Merge field by field' })).toBeNull();
+    expect(screen.getByText('Your new avatar is kept with your version and with a merge.')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Keep mine' })).toBeTruthy();
+  });
+
+  it.each([
+    ['Keep mine', { kind: 'mine' }, 'saved', 'Your changes were saved.'],
+    ['Take theirs', { kind: 'theirs' }, 'discarded', 'Your changes were discarded. The saved version is shown.'],
+    ['Keep mine', { kind: 'mine' }, 'queued', 'Saved on this device. It will be sent when you are back online.'],
+  ] as const)('%s sends that choice, says what became of it and hands back', async (button, sent, outcome, said) => {
+    const user = userEvent.setup();
+    resolution.resolveProfileConflict.mockResolvedValueOnce(outcome);
+    const { onResolved } = show();
+    await user.click(screen.getByRole('button', { name: button }));
+    expect(resolution.resolveProfileConflict).toHaveBeenCalledWith(sent);
+    await waitFor(() => expect(onResolved).toHaveBeenCalledTimes(1));
+    expect(snackbar.value).toMatchObject({ message: said, duration: 5000 });
+  });
+
+  it('while the choice is sent, no other can be made', async () => {
+    const user = userEvent.setup();
+    let finish: (outcome: 'conflict') => void = () => undefined;
+    resolution.resolveProfileConflict.mockImplementationOnce(() => new Promise((resolve) => (finish = resolve)));
+    const { onResolved } = show();
+    await user.click(screen.getByRole('button', { name: 'Take theirs' }));
+    for (const name of ['Keep mine', 'Take theirs', 'Merge field by field'])
+      expect((screen.getByRole('button', { name }) as HTMLButtonElement).disabled).toBe(true);
+    // A newer change elsewhere: the new conflict replaces this one, nothing is said and nothing handed back.
+    await act(async () => finish('conflict'));
+    expect(onResolved).not.toHaveBeenCalled();
+    expect(snackbar.value?.message).toBe('Your changes were not saved because the profile changed elsewhere. Choose what to keep.');
+    expect((screen.getByRole('button', { name: 'Keep mine' }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('a failed choice says why and can be tried again', async () => {
+    const user = userEvent.setup();
+    resolution.resolveProfileConflict
+      .mockRejectedValueOnce(new ApiError(500, { status: 500, error: 'Server Error', message: 'down' }))
+      .mockImplementationOnce(() => new Promise(() => undefined));
+    const { onResolved } = show();
+    await user.click(screen.getByRole('button', { name: 'Keep mine' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Your changes were not saved: down. The form keeps what you typed.');
+    expect(onResolved).not.toHaveBeenCalled();
+    expect((screen.getByRole('button', { name: 'Keep mine' }) as HTMLButtonElement).disabled).toBe(false);
+    await user.click(screen.getByRole('button', { name: 'Keep mine' }));
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  describe('merge', () => {
+    const group = (legend: string) => screen.getByRole('group', { name: legend });
+    const radio = (legend: string, side: RegExp) => within(group(legend)).getByRole('radio', { name: side }) as HTMLInputElement;
+
+    it('offers each field with both values, starting from the suggested side, and focuses the first choice', async () => {
+      const user = userEvent.setup();
+      show();
+      await user.click(screen.getByRole('button', { name: 'Merge field by field' }));
+      expect(screen.queryByRole('table')).toBeNull();
+      expect(screen.queryByRole('button', { name: 'Keep mine' })).toBeNull();
+      expect(screen.getByText('For each field, choose the version to keep.')).toBeTruthy();
+      expect(
+        screen
+          .getAllByRole('group')
+          .map((g) => [
+            g.querySelector('legend')?.textContent,
+            ...[...g.querySelectorAll('label')].map(
+              (l) => `${l.textContent}${(l.querySelector('input') as HTMLInputElement).checked ? ' *' : ''}`,
+            ),
+          ]),
+      ).toEqual([
+        ['Display name', 'Yours: Ada Lovelace *', 'Saved: Ada L.'],
+        ['Username', 'Yours: countess', 'Saved: ada *'],
+        ['Email', 'Yours: ada@lovelace.org *', 'Saved: ada@example.org'],
+        ['About you', 'Yours: (empty) *', 'Saved: Theirs'],
+        ['Preferred language', 'Yours: Français *', 'Saved: Deutsch'],
+        ['Interests', 'Yours: engines *', 'Saved: maths, poetry'],
+      ]);
+      // Each field is its own choice: the radios of one are one group.
+      expect(radio('Email', /Yours/).name).toBe('conflict-email');
+      expect(radio('Email', /Saved/).name).toBe('conflict-email');
+      expect(radio('Username', /Saved/).closest('label')?.className).toBe('theme-option theme-option--active');
+      expect(radio('Username', /Yours/).closest('label')?.className).toBe('theme-option');
+      await waitFor(() => expect(document.activeElement).toBe(radio('Display name', /Yours/)));
+    });
+
+    it('sends the sides chosen', async () => {
+      const user = userEvent.setup();
+      resolution.resolveProfileConflict.mockResolvedValueOnce('saved');
+      const { onResolved } = show();
+      await user.click(screen.getByRole('button', { name: 'Merge field by field' }));
+      await user.click(radio('Display name', /Saved/));
+      await user.click(radio('Username', /Yours/));
+      expect(radio('Display name', /Saved/).checked).toBe(true);
+      expect(radio('Display name', /Yours/).checked).toBe(false);
+      await user.click(screen.getByRole('button', { name: 'Save merged profile' }));
+      expect(resolution.resolveProfileConflict).toHaveBeenCalledWith({
+        kind: 'merge',
+        choice: { displayName: 'theirs', username: 'mine', email: 'mine', bio: 'mine', language: 'mine', interests: 'mine' },
+      });
+      await waitFor(() => expect(onResolved).toHaveBeenCalled());
+      expect(snackbar.value?.message).toBe('Your changes were saved.');
+    });
+
+    it('is not sent twice while it is sent, and Cancel goes back to the three ways out', async () => {
+      const user = userEvent.setup();
+      let finish: (outcome: 'conflict') => void = () => undefined;
+      resolution.resolveProfileConflict.mockImplementationOnce(() => new Promise((resolve) => (finish = resolve)));
+      show();
+      await user.click(screen.getByRole('button', { name: 'Merge field by field' }));
+      await user.click(screen.getByRole('button', { name: 'Save merged profile' }));
+      expect((screen.getByRole('button', { name: 'Save merged profile' }) as HTMLButtonElement).disabled).toBe(true);
+      expect((screen.getByRole('button', { name: 'Cancel' }) as HTMLButtonElement).disabled).toBe(true);
+      await act(async () => finish('conflict'));
+      await user.click(screen.getByRole('button', { name: 'Cancel' }));
+      expect(screen.queryByRole('group')).toBeNull();
+      expect(screen.getByRole('table')).toBeTruthy();
+      expect(screen.getByRole('button', { name: 'Keep mine' })).toBeTruthy();
+    });
+  });
+});
