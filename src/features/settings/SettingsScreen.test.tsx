@@ -1,11 +1,31 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { act, render, screen } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import SettingsScreen from './SettingsScreen';
-import { activeThemeName, changeLanguage, changeTheme, followLanguagePreference, language } from '../../state/preference';
+import {
+  activeThemeName,
+  changeLanguage,
+  changeTheme,
+  disableNotifications,
+  enableNotifications,
+  followLanguagePreference,
+  language,
+} from '../../state/preference';
 import { loadLanguage } from '../../i18n';
 import { resetSnackbar, snackbar } from '../../ui/snackbar/store';
 import { es } from '../../i18n/es';
+import { setRenderMode } from '../../state/render-mode';
+import { setConnectivity } from '../../lib/connectivity';
+import { PushError } from '../../pwa/push';
+
+const push = vi.hoisted(() => ({
+  subscribeToPush: vi.fn<() => Promise<void>>(),
+  unsubscribeFromPush: vi.fn<() => Promise<void>>(),
+}));
+vi.mock('../../pwa/push', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../pwa/push')>()),
+  ...push,
+}));
 
 // As the boot does: the interface language follows the preference.
 let stopFollowing: () => void;
@@ -18,8 +38,13 @@ afterEach(() => {
   act(() => {
     changeLanguage('en');
     changeTheme('INDIGO_PINK');
+    disableNotifications();
+    setRenderMode('live');
+    setConnectivity(true);
     resetSnackbar();
   });
+  push.subscribeToPush.mockReset();
+  push.unsubscribeFromPush.mockReset();
 });
 
 describe('<SettingsScreen>', () => {
@@ -82,5 +107,108 @@ describe('<SettingsScreen>', () => {
     render(<SettingsScreen />);
     const toggle = screen.getByRole('switch', { name: 'Push notifications' });
     expect(toggle.getAttribute('aria-checked')).toBe('false');
+  });
+
+  it('titles each part, marks the active theme, and the title takes focus only by script', () => {
+    render(<SettingsScreen />);
+    expect(screen.getByRole('heading', { level: 1, name: 'Settings' }).tabIndex).toBe(-1);
+    expect(screen.getByRole('region', { name: 'Language' })).toBeTruthy();
+    expect(screen.getByRole('region', { name: 'Theme' })).toBeTruthy();
+    expect(screen.getByRole('region', { name: 'Notifications' })).toBeTruthy();
+    const labels = (screen.getAllByRole('radio') as HTMLInputElement[]).map((r) => r.closest('label')?.className);
+    expect(labels).toEqual(['theme-option', 'theme-option theme-option--active', 'theme-option', 'theme-option']);
+    const toggle = screen.getByRole('switch', { name: 'Push notifications' }) as HTMLButtonElement;
+    expect(toggle.disabled).toBe(false);
+    expect(toggle.getAttribute('aria-busy')).toBeNull();
+    expect(document.getElementById(toggle.getAttribute('aria-describedby')!)?.textContent).toBe(
+      'Get news from your circle even when the app is closed.',
+    );
+  });
+
+  it('prerendered, no choice can be made until the app runs', () => {
+    act(() => setRenderMode('static'));
+    render(<SettingsScreen />);
+    expect((screen.getByLabelText('Language', { selector: 'select' }) as HTMLSelectElement).disabled).toBe(true);
+    expect((screen.getAllByRole('radio') as HTMLInputElement[]).every((r) => r.disabled)).toBe(true);
+    expect((screen.getByRole('switch') as HTMLButtonElement).disabled).toBe(true);
+    act(() => setRenderMode('live'));
+    expect((screen.getByLabelText('Language', { selector: 'select' }) as HTMLSelectElement).disabled).toBe(false);
+    expect((screen.getAllByRole('radio') as HTMLInputElement[]).some((r) => r.disabled)).toBe(false);
+    expect((screen.getByRole('switch') as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('turns push notifications on, busy meanwhile, and says so', async () => {
+    const user = userEvent.setup();
+    let done: () => void = () => undefined;
+    push.subscribeToPush.mockImplementationOnce(
+      () =>
+        new Promise((resolve) => {
+          done = () => {
+            enableNotifications();
+            resolve();
+          };
+        }),
+    );
+    render(<SettingsScreen />);
+    const toggle = screen.getByRole('switch', { name: 'Push notifications' }) as HTMLButtonElement;
+    await user.click(toggle);
+    expect(push.subscribeToPush).toHaveBeenCalledTimes(1);
+    expect(push.unsubscribeFromPush).not.toHaveBeenCalled();
+    expect(toggle.getAttribute('aria-busy')).toBe('true');
+    expect(toggle.disabled).toBe(true);
+    await act(async () => done());
+    expect(toggle.getAttribute('aria-checked')).toBe('true');
+    expect(toggle.getAttribute('aria-busy')).toBeNull();
+    expect(toggle.disabled).toBe(false);
+    expect(snackbar.value).toMatchObject({ message: 'Push notifications are on.', duration: 4000 });
+  });
+
+  it('turns them off when on', async () => {
+    const user = userEvent.setup();
+    act(() => enableNotifications());
+    push.unsubscribeFromPush.mockImplementationOnce(async () => disableNotifications());
+    render(<SettingsScreen />);
+    await user.click(screen.getByRole('switch', { name: 'Push notifications' }));
+    expect(push.unsubscribeFromPush).toHaveBeenCalledTimes(1);
+    expect(push.subscribeToPush).not.toHaveBeenCalled();
+    await waitFor(() => expect(snackbar.value).toMatchObject({ message: 'Push notifications are off.', duration: 4000 }));
+  });
+
+  it('offline, says a connection is needed and tries nothing', async () => {
+    const user = userEvent.setup();
+    act(() => void setConnectivity(false));
+    render(<SettingsScreen />);
+    await user.click(screen.getByRole('switch', { name: 'Push notifications' }));
+    expect(push.subscribeToPush).not.toHaveBeenCalled();
+    expect(snackbar.value).toMatchObject({
+      message: 'You are offline: this needs a connection. Try again when you are back online.',
+      duration: 5000,
+    });
+    expect((screen.getByRole('switch') as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it.each([
+    ['no-service-worker', 'Service workers are disabled or not supported by this browser'],
+    ['not-subscribed', 'Not subscribed to push notifications.'],
+    ['unsubscribe-failed', 'Unsubscribe failed!'],
+    ['denied', 'Notifications are blocked for this site. Allow them in your browser settings.'],
+    ['unsupported', 'This browser cannot receive push notifications.'],
+    ['failed', 'Could not turn on push notifications: the push service said no'],
+  ] as const)('a push failure (%s) is said in words, assertively, and the switch is usable again', async (reason, said) => {
+    const user = userEvent.setup();
+    push.subscribeToPush.mockRejectedValueOnce(new PushError('the push service said no', reason));
+    render(<SettingsScreen />);
+    await user.click(screen.getByRole('switch', { name: 'Push notifications' }));
+    await waitFor(() => expect(snackbar.value).toMatchObject({ message: said, politeness: 'assertive', duration: 8000 }));
+    expect((screen.getByRole('switch') as HTMLButtonElement).disabled).toBe(false);
+    expect(screen.getByRole('switch').getAttribute('aria-checked')).toBe('false');
+  });
+
+  it('any other failure is said with its message', async () => {
+    const user = userEvent.setup();
+    push.subscribeToPush.mockRejectedValueOnce(new Error('boom'));
+    render(<SettingsScreen />);
+    await user.click(screen.getByRole('switch', { name: 'Push notifications' }));
+    await waitFor(() => expect(snackbar.value?.message).toBe('Could not turn on push notifications: boom'));
   });
 });

@@ -11,6 +11,7 @@ import { PushError, subscribeToPush, unsubscribeFromPush } from '../../pwa/push'
 import { errorText } from '../../ui/widgets/states';
 
 function pushMessage(error: unknown): string {
+  // Stryker disable next-line ConditionalExpression: another error has no reason, so the switch falls to the same message as below
   if (error instanceof PushError) {
     switch (error.reason) {
       case 'no-service-worker':
@@ -81,6 +82,7 @@ function NotificationsToggle() {
 export default function SettingsScreen() {
   useEffect(
     () => onPersistRefused(() => showSnackbar({ message: t('settings.storageRefused'), politeness: 'assertive', duration: 8000 })),
+    // Stryker disable next-line ArrayDeclaration: any constant list subscribes once, as the empty one does
     [],
   );
   const current = activeThemeName.value;
