@@ -4,6 +4,9 @@ import userEvent from '@testing-library/user-event';
 import { Shell } from './Shell';
 import { sessionEnded, sessionStarted } from '../../state/auth';
 import { setRenderMode } from '../../state/render-mode';
+import { navigate } from 'wouter/use-browser-location';
+import { Router } from 'wouter';
+import { renderToString } from 'react-dom/server';
 
 const session = vi.hoisted(() => ({ endSession: vi.fn(async () => undefined) }));
 vi.mock('../../state/session', () => session);
@@ -96,5 +99,230 @@ describe('<Shell> prerendered (render mode static)', () => {
     } finally {
       wide.mockRestore();
     }
+  });
+});
+
+/** The window's width: the shell listens to the configured breakpoint (599px by default). */
+async function viewport(width: number) {
+  await act(async () => {
+    (window as unknown as { happyDOM: { setViewport(size: { width: number }): void } }).happyDOM.setViewport({ width });
+    // The media query reports the change asynchronously.
+    await new Promise((r) => setTimeout(r, 0));
+  });
+}
+
+function shell(layout: 'home' | 'sidenav' | 'dashboard' | 'admin') {
+  return render(
+    <Shell layout={layout}>
+      <p>content</p>
+    </Shell>,
+  ).container;
+}
+
+describe('<Shell> account actions', () => {
+  it('names the sign-in link even when only its icon shows, and says it in words beside it', () => {
+    window.history.replaceState(null, '', '/docs/sign-in');
+    shell('home');
+    const link = topBar().getByRole('link', { name: 'Sign in' });
+    expect(link.getAttribute('aria-label')).toBe('Sign in');
+    expect(link.textContent).toBe('Sign in');
+    // Only the sign-in screen itself (at the root) is no place to come back to.
+    expect(link.getAttribute('href')).toBe('/sign-in?next=%2Fdocs%2Fsign-in');
+  });
+
+  it('names the sign-out button even when only its icon shows, and keeps the name in its own place', () => {
+    act(() => sessionStarted({ subject: 'ada', name: 'Ada Lovelace', email: null }));
+    const container = shell('home');
+    const button = topBar().getByRole('button', { name: 'Sign out' });
+    expect(button.getAttribute('aria-label')).toBe('Sign out');
+    expect(button.textContent).toBe('Sign out');
+    expect(container.querySelector('.topbar__who')?.textContent).toBe('Ada Lovelace');
+  });
+
+  it('shows no name for a member the provider gave none', () => {
+    act(() => sessionStarted({ subject: 'anon', name: '', email: null }));
+    const container = shell('home');
+    expect(container.querySelector('.topbar__who')).toBeNull();
+    expect(topBar().getByRole('button', { name: 'Sign out' })).toBeTruthy();
+  });
+});
+
+describe('<Shell> after a reload, before the session is read back', () => {
+  it('shows the sign-out action without a name while who is signed in is not known yet', async () => {
+    // The signed-in flag is kept across reloads; the member comes later, from IndexedDB.
+    localStorage.setItem('auth.isLoggedIn', 'true');
+    vi.resetModules();
+    const testing = await import('@testing-library/react');
+    const { Shell: FreshShell } = await import('./Shell');
+    const { container } = testing.render(
+      <FreshShell layout="home">
+        <p>content</p>
+      </FreshShell>,
+    );
+    try {
+      expect(testing.screen.getByRole('button', { name: 'Sign out' })).toBeTruthy();
+      expect(container.querySelector('.topbar__who')).toBeNull();
+    } finally {
+      testing.cleanup();
+    }
+  });
+});
+
+describe('<Shell> layouts on a wide window', () => {
+  it('home: the main menu in the top bar, no drawer, no menu button', () => {
+    const container = shell('home');
+    expect(container.firstElementChild?.className).toBe('app app--home');
+    const nav = topBar().getByRole('navigation', { name: 'Main' });
+    expect(nav.className).toBe('topbar__nav');
+    expect(within(nav).getByRole('link', { name: 'Home' })).toBeTruthy();
+    expect(container.querySelector('aside')).toBeNull();
+    expect(container.querySelector('dialog')).toBeNull();
+    expect(topBar().queryByRole('button', { name: 'Open menu' })).toBeNull();
+  });
+
+  it('sidenav: the main menu in a side drawer, not in the top bar, with no collections menu', () => {
+    const container = shell('sidenav');
+    expect(topBar().queryByRole('navigation')).toBeNull();
+    const aside = container.querySelector('aside') as HTMLElement;
+    expect(within(aside).getByRole('navigation', { name: 'Main' })).toBeTruthy();
+    expect(within(aside).queryByRole('navigation', { name: 'Collections' })).toBeNull();
+    expect(container.querySelector('dialog')).toBeNull();
+  });
+
+  it('admin: the side drawer adds the collections menu', () => {
+    const container = shell('admin');
+    expect(container.firstElementChild?.className).toBe('app app--admin');
+    const aside = container.querySelector('aside') as HTMLElement;
+    expect(within(aside).getByRole('navigation', { name: 'Collections' })).toBeTruthy();
+  });
+
+  it('a skip link leads to the content, which can take focus', () => {
+    shell('dashboard');
+    const skip = screen.getByRole('link', { name: 'Skip to content' });
+    expect(skip.getAttribute('href')).toBe('#main');
+    const main = screen.getByRole('main');
+    expect(main.id).toBe('main');
+    expect(main.tabIndex).toBe(-1);
+    expect(main.className).toBe('content content--dashboard');
+    expect(within(main).getByText('content')).toBeTruthy();
+  });
+
+  it('the brand leads home', () => {
+    shell('sidenav');
+    expect(topBar().getByRole('link', { name: 'Circle' }).getAttribute('href')).toBe('/home');
+  });
+});
+
+describe('<Shell> on a narrow window', () => {
+  afterEach(() => viewport(1024));
+
+  const menuButton = () => topBar().getByRole('button', { name: 'Open menu' });
+  const drawer = (container: HTMLElement) => container.querySelector('dialog') as HTMLDialogElement;
+
+  it('home: no menu in the top bar and no side drawer, a closed modal drawer behind a menu button', async () => {
+    await viewport(400);
+    const container = shell('home');
+    expect(topBar().queryByRole('navigation')).toBeNull();
+    expect(container.querySelector('aside')).toBeNull();
+    expect(menuButton().getAttribute('aria-expanded')).toBe('false');
+    expect(drawer(container).open).toBe(false);
+  });
+
+  it('the menu button opens a modal drawer with the main menu, and its close button closes it', async () => {
+    await viewport(400);
+    const container = shell('sidenav');
+    expect(container.querySelector('aside')).toBeNull();
+    const user = userEvent.setup();
+    await user.click(menuButton());
+
+    expect(menuButton().getAttribute('aria-expanded')).toBe('true');
+    const dialog = screen.getByRole('dialog', { name: 'Main' });
+    expect(drawer(container).open).toBe(true);
+    expect(within(dialog).getByRole('navigation', { name: 'Main' })).toBeTruthy();
+    expect(within(dialog).queryByRole('navigation', { name: 'Collections' })).toBeNull();
+
+    await user.click(within(dialog).getByRole('button', { name: 'Close menu' }));
+    expect(drawer(container).open).toBe(false);
+    expect(menuButton().getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('admin: the modal drawer holds the collections menu too', async () => {
+    await viewport(400);
+    shell('admin');
+    await userEvent.setup().click(menuButton());
+    expect(within(screen.getByRole('dialog')).getByRole('navigation', { name: 'Collections' })).toBeTruthy();
+  });
+
+  it('a click on the backdrop closes the drawer, a click inside it does not', async () => {
+    await viewport(400);
+    const container = shell('sidenav');
+    const user = userEvent.setup();
+    await user.click(menuButton());
+
+    await user.click(container.querySelector('.drawer__inner') as HTMLElement);
+    expect(drawer(container).open).toBe(true);
+
+    await user.click(drawer(container));
+    expect(drawer(container).open).toBe(false);
+    expect(menuButton().getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('following a link in the drawer closes it, even to the screen already shown', async () => {
+    window.history.replaceState(null, '', '/home');
+    await viewport(400);
+    const container = shell('sidenav');
+    const user = userEvent.setup();
+    await user.click(menuButton());
+    await user.click(within(screen.getByRole('dialog')).getByRole('link', { name: 'Home' }));
+    expect(drawer(container).open).toBe(false);
+    expect(menuButton().getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('the drawer closes when the screen changes by other means (a link in the page, back)', async () => {
+    window.history.replaceState(null, '', '/home');
+    await viewport(400);
+    const container = shell('sidenav');
+    await userEvent.setup().click(menuButton());
+    act(() => navigate('/settings'));
+    expect(drawer(container).open).toBe(false);
+    expect(menuButton().getAttribute('aria-expanded')).toBe('false');
+  });
+
+  it('growing past the breakpoint trades the modal drawer for the side drawer', async () => {
+    await viewport(400);
+    const container = shell('sidenav');
+    expect(menuButton().hasAttribute('disabled')).toBe(false);
+    await viewport(1024);
+    expect(container.querySelector('dialog')).toBeNull();
+    expect(container.querySelector('aside')).not.toBeNull();
+  });
+});
+
+describe('<Shell> prerendered home', () => {
+  afterEach(() => act(() => setRenderMode('live')));
+
+  it('holds the top-bar menu for wide windows only and the menu button for narrow ones', () => {
+    act(() => setRenderMode('static'));
+    const container = shell('home');
+    expect(topBar().getByRole('navigation', { name: 'Main' }).className).toBe('topbar__nav only-wide');
+    expect(container.querySelector('.topbar__menu')?.className).toBe('icon-button topbar__menu only-narrow');
+    expect(container.querySelector('aside')).toBeNull();
+    expect(container.querySelector('dialog')).toBeNull();
+  });
+
+  it('the built page says the menu is closed: no effect runs before it is shown', () => {
+    setRenderMode('static');
+    const html = renderToString(
+      <Router ssrPath="/settings">
+        <Shell layout="sidenav">
+          <p>content</p>
+        </Shell>
+      </Router>,
+    );
+    const page = new DOMParser().parseFromString(html, 'text/html');
+    const menu = page.querySelector('.topbar__menu');
+    expect(menu?.getAttribute('aria-expanded')).toBe('false');
+    expect(menu?.hasAttribute('disabled')).toBe(true);
+    expect(page.querySelector('dialog')).toBeNull();
   });
 });
