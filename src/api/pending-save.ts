@@ -120,5 +120,6 @@ export function sendPendingSave(
     const body = { status: 412, error: 'Precondition Failed', message: 'The profile may have changed since this edit was made' };
     return Promise.reject(new ApiError(412, body));
   }
+  // Stryker disable next-line StringLiteral: sendProfileSave sends any kind but 'create' as this update
   return sendProfileSave(client, { kind: 'update', id: save.id, fields: save.fields, ifMatch: save.ifMatch }, save.avatar, send);
 }
