@@ -68,6 +68,22 @@ describe('snackbar store', () => {
     expect(onAction).toHaveBeenCalledTimes(1);
   });
 
+  it('a duration of zero or less means none: it stays until dismissed', () => {
+    const none = showSnackbar({ message: 'Zero', duration: 0 });
+    vi.advanceTimersByTime(60_000);
+    expect(snackbar.value?.message).toBe('Zero');
+    dismissSnackbar(none);
+    showSnackbar({ message: 'Negative', duration: -5 });
+    vi.advanceTimersByTime(60_000);
+    expect(snackbar.value?.message).toBe('Negative');
+  });
+
+  it('runSnackbarAction on a snackbar without an action just dismisses it', () => {
+    showSnackbar({ message: 'Saved' });
+    expect(() => runSnackbarAction()).not.toThrow();
+    expect(snackbar.value).toBeNull();
+  });
+
   it('a snackbar shown by the action stays on screen', () => {
     showSnackbar({ message: 'First', action: 'Go', onAction: () => showSnackbar({ message: 'Second', duration: 2000 }), duration: 1000 });
     runSnackbarAction();
@@ -101,6 +117,16 @@ describe('snackbar store', () => {
       const id = showSnackbar({ message: 'Update', sticky: true });
       dismissSnackbar(id);
       showSnackbar({ message: 'Passing', duration: 1000 });
+      vi.advanceTimersByTime(1000);
+      expect(snackbar.value).toBeNull();
+    });
+
+    it('waiting behind a passing one, is dropped for good when a newer sticky one is shown', () => {
+      showSnackbar({ message: 'Update 1', sticky: true });
+      showSnackbar({ message: 'Passing' });
+      const second = showSnackbar({ message: 'Update 2', sticky: true });
+      dismissSnackbar(second);
+      showSnackbar({ message: 'Later', duration: 1000 });
       vi.advanceTimersByTime(1000);
       expect(snackbar.value).toBeNull();
     });
