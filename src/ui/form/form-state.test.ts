@@ -60,6 +60,16 @@ describe('createFormState', () => {
     expect(form.visibleError('name')).toBeNull();
   });
 
+  it('touching a field already touched changes nothing, so nothing watching it is told again', () => {
+    const form = createFormState(FIELDS);
+    form.touch('name');
+    const touched = form.touched.value;
+    form.touch('name');
+    expect(form.touched.value).toBe(touched);
+    form.touch('age');
+    expect(form.touched.value).toEqual({ name: true, age: true });
+  });
+
   it('submit answers true when every field is valid', () => {
     const form = createFormState(FIELDS, { initial: { name: 'Ada' } });
     expect(form.submit()).toBe(true);
@@ -109,6 +119,24 @@ describe('createFormState', () => {
       form.reset();
       expect(localStorage.getItem(KEY)).toBeNull();
       expect(form.values.value.name).toBe('');
+      form.dispose();
+    });
+
+    it('reset forgets the draft even once disposed, as when a save ends after its screen was left', () => {
+      const form = createFormState(FIELDS, { draftKey: KEY });
+      form.setValue('name', 'Typed');
+      form.dispose();
+      form.reset({ name: 'Typed' });
+      expect(localStorage.getItem(KEY)).toBeNull();
+      expect(createFormState(FIELDS, { draftKey: KEY }).restoredDraft).toBe(false);
+    });
+
+    it('restores a value of exactly the longest kept length', () => {
+      const longest = 'x'.repeat(10_000);
+      localStorage.setItem(KEY, JSON.stringify({ name: longest }));
+      const form = createFormState(FIELDS, { draftKey: KEY });
+      expect(form.restoredDraft).toBe(true);
+      expect(form.values.value.name).toBe(longest);
       form.dispose();
     });
 
