@@ -89,6 +89,13 @@ describe('toInput', () => {
   });
 });
 
+describe('valuesOf', () => {
+  it('shows a profile without a bio or a language as an empty bio in English', () => {
+    const { bio: _bio, language: _language, ...bare } = PROFILE;
+    expect(valuesOf(bare)).toMatchObject({ bio: '', language: 'en' });
+  });
+});
+
 describe('the profile form rules', () => {
   it('checks display name, username pattern, email, bio and interests', () => {
     const form = createProfileForm(null);
@@ -132,6 +139,15 @@ describe('the profile form rules', () => {
       form.setValue('username', value);
       expect(form.errors.value.username === undefined, value).toBe(ok);
     }
+    form.dispose();
+  });
+
+  it('accepts exactly 10 interests, and one of exactly 24 characters', () => {
+    const form = createProfileForm(null);
+    form.setValue('interests', Array.from({ length: 10 }, (_, i) => `t${i}`).join(','));
+    expect(form.errors.value.interests).toBeUndefined();
+    form.setValue('interests', `ok, ${'x'.repeat(24)}`);
+    expect(form.errors.value.interests).toBeUndefined();
     form.dispose();
   });
 
