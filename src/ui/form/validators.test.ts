@@ -59,6 +59,12 @@ describe('Validators', () => {
     expect(max('ten')).toEqual({ key: 'validation.max', params: { max: 10 } });
   });
 
+  it('min and max leave an empty value alone, even where an empty value read as 0 would break them', () => {
+    expect(Validators.max(-1)('')).toBeNull();
+    expect(Validators.max(-1)('   ')).toBeNull();
+    expect(Validators.min(1)('')).toBeNull();
+  });
+
   it('email accepts name@domain.tld and rejects the rest', () => {
     const rule = Validators.email();
     expect(rule('ada@example.org')).toBeNull();
