@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { render, screen, waitFor } from '@testing-library/react';
+import { StrictMode } from 'react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import CallbackScreen from './CallbackScreen';
 
@@ -61,5 +62,50 @@ describe('<CallbackScreen>', () => {
     session.finishSignIn.mockRejectedValueOnce(new TypeError('Failed to fetch'));
     arriveAt('code=c-5&state=s-5');
     expect((await screen.findByRole('alert')).textContent).toContain('The sign-in service cannot be reached.');
+  });
+
+  it('is titled as the sign-in, its title focusable by script only', () => {
+    session.finishSignIn.mockImplementationOnce(() => new Promise(() => undefined));
+    arriveAt('code=c-6&state=s-6');
+    expect(screen.getByRole('heading', { level: 1, name: 'Sign in' }).tabIndex).toBe(-1);
+  });
+
+  it('exchanges a code once, however often the screen mounts', async () => {
+    session.finishSignIn.mockResolvedValue('/profile');
+    window.history.replaceState(null, '', '/auth/callback?code=c-7&state=s-7');
+    render(
+      <StrictMode>
+        <CallbackScreen />
+      </StrictMode>,
+    );
+    await waitFor(() => expect(location.pathname).toBe('/profile'));
+    expect(session.finishSignIn).toHaveBeenCalledTimes(1);
+  });
+
+  it('replaces the callback in the history: Back does not return to a used code', async () => {
+    session.finishSignIn.mockResolvedValueOnce('/profile');
+    const before = history.length;
+    arriveAt('code=c-8&state=s-8');
+    await waitFor(() => expect(location.pathname).toBe('/profile'));
+    expect(history.length).toBe(before);
+  });
+
+  it('a member who left the screen meanwhile is not taken anywhere', async () => {
+    let done: (next: string) => void = () => undefined;
+    session.finishSignIn.mockImplementationOnce(() => new Promise((resolve) => (done = resolve)));
+    window.history.replaceState(null, '', '/auth/callback?code=c-9&state=s-9');
+    const { unmount } = render(<CallbackScreen />);
+    await waitFor(() => expect(session.finishSignIn).toHaveBeenCalled());
+    unmount();
+    await act(async () => done('/profile'));
+    expect(location.pathname).toBe('/auth/callback');
+  });
+
+  it('a failure with nothing to tell it by is still said, and logged for the developer', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    session.finishSignIn.mockRejectedValueOnce(null);
+    arriveAt('code=c-10&state=s-10');
+    expect((await screen.findByRole('alert')).textContent).toContain('The sign-in could not be completed. Try again.');
+    expect(warn).toHaveBeenCalledWith('Sign-in failed', null);
   });
 });
