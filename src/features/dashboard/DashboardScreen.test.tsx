@@ -1,0 +1,80 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import DashboardScreen from './DashboardScreen';
+
+type Row = { id: string } & Record<string, unknown>;
+
+const backend = vi.hoisted(() => ({ list: vi.fn<(name: string, query: unknown, signal?: AbortSignal) => Promise<Row[]>>() }));
+vi.mock('../../api/instance', () => ({ api: { collections: () => ({ list: backend.list }) } }));
+
+afterEach(() => backend.list.mockReset());
+
+/** Each collection answers on its own, with rows, nothing, an error, or not yet. */
+function serve(answers: Record<string, Promise<Row[]>>) {
+  backend.list.mockImplementation((name) => answers[name] ?? new Promise(() => undefined));
+}
+
+const panel = (name: string) => screen.getByRole('region', { name });
+
+describe('<DashboardScreen>', () => {
+  it('asks for the three collections, each panel busy with room kept for its rows meanwhile', () => {
+    serve({});
+    render(<DashboardScreen />);
+    expect(screen.getByRole('heading', { level: 1, name: 'Dashboard' }).tabIndex).toBe(-1);
+    expect(backend.list.mock.calls.map((c) => c[0])).toEqual(['accounts', 'symbols', 'notifications']);
+    for (const name of ['Accounts', 'Symbols', 'Notifications']) {
+      expect(panel(name).getAttribute('aria-busy')).toBe('true');
+      expect(within(panel(name)).getByRole('status').textContent).toBe('Loading…');
+    }
+    expect(panel('Accounts').querySelector('.panel__placeholder')?.className).toBe('panel__placeholder panel__placeholder--rows');
+    expect(panel('Notifications').querySelector('.panel__placeholder')?.className).toBe(
+      'panel__placeholder panel__placeholder--notifications',
+    );
+  });
+
+  it('lists the accounts with their balance, the symbols with their entity, and the notifications', async () => {
+    serve({
+      accounts: Promise.resolve([{ id: 'a1', name: 'Main', balance: 12.5, currency: 'EUR' }]),
+      symbols: Promise.resolve([{ id: 's1', code: 'MSFT', entity: 'Microsoft' }]),
+      notifications: Promise.resolve([
+        { id: 'n1', title: 'Hello', body: 'World', level: 'info', read: false, createdAt: '2024-01-01T00:00:00Z' },
+      ]),
+    });
+    render(<DashboardScreen />);
+    await waitFor(() => expect(panel('Accounts').getAttribute('aria-busy')).toBeNull());
+    expect(
+      within(panel('Accounts'))
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Main€12.50']);
+    await waitFor(() => expect(panel('Symbols').getAttribute('aria-busy')).toBeNull());
+    expect(
+      within(panel('Symbols'))
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['MSFTMicrosoft']);
+    expect(await within(panel('Notifications')).findByRole('heading', { name: 'Hello' })).toBeTruthy();
+    expect(screen.queryByRole('status')).toBeNull();
+  });
+
+  it('an empty collection says so; a failed one says why and lists again on Retry', async () => {
+    const user = userEvent.setup();
+    serve({
+      accounts: Promise.resolve([]),
+      symbols: Promise.reject(new Error('down')),
+      notifications: Promise.resolve([]),
+    });
+    render(<DashboardScreen />);
+    expect(await within(panel('Accounts')).findByText('Nothing here yet.')).toBeTruthy();
+    expect((await within(panel('Symbols')).findByRole('alert')).textContent).toContain('Could not load this: down');
+    expect(panel('Symbols').getAttribute('aria-busy')).toBeNull();
+    expect(within(panel('Symbols')).queryByRole('status')).toBeNull();
+    expect(within(panel('Accounts')).queryByRole('alert')).toBeNull();
+
+    backend.list.mockResolvedValue([{ id: 's1', code: 'AAPL', entity: 'Apple' }]);
+    await user.click(within(panel('Symbols')).getByRole('button', { name: 'Retry' }));
+    expect(await within(panel('Symbols')).findByText('AAPL')).toBeTruthy();
+    expect(within(panel('Symbols')).queryByRole('alert')).toBeNull();
+  });
+});
