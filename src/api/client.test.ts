@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApiClientOptions } from './client';
 
 type ClientModule = typeof import('./client');
@@ -13,6 +13,11 @@ beforeEach(async () => {
   // Which methods count as mutating is decided when the module loads.
   vi.resetModules();
   api = await import('./client');
+});
+
+// A stubbed document must be gone before the shared cleanup looks for what was rendered.
+afterEach(() => {
+  vi.unstubAllGlobals();
 });
 
 function client(options: Partial<ApiClientOptions> = {}) {
