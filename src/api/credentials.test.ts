@@ -1,3 +1,4 @@
+import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApiClient } from './client';
 import { bearerMiddleware, isApiUrl, onUnauthorized, setTokenRenewer } from './credentials';
@@ -122,5 +123,96 @@ describe('bearerMiddleware', () => {
     expect(response.status).toBe(200);
     expect(own).toHaveBeenCalledTimes(2);
     expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it('leaves a request that names its own Authorization as it is', async () => {
+    const token = vi.fn(async () => 'tok-1');
+    const { client, seen } = clientWith(token);
+    await client.GET('/symbols', { headers: { Authorization: 'Basic c3lzOnB3' } });
+    expect(seen[0]!.headers.get('authorization')).toBe('Basic c3lzOnB3');
+    expect(token).not.toHaveBeenCalled();
+  });
+
+  it('renews nothing for an answer that is not a 401', async () => {
+    const renewer = vi.fn(async () => 'tok-2');
+    setTokenRenewer(renewer);
+    const { client, seen } = clientWith(async () => 'tok-1', [403]);
+    const { response } = await client.GET('/symbols');
+    expect(response.status).toBe(403);
+    expect(renewer).not.toHaveBeenCalled();
+    expect(seen).toHaveLength(1);
+  });
+
+  it('does not send again with the very token that was refused', async () => {
+    const renewer = vi.fn(async () => 'tok-1');
+    setTokenRenewer(renewer);
+    const refused = vi.fn();
+    onUnauthorized(refused);
+    const { client, seen } = clientWith(async () => 'tok-1', [401, 200]);
+    const { response } = await client.GET('/symbols');
+    expect(response.status).toBe(401);
+    expect(renewer).toHaveBeenCalledTimes(1);
+    expect(seen).toHaveLength(1);
+    expect(refused).not.toHaveBeenCalled();
+  });
+
+  it('sends a bodiless request again without a body', async () => {
+    setTokenRenewer(async () => 'tok-2');
+    const { client, seen } = clientWith(async () => 'tok-1', [401, 204]);
+    const { response } = await client.DELETE('/symbols/{id}', { params: { path: { id: '1' } } });
+    expect(response.status).toBe(204);
+    expect(seen.map((r) => [r.method, r.headers.get('authorization'), r.body])).toEqual([
+      ['DELETE', 'Bearer tok-1', null],
+      ['DELETE', 'Bearer tok-2', null],
+    ]);
+  });
+});
+
+describe('as the module loads', () => {
+  // The defaults are the module's own: a fresh load sees them before any session model replaces them.
+  async function fresh() {
+    vi.resetModules();
+    const [credentials, store] = await Promise.all([import('./credentials'), import('./session-store')]);
+    return { ...credentials, ...store };
+  }
+
+  it("takes the stored session's token, and none without a session", async () => {
+    const { authorizationHeader, writeSession, clearSession } = await fresh();
+    await clearSession();
+    expect(await authorizationHeader()).toEqual({});
+    await writeSession({
+      accessToken: 'stored-token',
+      expiresAt: Date.now() + 60_000,
+      refreshToken: null,
+      idToken: 'id-token',
+      issuer: 'https://app.example/oidc',
+      subject: 'ada',
+      name: 'Ada',
+      email: null,
+    });
+    expect(await authorizationHeader()).toEqual({ Authorization: 'Bearer stored-token' });
+    await clearSession();
+  });
+
+  it('renews nothing without a session model: the 401 is the answer', async () => {
+    const { bearerMiddleware: bearer } = await fresh();
+    const seen: Request[] = [];
+    const client = createApiClient({
+      baseUrl: BASE,
+      log: () => undefined,
+      fetch: async (request) => {
+        seen.push(request);
+        return new Response('{}', { status: 401, headers: { 'content-type': 'application/json' } });
+      },
+      use: [
+        bearer(
+          () => BASE,
+          async () => 'tok-1',
+        ),
+      ],
+    });
+    const { response } = await client.GET('/symbols');
+    expect(response.status).toBe(401);
+    expect(seen).toHaveLength(1);
   });
 });
