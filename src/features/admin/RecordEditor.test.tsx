@@ -39,6 +39,21 @@ function open(target: EditTarget) {
 
 const RECORD = { id: 's1', code: 'MSFT', entity: 'Microsoft' };
 
+/** Whether the browser would go on to submit (and reload the page) after the form handled it. */
+function watchSubmits(): { reloaded: () => boolean } {
+  let reloaded = false;
+  const listener = (event: Event) => {
+    reloaded ||= !event.defaultPrevented;
+  };
+  document.addEventListener('submit', listener);
+  return {
+    reloaded: () => {
+      document.removeEventListener('submit', listener);
+      return reloaded;
+    },
+  };
+}
+
 describe('<RecordEditor>', () => {
   it('opens as a modal titled for the record, with the record as JSON and a hint', () => {
     const { json, dialog } = open({ collection: 'symbols', record: RECORD });
@@ -89,7 +104,9 @@ describe('<RecordEditor>', () => {
     const user = userEvent.setup();
     backend.replace.mockResolvedValueOnce({ id: 's1' });
     const { onSaved } = open({ collection: 'symbols', record: RECORD });
+    const submits = watchSubmits();
     await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(submits.reloaded()).toBe(false);
     expect(backend.replace).toHaveBeenCalledWith('symbols', 's1', RECORD);
     await waitFor(() => expect(onSaved).toHaveBeenCalledWith('s1'));
   });

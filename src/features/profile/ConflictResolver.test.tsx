@@ -56,6 +56,21 @@ function show(conflict: ProfileConflict = CONFLICT) {
   return { onResolved, region: screen.getByRole('region', { name: 'Your profile changed on another device' }) };
 }
 
+/** Whether the browser would go on to submit (and reload the page) after the form handled it. */
+function watchSubmits(): { reloaded: () => boolean } {
+  let reloaded = false;
+  const listener = (event: Event) => {
+    reloaded ||= !event.defaultPrevented;
+  };
+  document.addEventListener('submit', listener);
+  return {
+    reloaded: () => {
+      document.removeEventListener('submit', listener);
+      return reloaded;
+    },
+  };
+}
+
 const rows = () =>
   within(screen.getByRole('table'))
     .getAllByRole('row')
@@ -200,7 +215,9 @@ describe('<ConflictResolver>', () => {
       await user.click(radio('Username', /Yours/));
       expect(radio('Display name', /Saved/).checked).toBe(true);
       expect(radio('Display name', /Yours/).checked).toBe(false);
+      const submits = watchSubmits();
       await user.click(screen.getByRole('button', { name: 'Save merged profile' }));
+      expect(submits.reloaded()).toBe(false);
       expect(resolution.resolveProfileConflict).toHaveBeenCalledWith({
         kind: 'merge',
         choice: { displayName: 'theirs', username: 'mine', email: 'mine', bio: 'mine', language: 'mine', interests: 'mine' },

