@@ -145,6 +145,22 @@ describe('<ProfileScreen>', () => {
     expect(reads.fetchProfile).toHaveBeenCalledTimes(1);
   });
 
+  it('once read, a later call of the profile (a save, a delete) does not put the screen back to loading', async () => {
+    serverHolds(null);
+    const first = render(<ProfileScreen />);
+    await screen.findByText('You have no profile yet.');
+    act(() => setProfileState('create:start', { loading: true }));
+    expect(screen.queryByText('Loading…')).toBeNull();
+    first.unmount();
+
+    act(() => setProfileState('x', { loading: false }));
+    serverHolds(PROFILE);
+    render(<ProfileScreen />);
+    await screen.findByRole('button', { name: 'Edit' });
+    act(() => setProfileState('delete:start', { loading: true }));
+    expect(screen.queryByText('Loading…')).toBeNull();
+  });
+
   it('a failed read says why, and Retry reads again', async () => {
     const user = userEvent.setup();
     reads.fetchProfile.mockRejectedValueOnce(new Error('boom'));
