@@ -155,6 +155,13 @@ describe('<AppRouter> shows screens', () => {
   });
 });
 
+/** A screen that throws while it renders, until told otherwise. */
+const flaky = { broken: true };
+function FlakyScreen() {
+  if (flaky.broken) throw new Error('Cannot read properties of undefined');
+  return <h1>Nothing here</h1>;
+}
+
 describe('<AppRouter> when a screen fails', () => {
   beforeEach(() => {
     forget(notFound);
@@ -191,12 +198,8 @@ describe('<AppRouter> when a screen fails', () => {
   });
 
   it('a screen that broke while showing: says the other screens are safe, and "Try again" requests its code anew', async () => {
-    let broken = true;
-    const Screen = () => {
-      if (broken) throw new Error('Cannot read properties of undefined');
-      return <h1>Nothing here</h1>;
-    };
-    const load = vi.spyOn(notFound, 'load').mockResolvedValue({ default: Screen });
+    flaky.broken = true;
+    const load = vi.spyOn(notFound, 'load').mockResolvedValue({ default: FlakyScreen });
     window.history.replaceState(null, '', '/404');
     render(<App />);
 
@@ -204,7 +207,7 @@ describe('<AppRouter> when a screen fails', () => {
     expect(screen.getByText('Something went wrong while showing this screen. Your other screens and saved drafts are safe.')).toBeTruthy();
     expect(load).toHaveBeenCalledTimes(1);
 
-    broken = false;
+    flaky.broken = false;
     await userEvent.setup().click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('heading', { name: 'Nothing here' })).toBeTruthy();
     expect(load).toHaveBeenCalledTimes(2);
