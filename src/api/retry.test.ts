@@ -1,9 +1,14 @@
 // @vitest-environment node
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { recentReads } from './recent-reads';
 import { retryingFetch } from './retry';
 
 const ok = () => new Response('[]', { status: 200 });
 const noSleep = () => Promise.resolve();
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('retryingFetch', () => {
   it('retries a GET after a network failure and a gateway error, waiting longer each time', async () => {
@@ -68,5 +73,76 @@ describe('retryingFetch', () => {
     });
     await expect(retryingFetch({ sleep: noSleep }, base)(new Request('http://x/a', { signal: controller.signal }))).rejects.toBeDefined();
     expect(base).toHaveBeenCalledTimes(1);
+  });
+
+  it('waits three quarters to five quarters of the doubled delay', async () => {
+    const waits: number[] = [];
+    const busy = async () => new Response('busy', { status: 503 });
+    vi.spyOn(Math, 'random').mockReturnValue(0);
+    await retryingFetch({ retries: 2, baseDelayMs: 100, sleep: async (ms) => void waits.push(ms) }, busy)(new Request('http://x/a'));
+    vi.spyOn(Math, 'random').mockReturnValue(1);
+    await retryingFetch({ retries: 1, baseDelayMs: 100, sleep: async (ms) => void waits.push(ms) }, busy)(new Request('http://x/a'));
+    expect(waits).toEqual([75, 150, 125]);
+  });
+
+  it('sends any other method once as it is, whatever it is answered', async () => {
+    const base = vi.fn(async () => new Response('busy', { status: 503 }));
+    const post = new Request('http://x/a', { method: 'POST', body: '{}' });
+    expect((await retryingFetch({ sleep: noSleep }, base)(post)).status).toBe(503);
+    expect(base).toHaveBeenCalledExactlyOnceWith(post);
+  });
+
+  it('remembers the reads that succeeded, for the offline copy', async () => {
+    const fetcher = retryingFetch(
+      { sleep: noSleep },
+      async (request) => new Response('{}', { status: request.url.endsWith('missing') ? 404 : 200 }),
+    );
+    await fetcher(new Request('http://x/api/remembered'));
+    await fetcher(new Request('http://x/api/missing'));
+    expect(recentReads()).toContain('http://x/api/remembered');
+    expect(recentReads()).not.toContain('http://x/api/missing');
+  });
+
+  describe('between attempts', () => {
+    const failing = () => vi.fn(async () => new Response('busy', { status: 503 }));
+
+    it('waits the delay before trying again', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      const base = failing()
+        .mockResolvedValueOnce(new Response('busy', { status: 503 }))
+        .mockResolvedValueOnce(ok());
+      vi.spyOn(Math, 'random').mockReturnValue(0.5);
+      const answer = retryingFetch({ retries: 1, baseDelayMs: 1000 }, base)(new Request('http://x/a'));
+      await vi.advanceTimersByTimeAsync(999);
+      expect(base).toHaveBeenCalledTimes(1);
+      await vi.advanceTimersByTimeAsync(1);
+      expect((await answer).status).toBe(200);
+      expect(base).toHaveBeenCalledTimes(2);
+    });
+
+    it('stops waiting at once when the caller cancels, and leaves no timer behind', async () => {
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+      const base = failing();
+      const controller = new AbortController();
+      const answer = retryingFetch({ retries: 2, baseDelayMs: 60_000 }, base)(new Request('http://x/a', { signal: controller.signal }));
+      answer.catch(() => undefined);
+      await vi.advanceTimersByTimeAsync(0);
+      expect(vi.getTimerCount()).toBe(1);
+      controller.abort(new DOMException('Left the screen', 'AbortError'));
+      await expect(answer).rejects.toMatchObject({ name: 'AbortError', message: 'Left the screen' });
+      expect(vi.getTimerCount()).toBe(0);
+      expect(base).toHaveBeenCalledTimes(1);
+    });
+
+    it('does not wait when the caller cancelled as the answer came', async () => {
+      const controller = new AbortController();
+      const base = vi.fn(async () => {
+        controller.abort(new DOMException('Left the screen', 'AbortError'));
+        return new Response('busy', { status: 503 });
+      });
+      const answer = retryingFetch({ retries: 2, baseDelayMs: 1 }, base)(new Request('http://x/a', { signal: controller.signal }));
+      await expect(answer).rejects.toMatchObject({ message: 'Left the screen' });
+      expect(base).toHaveBeenCalledTimes(1);
+    });
   });
 });
