@@ -38,10 +38,13 @@ beforeEach(() => {
   model.loadPendingSave.mockReset().mockResolvedValue(null);
   model.fetchProfile.mockReset().mockResolvedValue(null);
   const addEventListener = window.addEventListener.bind(window);
-  vi.spyOn(window, 'addEventListener').mockImplementation((type: string, listener: EventListenerOrEventListenerObject | null) => {
-    if (listener) added.push([type, listener]);
-    addEventListener(type, listener);
-  });
+  vi.spyOn(window, 'addEventListener').mockImplementation(
+    (type: string, listener: EventListenerOrEventListenerObject | null, options?: boolean | AddEventListenerOptions) => {
+      if (!listener) return;
+      added.push([type, listener]);
+      addEventListener(type, listener, options);
+    },
+  );
   withServiceWorker();
   online(true);
 });
