@@ -1,5 +1,5 @@
 // @vitest-environment node
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { checkItem, checkList, checkProfile } from './guards';
 import { ApiError } from './errors';
@@ -39,5 +39,27 @@ describe('payload guards', () => {
         }
       }),
     );
+  });
+
+  it('answer an unreadable payload as a 502 Bad Gateway the error screens can show', () => {
+    let failure: unknown;
+    try {
+      checkItem('accounts', { id: '1', name: 'Fees', currency: 'EUR' });
+    } catch (error) {
+      failure = error;
+    }
+    expect(failure).toMatchObject({
+      status: 502,
+      body: { status: 502, error: 'Bad Gateway', message: 'The server sent a accounts record this app cannot read' },
+    });
+  });
+
+  it('check texts and records as the module is loaded', async () => {
+    // The checks are built when the module loads: a fresh load sees them as they are built.
+    vi.resetModules();
+    const fresh = await import('./guards');
+    expect(fresh.checkProfile(profile)).toBe(profile);
+    expect(() => fresh.checkProfile([profile])).toThrow('The server sent a profile this app cannot read');
+    expect(() => fresh.checkItem('symbols', { id: '1', code: 2, entity: 'Y' })).toThrow('a symbols record');
   });
 });
