@@ -57,6 +57,24 @@ describe('install prompt', () => {
     expect(s.canInstall.value).toBe(true);
   });
 
+  it("answers 'errored' to the Install button when the browser refuses, and says why in the log", async () => {
+    const s = await fresh();
+    const failure = new Error('NotAllowedError');
+    s.storeInstallPrompt(promptEvent(failure).event);
+    expect(await s.showInstallPrompt()).toBe('errored');
+    expect(console.warn).toHaveBeenCalledWith('The install prompt could not be shown', failure);
+  });
+
+  it("answers 'unavailable' with no prompt, and with a prompt once the app is installed, showing nothing", async () => {
+    localStorage.setItem('app.installed', 'true');
+    const s = await fresh();
+    expect(await s.showInstallPrompt()).toBe('unavailable');
+    const { event, prompt } = promptEvent('accepted');
+    s.storeInstallPrompt(event);
+    expect(await s.showInstallPrompt()).toBe('unavailable');
+    expect(prompt).not.toHaveBeenCalled();
+  });
+
   it("sets installed on the browser's appinstalled event and clears the prompt", async () => {
     const s = await fresh();
     stop = s.watchInstallPrompt(window);
@@ -65,6 +83,7 @@ describe('install prompt', () => {
     expect(s.isInstalled.value).toBe(true);
     expect(s.canInstall.value).toBe(false);
     expect(localStorage.getItem('app.installed')).toBe('true');
+    expect(s.trackedEvents().map((e) => `${e.category}:${e.action}`)).toEqual(['install:installed']);
   });
 
   it('ignores prompts once installed', async () => {
@@ -75,6 +94,8 @@ describe('install prompt', () => {
     window.dispatchEvent(event);
     expect(event.defaultPrevented).toBe(true);
     expect(prompt).not.toHaveBeenCalled();
+    expect(s.pendingInstallPrompt.value).toBeNull();
+    expect(s.trackedEvents()).toEqual([]);
     expect(await s.showInstallPrompt()).toBe('unavailable');
   });
 
@@ -85,6 +106,8 @@ describe('install prompt', () => {
     window.dispatchEvent(event);
     expect(prompt).not.toHaveBeenCalled();
     expect(event.defaultPrevented).toBe(false);
+    window.dispatchEvent(new Event('appinstalled'));
+    expect(s.isInstalled.value).toBe(false);
   });
 });
 

@@ -40,4 +40,13 @@ describe('watchOnlineStatus', () => {
     window.dispatchEvent(new Event('offline'));
     expect(isOnline.value).toBe(true);
   });
+
+  it('stops following the return online too once unsubscribed', () => {
+    const onLine = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(false);
+    watchOnlineStatus(window)();
+    onLine.mockReturnValue(true);
+    window.dispatchEvent(new Event('online'));
+    expect(isOnline.value).toBe(false);
+    expect(snackbar.value).toBeNull();
+  });
 });
