@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { registerServiceWorker } from './register';
 import { resetSnackbar, snackbar } from '../ui/snackbar/store';
+import { recentReads } from '../api/recent-reads';
 
 /** A service worker as the page sees it: a state and its statechange event. */
 class FakeWorker extends EventTarget {
@@ -123,6 +124,72 @@ describe('registerServiceWorker', () => {
     container.controller = first;
     container.dispatchEvent(new Event('controllerchange'));
     expect(first.messages).toEqual([expect.objectContaining({ type: 'WARM', urls: expect.any(Array), assets: expect.any(Array) })]);
+  });
+
+  it('the update offer stays until answered and names its action Refresh', async () => {
+    const container = new FakeContainer(true);
+    container.registration.waiting = new FakeWorker('installed');
+    await start(container);
+    expect(snackbar.value).toMatchObject({ message: 'Newer version of the app is available', action: 'Refresh', sticky: true });
+  });
+
+  it("hands the first worker only this origin's built assets the visit loaded, and only once", async () => {
+    const origin = window.location.origin;
+    vi.spyOn(performance, 'getEntriesByType').mockImplementation((type: string) =>
+      type === 'resource'
+        ? ([
+            { name: `${origin}/assets/index-1a2b.js` },
+            { name: `${origin}/logo.svg` },
+            { name: `https://cdn.example/assets/font.woff2` },
+            { name: `${origin}/assets/index-3c4d.css` },
+          ] as PerformanceEntry[])
+        : [],
+    );
+    const container = new FakeContainer(false);
+    await start(container);
+    const first = new FakeWorker('activated');
+    container.controller = first;
+    container.dispatchEvent(new Event('controllerchange'));
+    expect(first.messages).toEqual([
+      { type: 'WARM', urls: recentReads(), assets: [`${origin}/assets/index-1a2b.js`, `${origin}/assets/index-3c4d.css`] },
+    ]);
+
+    // A later change of worker (without a Refresh) hands nothing again.
+    container.dispatchEvent(new Event('controllerchange'));
+    expect(first.messages).toHaveLength(1);
+  });
+
+  it('a change of controller to none hands nothing and breaks nothing', async () => {
+    const container = new FakeContainer(false);
+    await start(container);
+    expect(() => container.dispatchEvent(new Event('controllerchange'))).not.toThrow();
+  });
+
+  it('a browser that registers nothing (a blocked worker) resolves null without an error', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const container = new FakeContainer(true);
+    container.register.mockResolvedValueOnce(undefined as unknown as FakeRegistration);
+    await expect(start(container)).resolves.toBeNull();
+    expect(error).not.toHaveBeenCalled();
+  });
+
+  it('a registration refused resolves null and is logged as an error', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const container = new FakeContainer(true);
+    const refusal = new DOMException('The operation is insecure.', 'SecurityError');
+    container.register.mockRejectedValueOnce(refusal);
+    await expect(start(container)).resolves.toBeNull();
+    expect(error).toHaveBeenCalledWith('Service worker registration failed', refusal);
+  });
+
+  it('a failed update check is written to the log as information', async () => {
+    const info = vi.spyOn(console, 'info').mockImplementation(() => {});
+    const container = new FakeContainer(true);
+    const offline = new TypeError('offline');
+    container.registration.update.mockRejectedValueOnce(offline);
+    await start(container);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(info).toHaveBeenCalledWith('Update check failed', offline);
   });
 
   it('without service workers it says so and resolves null', async () => {
