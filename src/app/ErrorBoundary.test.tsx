@@ -75,6 +75,18 @@ describe('<ErrorBoundary>', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
+  it('retry renders the children again when no one asked to be told', async () => {
+    render(
+      <ErrorBoundary fallback={fallback}>
+        <Flaky />
+      </ErrorBoundary>,
+    );
+    shouldThrow = false;
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Try again' }));
+    expect(screen.getByText('Screen content')).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
   it('shows the fallback again when the retried children still throw', async () => {
     const user = userEvent.setup();
     render(

@@ -17,6 +17,7 @@ interface State {
 
 /** Keeps the shell alive when a screen throws: the failure is logged and the screen offers a retry. */
 export class ErrorBoundary extends Component<Props, State> {
+  // Stryker disable next-line ObjectLiteral: an empty state reads as no error, and getDerivedStateFromProps stores any resetKey given before the first render
   override state: State = { error: null, resetKey: this.props.resetKey };
 
   static getDerivedStateFromError(error: unknown): Partial<State> {
