@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { ComponentType } from 'react';
-import { lazyScreen, prefetchRoute, prefetchRoutes, shouldPrefetch } from './lazy-routes';
+import { act, render, screen } from '@testing-library/react';
+import { Component, createElement, Suspense, type ComponentType, type ReactNode } from 'react';
+import { forget, lazyScreen, prefetchRoute, prefetchRoutes, shouldPrefetch } from './lazy-routes';
 import { ROUTES, type RouteDef } from './routes';
 
 let seq = 0;
@@ -102,4 +103,61 @@ describe('lazyScreen', () => {
     const screen = lazyScreen(route) as { $$typeof?: symbol };
     expect(screen.$$typeof).toBe(Symbol.for('react.lazy'));
   });
+
+  it('gives the same lazy component however often it is asked while the code is not in', () => {
+    const route = fakeRoute();
+    expect(lazyScreen(route)).toBe(lazyScreen(route));
+  });
+
+  it("renders the route's screen once its code is in", async () => {
+    const route = fakeRoute();
+    route.load.mockResolvedValue({ default: () => createElement('p', null, 'Loaded screen') });
+    render(createElement(Suspense, { fallback: 'loading' }, createElement(lazyScreen(route))));
+    expect(await screen.findByText('Loaded screen')).toBeTruthy();
+    expect(route.load).toHaveBeenCalledTimes(1);
+  });
+
+  it('forgets code that failed to load, so that the next render asks for it again', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const route = fakeRoute();
+    route.load.mockRejectedValueOnce(new TypeError('Failed to fetch dynamically imported module'));
+    const failed = lazyScreen(route);
+    render(createElement(Boundary, null, createElement(Suspense, { fallback: 'loading' }, createElement(failed))));
+    expect(await screen.findByText('failed')).toBeTruthy();
+    await act(async () => {});
+    const next = lazyScreen(route);
+    expect(next).not.toBe(failed);
+  });
 });
+
+describe('forget', () => {
+  it('drops a route whose code is in: the next render and the next prefetch load it again', async () => {
+    const route = fakeRoute();
+    await prefetchRoute(route);
+    const loaded = lazyScreen(route);
+    forget(route);
+    const again = lazyScreen(route) as { $$typeof?: symbol };
+    expect(again).not.toBe(loaded);
+    expect(again.$$typeof).toBe(Symbol.for('react.lazy'));
+    await prefetchRoute(route);
+    expect(route.load).toHaveBeenCalledTimes(2);
+  });
+
+  it('drops the lazy component of a route still loading', () => {
+    const route = fakeRoute();
+    const first = lazyScreen(route);
+    forget(route);
+    expect(lazyScreen(route)).not.toBe(first);
+  });
+});
+
+/** Shows "failed" in place of children that threw. */
+class Boundary extends Component<{ children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  override render() {
+    return this.state.failed ? 'failed' : this.props.children;
+  }
+}
