@@ -76,6 +76,13 @@ describe('breadcrumbsFor', () => {
     expect(breadcrumbsFor(route('settings'), {}, () => 'Ajustes')).toEqual([{ title: 'Ajustes', path: '/settings' }]);
   });
 
+  it('leaves a param not given empty, in the title and the path (a page built before any param is known)', () => {
+    expect(breadcrumbsFor(route('admin-collection'), {}, translate)).toEqual([
+      { title: 'Admin', path: '/admin' },
+      { title: '', path: '/admin/' },
+    ]);
+  });
+
   it('encodes params in breadcrumb paths', () => {
     const crumbs = breadcrumbsFor(route('admin-collection'), { collection: 'a b/c' }, translate);
     expect(crumbs[1]).toEqual({ title: 'a b/c', path: '/admin/a%20b%2Fc' });
