@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { createStore, del, get, set } from 'idb-keyval';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createApiClient } from './client';
-import type { Profile } from './profile-save';
+import { PROFILE } from '../test/profile-fixture';
 
 type PendingSaveModule = typeof import('./pending-save');
 type PendingProfileSave = import('./pending-save').PendingProfileSave;
@@ -12,18 +12,6 @@ let ApiError: typeof import('./errors').ApiError;
 
 // Where earlier versions of the app (and the service worker of another version) keep the queued save.
 const STORE = () => createStore('circle', 'outbox');
-
-const PROFILE: Profile = {
-  id: 'p-1',
-  displayName: 'Ada Lovelace',
-  username: 'ada',
-  email: 'ada@example.org',
-  bio: 'Analyst.',
-  interests: ['maths'],
-  language: 'en',
-  createdAt: '2024-01-01T00:00:00Z',
-  updatedAt: '2024-01-01T00:00:00Z',
-};
 
 const UPDATE: PendingProfileSave = {
   kind: 'update',

@@ -11,6 +11,7 @@ import { profileConflict, resetProfileConflict } from './profile-conflict';
 import { draftKey } from './profile-draft';
 import { deleteProfile, saveProfile, updateProfile } from './profile-edit';
 import { pendingProfileSave, resetProfileOutbox } from './profile-outbox';
+import { PROFILE } from '../test/profile-fixture';
 
 /*
  * The changes of the profile over the real API stack; only the network is faked (without
@@ -29,17 +30,6 @@ vi.mock('../api/pending-save', async (importOriginal) => {
 });
 
 const ORIGIN = 'http://localhost:3000';
-const PROFILE: Profile = {
-  id: 'p-1',
-  displayName: 'Ada Lovelace',
-  username: 'ada',
-  email: 'ada@example.org',
-  bio: 'Analyst.',
-  interests: ['maths'],
-  language: 'en',
-  createdAt: '2024-01-01T00:00:00Z',
-  updatedAt: '2024-01-01T00:00:00Z',
-};
 const INPUT: ProfileInput = { displayName: 'Ada Lovelace', username: 'ada', email: 'ada@example.org', interests: ['maths'] };
 
 function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {

@@ -23,23 +23,12 @@ import {
   resetProfileOutbox,
   sendQueuedSave,
 } from './profile-outbox';
+import { PROFILE } from '../test/profile-fixture';
 
 /*
  * The outbox over the real API stack; only the network is faked. Without XMLHttpRequest the
  * progress transport streams through fetch, so one fake fetch answers every request.
  */
-
-const PROFILE: Profile = {
-  id: 'p-1',
-  displayName: 'Ada Lovelace',
-  username: 'ada',
-  email: 'ada@example.org',
-  bio: 'Analyst.',
-  interests: ['maths'],
-  language: 'en',
-  createdAt: '2024-01-01T00:00:00Z',
-  updatedAt: '2024-01-01T00:00:00Z',
-};
 
 const INPUT: ProfileInput = { displayName: 'Ada Lovelace', username: 'ada', email: 'ada@example.org', interests: ['maths'] };
 const UPDATE: ProfileSave = { kind: 'update', id: 'p-1', fields: { bio: 'Offline' }, ifMatch: '"v1"' };

@@ -1,23 +1,11 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TransferEvent } from '../api/progress';
-import type { Profile } from '../api/profile-save';
+import { PROFILE } from '../test/profile-fixture';
 
 /*
  * The store is evaluated afresh in each test (its state and the signals read from it are created
  * on import), and its history with it.
  */
-
-const PROFILE: Profile = {
-  id: 'p-1',
-  displayName: 'Ada Lovelace',
-  username: 'ada',
-  email: 'ada@example.org',
-  bio: 'Analyst.',
-  interests: ['maths'],
-  language: 'en',
-  createdAt: '2024-01-01T00:00:00Z',
-  updatedAt: '2024-01-01T00:00:00Z',
-};
 
 let store: typeof import('./profile-store');
 let history: typeof import('./history');

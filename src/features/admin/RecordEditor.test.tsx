@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { EditTarget } from './RecordEditor';
+import { watchSubmits } from '../../test/watch-submits';
 
 type Row = { id: string } & Record<string, unknown>;
 
@@ -38,21 +39,6 @@ function open(target: EditTarget) {
 }
 
 const RECORD = { id: 's1', code: 'MSFT', entity: 'Microsoft' };
-
-/** Whether the browser would go on to submit (and reload the page) after the form handled it. */
-function watchSubmits(): { reloaded: () => boolean } {
-  let reloaded = false;
-  const listener = (event: Event) => {
-    reloaded ||= !event.defaultPrevented;
-  };
-  document.addEventListener('submit', listener);
-  return {
-    reloaded: () => {
-      document.removeEventListener('submit', listener);
-      return reloaded;
-    },
-  };
-}
 
 describe('<RecordEditor>', () => {
   it('opens as a modal titled for the record, with the record as JSON and a hint', () => {

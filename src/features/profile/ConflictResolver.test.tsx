@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import type { Profile } from '../../api/profile';
 import type { ProfileConflict } from '../../state/edit-conflict';
 import type { Resolution } from '../../state/profile-resolution';
+import { watchSubmits } from '../../test/watch-submits';
 
 const resolution = vi.hoisted(() => ({
   resolveProfileConflict: vi.fn<(resolution: Resolution) => Promise<'discarded' | 'saved' | 'queued' | 'conflict'>>(),
@@ -54,21 +55,6 @@ function show(conflict: ProfileConflict = CONFLICT) {
   const onResolved = vi.fn();
   render(<ConflictResolver conflict={conflict} onResolved={onResolved} />);
   return { onResolved, region: screen.getByRole('region', { name: 'Your profile changed on another device' }) };
-}
-
-/** Whether the browser would go on to submit (and reload the page) after the form handled it. */
-function watchSubmits(): { reloaded: () => boolean } {
-  let reloaded = false;
-  const listener = (event: Event) => {
-    reloaded ||= !event.defaultPrevented;
-  };
-  document.addEventListener('submit', listener);
-  return {
-    reloaded: () => {
-      document.removeEventListener('submit', listener);
-      return reloaded;
-    },
-  };
 }
 
 const rows = () =>

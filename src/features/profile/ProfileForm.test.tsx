@@ -7,6 +7,7 @@ import { ApiError } from '../../api/errors';
 import { resetProfileState } from '../../state/profile';
 import { setProfileState } from '../../state/profile-store';
 import { resetSnackbar, snackbar } from '../../ui/snackbar/store';
+import { watchSubmits } from '../../test/watch-submits';
 
 const edit = vi.hoisted(() => ({
   saveProfile: vi.fn<(edit: unknown, avatar: Blob | null, signal?: AbortSignal) => Promise<'saved' | 'queued' | 'conflict'>>(),
@@ -65,21 +66,6 @@ afterEach(() => {
 
 const field = (label: string) => screen.getByLabelText(label, { exact: false, selector: 'input,textarea,select' }) as HTMLInputElement;
 const avatarInput = () => screen.getByLabelText('Avatar') as HTMLInputElement;
-
-/** Whether the browser would go on to submit (and reload the page) after the form handled it. */
-function watchSubmits(): { reloaded: () => boolean } {
-  let reloaded = false;
-  const listener = (event: Event) => {
-    reloaded ||= !event.defaultPrevented;
-  };
-  document.addEventListener('submit', listener);
-  return {
-    reloaded: () => {
-      document.removeEventListener('submit', listener);
-      return reloaded;
-    },
-  };
-}
 
 async function fillNewProfile(user: ReturnType<typeof userEvent.setup>) {
   await user.type(field('Display name'), '  Grace Hopper ');
