@@ -3,21 +3,18 @@ import { setAccessTokenSource } from '../api/credentials';
 import { configureApi } from '../api/instance';
 import type { Profile, ProfilePatch } from '../api/profile-save';
 import { openConflict, profileConflict, resetProfileConflict, suggestedChoice, textOf } from './profile-conflict';
+import { PROFILE } from '../test/profile-fixture';
 
 /*
  * What contract-tests/app-profile-conflicts.test.ts (the model against the mock) does not reach:
  * the edge cases of the comparison, and the server's version that is gone or has no ETag.
  */
 
+/** The saved profile as another device changed it. */
 const THEIRS: Profile = {
-  id: 'p-1',
+  ...PROFILE,
   displayName: 'Countess Ada',
-  username: 'ada',
-  email: 'ada@example.org',
-  bio: 'Analyst.',
   interests: ['maths', 'engines'],
-  language: 'en',
-  createdAt: '2024-01-01T00:00:00Z',
   updatedAt: '2024-02-01T00:00:00Z',
 };
 

@@ -12,23 +12,15 @@ import { draftKey } from './profile-draft';
 import { pendingProfileSave, queueSave, resetProfileOutbox } from './profile-outbox';
 import { profileConflict } from './profile-conflict';
 import { resolveProfileConflict } from './profile-resolution';
+import { PROFILE } from '../test/profile-fixture';
 
 /*
  * What contract-tests/app-profile-conflicts.test.ts (the model against the mock) does not reach: a
  * choice made with no conflict open, and a conflict whose edit the device could not keep.
  */
 
-const THEIRS: Profile = {
-  id: 'p-1',
-  displayName: 'Countess Ada',
-  username: 'ada',
-  email: 'ada@example.org',
-  bio: 'Analyst.',
-  interests: ['maths'],
-  language: 'en',
-  createdAt: '2024-01-01T00:00:00Z',
-  updatedAt: '2024-02-01T00:00:00Z',
-};
+/** The saved profile as another device changed it. */
+const THEIRS: Profile = { ...PROFILE, displayName: 'Countess Ada', updatedAt: '2024-02-01T00:00:00Z' };
 
 /** A conflict over the bio whose edit lives only in the form: keeping it on the device failed. */
 const NOT_QUEUED: ProfileConflict = {

@@ -24,6 +24,16 @@ const session = (overrides: Partial<StoredSession> = {}): StoredSession => ({
   ...overrides,
 });
 
+/** Ada's profile creation, queued on the device while offline (idempotency key `key`). */
+const queuedCreate = (key: string) => ({
+  kind: 'create' as const,
+  fields: { displayName: 'Ada', username: 'ada_l', email: 'ada@example.org' },
+  avatar: null,
+  apiBase: `${location.origin}/api/`,
+  key,
+  queuedAt: Date.now(),
+});
+
 // Taken before any test fakes the timers: a short real wait lets the IndexedDB work a renewal
 // started by a (fake) timer run to its end.
 const realSetTimeout = globalThis.setTimeout;
@@ -76,6 +86,20 @@ async function fresh() {
   const auth = await import('./auth');
   const model = await import('./session');
   return { store, auth, model };
+}
+
+/**
+ * Ada signed in, with a draft and a queued save, until her session ends on its own: the provider
+ * refuses the renewal. Resolves with what the renewal gave (null).
+ */
+async function expireWithDataKept({ store, model }: Awaited<ReturnType<typeof fresh>>) {
+  const { writePendingSave } = await import('../api/pending-save');
+  await store.writeSession(session({ expiresAt: Date.now() + 5_000 }));
+  await model.restoreSession().catch(() => undefined);
+  localStorage.setItem('draft.profile.new', JSON.stringify({ displayName: 'Ada’s draft' }));
+  await writePendingSave(queuedCreate('k-ada'));
+  oidc.renewSession.mockRejectedValue(Object.assign(new Error('grant revoked'), { code: 'invalid_grant' }));
+  return model.renew(true);
 }
 
 beforeEach(() => {
@@ -170,14 +194,7 @@ describe('the session model', () => {
     localStorage.setItem('draft.profile.new', JSON.stringify({ displayName: 'Half typed' }));
     localStorage.setItem('draft.profile.p-1', JSON.stringify({ bio: 'x' }));
     localStorage.setItem('preference', JSON.stringify({ language: 'fr', activeThemeName: 'INDIGO_PINK', enableNotifications: false }));
-    await writePendingSave({
-      kind: 'create',
-      fields: { displayName: 'Ada', username: 'ada_l', email: 'ada@example.org' },
-      avatar: null,
-      apiBase: `${location.origin}/api/`,
-      key: 'k-1',
-      queuedAt: Date.now(),
-    });
+    await writePendingSave(queuedCreate('k-1'));
     await model.endSession();
     expect(localStorage.getItem('draft.profile.new')).toBeNull();
     expect(localStorage.getItem('draft.profile.p-1')).toBeNull();
@@ -223,22 +240,11 @@ describe('the session model', () => {
   });
 
   it('a different member signing in after the first one’s session expired finds nothing of theirs either', async () => {
-    const { store, auth, model } = await fresh();
-    const { writePendingSave, readPendingSave } = await import('../api/pending-save');
-    await store.writeSession(session({ expiresAt: Date.now() + 5_000 }));
-    await model.restoreSession().catch(() => undefined);
-    localStorage.setItem('draft.profile.new', JSON.stringify({ displayName: 'Ada’s draft' }));
-    await writePendingSave({
-      kind: 'create',
-      fields: { displayName: 'Ada', username: 'ada_l', email: 'ada@example.org' },
-      avatar: null,
-      apiBase: `${location.origin}/api/`,
-      key: 'k-ada',
-      queuedAt: Date.now(),
-    });
+    const loaded = await fresh();
+    const { auth, model } = loaded;
+    const { readPendingSave } = await import('../api/pending-save');
     // Ada's session ends on its own: her draft and queued save are kept for her return.
-    oidc.renewSession.mockRejectedValue(Object.assign(new Error('grant revoked'), { code: 'invalid_grant' }));
-    expect(await model.renew(true)).toBeNull();
+    expect(await expireWithDataKept(loaded)).toBeNull();
     expect(auth.sessionExpired.value).toBe(true);
     expect(localStorage.getItem('draft.profile.new')).not.toBeNull();
 
@@ -251,21 +257,10 @@ describe('the session model', () => {
   });
 
   it('the same member signing in after their session expired gets their draft and queued save back', async () => {
-    const { store, model } = await fresh();
-    const { writePendingSave, readPendingSave } = await import('../api/pending-save');
-    await store.writeSession(session({ expiresAt: Date.now() + 5_000 }));
-    await model.restoreSession().catch(() => undefined);
-    localStorage.setItem('draft.profile.new', JSON.stringify({ displayName: 'Ada’s draft' }));
-    await writePendingSave({
-      kind: 'create',
-      fields: { displayName: 'Ada', username: 'ada_l', email: 'ada@example.org' },
-      avatar: null,
-      apiBase: `${location.origin}/api/`,
-      key: 'k-ada',
-      queuedAt: Date.now(),
-    });
-    oidc.renewSession.mockRejectedValue(Object.assign(new Error('grant revoked'), { code: 'invalid_grant' }));
-    await model.renew(true);
+    const loaded = await fresh();
+    const { model } = loaded;
+    const { readPendingSave } = await import('../api/pending-save');
+    await expireWithDataKept(loaded);
     oidc.completeSignIn.mockResolvedValueOnce({ session: session({ accessToken: 'access-2' }), next: '/profile' });
     await model.finishSignIn(new URL(`${location.origin}/auth/callback?code=c&state=s`));
     expect(localStorage.getItem('draft.profile.new')).not.toBeNull();
@@ -406,14 +401,7 @@ describe('the session model', () => {
     const { writePendingSave, readPendingSave } = await import('../api/pending-save');
     await store.writeSession(session());
     localStorage.setItem('draft.profile.p-1', JSON.stringify({ bio: 'Half typed' }));
-    await writePendingSave({
-      kind: 'create',
-      fields: { displayName: 'Ada', username: 'ada_l', email: 'ada@example.org' },
-      avatar: null,
-      apiBase: `${location.origin}/api/`,
-      key: 'k-1',
-      queuedAt: Date.now(),
-    });
+    await writePendingSave(queuedCreate('k-1'));
     oidc.completeSignIn.mockResolvedValueOnce({ session: session({ accessToken: 'access-9' }), next: '/profile' });
     await model.finishSignIn(new URL(`${location.origin}/auth/callback?code=c&state=s`));
     expect(localStorage.getItem('draft.profile.p-1')).not.toBeNull();
