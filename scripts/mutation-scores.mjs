@@ -9,7 +9,7 @@ const report = JSON.parse(readFileSync(resolve(import.meta.dirname, '../reports/
 const only = process.argv.slice(2);
 const folders = new Map();
 for (const [file, { mutants }] of Object.entries(report.files)) {
-  if (only.length && !only.some((folder) => file.startsWith(`${folder}/`))) continue;
+  if (only.length && !only.some((path) => file === path || file.startsWith(`${path}/`))) continue;
   const parts = file.split('/');
   const folder = parts[0] === 'src' && parts.length > 2 ? `src/${parts[1]}` : parts[0] === 'src' ? 'src' : parts[0];
   const f = folders.get(folder) ?? { killed: 0, survived: 0, noCoverage: 0, timeout: 0, other: 0 };

@@ -1,23 +1,24 @@
-// `npm run test:mutation [-- FOLDER…]`: StrykerJS on src/ and mocks/ (or only the folders named,
-// e.g. `-- src/lib src/config`), incremental (.cache/stryker-incremental.json), then the score per
+// `npm run test:mutation [-- PATH…]`: StrykerJS on src/ and mocks/ (or only the folders or files
+// named, e.g. `-- src/lib src/config src/boot.tsx`), incremental (.cache/stryker-incremental.json), then the score per
 // folder. The HTML report is reports/mutation/index.html.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
-const folders = process.argv.slice(2);
-for (const folder of folders) {
-  if (!/^(src|mocks)(\/[\w-]+)*$/.test(folder) || !existsSync(resolve(root, folder))) {
-    console.error(`Not a folder of src/ or mocks/: ${folder}`);
+const paths = process.argv.slice(2);
+for (const path of paths) {
+  if (!/^(src|mocks)(\/[\w.-]+)*$/.test(path) || !existsSync(resolve(root, path))) {
+    console.error(`Not a folder or file of src/ or mocks/: ${path}`);
     process.exit(2);
   }
 }
-// Stryker's own globs, narrowed to the folders asked for; tests and generated code never mutate.
+const isFile = (path) => statSync(resolve(root, path)).isFile();
+// Stryker's own globs, narrowed to the folders and files asked for; tests and generated code never mutate.
 // (No braces: the command line splits the list on commas.)
-const mutate = folders.length
+const mutate = paths.length
   ? [
-      ...folders.flatMap((f) => [`${f}/**/*.ts`, `${f}/**/*.tsx`]),
+      ...paths.flatMap((p) => (isFile(p) ? [p] : [`${p}/**/*.ts`, `${p}/**/*.tsx`])),
       '!**/*.test.ts',
       '!**/*.test.tsx',
       '!src/test/**',
@@ -34,5 +35,5 @@ const args = [
 ];
 const run = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' });
 if (run.status !== 0) process.exit(run.status ?? 1);
-const scores = spawnSync(process.execPath, [resolve(root, 'scripts/mutation-scores.mjs'), ...folders], { cwd: root, stdio: 'inherit' });
+const scores = spawnSync(process.execPath, [resolve(root, 'scripts/mutation-scores.mjs'), ...paths], { cwd: root, stdio: 'inherit' });
 process.exit(scores.status ?? 1);
