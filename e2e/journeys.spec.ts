@@ -682,7 +682,8 @@ test.describe('admin', () => {
   });
 
   test('sign out from /sign-in removes the Admin link and /admin redirects again', async ({ page, consoleErrors }) => {
-    await presetSignedIn(page);
+    // Through the provider's pages: signing out ends the provider's session too.
+    await signIn(page);
     await page.goto('/admin');
     await expect(page.getByRole('link', { name: 'Admin' })).toBeVisible();
     await page.goto('/sign-in');

@@ -1,7 +1,7 @@
 import { deflateSync } from 'node:zlib';
 import type { APIRequestContext, Locator, Page } from '@playwright/test';
 import { expect } from './fixtures';
-import { bearerOf, signIn } from './sign-in';
+import { bearerOf, seedSession } from './sign-in';
 
 export const DESKTOP = { width: 1280, height: 800 } as const;
 export const MOBILE = { width: 390, height: 844 } as const;
@@ -102,10 +102,9 @@ export async function presetPreference(
   await page.addInitScript((v) => localStorage.setItem('preference', v), value);
 }
 
-/** Signs in before the app starts, as an earlier session would have (a later sign-out sticks). */
-/** Signs ada in through the provider's pages before the test opens its screen. */
+/** Starts ada's session on the device before the test opens its screen (see `seedSession`). */
 export async function presetSignedIn(page: Page, user = 'ada'): Promise<void> {
-  await signIn(page, user);
+  await seedSession(page, user);
 }
 
 /* ------------------------------------------------------------------ screen helpers */

@@ -30,6 +30,53 @@ export async function signIn(page: Page, user = 'ada', next = '/home'): Promise<
   await expect.poll(() => page.evaluate(() => localStorage.getItem('auth.isLoggedIn'))).toBe('true');
 }
 
+/**
+ * Starts `user`'s session on the device as a finished sign-in leaves it: the tokens in IndexedDB
+ * (src/api/session-store.ts) and the contract's `auth.isLoggedIn` flag, without the provider's
+ * pages. For tests of what a member does, not of how they sign in (accounts.spec.ts and the tests
+ * that call `signIn` walk that path); it saves the two seconds the pages take. The provider keeps
+ * no browser session for it: a test that signs out at the provider signs in with `signIn`.
+ */
+export async function seedSession(page: Page, user = 'ada'): Promise<void> {
+  // A same-origin document that starts no app: its storage is the app's.
+  await page.goto('/manifest.webmanifest');
+  const origin = new URL(page.url()).origin;
+  const tokens = await signInAs(origin, user);
+  const claims = JSON.parse(Buffer.from(tokens.idToken.split('.')[1]!, 'base64url').toString()) as {
+    sub: string;
+    name?: string;
+    email?: string;
+  };
+  const session = {
+    accessToken: tokens.accessToken,
+    expiresAt: Date.now() + tokens.expiresIn * 1000,
+    refreshToken: tokens.refreshToken,
+    idToken: tokens.idToken,
+    issuer: `${origin}/oidc`,
+    subject: claims.sub,
+    name: claims.name ?? claims.sub,
+    email: claims.email ?? null,
+  };
+  await page.evaluate(async (stored) => {
+    // idb-keyval's layout: database circle-session, object store session, out-of-line keys.
+    const db = await new Promise<IDBDatabase>((resolve, reject) => {
+      const open = indexedDB.open('circle-session');
+      open.onupgradeneeded = () => open.result.createObjectStore('session');
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error);
+    });
+    await new Promise<void>((resolve, reject) => {
+      const tx = db.transaction('session', 'readwrite');
+      tx.objectStore('session').put(stored, 'current');
+      tx.objectStore('session').put(stored.subject, 'owner');
+      tx.oncomplete = () => resolve();
+      tx.onerror = () => reject(tx.error);
+    });
+    db.close();
+    localStorage.setItem('auth.isLoggedIn', 'true');
+  }, session);
+}
+
 const tokens = new Map<string, Promise<Tokens>>();
 
 /** The Authorization header of `user` at the server on `origin`: signed in once, again only near the token's end. */
