@@ -16,11 +16,15 @@ export const unitProject: TestProjectInlineConfiguration = {
   },
 };
 
-/** Tests of the API in Node: servers started in-process, one file at a time (they bind ports). */
-export function nodeProject(name: string, include: string[]): TestProjectInlineConfiguration {
+/**
+ * Tests of the API in Node, servers started in-process. Two files at a time by default: every
+ * server, Prism and temporary file a test makes is its own (ports chosen by the OS, directories
+ * from mkdtemp), and the long files mostly wait on child processes.
+ */
+export function nodeProject(name: string, include: string[], workers = 2): TestProjectInlineConfiguration {
   return {
     extends: true,
-    test: { name, include, environment: 'node', testTimeout: 30000, hookTimeout: 60000, fileParallelism: false },
+    test: { name, include, environment: 'node', testTimeout: 30000, hookTimeout: 60000, fileParallelism: workers > 1, maxWorkers: workers },
   };
 }
 

@@ -5,7 +5,8 @@ import base, { nodeProject, unitProject } from './vitest.config';
  * The suites `npm run test:mutation` runs against each mutant: the unit tests, and the contract
  * tests that drive the mock, the app's state or verify's pieces in-process (a spawned server or CLI
  * would neither see the mutant nor report coverage per test: mock-cli and mock-persistence stay out;
- * so does mock-scenarios, whose Prism would start again for every mutant it covers).
+ * so does mock-scenarios, whose Prism would start again for every mutant it covers). One file at a
+ * time: Stryker runs two test runners side by side already.
  */
 export default defineConfig({
   ...base,
@@ -13,13 +14,17 @@ export default defineConfig({
     ...base.test,
     projects: [
       unitProject,
-      nodeProject('mock', [
-        'contract-tests/{profile,xsrf,static-serving,server-delay,idempotency,accounts,oidc-provider,strict-checker}.test.ts',
-        'contract-tests/{mock-authentication,mock-control}.test.ts',
-        // The app's profile model (state/) against the mock, in one process.
-        'contract-tests/app-profile-conflicts.test.ts',
-        'contract-tests/verify-pieces.test.ts',
-      ]),
+      nodeProject(
+        'mock',
+        [
+          'contract-tests/{profile,xsrf,static-serving,server-delay,idempotency,accounts,oidc-provider,strict-checker}.test.ts',
+          'contract-tests/{mock-authentication,mock-control}.test.ts',
+          // The app's profile model (state/) against the mock, in one process.
+          'contract-tests/app-profile-conflicts.test.ts',
+          'contract-tests/verify-pieces.test.ts',
+        ],
+        1,
+      ),
     ],
   },
 });
