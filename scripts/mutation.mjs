@@ -26,6 +26,8 @@ const mutate = paths.length
       '!src/pwa/sw.ts',
       '!src/prerender/render-page.tsx',
       '!mocks/browser.ts',
+      // Checked by the compiler (a call that must not compile), never run.
+      '!mocks/**/*.typecheck.ts',
     ]
   : [];
 const args = [
