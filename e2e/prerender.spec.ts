@@ -118,13 +118,19 @@ test.describe('prerendered pages', () => {
       await page.addInitScript(`window.__shifts = [];
         new PerformanceObserver((list) => { for (const e of list.getEntries()) if (!e.hadRecentInput) window.__shifts.push(e.value); })
           .observe({ type: 'layout-shift', buffered: true });`);
-      // The data comes well after the screen is painted, as on a slow network.
+      // The data comes only after the loading state is painted, as on a slow network.
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
       await page.route('**/api/**', async (route) => {
-        await new Promise((resolve) => setTimeout(resolve, 800));
+        await held;
         await route.continue();
       });
       await page.goto('/dashboard');
       await expect(page.locator('.panel__placeholder')).toHaveCount(3);
+      await page.evaluate(() => new Promise((painted) => requestAnimationFrame(() => requestAnimationFrame(painted))));
+      release();
       await expect(page.locator('.panel .data-list li')).toHaveCount(6);
       await expect(page.locator('.panel .notification')).toHaveCount(3);
       const shifts = (await page.evaluate('window.__shifts')) as number[];
