@@ -1,0 +1,132 @@
+// @vitest-environment node
+/**
+ * Reading request bodies: what a client that sends the wrong thing is answered (415, 413, 400 with
+ * the error body and its message), and that a body within the rules is read as sent.
+ */
+import { describe, expect, it } from 'vitest';
+import { formatBytes, mediaType, readForm, readJson } from './body.ts';
+
+const post = (body: BodyInit, headers: Record<string, string> = {}) =>
+  new Request('http://mock.test/api/x', { method: 'POST', body, headers });
+
+/** The error answer a read throws, as the client receives it. */
+async function refusal(reading: Promise<unknown>): Promise<{ status: number; type: string | null; body: unknown }> {
+  const thrown = await reading.then(
+    () => {
+      throw new Error('the body was accepted');
+    },
+    (error: unknown) => error,
+  );
+  if (!(thrown instanceof Response)) throw thrown;
+  return { status: thrown.status, type: thrown.headers.get('content-type'), body: await thrown.json() };
+}
+
+describe('mediaType', () => {
+  it('is the Content-Type without parameters, trimmed and in lower case', () => {
+    expect(mediaType(post('{}', { 'content-type': ' Application/JSON ; charset=utf-8' }))).toBe('application/json');
+    expect(mediaType(post('x', { 'content-type': 'multipart/form-data; boundary=abc' }))).toBe('multipart/form-data');
+  });
+
+  it('is empty without a Content-Type', () => {
+    expect(mediaType(new Request('http://mock.test/', { method: 'POST' }))).toBe('');
+  });
+});
+
+describe('formatBytes', () => {
+  it('says KB below a megabyte and MB from one', () => {
+    expect(formatBytes(64 * 1024)).toBe('64 KB');
+    expect(formatBytes(1536)).toBe('1.5 KB');
+    expect(formatBytes(1024 * 1024 - 1024)).toBe('1023 KB');
+    expect(formatBytes(1024 * 1024)).toBe('1 MB');
+    expect(formatBytes(2 * 1024 * 1024)).toBe('2 MB');
+  });
+});
+
+describe('readJson', () => {
+  const json = (body: BodyInit, headers: Record<string, string> = {}) => post(body, { 'content-type': 'application/json', ...headers });
+
+  it('reads a JSON body within the limit, whatever its charset parameter', async () => {
+    expect(await readJson(json('{"name":"Zoë"}'), 1024)).toEqual({ name: 'Zoë' });
+    expect(await readJson(json('[1,2]', { 'content-type': 'Application/Json; charset=utf-8' }), 1024)).toEqual([1, 2]);
+  });
+
+  it('reads a body of exactly the limit, declared or not', async () => {
+    const body = `"${'a'.repeat(8)}"`;
+    expect(await readJson(json(body, { 'content-length': '10' }), 10)).toBe('aaaaaaaa');
+    expect(await readJson(json(body), 10)).toBe('aaaaaaaa');
+  });
+
+  it('answers 415 to a body that is not JSON', async () => {
+    expect(await refusal(readJson(post('{}', { 'content-type': 'text/plain' }), 1024))).toEqual({
+      status: 415,
+      type: 'application/json',
+      body: { status: 415, error: 'Unsupported Media Type', message: 'The body must be JSON (Content-Type: application/json)' },
+    });
+    expect((await refusal(readJson(post('{}', { 'content-type': 'application/jsonx' }), 1024))).status).toBe(415);
+  });
+
+  it('answers 413 to a body declared larger than the limit, before reading it', async () => {
+    expect(await refusal(readJson(json('{}', { 'content-length': '65537' }), 64 * 1024))).toEqual({
+      status: 413,
+      type: 'application/json',
+      body: { status: 413, error: 'Payload Too Large', message: 'A JSON body must be at most 64 KB' },
+    });
+  });
+
+  it('answers 413 to a body larger than the limit that did not say so', async () => {
+    expect(await refusal(readJson(json(`"${'a'.repeat(9)}"`), 10))).toEqual({
+      status: 413,
+      type: 'application/json',
+      body: { status: 413, error: 'Payload Too Large', message: 'A JSON body must be at most 0.009765625 KB' },
+    });
+  });
+
+  it('answers 400 to malformed JSON and to bytes that are not UTF-8', async () => {
+    const bad = {
+      status: 400,
+      type: 'application/json',
+      body: { status: 400, error: 'Bad Request', message: 'The body is not valid JSON' },
+    };
+    expect(await refusal(readJson(json('{"a":'), 1024))).toEqual(bad);
+    expect(await refusal(readJson(json(new Uint8Array([0x22, 0xff, 0x22])), 1024))).toEqual(bad);
+  });
+});
+
+describe('readForm', () => {
+  const multipart = (fields: Record<string, string>) => {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
+    return new Request('http://mock.test/api/x', { method: 'POST', body: form });
+  };
+
+  it('reads a multipart body within the limit', async () => {
+    const form = await readForm(multipart({ displayName: 'Ada', bio: 'x' }), 64 * 1024);
+    expect([...form.entries()]).toEqual([
+      ['displayName', 'Ada'],
+      ['bio', 'x'],
+    ]);
+  });
+
+  it('answers 413 to a form larger than the limit, declared or not', async () => {
+    const tooLarge = {
+      status: 413,
+      type: 'application/json',
+      body: { status: 413, error: 'Payload Too Large', message: 'A form body must be at most 2 MB' },
+    };
+    const declared = post('x', { 'content-length': String(2 * 1024 * 1024 + 1), 'content-type': 'multipart/form-data; boundary=b' });
+    expect(await refusal(readForm(declared, 2 * 1024 * 1024))).toEqual(tooLarge);
+    expect((await refusal(readForm(multipart({ bio: 'x'.repeat(2000) }), 1024))).body).toEqual({
+      status: 413,
+      error: 'Payload Too Large',
+      message: 'A form body must be at most 1 KB',
+    });
+  });
+
+  it('answers 400 to a body that is not multipart', async () => {
+    expect(await refusal(readForm(post('name=Ada', { 'content-type': 'multipart/form-data; boundary=zzz' }), 1024))).toEqual({
+      status: 400,
+      type: 'application/json',
+      body: { status: 400, error: 'Bad Request', message: 'The body is not valid multipart/form-data' },
+    });
+  });
+});
