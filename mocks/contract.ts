@@ -54,6 +54,7 @@ export function createContract(doc: OpenApiDocument): Contract {
     check,
     checkAt,
     checkQuery(path, query) {
+      // Stryker disable next-line ArrayDeclaration: a stray string in the fallback has no `in`, so it is skipped like no parameter at all
       for (const p of spec.find('GET', path)?.params ?? []) {
         if (p.in !== 'query') continue;
         const values = query.getAll(p.name);
