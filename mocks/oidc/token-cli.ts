@@ -3,15 +3,25 @@
  * mock server's provider and prints an access token, e.g. for
  * `npm run verify -- --header "Authorization: Bearer $(npm run -s token)"` or for curl.
  */
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { DEMO_PASSWORD } from './accounts.ts';
 import { SignInError, signInAs } from './sign-in-flow.ts';
 
-const USAGE = `Usage: npm run token -- [--user ada|grace|linus] [--password P] [--base-url URL] [--json]
+export const USAGE = `Usage: npm run token -- [--user ada|grace|linus] [--password P] [--base-url URL] [--json]
 
 Signs the member in at URL/oidc (default http://127.0.0.1:8080, a running 'npm start') and prints
 the access token; --json prints every token and its lifetime.`;
 
-function parse(argv: string[]) {
+export interface TokenOptions {
+  user: string;
+  password: string;
+  baseUrl: string;
+  json: boolean;
+}
+
+/** The command's options, or null for --help; a SignInError names what is wrong with them. */
+export function parseTokenArgs(argv: readonly string[]): TokenOptions | null {
   const options = { user: 'ada', password: DEMO_PASSWORD, baseUrl: 'http://127.0.0.1:8080', json: false };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
@@ -30,16 +40,23 @@ function parse(argv: string[]) {
   return options;
 }
 
-try {
-  const options = parse(process.argv.slice(2));
-  if (!options) {
-    console.log(USAGE);
-  } else {
-    const tokens = await signInAs(options.baseUrl, options.user, options.password);
-    console.log(options.json ? JSON.stringify(tokens, null, 2) : tokens.accessToken);
+/** What `npm run token` does with `argv` (the arguments after `--`): prints, and answers the exit code. */
+export async function runTokenCommand(argv: readonly string[]): Promise<number> {
+  try {
+    const options = parseTokenArgs(argv);
+    if (!options) {
+      console.log(USAGE);
+    } else {
+      const tokens = await signInAs(options.baseUrl, options.user, options.password);
+      console.log(options.json ? JSON.stringify(tokens, null, 2) : tokens.accessToken);
+    }
+    return 0;
+  } catch (error) {
+    const reason = error instanceof SignInError ? error.message : `cannot reach ${String((error as Error).cause ?? error)}`;
+    console.error(`token: ${reason}`);
+    return 1;
   }
-} catch (error) {
-  const reason = error instanceof SignInError ? error.message : `cannot reach ${String((error as Error).cause ?? error)}`;
-  console.error(`token: ${reason}`);
-  process.exitCode = 1;
 }
+
+const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+if (isMain) process.exitCode = await runTokenCommand(process.argv.slice(2));
