@@ -366,7 +366,7 @@ function parseJson(text: string, file: string): unknown {
 }
 
 /** `npm run serve -- [options]`: exit 0 after --help, 2 for a bad option, 1 when it cannot start. */
-async function main(argv: string[]): Promise<void> {
+export async function main(argv: string[]): Promise<void> {
   let parsed: ReturnType<typeof parseOptions>;
   try {
     parsed = parseOptions(argv, process.env);
