@@ -1,0 +1,474 @@
+// @vitest-environment node
+/**
+ * Reading an OpenAPI document: a small document written for the purpose shows each rule the
+ * reader applies, and each one-line SpecError a broken document gets.
+ */
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import {
+  asOpenApiDocument,
+  atPointer,
+  collectionSpecs,
+  escapeRegExp,
+  follow,
+  isJsonMedia,
+  matchOperation,
+  mediaTypeOf,
+  type OpenApiDocument,
+  operationSpecs,
+  pointerToken,
+  resolveRef,
+  responseFor,
+  SpecError,
+} from './index.ts';
+
+const doc = (text: string): OpenApiDocument => asOpenApiDocument(parse(text));
+
+const DOC_TEXT = `
+openapi: 3.1.0
+security: [{ bearer: [read] }]
+paths:
+  /things:
+    x-max-records: 2
+    parameters:
+      - { $ref: '#/components/parameters/Trace' }
+      - { name: q, in: query, schema: { type: string } }
+    get:
+      operationId: listThings
+      summary: List things
+      description: Every thing.
+      parameters:
+        - { name: q, in: query, required: true, schema: { type: integer } }
+      security: [{}]
+      responses:
+        '200':
+          description: The things.
+          headers:
+            X-Count: { required: true, schema: { type: integer }, example: 3 }
+            X-Note: { schema: { type: string }, examples: { first: { value: hello }, second: { value: bye } } }
+            X-Plain: { schema: { type: string } }
+          content:
+            application/json:
+              schema: { type: array }
+              example: [1]
+              examples:
+                one: { $ref: '#/components/examples/One' }
+                bare: { summary: no value }
+        4XX: { $ref: '#/components/responses/Problem' }
+        default: { description: Anything else }
+    post:
+      operationId: createThing
+      security: [{ bearer: [write, 1] }, { key: scopes }]
+      requestBody:
+        required: true
+        content:
+          application/json:
+            schema: { $ref: '#/components/schemas/Thing' }
+            x-max-body-bytes: 100
+          multipart/form-data:
+            schema: { $ref: '#/components/schemas/ThingForm' }
+            encoding:
+              picture: { contentType: 'Image/PNG, image/jpeg' }
+      responses:
+        '201': { description: Created, content: { application/json: { schema: { $ref: '#/components/schemas/Thing' } } } }
+        '204': { description: 'No body' }
+  /things/{id}:
+    get:
+      operationId: getThing
+      responses: { '200': { content: { Text/Plain: {} } } }
+    put:
+      operationId: putThing
+      requestBody: { content: { application/json: {} } }
+      responses: { '204': { description: Replaced } }
+    delete:
+      operationId: deleteThing
+      responses: { '204': { description: Deleted } }
+    patch:
+      operationId: patchThing
+      responses: { '405': { description: Not allowed } }
+  /things/mine:
+    get:
+      operationId: myThing
+      responses: { '200': { description: Mine } }
+  /status:
+    servers: [{ url: / }]
+    get:
+      operationId: status
+      security: []
+      responses: { '200': { description: Up } }
+  /notes:
+    post:
+      operationId: createNote
+      requestBody: { content: { application/json: {} } }
+      responses: { '201': { description: Created } }
+  /singleton:
+    get: { operationId: getSingleton, responses: {} }
+    post:
+      operationId: createSingleton
+      requestBody: { content: { application/json: {} } }
+      responses: { '201': { description: Created } }
+  /ignored: 7
+components:
+  parameters:
+    Trace: { name: X-Trace, in: header, schema: { type: string } }
+  examples:
+    One: { value: [1, 2] }
+  responses:
+    Problem:
+      description: A problem.
+      content: { application/problem+json: { schema: { type: object } } }
+  schemas:
+    Thing: { type: object, properties: { name: { type: string } } }
+    ThingForm:
+      type: object
+      properties:
+        name: { type: string }
+        picture: { $ref: '#/components/schemas/Picture' }
+        photo: { type: string, contentMediaType: Image/WebP, maxLength: 50 }
+        scan:
+          anyOf:
+            - { type: string, contentMediaType: image/png, maxLength: 10 }
+            - { type: string, contentMediaType: image/gif }
+        mixed:
+          anyOf:
+            - { type: string, contentMediaType: image/png }
+            - { type: string }
+        empty: { anyOf: [] }
+    Picture:
+      anyOf:
+        - { type: string, contentMediaType: image/png, maxLength: 20 }
+        - { $ref: '#/components/schemas/Jpeg' }
+    Jpeg: { type: string, contentMediaType: image/jpeg, maxLength: 30 }
+`;
+
+// Read inside each test rather than at load, so that what a test asserts is what it ran.
+const DOC = () => doc(DOC_TEXT);
+const ops = () => operationSpecs(DOC());
+const op = (id: string) => ops().find((o) => o.id === id)!;
+
+describe('pointers and references', () => {
+  it('escapes and reads pointer tokens', () => {
+    expect(pointerToken('a/b~c')).toBe('a~1b~0c');
+    const tree = { 'a/b': { '~c': [10, { d: 'deep' }] } };
+    expect(atPointer(tree, '#/a~1b/~0c/1/d')).toBe('deep');
+    expect(atPointer(tree, '/a~1b/~0c/0')).toBe(10);
+    expect(atPointer(tree, '#')).toBe(tree);
+    expect(atPointer(tree, '#/a~1b//~0c/0')).toBe(10);
+    expect(atPointer(tree, '#/missing/deeper')).toBeUndefined();
+    expect(atPointer(tree, '#/a~1b/~0c/0/x')).toBeUndefined();
+  });
+
+  it('resolves a reference to an object, or says which one is unresolved', () => {
+    expect(resolveRef(DOC(), '#/components/schemas/Jpeg')).toEqual({ type: 'string', contentMediaType: 'image/jpeg', maxLength: 30 });
+    expect(() => resolveRef(DOC(), '#/components/schemas/Nope')).toThrow(new SpecError('unresolved reference #/components/schemas/Nope'));
+    expect(() => resolveRef(DOC(), '#/openapi')).toThrow('unresolved reference #/openapi');
+  });
+
+  it('follows a chain of references to the object and its pointer', () => {
+    const chain = { a: { $ref: '#/b' }, b: { $ref: '#/c' }, c: { type: 'string' } };
+    expect(follow(chain, { $ref: '#/a' }, '/start')).toEqual({ node: { type: 'string' }, pointer: '/c' });
+    expect(follow(chain, { type: 'x' }, '/start')).toEqual({ node: { type: 'x' }, pointer: '/start' });
+    expect(follow(chain, 'not an object', '/start')).toEqual({ node: {}, pointer: '/start' });
+  });
+
+  it('refuses a reference loop and a reference to another document', () => {
+    const loop = { a: { $ref: '#/b' }, b: { $ref: '#/a' } };
+    expect(() => follow(loop, { $ref: '#/a' }, '/x')).toThrow(new SpecError('$ref loop at /a'));
+    expect(() => follow({}, { $ref: 'other.yaml#/a' }, '/x')).toThrow(new SpecError('only local references are supported: other.yaml#/a'));
+  });
+
+  it('follows a chain of twenty references', () => {
+    const long: Record<string, unknown> = { n20: { type: 'string' } };
+    for (let i = 0; i < 20; i++) long[`n${i}`] = { $ref: `#/n${i + 1}` };
+    expect(follow(long, { $ref: '#/n0' }, '/x').pointer).toBe('/n20');
+    long.n20 = { $ref: '#/n21' };
+    long.n21 = { type: 'string' };
+    expect(() => follow(long, { $ref: '#/n0' }, '/x')).toThrow('$ref loop at /n20');
+  });
+});
+
+describe('media types', () => {
+  it('reads the media type of a Content-Type', () => {
+    expect(mediaTypeOf(' Application/JSON ; charset=utf-8')).toBe('application/json');
+    expect(mediaTypeOf(null)).toBe('');
+    expect(mediaTypeOf(undefined)).toBe('');
+  });
+
+  it('knows JSON and its +json dialects', () => {
+    expect(isJsonMedia('application/json')).toBe(true);
+    expect(isJsonMedia('application/problem+json')).toBe(true);
+    expect(isJsonMedia('application/jsonx')).toBe(false);
+    expect(isJsonMedia('text/plain')).toBe(false);
+  });
+});
+
+describe('operationSpecs', () => {
+  it('reads every operation of every path item, in document order', () => {
+    expect(ops().map((o) => `${o.method} ${o.path} ${o.id}`)).toEqual([
+      'GET /things listThings',
+      'POST /things createThing',
+      'GET /things/{id} getThing',
+      'PUT /things/{id} putThing',
+      'DELETE /things/{id} deleteThing',
+      'PATCH /things/{id} patchThing',
+      'GET /things/mine myThing',
+      'GET /status status',
+      'POST /notes createNote',
+      'GET /singleton getSingleton',
+      'POST /singleton createSingleton',
+    ]);
+  });
+
+  it("merges the path's parameters with the operation's, the operation's winning", () => {
+    expect(op('listThings').params).toEqual([
+      { name: 'X-Trace', in: 'header', required: false, schema: { type: 'string' }, pointer: '/components/parameters/Trace/schema' },
+      { name: 'q', in: 'query', required: true, schema: { type: 'integer' }, pointer: '/paths/~1things/get/parameters/0/schema' },
+    ]);
+    expect(op('createThing').params.map((p) => p.pointer)).toEqual([
+      '/components/parameters/Trace/schema',
+      '/paths/~1things/parameters/1/schema',
+    ]);
+    expect(op('getThing').params).toEqual([]);
+  });
+
+  it('reads summary, description and where the operation is served', () => {
+    expect(op('listThings')).toMatchObject({ summary: 'List things', description: 'Every thing.', root: false });
+    expect(op('createThing')).toMatchObject({ summary: '', description: '' });
+    expect(op('status').root).toBe(true);
+  });
+
+  it("reads the security in force: the operation's, else the document's", () => {
+    expect(op('listThings')).toMatchObject({ security: [{}], secured: false });
+    expect(op('createThing')).toMatchObject({ security: [{ bearer: ['write', '1'] }, { key: [] }], secured: true });
+    expect(op('getThing')).toMatchObject({ security: [{ bearer: ['read'] }], secured: true });
+    expect(op('status')).toMatchObject({ security: [], secured: false });
+    const open = operationSpecs(doc('openapi: 3.1.0\npaths: { /a: { get: { operationId: a } } }\ncomponents: { schemas: {} }'));
+    expect(open[0]).toMatchObject({ security: [], secured: false, statuses: [], responses: {} });
+    const odd = operationSpecs(
+      doc('openapi: 3.1.0\nsecurity: [7, { k: [] }]\npaths: { /a: { get: { operationId: a } } }\ncomponents: { schemas: {} }'),
+    );
+    expect(odd[0]).toMatchObject({ security: [{ k: [] }], secured: true });
+  });
+
+  it('reads the responses, their headers, examples and content', () => {
+    const list = op('listThings');
+    expect(list.statuses).toEqual(['200', '4XX', 'default']);
+    expect(list.responses['200']).toEqual({
+      status: '200',
+      description: 'The things.',
+      pointer: '/paths/~1things/get/responses/200',
+      headers: [
+        {
+          name: 'X-Count',
+          required: true,
+          schema: { type: 'integer' },
+          pointer: '/paths/~1things/get/responses/200/headers/X-Count/schema',
+          example: 3,
+        },
+        {
+          name: 'X-Note',
+          required: false,
+          schema: { type: 'string' },
+          pointer: '/paths/~1things/get/responses/200/headers/X-Note/schema',
+          example: 'hello',
+        },
+        {
+          name: 'X-Plain',
+          required: false,
+          schema: { type: 'string' },
+          pointer: '/paths/~1things/get/responses/200/headers/X-Plain/schema',
+        },
+      ],
+      content: [
+        {
+          media: 'application/json',
+          schema: { type: 'array' },
+          pointer: '/paths/~1things/get/responses/200/content/application~1json/schema',
+          examples: [[1], [1, 2]],
+          namedExamples: { one: [1, 2] },
+        },
+      ],
+    });
+    expect(list.responses['4XX']).toMatchObject({ status: '4XX', description: 'A problem.', pointer: '/components/responses/Problem' });
+    expect(list.responses.default).toEqual({
+      status: 'default',
+      description: 'Anything else',
+      pointer: '/paths/~1things/get/responses/default',
+      headers: [],
+      content: null,
+    });
+    expect(op('getThing').responses['200']).toEqual({
+      status: '200',
+      description: '',
+      pointer: '/paths/~1things~1{id}/get/responses/200',
+      headers: [],
+      content: [{ media: 'text/plain', examples: [], namedExamples: {} }],
+    });
+  });
+
+  it('reads a request body: whether it is required, each media type, its files and limits', () => {
+    const body = op('createThing').body!;
+    expect(body.required).toBe(true);
+    expect(body.content['application/json']).toEqual({
+      media: 'application/json',
+      schema: { $ref: '#/components/schemas/Thing' },
+      pointer: '/paths/~1things/post/requestBody/content/application~1json/schema',
+      fileFields: [],
+      fileTypes: {},
+      maxFileBytes: {},
+      maxBodyBytes: 100,
+    });
+    const form = body.content['multipart/form-data']!;
+    expect(form.fileFields).toEqual(['picture', 'photo', 'scan']);
+    expect(form.fileTypes).toEqual({ picture: ['image/png', 'image/jpeg'], photo: ['image/webp'], scan: ['image/png', 'image/gif'] });
+    expect(form.maxFileBytes).toEqual({ picture: 30, photo: 50 });
+    expect(form.maxBodyBytes).toBeUndefined();
+    expect(op('putThing').body).toEqual({
+      required: false,
+      content: {
+        'application/json': {
+          media: 'application/json',
+          schema: {},
+          pointer: '/paths/~1things~1{id}/put/requestBody/content/application~1json/schema',
+          fileFields: [],
+          fileTypes: {},
+          maxFileBytes: {},
+        },
+      },
+    });
+    expect(op('getThing').body).toBeUndefined();
+  });
+
+  const one = (operation: string, extra = '') =>
+    doc(`openapi: 3.1.0\npaths: { /a: { ${operation} } }\ncomponents: { schemas: {} }${extra}`);
+
+  it.each([
+    ['0', '/paths/~1a/post/requestBody/content/application~1json/x-max-body-bytes must be a positive integer'],
+    ['-1', '/paths/~1a/post/requestBody/content/application~1json/x-max-body-bytes must be a positive integer'],
+    ['1.5', '/paths/~1a/post/requestBody/content/application~1json/x-max-body-bytes must be a positive integer'],
+    ["'10'", '/paths/~1a/post/requestBody/content/application~1json/x-max-body-bytes must be a positive integer'],
+  ])('refuses x-max-body-bytes: %s', (value, message) => {
+    const broken = one(`post: { operationId: a, requestBody: { content: { application/json: { x-max-body-bytes: ${value} } } } }`);
+    expect(() => operationSpecs(broken)).toThrow(new SpecError(message));
+  });
+
+  it('accepts x-max-body-bytes of 1', () => {
+    const body = operationSpecs(
+      one('post: { operationId: a, requestBody: { content: { application/json: { x-max-body-bytes: 1 } } } }'),
+    )[0]!.body;
+    expect(body?.content['application/json']?.maxBodyBytes).toBe(1);
+  });
+
+  it('refuses an operation without operationId, and one operationId used twice', () => {
+    expect(() => operationSpecs(one('get: { responses: {} }'))).toThrow(new SpecError('GET /a has no operationId'));
+    expect(() => operationSpecs(one("get: { operationId: '' }"))).toThrow(new SpecError('GET /a has no operationId'));
+    expect(() => operationSpecs(one('get: { operationId: x }, put: { operationId: x }'))).toThrow(
+      new SpecError("operationId 'x' is used twice"),
+    );
+  });
+});
+
+describe('responseFor', () => {
+  it('picks the exact status, then its range, then default', () => {
+    const list = op('listThings');
+    expect(responseFor(list, 200)?.status).toBe('200');
+    expect(responseFor(list, 404)?.status).toBe('4XX');
+    expect(responseFor(list, 500)?.status).toBe('default');
+    expect(responseFor(op('putThing'), 500)).toBeUndefined();
+  });
+});
+
+describe('collectionSpecs', () => {
+  it('finds the collections: a list, a create answering 201 and an item path read by id', () => {
+    const collections = collectionSpecs(DOC(), ops());
+    expect(collections).toHaveLength(1);
+    const things = collections[0]!;
+    expect(things).toMatchObject({ name: 'things', path: '/things', itemPath: '/things/{id}', idParam: 'id', maxRecords: 2 });
+    expect([things.list.id, things.create.id, things.read.id, things.replace?.id, things.remove?.id]).toEqual([
+      'listThings',
+      'createThing',
+      'getThing',
+      'putThing',
+      'deleteThing',
+    ]);
+    expect(things.others.map((o) => o.id)).toEqual(['patchThing']);
+  });
+
+  it('leaves replace, remove and maxRecords out when the document has none', () => {
+    const small = doc(`openapi: 3.1.0
+paths:
+  /xs:
+    get: { operationId: list }
+    post: { operationId: create, requestBody: { content: { application/json: {} } }, responses: { '201': {} } }
+  /xs/{key}:
+    get: { operationId: read }
+components: { schemas: {} }`);
+    const [xs] = collectionSpecs(small, operationSpecs(small));
+    expect(xs).toMatchObject({ name: 'xs', idParam: 'key', others: [] });
+    expect(xs && 'replace' in xs).toBe(false);
+    expect(xs && 'remove' in xs).toBe(false);
+    expect(xs && 'maxRecords' in xs).toBe(false);
+  });
+
+  it.each(['-1', '1.5', "'3'"])('refuses x-max-records: %s', (value) => {
+    const broken = doc(`openapi: 3.1.0
+paths:
+  /xs:
+    x-max-records: ${value}
+    get: { operationId: list }
+    post: { operationId: create, requestBody: { content: { application/json: {} } }, responses: { '201': {} } }
+  /xs/{id}:
+    get: { operationId: read }
+components: { schemas: {} }`);
+    expect(() => collectionSpecs(broken, operationSpecs(broken))).toThrow(
+      new SpecError('x-max-records of /xs must be a non-negative integer'),
+    );
+  });
+
+  it('accepts x-max-records: 0', () => {
+    const zero = doc(`openapi: 3.1.0
+paths:
+  /xs:
+    x-max-records: 0
+    get: { operationId: list }
+    post: { operationId: create, requestBody: { content: { application/json: {} } }, responses: { '201': {} } }
+  /xs/{id}:
+    get: { operationId: read }
+components: { schemas: {} }`);
+    expect(collectionSpecs(zero, operationSpecs(zero))[0]?.maxRecords).toBe(0);
+  });
+});
+
+describe('matchOperation', () => {
+  it('matches a concrete path, literal paths before templates', () => {
+    expect(matchOperation(ops(), 'get', '/things/mine')?.id).toBe('myThing');
+    expect(matchOperation(ops(), 'GET', '/things/42')?.id).toBe('getThing');
+    expect(matchOperation(ops(), 'delete', '/things/42')?.id).toBe('deleteThing');
+    expect(matchOperation(ops(), 'GET', '/things/4/2')).toBeUndefined();
+    expect(matchOperation(ops(), 'GET', '/things/')).toBeUndefined();
+    expect(matchOperation(ops(), 'GET', '/thingsx')).toBeUndefined();
+    expect(matchOperation(ops(), 'POST', '/status')).toBeUndefined();
+  });
+
+  it('escapes what regular expressions would read as operators', () => {
+    expect(escapeRegExp('a.b*c+d?e^f$g{h}i(j)k|l[m]n\\o')).toBe('a\\.b\\*c\\+d\\?e\\^f\\$g\\{h\\}i\\(j\\)k\\|l\\[m\\]n\\\\o');
+  });
+});
+
+describe('asOpenApiDocument', () => {
+  it.each<[string, unknown, string]>([
+    ['a list', [], 'spec.yaml is not an OpenAPI document (no mapping at the top)'],
+    ['null', null, 'spec.yaml is not an OpenAPI document (no mapping at the top)'],
+    ['Swagger 2', { swagger: '2.0', openapi: '2.0' }, 'spec.yaml is not an OpenAPI 3 document'],
+    ['no version', { paths: {} }, 'spec.yaml is not an OpenAPI 3 document'],
+    ['no paths', { openapi: '3.1.0', components: { schemas: {} } }, 'spec.yaml has no paths'],
+    ['no components', { openapi: '3.1.0', paths: {} }, 'spec.yaml has no component schemas'],
+    ['no schemas', { openapi: '3.1.0', paths: {}, components: { schemas: [] } }, 'spec.yaml has no component schemas'],
+  ])('refuses %s', (_, parsed, message) => {
+    expect(() => asOpenApiDocument(parsed, 'spec.yaml')).toThrow(new SpecError(message));
+  });
+
+  it("calls the document 'the document' when it has no name", () => {
+    expect(() => asOpenApiDocument(7)).toThrow('the document is not an OpenAPI document (no mapping at the top)');
+  });
+});
