@@ -1,0 +1,116 @@
+// @vitest-environment node
+import { getResponse } from 'msw';
+import { describe, expect, it } from 'vitest';
+import { createContract } from '../contract.ts';
+import { createMockBackend } from '../mock.ts';
+import { loadSpecCached } from '../spec.node.ts';
+import notifications from '../data/notifications.json' with { type: 'json' };
+import { rewriteAlias } from './aliases.ts';
+import { error, serverPerSuite } from './server.test-support.ts';
+
+const { api } = serverPerSuite();
+const notFound = (message: string) => error(404, 'Not Found', message);
+
+describe('the legacy aliases', () => {
+  it('rewrite a path at or below an alias to its collection, and leave any other path alone', () => {
+    expect(rewriteAlias('notifications/own')).toBe('notifications');
+    expect(rewriteAlias('notifications/own/3')).toBe('notifications/3');
+    expect(rewriteAlias('datapower/serviceproxy/a/b')).toBe('serviceproxy/a/b');
+    expect(rewriteAlias('nas/cluster')).toBe('cluster');
+    expect(rewriteAlias('layer7/my.cnf/1')).toBe('mycnf/1');
+    expect(rewriteAlias('notifications/owned')).toBe('notifications/owned');
+    expect(rewriteAlias('x/notifications/own')).toBe('x/notifications/own');
+    expect(rewriteAlias('notifications')).toBe('notifications');
+  });
+
+  it('GET /notifications/own is the notifications list, newest first, with its filters', async () => {
+    const answer = await api('/notifications/own');
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual([notifications[2], notifications[1], notifications[0]]);
+    expect((await api('/notifications/own?level=success')).body).toEqual([notifications[1]]);
+  });
+
+  it('answers a path below /notifications/own as the notification it names, for every method', async () => {
+    const read = await api('/notifications/own/2');
+    expect([read.status, read.body]).toEqual([200, notifications[1]]);
+    const changed = { ...notifications[1], read: true };
+    const put = await api('/notifications/own/2', { method: 'PUT', json: changed });
+    expect([put.status, put.body]).toEqual([200, changed]);
+    expect((await api('/notifications/2')).body).toEqual(changed);
+    const missing = await api('/notifications/own/9');
+    expect([missing.status, missing.body]).toEqual([404, notFound("Record '9' not found in collection 'notifications'")]);
+  });
+
+  it('answer 404 naming the collection the three others stand for, which this backend does not hold', async () => {
+    for (const [path, name] of [
+      ['/datapower/serviceproxy', 'serviceproxy'],
+      ['/nas/cluster', 'cluster'],
+      ['/layer7/my.cnf', 'mycnf'],
+      ['/nas/cluster/7', 'cluster'],
+      ['/datapower/serviceproxy/a/b', 'serviceproxy'],
+    ]) {
+      const answer = await api(path!);
+      expect([path, answer.status, answer.headers.get('content-type'), answer.body]).toEqual([
+        path,
+        404,
+        'application/json',
+        notFound(`Collection '${name}' not found`),
+      ]);
+    }
+  });
+});
+
+describe('a path that is no route', () => {
+  it('answers 404 naming the collection that does not exist', async () => {
+    expect((await api('/nothing')).body).toEqual(notFound("Collection 'nothing' not found"));
+    expect((await api('/nothing/1')).body).toEqual(notFound("Collection 'nothing' not found"));
+    expect((await api('/foo%20bar')).body).toEqual(notFound("Collection 'foo bar' not found"));
+    expect((await api('/user/things')).body).toEqual(notFound("Collection 'user' not found"));
+    expect((await api('/other/profile/x')).body).toEqual(notFound("Collection 'other' not found"));
+    expect((await api('/notifications/owned/1')).body).toEqual(notFound("No resource at 'notifications/owned/1'"));
+  });
+
+  it('takes a segment that is no valid %-encoding as it is', async () => {
+    const answer = await api('/%E0%A4%A');
+    expect([answer.status, answer.body]).toEqual([404, notFound("Collection '%E0%A4%A' not found")]);
+  });
+
+  it('takes such a segment as it is in the browser too, where no server escapes the URL first', async () => {
+    const { handlers } = await createMockBackend({ contract: createContract(loadSpecCached()), delayMs: 0, anyOrigin: true });
+    const response = await getResponse(handlers, new Request('http://localhost/api/%E0%A4%A/1'));
+    expect([response?.status, await response?.json()]).toEqual([404, notFound("Collection '%E0%A4%A' not found")]);
+  });
+
+  it('answers 404 with the empty name for the API root', async () => {
+    const answer = await api('/');
+    expect([answer.status, answer.body]).toEqual([404, notFound("Collection '' not found")]);
+  });
+
+  it('answers 404 naming the path below a collection that has no resource there', async () => {
+    const answer = await api('/symbols/1/extra');
+    expect([answer.status, answer.body]).toEqual([404, notFound("No resource at 'symbols/1/extra'")]);
+    expect((await api('/accounts/a%20b/c', { method: 'POST' })).body).toEqual(notFound("No resource at 'accounts/a b/c'"));
+  });
+
+  it('answers 404 naming the path below /user/profile that has no resource there', async () => {
+    const answer = await api('/user/profile/p1/avatar/x');
+    expect([answer.status, answer.body]).toEqual([404, notFound("No profile resource at 'p1/avatar/x'")]);
+  });
+
+  it('answers another method on a documented path with 405 and the methods it has', async () => {
+    for (const [method, path, allow] of [
+      ['PATCH', '/accounts/1', 'GET, PUT, DELETE'],
+      ['DELETE', '/accounts', 'GET, POST'],
+      ['GET', '/commands/reset', 'POST'],
+    ]) {
+      const answer = await api(path!, { method: method! });
+      expect([method, path, answer.status, answer.headers.get('allow'), answer.body]).toEqual([
+        method,
+        path,
+        405,
+        allow,
+        error(405, 'Method Not Allowed', 'Method not allowed'),
+      ]);
+    }
+  });
+});
