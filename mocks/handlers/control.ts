@@ -12,9 +12,16 @@ import type { Journal } from '../journal.ts';
 
 export const CONTROL_PREFIX = '/__mock';
 
-/** Host names a page of another site cannot take (through DNS rebinding): IP literals and localhost. */
+/**
+ * Host names a page of another site cannot take (through DNS rebinding): IP literals and localhost.
+ * The URL parser writes an IPv4 address as four decimal numbers and an IPv6 one in brackets, so a
+ * name made of hex letters and dots (`bad.cafe`, a domain anyone can register) is no IP literal.
+ */
 const ownHostName = (hostname: string, trusted: readonly string[]) =>
-  /^\[?[\d.:a-f]+\]?$/i.test(hostname) || hostname === 'localhost' || hostname.endsWith('.localhost') || trusted.includes(hostname);
+  /^(?:\d+\.){3}\d+$|^\[[\d.:a-f]+\]$/i.test(hostname) ||
+  hostname === 'localhost' ||
+  hostname.endsWith('.localhost') ||
+  trusted.includes(hostname);
 
 /** Why a request must be refused, or null when it comes from the mock's own origin (or from no browser). */
 function foreign(request: Request, trustedHosts: readonly string[]): string | null {
