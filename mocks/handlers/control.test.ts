@@ -96,7 +96,12 @@ describe('the origin of a control request', () => {
   });
 
   it('is accepted from the same origin, from the address bar, and from a client that is no browser', async () => {
-    for (const headers of [{ 'sec-fetch-site': 'same-origin', origin: 'http://localhost' }, { 'sec-fetch-site': 'none' }, {}]) {
+    const senders: Record<string, string>[] = [
+      { 'sec-fetch-site': 'same-origin', origin: 'http://localhost' },
+      { 'sec-fetch-site': 'none' },
+      {},
+    ];
+    for (const headers of senders) {
       expect((await call('http://localhost/__mock/requests', { headers })).status).toBe(200);
     }
   });
