@@ -1,0 +1,117 @@
+// @vitest-environment node
+import { createLocalJWKSet, exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Authenticate } from '../auth.ts';
+import { discoveredTokenAuthenticator, jwtAuthenticator } from './tokens.ts';
+
+const ISSUER = 'https://idp.example/realm';
+const AUDIENCE = 'https://circle.example/api';
+let sign: (claims: JWTPayload, typ?: string) => Promise<string>;
+let check: Authenticate;
+
+beforeAll(async () => {
+  const { privateKey, publicKey } = await generateKeyPair('ES256');
+  const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'ES256' };
+  sign = (claims, typ = 'at+jwt') =>
+    new SignJWT(claims).setProtectedHeader({ alg: 'ES256', typ, kid: 'k1' }).setIssuedAt().setExpirationTime('5m').sign(privateKey);
+  check = jwtAuthenticator(createLocalJWKSet({ keys: [jwk] }), (issuer) => (issuer === ISSUER ? AUDIENCE : null));
+});
+afterEach(() => vi.restoreAllMocks());
+
+/** The identity, or the refusal's status, challenge and message. */
+async function answer(authenticate: Authenticate, authorization?: string) {
+  const headers: Record<string, string> = authorization === undefined ? {} : { authorization };
+  try {
+    return await authenticate(new Request('http://circle.example/api/user/profile/myprofile', { headers }));
+  } catch (refusal) {
+    if (!(refusal instanceof Response)) throw refusal;
+    const { message } = (await refusal.json()) as { message: string };
+    return { status: refusal.status, challenge: refusal.headers.get('www-authenticate'), message };
+  }
+}
+
+const refused = (message: string, error = 'invalid_token') => ({
+  status: 401,
+  challenge: `Bearer realm="circle", error="${error}", error_description="${message}"`,
+  message,
+});
+
+describe('the API’s check of a bearer access token', () => {
+  it('answers the member and the scopes of a good token', async () => {
+    const token = await sign({ iss: ISSUER, aud: AUDIENCE, sub: 'ada', scope: 'profile  email' });
+    expect(await answer(check, `Bearer ${token}`)).toEqual({ subject: 'ada', scopes: ['profile', 'email'] });
+    expect(await answer(check, `bearer  ${token}`)).toEqual({ subject: 'ada', scopes: ['profile', 'email'] });
+    const listed = await sign({ iss: ISSUER, aud: ['other', AUDIENCE], sub: 'grace' });
+    expect(await answer(check, `Bearer ${listed}`)).toEqual({ subject: 'grace', scopes: [] });
+  });
+
+  it('no header: asks for a token, without an error code', async () => {
+    expect(await answer(check)).toEqual({
+      status: 401,
+      challenge: 'Bearer realm="circle"',
+      message: 'Sign in: this operation needs a bearer access token',
+    });
+  });
+
+  it('another scheme or no token: invalid_request', async () => {
+    for (const header of ['Basic YWRhOmNpcmNsZQ==', 'Bearer', 'Bearer a b']) {
+      expect(await answer(check, header), header).toEqual({
+        status: 401,
+        // The quotes of the message are left out of the quoted challenge.
+        challenge:
+          'Bearer realm="circle", error="invalid_request", error_description="The Authorization header must be Bearer <access token>"',
+        message: 'The Authorization header must be "Bearer <access token>"',
+      });
+    }
+  });
+
+  it('a token that is not for this API, or names nobody: invalid_token with the reason', async () => {
+    const cases: [JWTPayload, string][] = [
+      [{ iss: 'https://elsewhere', aud: AUDIENCE, sub: 'ada' }, 'The access token is not for this API'],
+      [{ aud: AUDIENCE, sub: 'ada' }, 'The access token is not for this API'],
+      [{ iss: ISSUER, aud: 'https://other/api', sub: 'ada' }, 'The access token is not for this API'],
+      [{ iss: ISSUER, aud: AUDIENCE }, 'The access token names no member'],
+      [{ iss: ISSUER, aud: AUDIENCE, sub: '' }, 'The access token names no member'],
+    ];
+    for (const [claims, message] of cases) {
+      expect(await answer(check, `Bearer ${await sign(claims)}`), JSON.stringify(claims)).toEqual(refused(message));
+    }
+  });
+
+  it('an ID token, a forged or an expired token: invalid_token', async () => {
+    const claims = { iss: ISSUER, aud: AUDIENCE, sub: 'ada' };
+    expect(await answer(check, `Bearer ${await sign(claims, 'JWT')}`)).toEqual(refused('The access token is not one this server issued'));
+    const [head, body] = (await sign(claims)).split('.');
+    const other = (await sign({ ...claims, sub: 'grace' })).split('.')[2];
+    expect(await answer(check, `Bearer ${head}.${body}.${other}`)).toEqual(refused('The access token is not one this server issued'));
+    vi.useFakeTimers({ now: Date.now() - 3_600_000, toFake: ['Date'] });
+    const old = await sign(claims);
+    vi.useRealTimers();
+    expect(await answer(check, `Bearer ${old}`)).toEqual(refused('The access token has expired: renew it'));
+  });
+});
+
+describe('another provider’s tokens, its keys found through discovery', () => {
+  const discovery = (status: number, body: unknown) => async () => Response.json(body, { status });
+
+  it('a discovery that fails refuses the token and says why on the console, then is read again', async () => {
+    const said: string[] = [];
+    vi.spyOn(console, 'error').mockImplementation((line: unknown) => void said.push(String(line)));
+    const url = `${ISSUER}/.well-known/openid-configuration`;
+    const token = `Bearer ${await sign({ iss: ISSUER, aud: AUDIENCE, sub: 'ada' })}`;
+    const cases: [() => Promise<Response>, string][] = [
+      [discovery(503, {}), `${url} answered 503`],
+      [discovery(200, { issuer: 'https://other' }), `${url} names the issuer https://other, not ${ISSUER}`],
+      [discovery(200, {}), `${url} names the issuer undefined, not ${ISSUER}`],
+      [discovery(200, { issuer: ISSUER, jwks_uri: 42 }), `${url} names no jwks_uri`],
+    ];
+    const fetcher = vi.fn<typeof fetch>();
+    const authenticate = discoveredTokenAuthenticator(ISSUER, AUDIENCE, fetcher);
+    for (const [respond, reason] of cases) {
+      fetcher.mockImplementationOnce(respond);
+      expect(await answer(authenticate, token)).toEqual(refused('The access token is not one this server issued'));
+      expect(said.pop()).toBe(`The identity provider's keys cannot be read: ${reason}`);
+    }
+    expect(fetcher.mock.calls.map(([called]) => String(called))).toEqual(cases.map(() => url));
+  });
+});
