@@ -47,7 +47,6 @@ export interface ExchangeChecker {
   report(): ExchangeReport;
 }
 
-// Stryker disable next-line StringLiteral: without a User-Agent the text tested is 'undefined' or the fallback, and neither starts with Mozilla/
 const fromBrowser = (headers: IncomingHttpHeaders) => /^Mozilla\/\d/.test(String(headers['user-agent'] ?? ''));
 
 /** `basePath` is where the contract's paths start on the server (`/api`). */
