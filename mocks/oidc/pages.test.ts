@@ -1,0 +1,105 @@
+// @vitest-environment node
+import { describe, expect, it } from 'vitest';
+import { PAGE_MESSAGES, type PageLanguage } from './messages.ts';
+import { errorPage, signedOutPage, signInPage, signOutPage, STYLESHEET_PATH } from './pages.ts';
+
+const LANGUAGES = Object.keys(PAGE_MESSAGES) as PageLanguage[];
+
+/** Every page is a whole document in its language, under the one stylesheet, kept out of search engines. */
+function expectDocument(html: string, language: PageLanguage, title: string) {
+  expect(html.startsWith('<!doctype html>\n<html lang="')).toBe(true);
+  expect(html).toContain(`<html lang="${language}">`);
+  expect(html).toContain(`<title>${title} · Circle</title>`);
+  expect(html).toContain(`<link rel="stylesheet" href="${STYLESHEET_PATH}">`);
+  expect(html).toContain('<meta name="robots" content="noindex">');
+  expect(html).not.toMatch(/<script|style=/);
+}
+
+describe('the sign-in page', () => {
+  it('in each language: heading, labels, the buttons and the demo accounts', () => {
+    for (const language of LANGUAGES) {
+      const m = PAGE_MESSAGES[language];
+      const html = signInPage({ language, action: '/oidc/interaction/u/login', cancel: '/oidc/interaction/u/abort', clientName: 'Circle' });
+      expectDocument(html, language, m.signInTitle);
+      expect(html).toContain(`<h1>${m.signInHeading('Circle')}</h1>`);
+      expect(html).toContain(`<label for="username">${m.username}</label>`);
+      expect(html).toContain(`<label for="password">${m.password}</label>`);
+      expect(html).toContain(`<button type="submit" class="primary">${m.signIn}</button>`);
+      expect(html).toContain(`<a href="/oidc/interaction/u/abort">${m.cancel}</a>`);
+      expect(html).toContain(`<h2>${m.demoHeading}</h2>`);
+      expect(html).toContain(m.demoHint('<code>ada</code>, <code>grace</code>, <code>linus</code>', '<code>circle</code>'));
+      expect(html).not.toContain('role="alert"');
+      // The empty name field has the focus.
+      expect(html).toMatch(/id="username"[^>]*value="" autofocus>/);
+      expect(html).toMatch(/id="password"[^>]*maxlength="128">/);
+    }
+  });
+
+  it('after a failed attempt: the alert, both fields marked, the focus on the password', () => {
+    const html = signInPage({ language: 'es', action: '/a', cancel: '/c', username: 'ada', failed: true, clientName: 'Circle' });
+    expect(html).toContain(`<p id="problem" class="alert" role="alert">${PAGE_MESSAGES.es.failed}</p>`);
+    expect(html).toMatch(/id="username"[^>]*value="ada" aria-invalid="true" aria-describedby="problem">/);
+    expect(html).toMatch(/id="password"[^>]*maxlength="128" autofocus aria-invalid="true" aria-describedby="problem">/);
+  });
+
+  it('what a member typed and the addresses are escaped, never markup', () => {
+    const html = signInPage({
+      language: 'en',
+      action: '/login?a=1&b="2"',
+      cancel: "/abort?x='y'",
+      username: `<img src=x onerror="alert('&')">`,
+      failed: true,
+      clientName: 'A & <B>',
+    });
+    expect(html).toContain('value="&lt;img src=x onerror=&quot;alert(&#39;&amp;&#39;)&quot;&gt;"');
+    expect(html).toContain('action="/login?a=1&amp;b=&quot;2&quot;"');
+    expect(html).toContain('<a href="/abort?x=&#39;y&#39;">');
+    expect(html).toContain(`<h1>${PAGE_MESSAGES.en.signInHeading('A &amp; &lt;B&gt;')}</h1>`);
+    expect(html).not.toContain('<img');
+  });
+});
+
+describe('the sign-out pages', () => {
+  it('the confirmation: the note, the provider’s form, and the two buttons that submit it', () => {
+    const form = '<form id="op.logoutForm" method="post" action="/oidc/session/end/confirm"></form>';
+    for (const language of LANGUAGES) {
+      const m = PAGE_MESSAGES[language];
+      const html = signOutPage(language, form, 'Circle');
+      expectDocument(html, language, m.signOutTitle);
+      expect(html).toContain(`<h1>${m.signOutHeading('Circle')}</h1>\n<p>${m.signOutNote}</p>\n${form}\n`);
+      expect(html).toContain(
+        `<button type="submit" form="op.logoutForm" name="logout" value="yes" class="primary" autofocus>${m.signOut}</button>`,
+      );
+      expect(html).toContain(`<button type="submit" form="op.logoutForm" class="secondary">${m.staySignedIn}</button>`);
+    }
+  });
+
+  it('signed out: the heading and a link home', () => {
+    for (const language of LANGUAGES) {
+      const m = PAGE_MESSAGES[language];
+      const html = signedOutPage(language, '/?from="provider"');
+      expectDocument(html, language, m.signedOutTitle);
+      expect(html).toContain(`<h1>${m.signedOutHeading}</h1><p><a href="/?from=&quot;provider&quot;">${m.back}</a></p>`);
+    }
+  });
+});
+
+describe('the error page', () => {
+  it('says what went wrong as an alert, and the protocol’s reason under technical details', () => {
+    for (const language of LANGUAGES) {
+      const m = PAGE_MESSAGES[language];
+      const html = errorPage(language, m.failedTitle, m.failedDetail, '/', 'invalid_request: <bad> & "worse"');
+      expectDocument(html, language, m.failedTitle);
+      expect(html).toContain(
+        `<h1>${m.failedTitle}</h1><p role="alert">${m.failedDetail}</p><details><summary>${m.technical}</summary><p><code>invalid_request: &lt;bad&gt; &amp; &quot;worse&quot;</code></p></details><p><a href="/">${m.back}</a></p>`,
+      );
+    }
+  });
+
+  it('without technical details, none are offered', () => {
+    const html = errorPage('de', 'Titel', 'Erklärung', '/home');
+    expect(html).toContain('<h1>Titel</h1><p role="alert">Erklärung</p><p><a href="/home">');
+    expect(html).not.toContain('<details>');
+    expect(errorPage('de', 'Titel', 'Erklärung', '/home', '')).not.toContain('<details>');
+  });
+});
