@@ -140,6 +140,66 @@ describe('a data file (--data, --persist)', () => {
     );
   });
 
+  it('names the collection that is no array, and labels a record that is no object, or whose id is no string, by its index alone', () => {
+    expect(refusal({ accounts: {} })).toBe('fixtures.json: accounts must be an array of records');
+    expect(refusal({ symbols: [null] })).toBe(
+      'fixtures.json: symbols[0]: the record must be object (schema path #/components/schemas/SymbolInput/type)',
+    );
+    expect(refusal({ symbols: [{ id: 5, code: 'ABC', entity: 'An entity' }] })).toBe(
+      'fixtures.json: symbols[0]: id must be string (schema path #/components/schemas/Id/type)',
+    );
+    expect(refusal({ symbols: [{ code: 'ABC', entity: 'An entity' }] })).toBe(
+      "fixtures.json: symbols[0]: the record must have required property 'id' (schema path #/components/schemas/Symbol/allOf/1/required)",
+    );
+  });
+
+  it('holds each collection to its own x-max-records', () => {
+    const [seeded] = SEED.collections.notifications;
+    const notifications = (n: number) => Array.from({ length: n }, (_, i) => ({ ...seeded, id: `n${i}` }));
+    expect(parse({ notifications: notifications(4) }).collections.notifications).toHaveLength(4);
+    expect(parse({ notifications: notifications(100) }).collections.notifications).toHaveLength(100);
+    expect(refusal({ notifications: notifications(101) })).toBe(
+      'fixtures.json: notifications has 101 records, more than its x-max-records 100',
+    );
+    expect(refusal({ accounts: [1, 2, 3, 4].map((i) => ({ id: `a${i}`, name: 'N', currency: 'EUR', balance: i })) })).toBe(
+      'fixtures.json: accounts has 4 records, more than its x-max-records 3',
+    );
+  });
+
+  it('refuses profiles that are no array, an entry that is no object, an unknown key in one, and an owner that is no id', () => {
+    expect(refusal({ profiles: {} })).toBe('fixtures.json: profiles must be an array of { "owner", "version", "profile", "avatar" }');
+    expect(refusal({ profiles: [5] })).toBe('fixtures.json: profiles[0] must be { "owner", "version", "profile", "avatar" }');
+    expect(refusal({ profiles: [{ owner: 'ada', profile: PROFILE, colour: 'red' }] })).toBe(
+      "fixtures.json: profiles[0] has an unknown key 'colour' (an entry has owner, version, profile, avatar)",
+    );
+    for (const owner of ['', 5]) {
+      expect(refusal({ profiles: [{ owner, profile: PROFILE }] })).toBe(
+        `fixtures.json: profiles[0].owner must be the member's id (the token's subject), e.g. "ada"`,
+      );
+    }
+    expect(refusal({ profiles: [], avatar: null })).toBe('fixtures.json: give profiles, or the older profile and avatar, not both');
+  });
+
+  it('names the entry of an avatar that is refused, and refuses an avatar that is no object or has no base64', () => {
+    const png = PNG.toString('base64');
+    expect(refusal({ profiles: [{ owner: 'ada', profile: PROFILE, avatar: { type: 'image/gif', base64: png } }] })).toBe(
+      'fixtures.json: profiles[0].avatar: avatar.type must be one of image/png, image/jpeg, image/webp',
+    );
+    for (const avatar of ['iVBORw0', { type: 'image/png' }, { type: 'image/png', base64: 5 }]) {
+      expect(refusal({ profile: PROFILE, avatar })).toBe(
+        'fixtures.json: avatar must be { "type": "image/png", "base64": "…", "version": 1 }',
+      );
+    }
+  });
+
+  it("keeps the base's profiles when the file names none", () => {
+    const base = parse({ profiles: [{ owner: 'grace', profile: PROFILE }] });
+    const data = parseDataFile(JSON.stringify({ accounts: [] }), contract, 'fixtures.json', base);
+    expect(data.profiles).toEqual(base.profiles);
+    expect(data.profiles).toHaveLength(1);
+    expect(data.collections.symbols).toEqual(base.collections.symbols);
+  });
+
   it('is what a database holds: loaded, snapshotted and written, it reads back the same', async () => {
     const db = await createDatabase(
       contract,
