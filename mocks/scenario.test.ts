@@ -87,6 +87,43 @@ describe('a scenario file', () => {
       }),
     ).toBe('scenario.json: listAccounts: the rates add up to 1.4, more than 1');
     expect(refusal([])).toMatch(/^scenario\.json: a scenario is an object of rules by operationId/);
+    expect(refusal({ listAccounts: 503 })).toBe(
+      'scenario.json: listAccounts: a rule must be an object such as { "status": 503, "rate": 0.5 }',
+    );
+    expect(refusal({ listAccounts: [{ delay: 1 }, null] })).toBe(
+      'scenario.json: listAccounts[1]: a rule must be an object such as { "status": 503, "rate": 0.5 }',
+    );
+  });
+
+  it('refuses a delay that is no whole number of milliseconds up to ten minutes', () => {
+    for (const delay of [-1, 1.5, 600_001, '5']) {
+      expect(refusal({ getAccount: { delay } })).toBe(
+        `scenario.json: getAccount: delay must be a whole number of milliseconds from 0 to 600000, not ${JSON.stringify(delay)}`,
+      );
+    }
+    expect(
+      parseScenario(
+        {
+          getAccount: [
+            { delay: 0, rate: 0.5 },
+            { delay: 600_000, rate: 0.5 },
+          ],
+        },
+        spec,
+        'scenario.json',
+      ),
+    ).toEqual({
+      getAccount: [
+        { delay: 0, rate: 0.5 },
+        { delay: 600_000, rate: 0.5 },
+      ],
+    });
+  });
+
+  it('suggests no operationId when none is close to the one given', () => {
+    expect(refusal({ somethingElseEntirely: { status: 503 } })).toBe(
+      "scenario.json: 'somethingElseEntirely' is no operationId of openapi.yaml",
+    );
   });
 
   it('gives each rule its share of the requests, in order, and none to the rest', () => {
