@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { prePaint } from './pre-paint';
+import { afterFirstContentfulPaint } from './lib/first-paint';
+import { prePaint, startApp } from './pre-paint';
+
+// The app is asked for only once the page has painted: each test decides when that paint comes.
+vi.mock('./lib/first-paint', () => ({ afterFirstContentfulPaint: vi.fn() }));
+
+const painted = vi.mocked(afterFirstContentfulPaint);
 
 function page(prerenderedIn: string | null = 'en') {
   const html = document.createElement('html');
@@ -10,6 +16,7 @@ function page(prerenderedIn: string | null = 'en') {
 afterEach(() => {
   localStorage.clear();
   vi.unstubAllGlobals();
+  painted.mockReset();
 });
 
 describe('prePaint', () => {
@@ -66,5 +73,75 @@ describe('prePaint', () => {
     prePaint(html);
     expect(html.lang).toBe('es');
     expect(html.hasAttribute('data-l10n-pending')).toBe(false);
+  });
+
+  it('falls back on the defaults for a preference stored as null', () => {
+    vi.stubGlobal('navigator', { ...navigator, languages: ['de-AT'] });
+    localStorage.setItem('preference', 'null');
+    const html = page();
+    prePaint(html);
+    expect(html.dataset.theme).toBe('INDIGO_PINK');
+    expect(html.lang).toBe('de');
+  });
+
+  it('takes English in a browser that names no language', () => {
+    vi.stubGlobal('navigator', { ...navigator, languages: undefined });
+    const html = page('de');
+    prePaint(html);
+    expect(html.lang).toBe('en');
+    expect(html.hasAttribute('data-l10n-pending')).toBe(true);
+  });
+
+  it('marks the page with empty attributes, as the stylesheet and the end-to-end suite expect', () => {
+    localStorage.setItem('preference', JSON.stringify({ language: 'fr' }));
+    localStorage.setItem('auth.isLoggedIn', 'true');
+    const html = page();
+    prePaint(html);
+    expect(html.getAttribute('data-l10n-pending')).toBe('');
+    expect(html.getAttribute('data-account-pending')).toBe('');
+  });
+
+  it('leaves the account slot shown when the stored sign-in is anything but true', () => {
+    localStorage.setItem('auth.isLoggedIn', '"true"');
+    const html = page();
+    prePaint(html);
+    expect(html.hasAttribute('data-account-pending')).toBe(false);
+  });
+});
+
+describe('startApp', () => {
+  it('asks for the app only once the page has painted, and says so when it cannot load', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    startApp('/assets/no-such-entry.js');
+    expect(painted).toHaveBeenCalledTimes(1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(error).not.toHaveBeenCalled();
+    painted.mock.calls[0]![0]();
+    await vi.waitFor(() => expect(error).toHaveBeenCalledWith('Circle failed to start', expect.any(Error)));
+  });
+});
+
+describe('the script, as the page loads it', () => {
+  async function load() {
+    vi.resetModules();
+    await import('./pre-paint');
+  }
+
+  it('marks the document itself with the stored theme and language', async () => {
+    localStorage.setItem('preference', JSON.stringify({ language: 'es', activeThemeName: 'PINK_BLUEGREY' }));
+    await load();
+    expect(document.documentElement.dataset.theme).toBe('PINK_BLUEGREY');
+    expect(document.documentElement.lang).toBe('es');
+  });
+
+  it('loads the app the build named, after the paint', async () => {
+    vi.stubGlobal('__APP_ENTRY__', '/assets/entry-1234.js');
+    await load();
+    expect(painted).toHaveBeenCalledTimes(1);
+  });
+
+  it('loads nothing where the build named no app (the dev server loads it from the page)', async () => {
+    await load();
+    expect(painted).not.toHaveBeenCalled();
   });
 });
