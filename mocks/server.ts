@@ -125,6 +125,7 @@ function readUiConfig(distDir: string | null): Record<string, unknown> {
   const path = resolve(distDir, 'assets/ui-config.json');
   if (!existsSync(path)) return {};
   try {
+    // Stryker disable next-line StringLiteral: without an encoding the file comes as a Buffer, which JSON.parse reads as the same UTF-8 text
     const parsed: unknown = JSON.parse(readFileSync(path, 'utf8'));
     // Stryker disable next-line ConditionalExpression,LogicalOperator: a JSON value that is no object (null, a number, a string, an array) spreads into the configuration as no key it reads, so letting one through changes no policy
     return parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
@@ -136,6 +137,7 @@ function readUiConfig(distDir: string | null): Record<string, unknown> {
 
 function readConfigFile(file: string, what: string): string {
   try {
+    // Stryker disable next-line StringLiteral: without an encoding the file comes as a Buffer, and both of its readers only hand it to JSON.parse, which reads it as the same UTF-8 text
     return readFileSync(file, 'utf8');
   } catch (error) {
     throw new ConfigError(`${file}: the ${what} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
