@@ -101,6 +101,33 @@ paths:
       operationId: createNote
       requestBody: { content: { application/json: {} } }
       responses: { '201': { description: Created } }
+  /either:
+    get:
+      operationId: either
+      security: [{}, { bearer: [] }]
+      responses: {}
+  /drafts:
+    get: { operationId: listDrafts }
+    post: { operationId: createDraft, requestBody: { content: { application/json: {} } }, responses: { '200': {} } }
+  /drafts/{id}:
+    get: { operationId: getDraft }
+  /forms:
+    get: { operationId: listForms }
+    post: { operationId: createForm, requestBody: { content: { multipart/form-data: {} } }, responses: { '201': {} } }
+  /forms/{id}:
+    get: { operationId: getForm }
+  /drops:
+    get: { operationId: listDrops }
+    post: { operationId: createDrop, requestBody: { content: { application/json: {} } }, responses: { '201': {} } }
+  /drops/{id}:
+    delete: { operationId: deleteDrop }
+  /notes/{id}:
+    get: { operationId: getNote }
+  /boxes/{b}:
+    get: { operationId: listBox }
+    post: { operationId: createInBox, requestBody: { content: { application/json: {} } }, responses: { '201': {} } }
+  /boxes/{b}/{item}:
+    get: { operationId: getInBox }
   /singleton:
     get: { operationId: getSingleton, responses: {} }
     post:
@@ -214,6 +241,20 @@ describe('operationSpecs', () => {
       'GET /things/mine myThing',
       'GET /status status',
       'POST /notes createNote',
+      'GET /either either',
+      'GET /drafts listDrafts',
+      'POST /drafts createDraft',
+      'GET /drafts/{id} getDraft',
+      'GET /forms listForms',
+      'POST /forms createForm',
+      'GET /forms/{id} getForm',
+      'GET /drops listDrops',
+      'POST /drops createDrop',
+      'DELETE /drops/{id} deleteDrop',
+      'GET /notes/{id} getNote',
+      'GET /boxes/{b} listBox',
+      'POST /boxes/{b} createInBox',
+      'GET /boxes/{b}/{item} getInBox',
       'GET /singleton getSingleton',
       'POST /singleton createSingleton',
     ]);
@@ -242,6 +283,7 @@ describe('operationSpecs', () => {
     expect(op('createThing')).toMatchObject({ security: [{ bearer: ['write', '1'] }, { key: [] }], secured: true });
     expect(op('getThing')).toMatchObject({ security: [{ bearer: ['read'] }], secured: true });
     expect(op('status')).toMatchObject({ security: [], secured: false });
+    expect(op('either')).toMatchObject({ security: [{}, { bearer: [] }], secured: false });
     const open = operationSpecs(doc('openapi: 3.1.0\npaths: { /a: { get: { operationId: a } } }\ncomponents: { schemas: {} }'));
     expect(open[0]).toMatchObject({ security: [], secured: false, statuses: [], responses: {} });
     const odd = operationSpecs(
@@ -253,7 +295,7 @@ describe('operationSpecs', () => {
   it('reads the responses, their headers, examples and content', () => {
     const list = op('listThings');
     expect(list.statuses).toEqual(['200', '4XX', 'default']);
-    expect(list.responses['200']).toEqual({
+    expect(list.responses['200']).toStrictEqual({
       status: '200',
       description: 'The things.',
       pointer: '/paths/~1things/get/responses/200',
@@ -290,14 +332,14 @@ describe('operationSpecs', () => {
       ],
     });
     expect(list.responses['4XX']).toMatchObject({ status: '4XX', description: 'A problem.', pointer: '/components/responses/Problem' });
-    expect(list.responses.default).toEqual({
+    expect(list.responses.default).toStrictEqual({
       status: 'default',
       description: 'Anything else',
       pointer: '/paths/~1things/get/responses/default',
       headers: [],
       content: null,
     });
-    expect(op('getThing').responses['200']).toEqual({
+    expect(op('getThing').responses['200']).toStrictEqual({
       status: '200',
       description: '',
       pointer: '/paths/~1things~1{id}/get/responses/200',
@@ -309,7 +351,7 @@ describe('operationSpecs', () => {
   it('reads a request body: whether it is required, each media type, its files and limits', () => {
     const body = op('createThing').body!;
     expect(body.required).toBe(true);
-    expect(body.content['application/json']).toEqual({
+    expect(body.content['application/json']).toStrictEqual({
       media: 'application/json',
       schema: { $ref: '#/components/schemas/Thing' },
       pointer: '/paths/~1things/post/requestBody/content/application~1json/schema',
@@ -323,7 +365,7 @@ describe('operationSpecs', () => {
     expect(form.fileTypes).toEqual({ picture: ['image/png', 'image/jpeg'], photo: ['image/webp'], scan: ['image/png', 'image/gif'] });
     expect(form.maxFileBytes).toEqual({ picture: 30, photo: 50 });
     expect(form.maxBodyBytes).toBeUndefined();
-    expect(op('putThing').body).toEqual({
+    expect(op('putThing').body).toStrictEqual({
       required: false,
       content: {
         'application/json': {
@@ -379,7 +421,8 @@ describe('responseFor', () => {
 });
 
 describe('collectionSpecs', () => {
-  it('finds the collections: a list, a create answering 201 and an item path read by id', () => {
+  it('finds the collections: a list, a create of JSON answering 201 and an item path read by id', () => {
+    // /drafts creates with 200, /forms with a form, /drops reads no item, /notes lists none, /boxes/{b} is no collection path, /singleton has no item path.
     const collections = collectionSpecs(DOC(), ops());
     expect(collections).toHaveLength(1);
     const things = collections[0]!;

@@ -9,7 +9,7 @@ openapi: 3.1.0
 paths:
   /items/{id}:
     parameters:
-      - { name: id, in: path, required: true, schema: { type: string, pattern: '^[a-z0-9 ]+$' } }
+      - { name: id, in: path, required: true, schema: { type: string, pattern: '^[a-z0-9 ]{1,5}$' } }
       - { name: If-Match, in: header, required: true, schema: { type: string, pattern: '^"[a-z]+"$' } }
       - { name: X-Note, in: header, schema: { type: string, maxLength: 3 } }
     get:
@@ -88,7 +88,7 @@ describe('parameters', () => {
   });
 
   it('judges the path parameter once decoded, and names bad %-encoding', async () => {
-    expect(await check('getItem', { pathname: '/items/ABC' })).toEqual([`path parameter 'id' must match pattern "^[a-z0-9 ]+$"`]);
+    expect(await check('getItem', { pathname: '/items/ABC' })).toEqual([`path parameter 'id' must match pattern "^[a-z0-9 ]{1,5}$"`]);
     expect(await check('getItem', { pathname: '/items/a%zz' })).toEqual(["path parameter 'id' is no valid %-encoding: 'a%zz'"]);
   });
 
@@ -194,6 +194,25 @@ describe('body', () => {
       form.append('doc', new Blob(['x'], { type: 'Text/Plain' }), 'a.txt');
     });
     expect(await check('putItem', plain)).toEqual([]);
+  });
+
+  it('accepts a file part whose type is written in capitals', async () => {
+    const body = bytes(
+      [
+        '--b',
+        'Content-Disposition: form-data; name="name"',
+        '',
+        'Ada',
+        '--b',
+        'Content-Disposition: form-data; name="doc"; filename="a.txt"',
+        'Content-Type: Text/Plain',
+        '',
+        'x',
+        '--b--',
+        '',
+      ].join('\r\n'),
+    );
+    expect(await check('putItem', { body, contentType: 'multipart/form-data; boundary=b' })).toEqual([]);
   });
 
   it('names each problem of a form', async () => {

@@ -16,6 +16,7 @@ paths:
           headers:
             X-Count: { required: true, schema: { type: integer, minimum: 0 } }
             X-Tag: { schema: { type: string, maxLength: 3 } }
+            X-Rate: { schema: { type: number, maximum: 1 } }
           content:
             application/json:
               schema:
@@ -28,6 +29,11 @@ paths:
           content:
             application/json:
               schema: { type: object, properties: { n: { type: number } }, additionalProperties: false }
+              example: { status: 206, error: Partial Content, message: not an Error }
+        '205': { description: Reset, content: {} }
+        '207':
+          description: Any object.
+          content: { application/json: { schema: { type: object } } }
         '300':
           description: Any JSON.
           content: { application/json: {} }
@@ -55,10 +61,11 @@ components:
             bad: { value: { status: 400, error: Bad Request, message: Bad } }
             odd: { value: { status: '409', error: Conflict } }
             text: { value: 'just text' }
+            weird: { value: { status: 500, error: 5, message: Odd } }
   schemas:
     Error:
       type: object
-      required: [status, error, message]
+      required: [message]
       properties: { status: { type: integer }, error: { type: string }, message: { type: string } }
 `;
 
@@ -99,7 +106,7 @@ describe('checkAnswer', () => {
 
   it('names an undocumented status with those documented', () => {
     expect(judge(answer(500, json, '{}'))).toEqual([
-      { kind: 'status', message: 'status 500 is not documented for listItems (documented: 200, 204, 206, 300, 302, 303, 4XX)' },
+      { kind: 'status', message: 'status 500 is not documented for listItems (documented: 200, 204, 205, 206, 207, 300, 302, 303, 4XX)' },
     ]);
   });
 
@@ -113,6 +120,15 @@ describe('checkAnswer', () => {
     expect(messages(answer(200, { ...json, 'x-count': '1', 'x-tag': long }, '{}'))).toEqual([
       `header: header X-Tag: '${'x'.repeat(100)}…' must NOT have more than 3 characters`,
     ]);
+  });
+
+  it('reads a number header as a number', () => {
+    expect(messages(answer(200, { ...json, 'x-count': '1', 'x-rate': '0.5' }, '{}'))).toEqual([]);
+    expect(messages(answer(200, { ...json, 'x-count': '1', 'x-rate': '2' }, '{}'))).toEqual(["header: header X-Rate: '2' must be <= 1"]);
+  });
+
+  it('holds only an Error body to the Error convention', () => {
+    expect(judge(answer(207, json, '{"status":1,"error":"Nope","message":""}'))).toEqual([]);
   });
 
   it('places a header problem in the document', () => {
@@ -134,6 +150,8 @@ describe('checkAnswer', () => {
 
   it('names a body where none is documented, cut to 200 characters', () => {
     expect(messages(answer(204, {}, 'oops'))).toEqual(['body: a body came where listItems 204 documents none: oops']);
+    expect(messages(answer(205, json, '{}'))).toEqual(['body: a body came where listItems 205 documents none: {}']);
+    expect(judge(answer(205, {}))).toEqual([]);
     expect(messages(answer(200, {}, 'y'.repeat(250)), 'plain')).toEqual([
       `body: a body came where plain 200 documents none: ${'y'.repeat(200)}…`,
     ]);
@@ -190,6 +208,7 @@ describe('checkAnswer', () => {
     expect(judge(answer(404, json, '{"status":404,"error":"Not Found","message":"No item 7"}'))).toEqual([]);
     expect(judge(answer(404, json, '{"status":404,"error":"Gone Away","message":"No item 7"}'))).toEqual([]);
     expect(judge(answer(418, json, '{"status":418,"error":"Teapot","message":"Short"}'))).toEqual([]);
+    expect(judge(answer(404, json, '{"message":"No item 7"}'))).toEqual([]);
     expect(messages(answer(400, json, '{"status":404,"error":"Not Found","message":" "}'))).toEqual([
       'error-body: the Error body says status 404 in a 400 answer',
       "error-body: the Error body's error is \"Not Found\"; the document's examples give 'Bad Request' for 400",

@@ -56,6 +56,14 @@ describe('SchemaValidator', () => {
     ]);
   });
 
+  it('places a schema object that appears twice at its first place', () => {
+    const shared = { type: 'string' };
+    const twice: OpenApiDocument = { ...DOC, components: { schemas: { A: shared, B: { type: 'object', properties: { x: shared } } } } };
+    const v = new SchemaValidator(twice, { detailed: true });
+    expect(v.schema('A', 1).map((p) => p.schemaPath)).toEqual(['#/components/schemas/A/type']);
+    expect(v.schema('B', { x: 1 }).map((p) => p.schemaPath)).toEqual(['#/components/schemas/A/type']);
+  });
+
   it('finds a schema by a name that needs escaping, with formats checked', () => {
     const v = new SchemaValidator(DOC);
     expect(v.schema('a/b', 'ada@example.org')).toEqual([]);
