@@ -1,0 +1,106 @@
+// @vitest-environment node
+import { describe, expect, it } from 'vitest';
+import { type Authenticate, unauthorized } from '../auth.ts';
+import { createContract } from '../contract.ts';
+import { createDatabase } from '../db.ts';
+import type { OpenApiDocument } from '../openapi/index.ts';
+import { loadSpecCached } from '../spec.node.ts';
+import { profileHandlers } from './profile.ts';
+import { createRouter } from './route.ts';
+import { error, serverPerSuite } from './server.test-support.ts';
+
+/** `Bearer <subject>` signs the subject in. */
+const authenticate: Authenticate = async (request) => {
+  const [scheme, subject] = (request.headers.get('authorization') ?? '').split(' ');
+  if (scheme !== 'Bearer' || !subject) throw unauthorized('Sign in: this operation needs a bearer access token');
+  return { subject, scopes: ['openid'] };
+};
+
+const { api } = serverPerSuite({ authenticate });
+const ada = { authorization: 'Bearer ada' };
+const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
+const fields = { displayName: 'Ada Lovelace', username: 'ada_l', email: 'ada@example.org' };
+
+const form = (entries: [string, string | Blob][]) => {
+  const body = new FormData();
+  for (const [key, value] of entries) body.append(key, value);
+  return body;
+};
+const textFields = Object.entries(fields);
+const createWith = (body: BodyInit, headers: Record<string, string> = {}) =>
+  api('/user/profile', { method: 'POST', headers: { ...ada, ...headers }, body });
+const badRequest = (message: string) => error(400, 'Bad Request', message);
+
+describe('a profile form', () => {
+  it('is refused with 400 when the avatar is text, not a file', async () => {
+    const answer = await createWith(form([...textFields, ['avatar', 'me.png']]));
+    expect([answer.status, answer.body]).toEqual([400, badRequest('body.avatar must be a file, not text')]);
+  });
+
+  it('is refused with 400 when it has a field the form does not have', async () => {
+    const answer = await createWith(form([...textFields, ['colour', 'blue']]));
+    expect([answer.status, answer.body]).toEqual([400, badRequest("body has an unknown field 'colour'")]);
+  });
+
+  it('is refused with 400 when a field is given twice', async () => {
+    const answer = await createWith(form([...textFields, ['displayName', 'Ada']]));
+    expect([answer.status, answer.body]).toEqual([400, badRequest('body.displayName is given more than once')]);
+  });
+
+  it('is refused with 400 when a text field is a file', async () => {
+    const answer = await createWith(form([['displayName', new Blob(['Ada'], { type: 'text/plain' })], ...textFields.slice(1)]));
+    expect([answer.status, answer.body]).toEqual([400, badRequest('body.displayName must be text')]);
+  });
+
+  it('creates the profile with its avatar', async () => {
+    const answer = await createWith(
+      form([...textFields, ['interests', 'math, poetry'], ['avatar', new Blob([PNG], { type: 'image/png' })]]),
+    );
+    expect(answer.status).toBe(201);
+    expect(answer.body).toMatchObject({ ...fields, interests: ['math', 'poetry'] });
+  });
+});
+
+describe('a profile body of another media type', () => {
+  it('is refused with 415', async () => {
+    const answer = await createWith(JSON.stringify(fields), { 'content-type': 'text/plain' });
+    expect([answer.status, answer.body]).toEqual([
+      415,
+      error(415, 'Unsupported Media Type', 'The body must be multipart/form-data or JSON'),
+    ]);
+    expect((await api('/user/profile/myprofile', { headers: ada })).status).toBe(204);
+  });
+});
+
+describe('an update', () => {
+  it('with no field and no avatar is refused with 400, and changes nothing', async () => {
+    const created = await createWith(JSON.stringify(fields), { 'content-type': 'application/json' });
+    expect(created.status).toBe(201);
+    const { id } = created.body as { id: string };
+    const etag = created.headers.get('etag')!;
+    for (const body of [form([]), form([['avatar', new Blob([], { type: 'image/png' })]])]) {
+      const answer = await api(`/user/profile/${id}`, { method: 'PATCH', headers: { ...ada, 'if-match': etag }, body });
+      expect([answer.status, answer.body]).toEqual([400, badRequest('body has no field to change')]);
+    }
+    const read = await api('/user/profile/myprofile', { headers: ada });
+    expect([read.status, read.headers.get('etag')]).toEqual([200, etag]);
+  });
+});
+
+describe('the profile handlers', () => {
+  it('refuse to start on a document whose profile operation takes no form', async () => {
+    const doc = structuredClone(loadSpecCached()) as OpenApiDocument & {
+      paths: Record<string, { post: { requestBody: { content: Record<string, unknown> } } }>;
+    };
+    delete doc.paths['/user/profile']!.post.requestBody.content['multipart/form-data'];
+    const contract = createContract(doc);
+    const context = {
+      contract,
+      db: await createDatabase(createContract(loadSpecCached())),
+      route: createRouter(contract, '*/api', authenticate).route,
+      basePath: '/api',
+      authenticate,
+    };
+    expect(() => profileHandlers(context)).toThrow('createProfile must accept application/json and multipart/form-data');
+  });
+});
