@@ -277,6 +277,9 @@ paths:
         '202': { description: Accepted., content: { application/json: { examples: { pick: { value: { from: 202 } } } } } }
         '201':
           description: Made.
+          headers:
+            X-Count: { schema: { type: integer }, example: 3 }
+            X-Plain: { schema: { type: string } }
           content:
             text/plain: { examples: { pick: { value: made } } }
             application/json: { examples: { pick: { value: { from: 201 } } } }
@@ -319,8 +322,10 @@ describe('the answer picked without a code (as Prism picks it)', () => {
     return got === 'dropped' ? got : [got.status, got.headers.get('content-type'), got.text];
   };
 
-  it('is the lowest 2xx, in its JSON media type first', async () => {
+  it('is the lowest 2xx, in its JSON media type first, with the headers that have an example', async () => {
     expect(await pick('/late')).toEqual([201, 'application/json', '{"from":201}']);
+    const got = await answer(handlers, '/late', { headers: { prefer: 'example=pick' } });
+    expect(got !== 'dropped' && [got.headers.get('x-count'), got.headers.get('x-plain')]).toEqual(['3', null]);
   });
 
   it('else default, answered 200, a body of another media type as text', async () => {
