@@ -28,6 +28,71 @@ describe('strict mode', () => {
     );
   });
 
+  it('takes a header given as undefined for no header at all', async () => {
+    const deleted: ApiExchange = {
+      method: 'DELETE',
+      url: '/api/user/profile/p-1',
+      requestHeaders: { ...BROWSER, authorization: 'Bearer t', 'if-match': undefined },
+      requestBody: null,
+      status: 204,
+      responseHeaders: {},
+      responseBody: new Uint8Array(),
+    };
+    const checker = createExchangeChecker('/api');
+    expect(await checker.record(deleted)).toEqual([
+      "deleteProfile (DELETE /api/user/profile/p-1) answered 204: the app's request breaks the contract: header 'If-Match' is required",
+    ]);
+    expect(await checker.record({ ...deleted, requestHeaders: { ...deleted.requestHeaders, 'if-match': '"p-1.1"' } })).toEqual([]);
+  });
+
+  it('knows the app by a User-Agent that starts with Mozilla/', async () => {
+    const probe: ApiExchange = { ...refusedCreate({}), method: 'GET', url: '/api/nothing', status: 404 };
+    const checker = createExchangeChecker('/api');
+    expect(await checker.record({ ...probe, requestHeaders: { 'user-agent': 'probe (like Mozilla/5.0)' } })).toEqual([]);
+    expect(await checker.record({ ...probe, requestHeaders: { 'user-agent': 'Mozilla/5.0' } })).toEqual([
+      'GET /api/nothing: the app called a URL that is no operation of the contract',
+    ]);
+    // The app's call outside the contract counts as judged; the other client's probe does not.
+    expect(checker.report().checked).toBe(1);
+  });
+
+  it("judges operations served at the origin's root, outside the API's base path", async () => {
+    const checker = createExchangeChecker('/api');
+    const found = await checker.record({ ...refusedCreate({}), method: 'GET', url: '/assets/ui-config.json', status: 418 });
+    expect(found).toEqual([
+      expect.stringMatching(/^getUiConfig \(GET \/assets\/ui-config\.json\) answered 418: status 418 is not documented for getUiConfig/),
+    ]);
+  });
+
+  it("flags another client's invalid request only when it was accepted with a 2xx", async () => {
+    const listed = (status: number): ApiExchange => ({
+      method: 'GET',
+      url: '/api/symbols?code=lower',
+      requestHeaders: { 'user-agent': 'node' },
+      requestBody: new Uint8Array(),
+      status,
+      responseHeaders: { 'content-type': 'application/json' },
+      responseBody: json([]),
+    });
+    const checker = createExchangeChecker('/api');
+    expect(await checker.record(listed(200))).toEqual([
+      `listSymbols (GET /api/symbols) answered 200: it accepted a request that breaks the contract: query parameter 'code' must match pattern "^[A-Z]{1,5}$"`,
+    ]);
+    const [redirected, ...rest] = await checker.record(listed(300));
+    expect(rest).toEqual([]);
+    expect(redirected).toMatch(
+      /^listSymbols \(GET \/api\/symbols\) answered 300: status 300 is not documented for listSymbols \(documented: [^)]*\)$/,
+    );
+  });
+
+  it('reports a copy of what it found', async () => {
+    const checker = createExchangeChecker('/api');
+    await checker.record({ ...refusedCreate({}), status: 418 });
+    const first = checker.report();
+    first.violations.push('added by a reader');
+    expect(checker.report().violations).toHaveLength(1);
+  });
+
   it('reports an exchange it cannot read, and counts it', async () => {
     const checker = createExchangeChecker('/api');
     const broken = { ...refusedCreate({}), url: 'http://[not a host/api/user/profile' };
