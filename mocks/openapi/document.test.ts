@@ -107,6 +107,7 @@ paths:
       security: [{}, { bearer: [] }]
       responses: {}
   /drafts:
+    servers: [{ url: 'https://elsewhere.example' }, null]
     get: { operationId: listDrafts }
     post: { operationId: createDraft, requestBody: { content: { application/json: {} } }, responses: { '200': {} } }
   /drafts/{id}:
@@ -276,6 +277,7 @@ describe('operationSpecs', () => {
     expect(op('listThings')).toMatchObject({ summary: 'List things', description: 'Every thing.', root: false });
     expect(op('createThing')).toMatchObject({ summary: '', description: '' });
     expect(op('status').root).toBe(true);
+    expect(op('listDrafts').root).toBe(false);
   });
 
   it("reads the security in force: the operation's, else the document's", () => {
