@@ -1,7 +1,7 @@
 /**
  * The profile's avatar. Its rules (the image types accepted, the largest size) are openapi.yaml's:
  * the `encoding` and `maxLength` of the avatar field of each profile form. What the document cannot
- * say is how to recognise each type by its first bytes; that table is here, and avatar.test.ts
+ * say is how to recognise each type by its first bytes; that table is here, and limits.test.ts
  * checks it covers every type the document accepts.
  */
 import type { StandardSchema } from './contract.ts';
