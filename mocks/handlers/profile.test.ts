@@ -1,8 +1,10 @@
 // @vitest-environment node
+import { getResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
 import { type Authenticate, unauthorized } from '../auth.ts';
 import { createContract } from '../contract.ts';
 import { createDatabase } from '../db.ts';
+import { createMockBackend } from '../mock.ts';
 import type { OpenApiDocument } from '../openapi/index.ts';
 import { loadSpecCached } from '../spec.node.ts';
 import { profileHandlers } from './profile.ts';
@@ -16,7 +18,8 @@ const authenticate: Authenticate = async (request) => {
   return { subject, scopes: ['openid'] };
 };
 
-const { api } = serverPerSuite({ authenticate });
+const server = serverPerSuite({ authenticate });
+const { api } = server;
 const ada = { authorization: 'Bearer ada' };
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
 const fields = { displayName: 'Ada Lovelace', username: 'ada_l', email: 'ada@example.org' };
@@ -61,6 +64,43 @@ describe('a profile form', () => {
   });
 });
 
+describe('a profile form with an avatar', () => {
+  it('stores the image, read back as uploaded and revalidated on every use', async () => {
+    const created = await createWith(
+      form([...textFields, ['interests', 'math, , poetry,'], ['avatar', new Blob([PNG], { type: 'image/png' })]]),
+    );
+    expect(created.status).toBe(201);
+    const { id, avatar, interests } = created.body as { id: string; avatar: string; interests: string[] };
+    expect([avatar, interests]).toEqual([`/api/user/profile/${id}/avatar?v=1`, ['math', 'poetry']]);
+    const image = await fetch(`${server.url}${avatar}`, { headers: ada });
+    expect([image.status, image.headers.get('content-type'), image.headers.get('cache-control')]).toEqual([200, 'image/png', 'no-cache']);
+    expect(new Uint8Array(await image.arrayBuffer())).toEqual(PNG);
+  });
+
+  it('takes the type of the avatar part in any case', async () => {
+    const boundary = 'b0undary';
+    const part = (headers: string, content: string) => `--${boundary}\r\n${headers}\r\n\r\n${content}\r\n`;
+    const text = textFields.map(([key, value]) => part(`Content-Disposition: form-data; name="${key}"`, value)).join('');
+    const body = new Uint8Array([
+      ...new TextEncoder().encode(
+        `${text}--${boundary}\r\nContent-Disposition: form-data; name="avatar"; filename="me.png"\r\nContent-Type: IMAGE/PNG\r\n\r\n`,
+      ),
+      ...PNG,
+      ...new TextEncoder().encode(`\r\n--${boundary}--\r\n`),
+    ]);
+    const created = await createWith(body, { 'content-type': `multipart/form-data; boundary=${boundary}` });
+    expect(created.status).toBe(201);
+    const image = await fetch(`${server.url}${(created.body as { avatar: string }).avatar}`, { headers: ada });
+    expect([image.status, image.headers.get('content-type')]).toEqual([200, 'image/png']);
+  });
+
+  it('of a new profile must carry its required fields, even with an avatar', async () => {
+    const answer = await createWith(form([['avatar', new Blob([PNG], { type: 'image/png' })]]));
+    expect([answer.status, answer.body]).toEqual([400, badRequest("body must have required property 'displayName'")]);
+    expect((await api('/user/profile/myprofile', { headers: ada })).status).toBe(204);
+  });
+});
+
 describe('a profile body of another media type', () => {
   it('is refused with 415', async () => {
     const answer = await createWith(JSON.stringify(fields), { 'content-type': 'text/plain' });
@@ -84,6 +124,46 @@ describe('an update', () => {
     }
     const read = await api('/user/profile/myprofile', { headers: ada });
     expect([read.status, read.headers.get('etag')]).toEqual([200, etag]);
+  });
+});
+
+describe('an update carrying only an avatar', () => {
+  it('changes the avatar alone, each upload under a new URL', async () => {
+    const created = await createWith(JSON.stringify(fields), { 'content-type': 'application/json' });
+    const { id } = created.body as { id: string };
+    let etag = created.headers.get('etag')!;
+    for (const version of [1, 2]) {
+      const answer = await api(`/user/profile/${id}`, {
+        method: 'PATCH',
+        headers: { ...ada, 'if-match': etag },
+        body: form([['avatar', new Blob([PNG], { type: 'image/png' })]]),
+      });
+      expect([answer.status, answer.body]).toMatchObject([200, { ...fields, avatar: `/api/user/profile/${id}/avatar?v=${version}` }]);
+      etag = answer.headers.get('etag')!;
+    }
+  });
+});
+
+describe('a deleted profile', () => {
+  it('takes its avatar and its owner with it', async () => {
+    const backend = await createMockBackend({ contract: createContract(loadSpecCached()), delayMs: 0, anyOrigin: true, authenticate });
+    const call = async (path: string, init: RequestInit) => {
+      const response = await getResponse(backend.handlers, new Request(`http://localhost/api${path}`, init));
+      return { status: response?.status, body: (await response?.text()) || null };
+    };
+    const created = await call('/user/profile', {
+      method: 'POST',
+      headers: ada,
+      body: form([...textFields, ['avatar', new Blob([PNG], { type: 'image/png' })]]),
+    });
+    expect(created.status).toBe(201);
+    const { id } = JSON.parse(created.body!) as { id: string };
+    expect([backend.db.avatars.count(), backend.db.owners.size]).toEqual([1, 1]);
+    expect(await call(`/user/profile/${id}`, { method: 'DELETE', headers: { ...ada, 'if-match': '*' } })).toEqual({
+      status: 204,
+      body: null,
+    });
+    expect([backend.db.profiles.count(), backend.db.avatars.count(), backend.db.owners.size]).toEqual([0, 0, 0]);
   });
 });
 
