@@ -144,6 +144,31 @@ describe('an update carrying only an avatar', () => {
   });
 });
 
+describe('a JSON profile body', () => {
+  it('is refused with 400 naming the field that breaks its schema', async () => {
+    const answer = await createWith(JSON.stringify({ ...fields, colour: 'blue' }), { 'content-type': 'application/json' });
+    expect([answer.status, answer.body]).toEqual([400, badRequest("body has an unknown field 'colour'")]);
+  });
+});
+
+describe('a change with a stale If-Match', () => {
+  it('is refused with 412 and the current ETag', async () => {
+    const created = await createWith(JSON.stringify(fields), { 'content-type': 'application/json' });
+    const { id } = created.body as { id: string };
+    const current = created.headers.get('etag')!;
+    const answer = await api(`/user/profile/${id}`, { method: 'DELETE', headers: { ...ada, 'if-match': '"stale.1"' } });
+    expect([answer.status, answer.headers.get('etag'), answer.body]).toEqual([
+      412,
+      current,
+      error(
+        412,
+        'Precondition Failed',
+        `The profile changed since it was read (its ETag is now ${current}): read it again, then send its current ETag`,
+      ),
+    ]);
+  });
+});
+
 describe('a deleted profile', () => {
   it('takes its avatar and its owner with it', async () => {
     const backend = await createMockBackend({ contract: createContract(loadSpecCached()), delayMs: 0, anyOrigin: true, authenticate });
