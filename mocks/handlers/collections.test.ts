@@ -142,6 +142,20 @@ describe('POST /{collection}', () => {
   });
 });
 
+describe('a record body', () => {
+  it('is refused with 400 naming the field that breaks the schema, and nothing is stored', async () => {
+    const answer = await api('/notifications', { method: 'POST', json: { ...newNotification('', '2026-01-01T00:00:00Z') } });
+    expect([answer.status, answer.body]).toEqual([400, error(400, 'Bad Request', 'body.title must NOT have fewer than 1 characters')]);
+    expect(((await api('/notifications')).body as unknown[]).length).toBe(3);
+  });
+
+  it("is refused with 413 past its operation's x-max-body-bytes, though the server reads larger bodies", async () => {
+    const big = JSON.stringify({ ...newNotification('N', '2026-01-01T00:00:00Z'), body: 'x'.repeat(70_000) });
+    const refused = await api('/notifications', { method: 'POST', headers: { 'content-type': 'application/json' }, body: big });
+    expect([refused.status, refused.body]).toEqual([413, error(413, 'Payload Too Large', 'A JSON body must be at most 64 KB')]);
+  });
+});
+
 describe('PUT /{collection}/{id}', () => {
   it('replaces the record: the fields the body leaves out are gone', async () => {
     const created = await api('/subscription', { method: 'POST', json: { ...subscriptionInput, expirationTime: 1700000000000 } });

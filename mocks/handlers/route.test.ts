@@ -34,9 +34,45 @@ describe('route', () => {
   });
 });
 
+describe('a reply of bytes', () => {
+  it('answers exactly the bytes of the view it is given, with their type', async () => {
+    const buffer = new Uint8Array([1, 2, 3, 4, 5, 6]);
+    const handler = router().route('get', '/user/profile/{id}/avatar', () => ({
+      status: 200,
+      bytes: buffer.subarray(2, 5),
+      type: 'image/png',
+    }));
+    const response = await getResponse(
+      [handler],
+      new Request('http://localhost/api/user/profile/p-1/avatar', { headers: { authorization: 'x' } }),
+    );
+    expect(response?.status).toBe(401);
+    const open = createRouter(contract, '*/api', async () => ({ subject: 'ada', scopes: [] }));
+    const image = await getResponse(
+      [open.route('get', '/user/profile/{id}/avatar', () => ({ status: 200, bytes: buffer.subarray(2, 5), type: 'image/png' }))],
+      new Request('http://localhost/api/user/profile/p-1/avatar'),
+    );
+    expect([image?.status, image?.headers.get('content-type'), new Uint8Array(await image!.arrayBuffer())]).toEqual([
+      200,
+      'image/png',
+      new Uint8Array([3, 4, 5]),
+    ]);
+  });
+});
+
 describe('inPathOrder', () => {
   it('refuses a handler route() did not make', () => {
     expect(() => router().inPathOrder([http.get('*/api/symbols', () => undefined)])).toThrow('inPathOrder takes the handlers route() made');
+  });
+
+  it('puts a literal path before a template that also matches it, whatever order the routes were declared in', async () => {
+    const { route, inPathOrder } = router();
+    const handlers = inPathOrder([
+      route('get', '/notifications/{id}', ({ params }) => ({ status: 404, body: error(404, 'Not Found', params.id) })),
+      route('get', '/notifications/own', () => ({ status: 200, body: [] })),
+    ]);
+    const response = await getResponse(handlers, new Request('http://localhost/api/notifications/own'));
+    expect([response?.status, await response?.json()]).toEqual([200, []]);
   });
 
   it('answers another method on a path with 405, naming the methods it has', async () => {
