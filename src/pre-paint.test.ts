@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { takeEarlyInstallEvents } from './lib/early-install';
 import { afterFirstContentfulPaint } from './lib/first-paint';
 import { prePaint, startApp } from './pre-paint';
 
@@ -132,6 +133,15 @@ describe('the script, as the page loads it', () => {
     await load();
     expect(document.documentElement.dataset.theme).toBe('PINK_BLUEGREY');
     expect(document.documentElement.lang).toBe('es');
+  });
+
+  it('keeps an install offer made before the app has loaded, for the app to take over', async () => {
+    takeEarlyInstallEvents();
+    await load();
+    const offer = new Event('beforeinstallprompt', { cancelable: true });
+    window.dispatchEvent(offer);
+    expect(offer.defaultPrevented).toBe(true);
+    expect(takeEarlyInstallEvents()).toEqual({ prompt: offer, installed: false });
   });
 
   it('loads the app the build named, after the paint', async () => {
