@@ -25,6 +25,15 @@ describe('the Prefer header, read as Prism reads it', () => {
     expect(parsePrefer(null)).toEqual({ preferences: {} });
   });
 
+  it('reads tokens in any case, and a delay of up to ten minutes', () => {
+    expect(parsePrefer('Code=404, EXAMPLE=missing, Delay=600000')).toEqual({
+      preferences: { code: 404, example: 'missing', delay: 600_000 },
+    });
+    expect(parsePrefer('delay=600001')).toEqual({
+      problem: "Prefer: delay must be a whole number of milliseconds up to 600000, not '600001'",
+    });
+  });
+
   it('refuses a code that is not three digits and a delay that is not whole milliseconds', () => {
     expect(parsePrefer('code=abc')).toEqual({ problem: "Prefer: code must be a three-digit status, not 'abc'" });
     expect(parsePrefer('code=4040')).toHaveProperty('problem');
@@ -118,6 +127,38 @@ describe('a scenario file', () => {
         { delay: 600_000, rate: 0.5 },
       ],
     });
+  });
+
+  it('takes a status the operation documents or any error status, and a rate above 0 up to 1', () => {
+    expect(parseScenario({ getAccount: { status: 400 } }, spec, 'scenario.json')).toEqual({ getAccount: [{ status: 400, rate: 1 }] });
+    expect(parseScenario({ getAccount: { status: 599, rate: 1 } }, spec, 'scenario.json')).toEqual({
+      getAccount: [{ status: 599, rate: 1 }],
+    });
+    expect(parseScenario({ getAccount: { status: 200 } }, spec, 'scenario.json')).toEqual({ getAccount: [{ status: 200, rate: 1 }] });
+    for (const status of [399, 600, 404.5, '503']) {
+      expect(refusal({ getAccount: { status } })).toBe(
+        `scenario.json: getAccount: status must be one getAccount documents (200, 404) or an error status from 400 to 599, not ${JSON.stringify(status)}`,
+      );
+    }
+    expect(refusal({ getAccount: { status: 500, rate: 0 } })).toBe(
+      'scenario.json: getAccount: rate must be a number above 0 and at most 1, not 0',
+    );
+  });
+
+  it('lets rates add up to 1 despite rounding', () => {
+    // 0.33 + 0.56 + 0.11 is 1.0000000000000002 in floating point.
+    const rules = [
+      { status: 500, rate: 0.33 },
+      { status: 503, rate: 0.56 },
+      { delay: 10, rate: 0.11 },
+    ];
+    expect(parseScenario({ getAccount: rules }, spec, 'scenario.json')).toEqual({ getAccount: rules });
+  });
+
+  it('suggests the closest operationId up to three edits away', () => {
+    expect(refusal({ listAccountsXYZ: { status: 503 } })).toBe(
+      "scenario.json: 'listAccountsXYZ' is no operationId of openapi.yaml (did you mean 'listAccounts'?)",
+    );
   });
 
   it('suggests no operationId when none is close to the one given', () => {
