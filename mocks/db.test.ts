@@ -57,6 +57,7 @@ describe('a database loaded with profiles', () => {
     const db = await createDatabase(contract, data);
     await db.load(SEED);
     expect(db.snapshot().profiles).toEqual([]);
+    expect([db.profiles.count(), db.avatars.count(), db.owners.size]).toEqual([0, 0, 0]);
     expect(db.profileOf('ada')).toBeUndefined();
     await db.reset();
     expect(db.snapshot().profiles.map((p) => p.owner)).toEqual(['ada', 'grace']);
@@ -71,5 +72,52 @@ describe('a database loaded with profiles', () => {
       ['p-1', 'p-1'],
       ['p-2', null],
     ]);
+  });
+});
+
+describe('a database', () => {
+  it('keeps its own copy of the records it is loaded with', async () => {
+    const data = structuredClone(withProfiles([{ owner: 'ada', version: 1, profile: profile('p-1', 'ada_l'), avatar: null }]));
+    const db = await createDatabase(contract, data);
+    data.collections.symbols[0]!.code = 'ZZZ';
+    data.profiles[0]!.profile.displayName = 'Someone else';
+    expect(db.collections.symbols.findFirst((q) => q.where({ id: '1' }))?.code).toBe('MSFT');
+    expect(db.profileOf('ada')?.displayName).toBe('Ada Lovelace');
+  });
+
+  it('counts a revision at every change of any record and at every load, and none at a read', async () => {
+    const db = await createDatabase(contract);
+    let last = db.revision;
+    const grew = () => {
+      const grown = db.revision > last;
+      last = db.revision;
+      return grown;
+    };
+    db.collections.accounts.all();
+    db.snapshot();
+    expect(grew()).toBe(false);
+    await db.collections.symbols.create({ id: '9', code: 'IBM', entity: 'IBM' });
+    expect(grew()).toBe(true);
+    const nine = db.collections.symbols.findFirst((q) => q.where({ id: '9' }))!;
+    await db.collections.symbols.update(nine, {
+      data(draft) {
+        draft.entity = 'International Business Machines';
+      },
+    });
+    expect(grew()).toBe(true);
+    db.collections.symbols.delete(db.collections.symbols.findFirst((q) => q.where({ id: '9' }))!);
+    expect(grew()).toBe(true);
+    await db.profiles.create(profile('p-1', 'ada_l'));
+    expect(grew()).toBe(true);
+    await db.avatars.create({ id: 'p-1', type: 'image/png', bytes: PNG.slice(), version: 1 });
+    expect(grew()).toBe(true);
+    await db.reset();
+    expect(grew()).toBe(true);
+    const empty: DataSet = { profiles: [], collections: { accounts: [], notifications: [], subscription: [], symbols: [] } };
+    await db.load(empty);
+    expect(grew()).toBe(true);
+    // Even a load that changes no record counts: whoever keeps a copy writes it again.
+    await db.load(empty);
+    expect(grew()).toBe(true);
   });
 });
