@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { getResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createContract } from '../contract.ts';
 import { createMockBackend } from '../mock.ts';
 import { loadSpecCached } from '../spec.node.ts';
@@ -112,5 +112,31 @@ describe('a path that is no route', () => {
         error(405, 'Method Not Allowed', 'Method not allowed'),
       ]);
     }
+  });
+});
+
+describe('the handlers in the browser', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it("answer the page's own origin only, the API and the control endpoints alike", async () => {
+    vi.stubGlobal('location', new URL('http://localhost:4200/'));
+    const { handlers } = await createMockBackend({ contract: createContract(loadSpecCached()), delayMs: 0 });
+    const status = async (url: string) => (await getResponse(handlers, new Request(url)))?.status;
+    expect(await status('http://localhost:4200/api/symbols/1')).toBe(200);
+    expect(await status('http://localhost:4200/__mock/requests')).toBe(200);
+    expect(await status('http://other.example/api/symbols/1')).toBeUndefined();
+    expect(await status('http://other.example/__mock/requests')).toBeUndefined();
+  });
+
+  it('refuse every secured operation when no identity provider is given', async () => {
+    const { handlers } = await createMockBackend({ contract: createContract(loadSpecCached()), delayMs: 0, anyOrigin: true });
+    const response = await getResponse(handlers, new Request('http://localhost/api/user/profile/myprofile'));
+    expect([response?.status, response?.headers.get('www-authenticate'), await response?.json()]).toEqual([
+      401,
+      'Bearer realm="circle"',
+      error(401, 'Unauthorized', 'Sign in: this operation needs a bearer access token'),
+    ]);
   });
 });
