@@ -87,11 +87,12 @@ async function boot() {
  * hydration goes live once its screen is hydrated too: app/AppRouter.tsx.)
  */
 function Live() {
+  // Stryker disable ArrayDeclaration: any constant list of dependencies runs the effect once per mount alike
   useEffect(() => {
     document.documentElement.removeAttribute('data-l10n-pending');
     document.documentElement.removeAttribute('data-account-pending');
-    // Stryker disable next-line ArrayDeclaration: any constant list of dependencies runs the effect once per mount alike
   }, []);
+  // Stryker restore ArrayDeclaration
   return null;
 }
 
