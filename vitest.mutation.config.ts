@@ -5,8 +5,7 @@ import base, { nodeProject, unitProject } from './vitest.config';
  * The suites `npm run test:mutation` runs against each mutant: the unit tests, and the contract
  * tests that drive the mock, the app's state or verify's pieces in-process (a spawned server or CLI
  * would neither see the mutant nor report coverage per test: mock-cli and mock-persistence stay out;
- * so does mock-scenarios, whose Prism would start again for every mutant it covers). One file at a
- * time: Stryker runs two test runners side by side already.
+ * so does mock-scenarios, whose Prism would start again for every mutant it covers).
  */
 export default defineConfig({
   ...base,
