@@ -232,6 +232,9 @@ test.describe('online status', () => {
     await page.goto('/home');
     const status = page.getByTestId('online-status');
     await expect(status).toHaveText('Online');
+    // The chip is in the prerendered HTML: going offline before the app's code is in would test the
+    // browser's failed loads instead of the app's status.
+    await appRunning(page);
     await context.setOffline(true);
     await expect(status).toHaveText('Offline');
     await expect(page.getByTestId('snackbar')).toContainText('You are offline');
