@@ -19,6 +19,7 @@ class FakeWorker extends EventTarget {
 }
 
 class FakeRegistration extends EventTarget {
+  active: FakeWorker | null = null;
   waiting: FakeWorker | null = null;
   installing: FakeWorker | null = null;
   update = vi.fn(async () => undefined);
@@ -48,6 +49,28 @@ describe('registerServiceWorker', () => {
     const container = new FakeContainer(true);
     await start(container);
     expect(container.register).toHaveBeenCalledWith('/sw.js', { scope: '/', updateViaCache: 'none' });
+  });
+
+  it('a page the active worker does not control (loaded while it was activating) asks to be claimed', async () => {
+    const container = new FakeContainer(false);
+    const active = new FakeWorker('activated');
+    container.registration.active = active;
+    await start(container);
+    expect(active.messages).toEqual([{ type: 'CLAIM' }]);
+  });
+
+  it('asks for no claim when a worker controls the page, or none is active yet', async () => {
+    const controlled = new FakeContainer(true);
+    const current = new FakeWorker('activated');
+    controlled.registration.active = current;
+    await start(controlled);
+    expect(current.messages).toEqual([]);
+    // Still activating: its activation claims the page itself.
+    const first = new FakeContainer(false);
+    const activating = new FakeWorker('activating');
+    first.registration.active = activating;
+    await start(first);
+    expect(activating.messages).toEqual([]);
   });
 
   it('checks for a new version at start, every hour, and when the tab becomes visible again', async () => {

@@ -63,6 +63,9 @@ export async function registerServiceWorker(
       worker.addEventListener('statechange', check);
       check();
     };
+    // A page loaded while the first worker was activating is left out of its claim (only pages
+    // already running are claimed): it would stay without offline support until a reload.
+    if (!container.controller && registration.active?.state === 'activated') registration.active.postMessage({ type: 'CLAIM' });
     watch(registration.waiting);
     registration.addEventListener('updatefound', () => watch(registration.installing));
     const update = () => registration.update().catch((error: unknown) => log.info('Update check failed', error));

@@ -107,6 +107,8 @@ async function authorization(): Promise<HeadersInit> {
 self.addEventListener('message', (event) => {
   const data = event.data as { type?: string; urls?: unknown; assets?: unknown } | null;
   if (data?.type === 'SKIP_WAITING') void self.skipWaiting();
+  // A page the first activation missed asks to be taken under control (see pwa/register.ts).
+  if (data?.type === 'CLAIM') event.waitUntil(self.clients.claim());
   if (data?.type === 'WARM') {
     event.waitUntil(
       Promise.all([
