@@ -28,6 +28,8 @@ const mutate = paths.length
       '!mocks/browser.ts',
       // Checked by the compiler (a call that must not compile), never run.
       '!mocks/**/*.typecheck.ts',
+      // What tests share (a server per describe block) is test code.
+      '!mocks/**/*.test-support.ts',
     ]
   : [];
 const args = [
