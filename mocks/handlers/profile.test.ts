@@ -55,6 +55,16 @@ describe('a profile form', () => {
     expect([answer.status, answer.body]).toEqual([400, badRequest('body.displayName must be text')]);
   });
 
+  it('is refused with 400 when its interests, read as a list, break the JSON schema (more than 10 tags)', async () => {
+    const eleven = Array.from({ length: 11 }, (_, i) => `tag${i}`).join(',');
+    const answer = await createWith(form([...textFields, ['interests', eleven]]));
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ status: 400, error: 'Bad Request', message: expect.stringMatching(/^body\.interests /) });
+    // Ten are the most a profile holds, and are taken.
+    const ten = Array.from({ length: 10 }, (_, i) => `tag${i}`).join(',');
+    expect((await createWith(form([...textFields, ['interests', ten]]))).status).toBe(201);
+  });
+
   it('creates the profile with its avatar', async () => {
     const answer = await createWith(
       form([...textFields, ['interests', 'math, poetry'], ['avatar', new Blob([PNG], { type: 'image/png' })]]),
