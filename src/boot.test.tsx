@@ -130,6 +130,14 @@ async function rendered() {
   await until(() => expect(h.createRoot.mock.calls.length + h.hydrateRoot.mock.calls.length).toBe(1));
 }
 
+/** Starts the app and lets its work after the first screen run (the 1.5 s wait where there is no idle callback). */
+async function bootPastFirstScreen() {
+  await boot();
+  await rendered();
+  window.dispatchEvent(new Event(SCREEN_READY));
+  vi.advanceTimersByTime(1500);
+}
+
 /** The screens whose code was asked for, in order. */
 function prefetched() {
   return h.prefetchRoute.mock.calls.map(([route]) => (route as RouteDef).id);
@@ -404,30 +412,21 @@ describe('once the first screen is in', () => {
 
   it("with the worker in control, every language's catalogue, for offline use", async () => {
     setServiceWorker({ controller: {} });
-    await boot();
-    await rendered();
-    window.dispatchEvent(new Event(SCREEN_READY));
-    vi.advanceTimersByTime(1500);
+    await bootPastFirstScreen();
     expect(h.prefetchLanguages).toHaveBeenCalledTimes(1);
   });
 
   it('no catalogue ahead on a connection that should not prefetch', async () => {
     setServiceWorker({ controller: {} });
     h.shouldPrefetch.mockReturnValue(false);
-    await boot();
-    await rendered();
-    window.dispatchEvent(new Event(SCREEN_READY));
-    vi.advanceTimersByTime(1500);
+    await bootPastFirstScreen();
     expect(h.prefetchRoutes).toHaveBeenCalledTimes(1);
     expect(h.prefetchLanguages).not.toHaveBeenCalled();
   });
 
   it('no catalogue ahead while no worker controls the page yet', async () => {
     setServiceWorker({ controller: null });
-    await boot();
-    await rendered();
-    window.dispatchEvent(new Event(SCREEN_READY));
-    vi.advanceTimersByTime(1500);
+    await bootPastFirstScreen();
     expect(h.prefetchRoutes).toHaveBeenCalledTimes(1);
     expect(h.prefetchLanguages).not.toHaveBeenCalled();
   });
