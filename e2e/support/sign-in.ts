@@ -30,6 +30,9 @@ export async function signIn(page: Page, user = 'ada', next = '/home'): Promise<
   await expect.poll(() => page.evaluate(() => localStorage.getItem('auth.isLoggedIn'))).toBe('true');
 }
 
+/** The claims of a JWT the test's own provider signed (read, not verified: the server checks it). */
+const claimsOf = (jwt: string): unknown => JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString());
+
 /**
  * Starts `user`'s session on the device as a finished sign-in leaves it: the tokens in IndexedDB
  * (src/api/session-store.ts) and the contract's `auth.isLoggedIn` flag, without the provider's
@@ -42,11 +45,7 @@ export async function seedSession(page: Page, user = 'ada'): Promise<void> {
   await page.goto('/manifest.webmanifest');
   const origin = new URL(page.url()).origin;
   const tokens = await signInAs(origin, user);
-  const claims = JSON.parse(Buffer.from(tokens.idToken.split('.')[1]!, 'base64url').toString()) as {
-    sub: string;
-    name?: string;
-    email?: string;
-  };
+  const claims = claimsOf(tokens.idToken) as { sub: string; name?: string; email?: string };
   const session = {
     accessToken: tokens.accessToken,
     expiresAt: Date.now() + tokens.expiresIn * 1000,
@@ -85,7 +84,7 @@ export async function authorizationAt(origin: string, user = 'ada'): Promise<str
   let held = tokens.get(key);
   const fresh = async (t: Promise<Tokens>) => {
     const got = await t;
-    return JSON.parse(Buffer.from(got.accessToken.split('.')[1]!, 'base64url').toString()).exp * 1000 - Date.now() > 30_000;
+    return (claimsOf(got.accessToken) as { exp: number }).exp * 1000 - Date.now() > 30_000;
   };
   if (!held || !(await fresh(held).catch(() => false))) {
     held = signInAs(origin, user);
