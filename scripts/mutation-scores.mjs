@@ -1,37 +1,83 @@
 // Mutation score per folder (src/<folder>, mocks), from Stryker's JSON report: killed and timed-out
-// mutants over all valid ones. Exits 1 when a folder is under the goal. Folders given as arguments
-// (`node scripts/mutation-scores.mjs src/lib`) limit it to the files under them: the ones just run.
-import { readFileSync } from 'node:fs';
+// mutants over all valid ones. Folders or files given as arguments (`node scripts/mutation-scores.mjs
+// src/lib`) limit it to the files under them: the ones just run.
+//
+// Every mutant that survives must be either killed by a test or listed in mutation-equivalents/*.json
+// with the reason no test can tell it apart from the code (see mutation-equivalents/README.md).
+// Exits 1 when a folder is under the goal, when a survivor is neither killed nor listed, or when a
+// listed entry matches no survivor any more (a test kills it now, or its code changed).
+// `--survivors` prints each unexplained survivor, one line each, to work through them.
+import { readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { explainSurvivors, loadEquivalents } from './mutation-equivalents.mjs';
 
+const root = resolve(import.meta.dirname, '..');
 const GOAL = Number(process.env.MUTATION_GOAL ?? 80);
-const report = JSON.parse(readFileSync(resolve(import.meta.dirname, '../reports/mutation/mutation.json'), 'utf8'));
-const only = process.argv.slice(2);
-const folders = new Map();
-for (const [file, { mutants }] of Object.entries(report.files)) {
-  if (only.length && !only.some((path) => file === path || file.startsWith(`${path}/`))) continue;
+const args = process.argv.slice(2);
+const listSurvivors = args.includes('--survivors');
+const only = args.filter((a) => !a.startsWith('--'));
+const reportPath = resolve(root, process.env.MUTATION_REPORT ?? 'reports/mutation/mutation.json');
+const report = JSON.parse(readFileSync(reportPath, 'utf8'));
+
+const equivalentsDir = resolve(root, 'mutation-equivalents');
+const listFiles = readdirSync(equivalentsDir)
+  .filter((name) => name.endsWith('.json'))
+  .map((name) => ({ name: `mutation-equivalents/${name}`, text: readFileSync(resolve(equivalentsDir, name), 'utf8') }));
+const loaded = loadEquivalents(listFiles);
+if (loaded.errors.length) {
+  for (const error of loaded.errors) console.error(error);
+  process.exit(2);
+}
+
+const inScope = (file) => !only.length || only.some((path) => file === path || file.startsWith(`${path}/`));
+const files = Object.fromEntries(Object.entries(report.files).filter(([file]) => inScope(file)));
+const { explained, unexplained, stale } = explainSurvivors(files, loaded.entries);
+
+const folderOf = (file) => {
   const parts = file.split('/');
-  const folder = parts[0] === 'src' && parts.length > 2 ? `src/${parts[1]}` : parts[0] === 'src' ? 'src' : parts[0];
-  const f = folders.get(folder) ?? { killed: 0, survived: 0, noCoverage: 0, timeout: 0, other: 0 };
+  return parts[0] === 'src' && parts.length > 2 ? `src/${parts[1]}` : parts[0];
+};
+const folders = new Map();
+for (const [file, { mutants }] of Object.entries(files)) {
+  const folder = folderOf(file);
+  const f = folders.get(folder) ?? { killed: 0, survived: 0, noCoverage: 0, timeout: 0, equivalent: 0, unexplained: 0 };
   for (const m of mutants) {
     if (m.status === 'Killed') f.killed++;
     else if (m.status === 'Timeout') f.timeout++;
     else if (m.status === 'Survived') f.survived++;
     else if (m.status === 'NoCoverage') f.noCoverage++;
-    else f.other++;
   }
+  f.equivalent += explained.filter((s) => s.file === file).length;
+  f.unexplained += unexplained.filter((s) => s.file === file).length;
   folders.set(folder, f);
 }
+
 let below = 0;
-console.log('folder            score   killed  timeout  survived  no cover');
+const pad = (value, width) => String(value).padStart(width);
+console.log('folder            score  w/o equiv  killed  timeout  survived  no cover  equivalent  unexplained');
 for (const [folder, f] of [...folders].sort()) {
   const detected = f.killed + f.timeout;
   const valid = detected + f.survived + f.noCoverage;
   const score = valid ? (100 * detected) / valid : 100;
+  // Stryker leaves an equivalent mutant marked in the code out of the score; a listed one likewise.
+  const withoutEquivalents = valid - f.equivalent ? (100 * detected) / (valid - f.equivalent) : 100;
   if (score < GOAL) below++;
   console.log(
-    `${folder.padEnd(16)} ${score.toFixed(1).padStart(6)}%  ${String(f.killed).padStart(6)}  ${String(f.timeout).padStart(7)}  ${String(f.survived).padStart(8)}  ${String(f.noCoverage).padStart(8)}${score < GOAL ? '  < goal' : ''}`,
+    `${folder.padEnd(16)} ${score.toFixed(1).padStart(6)}%  ${withoutEquivalents.toFixed(1).padStart(8)}%  ${pad(f.killed, 6)}  ${pad(f.timeout, 7)}  ${pad(f.survived, 8)}  ${pad(f.noCoverage, 8)}  ${pad(f.equivalent, 10)}  ${pad(f.unexplained, 11)}${score < GOAL ? '  < goal' : ''}`,
   );
 }
-console.log(`goal ${GOAL}% in every folder: ${below === 0 ? 'met' : `${below} folder(s) under it`}; report: reports/mutation/index.html`);
-process.exit(below === 0 ? 0 : 1);
+if (listSurvivors) {
+  for (const s of unexplained) console.log(`${s.file}:${s.line}:${s.column} ${s.status} ${s.mutator}: ${s.original} => ${s.replacement}`);
+}
+for (const entry of stale) {
+  console.log(
+    `${entry.source}: listed but no survivor matches it (killed now, or its code changed): ${entry.file} ${entry.mutator} ${JSON.stringify(entry.code)}`,
+  );
+}
+const ok = below === 0 && unexplained.length === 0 && stale.length === 0;
+console.log(
+  `goal ${GOAL}% in every folder: ${below === 0 ? 'met' : `${below} folder(s) under it`}; ` +
+    `survivors neither killed nor listed as equivalent: ${unexplained.length}${unexplained.length && !listSurvivors ? ' (--survivors lists them)' : ''}; ` +
+    `stale entries: ${stale.length}; report: reports/mutation/index.html`,
+);
+process.exit(ok ? 0 : 1);
