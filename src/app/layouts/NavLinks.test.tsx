@@ -104,3 +104,32 @@ describe('AdminNav', () => {
     expect(location.history.at(-1)).toBe('/admin/accounts');
   });
 });
+
+describe('MainNav, as loaded', () => {
+  it('lists the main screens with their icons when the module is freshly loaded', async () => {
+    // The list is built when the module loads: a fresh load sees it as the code has it.
+    vi.resetModules();
+    const testing = await import('@testing-library/react');
+    const { MainNav: FreshMainNav } = await import('./NavLinks');
+    const { Icon } = await import('../../ui/icons');
+    const iconOf = (name: 'home' | 'profile' | 'settings' | 'dashboard') => testing.render(<Icon name={name} />).container.innerHTML;
+    const expectedIcons = [iconOf('home'), iconOf('profile'), iconOf('settings'), iconOf('dashboard')];
+    testing.cleanup();
+    window.history.replaceState(null, '', '/home');
+    const { container } = testing.render(<FreshMainNav variant="bar" />);
+    try {
+      const links = testing.screen.getAllByRole('link');
+      expect(links.map((l) => [l.textContent, l.getAttribute('href')])).toEqual([
+        ['Home', '/home'],
+        ['Profile', '/profile'],
+        ['Settings', '/settings'],
+        ['Dashboard', '/dashboard'],
+      ]);
+      expect(links.map((l) => l.getAttribute('aria-current'))).toEqual(['page', null, null, null]);
+      expect([...container.querySelectorAll('svg')].map((svg) => svg.outerHTML)).toEqual(expectedIcons);
+    } finally {
+      testing.cleanup();
+      window.history.replaceState(null, '', '/');
+    }
+  });
+});
