@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { createStore, set } from 'idb-keyval';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   clearDataOwner,
   clearSession,
@@ -52,6 +52,35 @@ describe('the session store', () => {
     expect(await readDataOwner()).toBeNull();
     await set('owner', '', createStore('circle-session', 'session'));
     expect(await readDataOwner()).toBeNull();
+    await set('owner', ['ada'], createStore('circle-session', 'session'));
+    expect(await readDataOwner()).toBeNull();
+  });
+
+  it('reads the session and owner another tab or the service worker stored under the shared names', async () => {
+    await plant(SESSION);
+    await set('owner', 'grace', createStore('circle-session', 'session'));
+    expect(await readSession()).toEqual(SESSION);
+    expect(await readDataOwner()).toBe('grace');
+  });
+
+  it('reads no session and no owner where IndexedDB is refused, as in some private windows', async () => {
+    vi.stubGlobal('indexedDB', undefined);
+    try {
+      expect(await readSession()).toBeNull();
+      expect(await readDataOwner()).toBeNull();
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('refuses a function, even one carrying every field of a session', () => {
+    const { name: _, ...fields } = SESSION;
+    expect(isStoredSession(Object.assign(() => undefined, fields))).toBe(false);
+  });
+
+  it('takes a token just under the length limit and refuses one at it', () => {
+    expect(isStoredSession({ ...SESSION, accessToken: 'x'.repeat(16_383) })).toBe(true);
+    expect(isStoredSession({ ...SESSION, accessToken: 'x'.repeat(16_384) })).toBe(false);
   });
 
   it('takes a session without refresh token or e-mail', () => {
@@ -61,6 +90,7 @@ describe('the session store', () => {
 
   it.each([
     ['nothing', undefined],
+    ['null', null],
     ['a string', 'access-1'],
     ['an array', [SESSION]],
     ['no access token', { ...SESSION, accessToken: undefined }],

@@ -34,7 +34,7 @@ export function isStoredSession(value: unknown): value is StoredSession {
   const s = value as Record<string, unknown>;
   return (
     text(s.accessToken) &&
-    typeof s.expiresAt === 'number' &&
+    // Number.isFinite refuses every non-number as well (it does not convert, unlike isFinite).
     Number.isFinite(s.expiresAt) &&
     (s.refreshToken === null || text(s.refreshToken)) &&
     text(s.idToken) &&
