@@ -75,6 +75,11 @@ describe('contrast helpers', () => {
     expect(textOn('#E91E63')).toBe('#000000');
     expect(textOn('#607D8B')).toBe('#000000');
   });
+
+  it('textOn keeps white on a fill where white just reads and black would read a little better', () => {
+    // #767676: white 4.54:1, black 4.6:1, #111111 only 4.1:1; white is the better of the two it offers.
+    expect(textOn('#767676')).toBe('#FFFFFF');
+  });
 });
 
 /** The pairs the app draws text with, each at least 4.5:1 (WCAG AA for normal text). */
