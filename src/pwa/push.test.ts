@@ -1,15 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { config } from '../config/load';
 import { disableNotifications, enableNotifications, notificationsEnabled } from '../state/preference';
-import {
-  NO_SERVICE_WORKER,
-  NOT_SUBSCRIBED,
-  PushError,
-  UNSUBSCRIBE_FAILED,
-  applicationServerKey,
-  subscribeToPush,
-  unsubscribeFromPush,
-} from './push';
+import { PushError, applicationServerKey, subscribeToPush, unsubscribeFromPush } from './push';
 
 const collections = {
   list: vi.fn<(name: string, query: { endpoint: string }) => Promise<{ id: string }[]>>(),
@@ -78,6 +70,8 @@ describe('applicationServerKey', () => {
     // '-_8' is '+/8=' in standard base64: the bytes 0xfb 0xff.
     expect(Array.from(applicationServerKey('-_8'))).toEqual([0xfb, 0xff]);
     expect(Array.from(applicationServerKey('AQID'))).toEqual([1, 2, 3]);
+    // Every '-' and '_' is translated, not only the first.
+    expect(Array.from(applicationServerKey('--__--__'))).toEqual([0xfb, 0xef, 0xff, 0xfb, 0xef, 0xff]);
     expect(applicationServerKey(config().webPushPublicKey)).toHaveLength(65);
   });
 });
@@ -85,13 +79,17 @@ describe('applicationServerKey', () => {
 describe('subscribeToPush', () => {
   it('explains that push needs a service worker when the browser has none', async () => {
     const error = await rejection(subscribeToPush());
-    expect(error).toMatchObject({ name: 'PushError', message: NO_SERVICE_WORKER, reason: 'no-service-worker' });
+    expect(error).toMatchObject({
+      name: 'PushError',
+      message: 'Service workers are disabled or not supported by this browser',
+      reason: 'no-service-worker',
+    });
   });
 
   it('explains that push needs a service worker when none is registered', async () => {
     serviceWorker(undefined);
     const error = await rejection(subscribeToPush());
-    expect(error).toMatchObject({ message: NO_SERVICE_WORKER, reason: 'no-service-worker' });
+    expect(error).toMatchObject({ message: 'Service workers are disabled or not supported by this browser', reason: 'no-service-worker' });
   });
 
   it('says push messaging is unsupported when the registration has no push manager', async () => {
@@ -198,7 +196,7 @@ describe('unsubscribeFromPush', () => {
   it('turns notifications off and says so when the browser holds no subscription', async () => {
     serviceWorker({ pushManager: pushManager(null) });
     const error = await rejection(unsubscribeFromPush());
-    expect(error).toMatchObject({ message: NOT_SUBSCRIBED, reason: 'not-subscribed' });
+    expect(error).toMatchObject({ message: 'Not subscribed to push notifications.', reason: 'not-subscribed' });
     expect(notificationsEnabled.value).toBe(false);
     expect(collections.list).not.toHaveBeenCalled();
   });
@@ -230,7 +228,7 @@ describe('unsubscribeFromPush', () => {
 
       const error = await rejection(unsubscribeFromPush());
 
-      expect(error).toMatchObject({ message: UNSUBSCRIBE_FAILED, reason: 'unsubscribe-failed' });
+      expect(error).toMatchObject({ message: 'Unsubscribe failed!', reason: 'unsubscribe-failed' });
       expect(collections.remove).not.toHaveBeenCalled();
       expect(notificationsEnabled.value).toBe(true);
     },
