@@ -158,6 +158,27 @@ describe('createFormState', () => {
       }
     });
 
+    it('restores nothing from a stored text or list, even into fields named by an index', () => {
+      // A text or a list has characters or items at "0" and "1": only a stored object is a draft.
+      const indexed: FieldConfig<'0' | '1'>[] = [{ name: '0' }, { name: '1' }];
+      for (const raw of ['"text"', '["a", "b"]']) {
+        localStorage.setItem(KEY, raw);
+        const form = createFormState(indexed, { draftKey: KEY });
+        expect(form.restoredDraft, raw).toBe(false);
+        expect(form.values.value, raw).toEqual({ 0: '', 1: '' });
+        form.dispose();
+      }
+    });
+
+    it('a form without a draft key leaves storage alone on reset', () => {
+      localStorage.setItem('undefined', 'someone else’s');
+      const form = createFormState(FIELDS);
+      form.setValue('name', 'Typed');
+      form.reset();
+      expect(localStorage.getItem('undefined')).toBe('someone else’s');
+      form.dispose();
+    });
+
     it('keeps the usable fields of a partly bad draft, and ignores oversized values', () => {
       localStorage.setItem(KEY, JSON.stringify({ name: 'Kept', age: 7, unknown: 'dropped' }));
       const form = createFormState(FIELDS, { draftKey: KEY });
