@@ -33,6 +33,16 @@ describe('the app API client', () => {
     expect(instance.api.client()).toBe(instance.api.client());
   });
 
+  it('hands out the client and the collections, both speaking to the configured base', async () => {
+    instance.configureApi('https://api.example/v1/');
+    await instance.api.client().DELETE('/symbols/{id}', { params: { path: { id: 's1' } } });
+    await instance.api.collections().remove('symbols', 's2');
+    expect(sent.map((request) => [request.method, request.url])).toEqual([
+      ['DELETE', 'https://api.example/v1/symbols/s1'],
+      ['DELETE', 'https://api.example/v1/symbols/s2'],
+    ]);
+  });
+
   it('speaks to the base it was configured with', async () => {
     instance.configureApi('https://api.example/v1/');
     expect(instance.apiBaseUrl()).toBe('https://api.example/v1/');
