@@ -137,6 +137,15 @@ describe('saveProfile', () => {
     expect(profileState.value.error).toBe('Backend returned code 422, with body username is taken');
   });
 
+  it("a new profile refused with 412 is thrown with the server's reason: only an update has a version to conflict with", async () => {
+    server(() => refusal(412, 'Precondition Failed'), null);
+    await expect(saveProfile({ kind: 'create', fields: INPUT }, null)).rejects.toMatchObject({ name: 'ApiError', status: 412 });
+    expect(methods()).toEqual(['POST /api/user/profile']);
+    expect(profileConflict.value).toBeNull();
+    expect(await readPendingSave()).toBeNull();
+    expect(profileState.value.error).toBe('Backend returned code 412, with body Precondition Failed');
+  });
+
   it('cancelled, is neither queued nor retried, and the profile is read again (the server may have taken it)', async () => {
     await held();
     const taken = { ...PROFILE, bio: 'New' };

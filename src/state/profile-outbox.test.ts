@@ -183,6 +183,16 @@ describe('a queued save the server refuses', () => {
     expect(refusedProfileSave.value).toBeNull();
   });
 
+  it('a new profile with 412: refused with the server’s reason, not taken for a conflict (it has no version)', async () => {
+    await queued({ kind: 'create', fields: INPUT });
+    server((request) => (request.method === 'GET' ? json(PROFILE, 200, { etag: '"v3"' }) : refusal(412, 'Precondition Failed')));
+    await expect(sendQueuedSave()).resolves.toBe('refused');
+    expect(requests.map((r) => r.method)).toEqual(['POST']);
+    expect(refusedProfileSave.value).toMatchObject({ message: 'Precondition Failed', save: { kind: 'create', fields: INPUT } });
+    expect(await readPendingSave()).toBeNull();
+    expect(profileConflict.value).toBeNull();
+  });
+
   it('with 412 after the profile was deleted elsewhere: refused with that reason, the fields kept with it', async () => {
     await queued(UPDATE, PROFILE);
     server((request) => (request.method === 'GET' ? new Response(null, { status: 204 }) : refusal(412, 'Precondition Failed')));

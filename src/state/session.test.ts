@@ -139,6 +139,48 @@ describe('the session model', () => {
     expect(await store.readSession()).toBeNull();
   });
 
+  it('a flag left from an earlier visit with no session stored: the start shows the member signed out', async () => {
+    localStorage.setItem('auth.isLoggedIn', 'true');
+    const { auth, model } = await fresh();
+    expect(auth.isLoggedIn.value).toBe(true);
+    await model.restoreSession();
+    expect(auth.isLoggedIn.value).toBe(false);
+    expect(auth.sessionExpired.value).toBe(false);
+    expect(localStorage.getItem('auth.isLoggedIn')).toBe('false');
+  });
+
+  it('a newer token refused before the session was read back does not end it: the start reads it back and deals with it', async () => {
+    localStorage.setItem('auth.isLoggedIn', 'true');
+    const { store, auth } = await fresh();
+    await store.writeSession(session({ accessToken: 'access-2' }));
+    const { bearerMiddleware } = await import('../api/credentials');
+    const { createApiClient } = await import('../api/client');
+    const sent: string[] = [];
+    const client = createApiClient({
+      baseUrl: `${location.origin}/api/`,
+      fetch: async (request: Request) => {
+        sent.push(request.headers.get('authorization') ?? '');
+        return new Response('{"status":401,"error":"Unauthorized","message":"no"}', { status: 401 });
+      },
+      log: () => undefined,
+      // The request went out with the token another tab has since replaced.
+      use: [
+        bearerMiddleware(
+          () => `${location.origin}/api/`,
+          async () => 'access-1',
+        ),
+      ],
+    });
+    const { response } = await client.GET('/user/profile/myprofile');
+    expect(response.status).toBe(401);
+    expect(sent).toEqual(['Bearer access-1', 'Bearer access-2']);
+    await settle();
+    expect(auth.isLoggedIn.value).toBe(true);
+    expect(auth.sessionExpired.value).toBe(false);
+    expect((await store.readSession())?.accessToken).toBe('access-2');
+    expect(oidc.renewSession).not.toHaveBeenCalled();
+  });
+
   it('renews a token about to expire before handing it out, and stores the new one', async () => {
     const { store, model } = await fresh();
     await store.writeSession(session({ expiresAt: Date.now() + 5_000 }));
