@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { test, expect } from './support/fixtures';
 import {
+  appRunning,
   DARK_THEME,
   DESKTOP,
   LIGHT_THEME,
@@ -166,6 +167,7 @@ const SCENARIOS: Scenario[] = [
     only: 'mobile',
     async open(page) {
       await page.goto('/settings');
+      await appRunning(page);
       await page.getByRole('button', { name: 'Open menu' }).click();
       await expect(page.getByRole('dialog', { name: 'Main' })).toBeVisible();
     },

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { test, expect, waitForServiceWorker } from './support/fixtures';
-import { MOBILE, localStorageItem, presetSignedIn, screenHeading, seedProfile, settled, solidPng } from './support/pages';
+import { MOBILE, appRunning, localStorageItem, presetSignedIn, screenHeading, seedProfile, settled, solidPng } from './support/pages';
 import { type LanguageScreen, MAIN_SCREENS } from './support/main-screens';
 import { en } from '../src/i18n/en';
 import { de } from '../src/i18n/de';
@@ -84,6 +84,7 @@ const SCREENS: LanguageScreen[] = [
     name: 'drawer',
     async open(page, m) {
       await page.goto('/settings');
+      await appRunning(page);
       await page.getByRole('button', { name: m['nav.openMenu'] }).click();
       await expect(page.getByRole('dialog', { name: m['nav.main'] })).toBeVisible();
     },

@@ -2,6 +2,7 @@ import { test, expect } from './support/fixtures';
 import { bearerOf, signIn } from './support/sign-in';
 import {
   ADA,
+  appRunning,
   DESKTOP,
   MOBILE,
   localStorageItem,
@@ -445,6 +446,7 @@ test.describe('drafts', () => {
 test.describe('settings', () => {
   test('the dark theme applies at once, survives a reload and is persisted', async ({ page, consoleErrors }) => {
     await page.goto('/settings');
+    await appRunning(page);
     const html = page.locator('html');
     await expect(html).toHaveAttribute('data-theme', 'INDIGO_PINK');
     await page.getByRole('radio', { name: 'Pink and blue grey (dark)' }).check();
@@ -469,6 +471,7 @@ test.describe('settings', () => {
   test('Español applies at once to <html lang> and every string, and survives a reload', async ({ page, consoleErrors }) => {
     await page.goto('/settings');
     await expect(screenHeading(page)).toHaveText('Settings');
+    await appRunning(page);
     await page.getByRole('combobox', { name: 'Language', exact: true }).selectOption({ label: 'Español' });
     await expect(page.locator('html')).toHaveAttribute('lang', 'es');
     await expect(screenHeading(page)).toHaveText('Ajustes');

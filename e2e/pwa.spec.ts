@@ -3,7 +3,7 @@ import type { RunningServer } from '../mocks/server';
 import { test, expect, waitForServiceWorker, collectCspViolations, cspViolations } from './support/fixtures';
 import { DIST, DIST_NEXT } from './support/global-setup';
 import { signIn } from './support/sign-in';
-import { ADA, holdScripts, seedProfile } from './support/pages';
+import { ADA, appRunning, holdScripts, seedProfile } from './support/pages';
 
 const ROUTES = [
   { path: '/home', heading: 'Welcome to Circle' },
@@ -14,11 +14,6 @@ const ROUTES = [
   { path: '/sign-in', heading: 'Sign out' },
   { path: '/404', heading: 'Page not found' },
 ];
-
-/** The app has rendered over the prerendered page: the top bar keeps only the variant that fits. */
-async function appRunning(page: Page) {
-  await expect(page.locator('.only-wide, .only-narrow')).toHaveCount(0);
-}
 
 async function firstVisit(page: Page, path = '/home') {
   await page.goto(path);

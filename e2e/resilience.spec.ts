@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import type { Page } from '@playwright/test';
 import type { RunningServer } from '../mocks/server';
 import { test, expect, waitForServiceWorker, collectCspViolations, cspViolations } from './support/fixtures';
+import { appRunning } from './support/pages';
 
 async function openCreateForm(page: Page) {
   await signIn(page, 'ada', '/profile');
@@ -172,6 +173,8 @@ test.describe('faults', () => {
       page.on('pageerror', onError);
       await page.goto('/settings');
       await expect(page.getByRole('heading', { level: 1 }), `stored ${JSON.stringify(value)}`).toHaveText('Settings');
+      // The heading is in the HTML: the stored value is only read once the app's code runs.
+      await appRunning(page);
       await expect(page.locator('html')).toHaveAttribute('lang', 'en');
       expect(errors, `stored ${JSON.stringify(value)}`).toEqual([]);
       page.off('pageerror', onError);
@@ -185,6 +188,7 @@ test.describe('faults', () => {
       };
     });
     await page.goto('/settings');
+    await appRunning(page);
     await page.getByLabel('Purple and green (dark)').check();
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'PURPLE_GREEN');
     await expect(page.getByTestId('snackbar')).toContainText('Your browser refused to store this setting');

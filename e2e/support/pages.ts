@@ -109,6 +109,15 @@ export async function presetSignedIn(page: Page, user = 'ada'): Promise<void> {
 
 /* ------------------------------------------------------------------ screen helpers */
 
+/**
+ * The app's code runs over the prerendered page: the top bar keeps only the variant that fits
+ * (the HTML carries both). Until then a prerendered button or field is inert, so a test that acts on
+ * one right after loading a prerendered route waits for this first.
+ */
+export async function appRunning(page: Page): Promise<void> {
+  await expect(page.locator('.only-wide, .only-narrow')).toHaveCount(0);
+}
+
 /** The current screen's level-1 heading, inside main. */
 export function screenHeading(page: Page): Locator {
   return page.getByRole('main').getByRole('heading', { level: 1 });
