@@ -59,6 +59,26 @@ describe('resolvePath', () => {
     const res = resolvePath(parser, '/admin/accounts/');
     expect(res.kind === 'route' && [res.route.id, res.params]).toEqual(['admin-collection', { collection: 'accounts' }]);
   });
+
+  it("keeps a custom parser's named params, whatever their names, and leaves out unmatched ones", () => {
+    // Named groups, as a URLPattern-style parser gives them; the optional `sort` is not in the path.
+    const named: Parser = (path, loose) =>
+      path === '/admin/:collection'
+        ? { pattern: /^\/admin\/(?<collection>[a-z]+)(?:\/(?<page2>\d+))?(?:\/(?<sort>[a-z]+))?$/ }
+        : parser(path, loose);
+    const res = resolvePath(named, '/admin/symbols/12');
+    expect(res.kind === 'route' && res.route.id).toBe('admin-collection');
+    expect(res.kind === 'route' && res.params).toStrictEqual({ collection: 'symbols', page2: '12' });
+  });
+
+  it("leaves out a parser's positional captures, however many, but not a name that starts with a digit", () => {
+    const keyed: Parser = (path, loose) =>
+      path === '/admin/:collection'
+        ? { pattern: /^\/admin\/(\w+)\/(\w+)\/(\w)(\w)(\w)(\w)(\w)(\w)(\w)(\w)(\w)$/, keys: ['collection', '3d'] }
+        : parser(path, loose);
+    const res = resolvePath(keyed, '/admin/symbols/cube/abcdefghi');
+    expect(res.kind === 'route' && res.params).toStrictEqual({ collection: 'symbols', '3d': 'cube' });
+  });
 });
 
 describe('breadcrumbsFor', () => {
