@@ -57,6 +57,7 @@ describe('the queued save in IndexedDB', () => {
     ['a text', 'avatar.png'],
     ['a size that is no number', { size: '3', arrayBuffer: async () => new ArrayBuffer(3) }],
     ['no content', { size: 3, arrayBuffer: 'bytes' }],
+    ['a function carrying a size and content', Object.assign(() => undefined, { size: 3, arrayBuffer: async () => new ArrayBuffer(3) })],
   ])('drops an avatar that is %s, and keeps the fields', async (_, avatar) => {
     expect(outbox.decodePendingSave({ ...UPDATE, avatar })).toMatchObject({ avatar: null, fields: { bio: 'Offline' } });
   });
@@ -121,6 +122,16 @@ describe('sending the queued save', () => {
     expect(outbox.isConflicted(UPDATE)).toBe(false);
     expect(outbox.isConflicted({ ...UPDATE, conflict: true })).toBe(true);
     expect(outbox.isConflicted({ ...UPDATE, ifMatch: null })).toBe(true);
+  });
+
+  it("sends a queued creation even where the stored record carries an update's conflict marks", async () => {
+    const create = { kind: 'create', fields: PROFILE, avatar: null, apiBase: 'https://api.example', queuedAt: 1 };
+    const save = outbox.decodePendingSave({ ...create, conflict: true, ifMatch: null });
+    expect(save).not.toBeNull();
+    if (!save) return;
+    expect(outbox.isConflicted(save)).toBe(false);
+    await outbox.sendPendingSave(client(), save);
+    expect(requests.map((request) => [request.method, request.url])).toEqual([['POST', 'https://api.example/user/profile']]);
   });
 
   it('replays an update on the profile it was made on, under its key', async () => {
