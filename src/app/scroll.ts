@@ -6,9 +6,8 @@ const STORE_KEY = 'router.scroll';
 let positions: Record<string, number> = {};
 try {
   positions = JSON.parse(sessionStorage.getItem(STORE_KEY) ?? '{}') as Record<string, number>;
-  // Stryker disable next-line BlockStatement: a failed parse assigns nothing, so positions is still the empty record it started as
 } catch {
-  positions = {};
+  // Unreadable (storage denied, not JSON): positions is still the empty record it started as.
 }
 
 /** The key of the current history entry, once a screen was shown in it (see applyScroll). */
