@@ -10,6 +10,14 @@ describe('an error answer read as the contract says', () => {
     });
   });
 
+  it("takes the status the body states over the answer's own, as a gateway passing on an upstream error sends it", () => {
+    expect(toErrorBody(502, { status: 503, error: 'Service Unavailable', message: 'Upstream down' }, 'Bad Gateway')).toEqual({
+      status: 503,
+      error: 'Service Unavailable',
+      message: 'Upstream down',
+    });
+  });
+
   it('fills what a foreign object body leaves out from the answer itself', () => {
     expect(toErrorBody(502, { status: '502', error: 7, detail: 'upstream down' }, 'Bad Gateway')).toEqual({
       status: 502,

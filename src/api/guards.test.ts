@@ -26,6 +26,9 @@ describe('payload guards', () => {
     expect(() => checkProfile(null)).toThrow('The server sent a profile this app cannot read');
     expect(() => checkList('notifications', { id: '1' })).toThrow('The server sent a notifications list this app cannot read');
     expect(() => checkList('symbols', [{ id: 1, code: 'X', entity: 'Y' }])).toThrow('a symbols record');
+    // Only a plain object is a record, whatever fields something else carries.
+    const callable = Object.assign(() => undefined, { id: '1', code: 'MSFT', entity: 'Microsoft' });
+    expect(() => checkItem('symbols', callable)).toThrow('The server sent a symbols record this app cannot read');
   });
 
   it('never let anything but valid records through, whatever arrives', () => {
