@@ -49,6 +49,20 @@ describe('retryingFetch', () => {
     expect(base).toHaveBeenCalledTimes(1);
   });
 
+  it('retries each gateway error, 502, 503 and 504, as the module is loaded', async () => {
+    // The set of retried statuses is built when the module loads: a fresh load sees it as built.
+    vi.resetModules();
+    const fresh = await import('./retry');
+    for (const status of [502, 503, 504]) {
+      const base = vi
+        .fn<(r: Request) => Promise<Response>>()
+        .mockResolvedValueOnce(new Response('busy', { status }))
+        .mockResolvedValueOnce(ok());
+      expect((await fresh.retryingFetch({ sleep: noSleep }, base)(new Request('http://x/a'))).status).toBe(200);
+      expect(base).toHaveBeenCalledTimes(2);
+    }
+  });
+
   it('does not retry client errors', async () => {
     const base = vi.fn(async () => new Response('{}', { status: 404 }));
     expect((await retryingFetch({ sleep: noSleep }, base)(new Request('http://x/a'))).status).toBe(404);
