@@ -507,6 +507,7 @@ test.describe('settings', () => {
       }, raw);
       await page.goto('/settings');
       await expect(screenHeading(page)).toHaveText('Settings');
+      await appRunning(page);
       await expect(page.locator('html')).toHaveAttribute('lang', 'en');
       await expect(page.locator('html')).toHaveAttribute('data-theme', 'INDIGO_PINK');
       await expect(page.getByRole('radio', { name: 'Indigo and pink' })).toBeChecked();
