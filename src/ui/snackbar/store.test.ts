@@ -113,6 +113,16 @@ describe('snackbar store', () => {
       expect(snackbar.value?.message).toBe('Update');
     });
 
+    it('shown with a duration, comes back and then stays: the notice that covered it ended its time', () => {
+      showSnackbar({ message: 'Update', sticky: true, duration: 5000 });
+      vi.advanceTimersByTime(1000);
+      showSnackbar({ message: 'Passing', duration: 2000 });
+      vi.advanceTimersByTime(2000);
+      expect(snackbar.value?.message).toBe('Update');
+      vi.advanceTimersByTime(60_000);
+      expect(snackbar.value?.message).toBe('Update');
+    });
+
     it('does not come back once dismissed itself', () => {
       const id = showSnackbar({ message: 'Update', sticky: true });
       dismissSnackbar(id);
