@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { pageFileFor } from './page-files';
 import { pagesToPrerender } from './pages';
 
@@ -28,5 +28,17 @@ describe('pagesToPrerender', () => {
     );
     const hydrated = pages.filter((p) => p.render.kind === 'route').map((p) => p.file);
     expect(hydrated.sort()).toEqual(['404.html', 'dashboard.html', 'home.html', 'settings.html']);
+  });
+
+  it('fails the build for a page file it has no render for, naming the file', async () => {
+    const { PAGE_FILES } = await import('./page-files');
+    vi.resetModules();
+    vi.doMock('./page-files', () => ({ PAGE_FILES: { ...PAGE_FILES, 'help.html': ['/help'] } }));
+    try {
+      const fresh = await import('./pages');
+      expect(() => fresh.pagesToPrerender()).toThrow(new Error('No prerender for help.html'));
+    } finally {
+      vi.doUnmock('./page-files');
+    }
   });
 });
