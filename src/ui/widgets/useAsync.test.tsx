@@ -26,6 +26,18 @@ describe('useAsync', () => {
     expect(typeof result.current.reload).toBe('function');
   });
 
+  it('is loading from its very first render, before any effect ran (as a prerendered page shows it)', () => {
+    const { load } = controlledLoader<string>();
+    const seen: string[] = [];
+    renderHook(() => {
+      const state = useAsync(load, []);
+      seen.push(state.status);
+      return state;
+    });
+    expect(seen.length).toBeGreaterThan(0);
+    expect(seen.every((status) => status === 'loading')).toBe(true);
+  });
+
   it('tells a failed load with its error', async () => {
     const { load, calls } = controlledLoader<string>();
     const { result } = renderHook(() => useAsync(load, []));
