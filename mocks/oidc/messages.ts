@@ -183,8 +183,8 @@ export const PAGE_MESSAGES: Readonly<Record<PageLanguage, PageMessages>> = { en,
 
 /** The language tag a request names that Circle speaks (zh, zh-CN and zh-Hans-* are zh-Hans), or null. */
 function speak(tag: string): PageLanguage | null {
+  // An empty tag and the wildcard need no case of their own: neither is zh nor has a base Circle speaks.
   const lower = tag.trim().toLowerCase();
-  if (lower === '' || lower === '*') return null;
   if (lower === 'zh' || lower.startsWith('zh-hans') || lower === 'zh-cn' || lower === 'zh-sg') return 'zh-Hans';
   const base = lower.split('-')[0];
   return base === 'en' || base === 'es' || base === 'de' || base === 'fr' ? base : null;
@@ -198,6 +198,7 @@ export function pageLanguage(uiLocales: unknown, acceptLanguage: string | undefi
       if (language) return language;
     }
   }
+  // Stryker disable next-line StringLiteral: a default that names no language Circle speaks leaves the page English, as no header does
   const ranked = (acceptLanguage ?? '')
     .split(',')
     .map((part, index) => {
@@ -207,7 +208,6 @@ export function pageLanguage(uiLocales: unknown, acceptLanguage: string | undefi
       return { tag, q: q === undefined ? 1 : Number(q), index };
     })
     .filter(({ q }) => q > 0)
-    // Stryker disable next-line ArithmeticOperator: sort is stable, so ties keep the listed order even when the tie-break always answers 'after'
     .sort((a, b) => b.q - a.q || a.index - b.index);
   for (const { tag } of ranked) {
     const language = speak(tag);
