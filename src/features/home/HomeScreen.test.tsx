@@ -70,6 +70,11 @@ describe('<HomeScreen>', () => {
     const title = screen.getByRole('heading', { level: 1, name: 'Welcome to Circle' });
     expect(title.tabIndex).toBe(-1);
     expect(screen.getByRole('region', { name: 'Welcome to Circle' })).toBeTruthy();
+    expect(
+      screen.getByText(
+        'Meet people who learn what you learn. Keep your profile up to date, follow the news of your circle and pick up where you left off, even on a train.',
+      ),
+    ).toBeTruthy();
     expect(screen.getByTestId('home-online').textContent).toBe('Online');
     expect(profileSection().querySelector('h2')?.textContent).toBe('Create your profile');
     expect(screen.getByText('Sign in to see and edit your profile.')).toBeTruthy();
@@ -79,6 +84,8 @@ describe('<HomeScreen>', () => {
     expect(screen.getByRole('heading', { name: 'Latest notifications' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'See all on the dashboard' }).getAttribute('href')).toBe('/dashboard');
     expect(screen.getByRole('region', { name: 'Latest notifications' }).textContent).toContain('Loading…');
+    // Still loading is no failure: nothing is announced.
+    expect(screen.queryByRole('alert')).toBeNull();
     await waitFor(() => expect(backend.list).toHaveBeenCalled());
     expect(backend.list.mock.calls[0]![0]).toBe('notifications');
     await act(async () => undefined);

@@ -329,6 +329,19 @@ describe('<ProfileForm> avatar', () => {
     expect((document.querySelector('img.avatar--preview') as HTMLImageElement).getAttribute('src')).toBe('blob:preview-2');
   });
 
+  it('never shows a preview whose URL is freed: the old image is gone before its URL is revoked', async () => {
+    const user = userEvent.setup();
+    const shownWhenFreed: (string | null)[] = [];
+    vi.mocked(URL.revokeObjectURL).mockImplementation(() => {
+      shownWhenFreed.push(document.querySelector('img.avatar--preview')?.getAttribute('src') ?? null);
+    });
+    render(<ProfileForm profile={PROFILE} onDone={() => undefined} />);
+    await user.upload(avatarInput(), image());
+    await user.upload(avatarInput(), image('image/webp', 10, 'two.webp'));
+    await user.click(screen.getByRole('button', { name: 'Discard changes' }));
+    expect(shownWhenFreed).toEqual([null, null]);
+  });
+
   it('a file of another type is refused with its reason, linked to the input, and not previewed', async () => {
     const user = userEvent.setup({ applyAccept: false });
     render(<ProfileForm profile={PROFILE} onDone={() => undefined} />);
@@ -445,8 +458,16 @@ describe('<ProfileForm> while sending', () => {
     act(() => setProfileState('update:start', { loading: true, progress: 0, progressMessage: null }));
     const { unmount } = render(<ProfileForm profile={PROFILE} onDone={() => undefined} />);
     expect(screen.getByRole('status').textContent).toBe('');
-    // Cancelling with no save of this form running does nothing.
-    act(() => screen.getByRole('button', { name: 'Cancel upload' }).click());
+    // Cancelling with no save of this form running does nothing, and fails in nothing.
+    const failures: unknown[] = [];
+    const onError = (event: ErrorEvent) => void failures.push(event.error);
+    window.addEventListener('error', onError);
+    try {
+      act(() => screen.getByRole('button', { name: 'Cancel upload' }).click());
+    } finally {
+      window.removeEventListener('error', onError);
+    }
+    expect(failures).toEqual([]);
     unmount();
     act(() => setProfileState('update:success', { loading: false, progress: 100 }));
     render(<ProfileForm profile={PROFILE} onDone={() => undefined} />);
