@@ -8,7 +8,7 @@ export function App({ ssrPath }: { ssrPath?: string }) {
   // Stryker disable next-line ArrayDeclaration: a list holding only a constant never changes either, so it is installed once
   useEffect(() => installScrollRestoration(), []);
   return (
-    <Router {...(ssrPath === undefined ? {} : { ssrPath })}>
+    <Router ssrPath={ssrPath}>
       <AppRouter />
     </Router>
   );
