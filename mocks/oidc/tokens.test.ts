@@ -1,17 +1,21 @@
 // @vitest-environment node
-import { createLocalJWKSet, exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
+import { createServer, type Server } from 'node:http';
+import { createLocalJWKSet, exportJWK, generateKeyPair, type JWK, type JWTPayload, SignJWT } from 'jose';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Authenticate } from '../auth.ts';
-import { discoveredTokenAuthenticator, jwtAuthenticator } from './tokens.ts';
+import type { EmbeddedProvider } from './provider.ts';
+import { discoveredTokenAuthenticator, jwtAuthenticator, tokenAuthenticator } from './tokens.ts';
 
 const ISSUER = 'https://idp.example/realm';
 const AUDIENCE = 'https://circle.example/api';
 let sign: (claims: JWTPayload, typ?: string) => Promise<string>;
 let check: Authenticate;
+let publicJwk: JWK;
 
 beforeAll(async () => {
   const { privateKey, publicKey } = await generateKeyPair('ES256');
   const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'ES256' };
+  publicJwk = jwk;
   sign = (claims, typ = 'at+jwt') =>
     new SignJWT(claims).setProtectedHeader({ alg: 'ES256', typ, kid: 'k1' }).setIssuedAt().setExpirationTime('5m').sign(privateKey);
   check = jwtAuthenticator(createLocalJWKSet({ keys: [jwk] }), (issuer) => (issuer === ISSUER ? AUDIENCE : null));
@@ -69,6 +73,7 @@ describe('the API’s check of a bearer access token', () => {
     const cases: [JWTPayload, string][] = [
       [{ iss: 'https://elsewhere', aud: AUDIENCE, sub: 'ada' }, 'The access token is not for this API'],
       [{ aud: AUDIENCE, sub: 'ada' }, 'The access token is not for this API'],
+      [{ iss: 'https://elsewhere', aud: null as unknown as string, sub: 'ada' }, 'The access token is not for this API'],
       [{ iss: ISSUER, aud: 'https://other/api', sub: 'ada' }, 'The access token is not for this API'],
       [{ iss: ISSUER, aud: AUDIENCE }, 'The access token names no member'],
       [{ iss: ISSUER, aud: AUDIENCE, sub: '' }, 'The access token names no member'],
@@ -76,6 +81,18 @@ describe('the API’s check of a bearer access token', () => {
     for (const [claims, message] of cases) {
       expect(await answer(check, `Bearer ${await sign(claims)}`), JSON.stringify(claims)).toEqual(refused(message));
     }
+  });
+
+  it('the header is "Bearer", one or more spaces, and the token: nothing before, nothing after', async () => {
+    const token = await sign({ iss: ISSUER, aud: AUDIENCE, sub: 'ada' });
+    const malformed = refused('The Authorization header must be Bearer <access token>', 'invalid_request');
+    for (const header of [`xBearer ${token}`, `Bearer ${token} x`]) {
+      expect(await answer(check, header), header).toEqual({
+        ...malformed,
+        message: 'The Authorization header must be "Bearer <access token>"',
+      });
+    }
+    expect(await answer(check, `Bearer   ${token}`)).toEqual({ subject: 'ada', scopes: [] });
   });
 
   it('an ID token, a forged or an expired token: invalid_token', async () => {
@@ -91,8 +108,56 @@ describe('the API’s check of a bearer access token', () => {
   });
 });
 
+describe('the embedded provider’s tokens', () => {
+  it('are checked with its public keys, for the audience it names for their issuer', async () => {
+    const provider = {
+      publicKeys: { keys: [publicJwk] },
+      audienceOfIssuer: (issuer: string) => (issuer === ISSUER ? AUDIENCE : null),
+    } as EmbeddedProvider;
+    const embedded = tokenAuthenticator(provider);
+    expect(await answer(embedded, `Bearer ${await sign({ iss: ISSUER, aud: AUDIENCE, sub: 'ada', scope: 'profile' })}`)).toEqual({
+      subject: 'ada',
+      scopes: ['profile'],
+    });
+    expect(await answer(embedded, `Bearer ${await sign({ iss: 'https://elsewhere', aud: AUDIENCE, sub: 'ada' })}`)).toEqual(
+      refused('The access token is not for this API'),
+    );
+  });
+});
+
 describe('another provider’s tokens, its keys found through discovery', () => {
   const discovery = (status: number, body: unknown) => async () => Response.json(body, { status });
+  let keyServer: Server | undefined;
+  afterEach(async () => {
+    await new Promise((done) => keyServer?.close(done) ?? done(undefined));
+    keyServer = undefined;
+  });
+
+  it('takes the tokens of that issuer for the audience given, and no other issuer’s', async () => {
+    keyServer = createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: [publicJwk] })),
+    );
+    await new Promise<void>((done) => keyServer!.listen(0, '127.0.0.1', done));
+    const jwksUri = `http://127.0.0.1:${(keyServer.address() as { port: number }).port}/jwks`;
+    const fetcher = vi.fn<typeof fetch>(discovery(200, { issuer: ISSUER, jwks_uri: jwksUri }));
+    const authenticate = discoveredTokenAuthenticator(ISSUER, AUDIENCE, fetcher);
+    expect(await answer(authenticate, `Bearer ${await sign({ iss: ISSUER, aud: AUDIENCE, sub: 'grace' })}`)).toEqual({
+      subject: 'grace',
+      scopes: [],
+    });
+    expect(await answer(authenticate, `Bearer ${await sign({ iss: 'https://other', aud: AUDIENCE, sub: 'grace' })}`)).toEqual(
+      refused('The access token is not for this API'),
+    );
+    expect(fetcher).toHaveBeenCalledTimes(1);
+  });
+
+  it('an issuer given with a trailing slash: its discovery is read without a double slash', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const fetcher = vi.fn<typeof fetch>(discovery(503, {}));
+    const authenticate = discoveredTokenAuthenticator(`${ISSUER}/`, AUDIENCE, fetcher);
+    await answer(authenticate, `Bearer ${await sign({ iss: ISSUER, aud: AUDIENCE, sub: 'ada' })}`);
+    expect(fetcher.mock.calls.map(([url]) => String(url))).toEqual([`${ISSUER}/.well-known/openid-configuration`]);
+  });
 
   it('a discovery that fails refuses the token and says why on the console, then is read again', async () => {
     const said: string[] = [];
