@@ -1,8 +1,14 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
+import { createContract } from '../contract.ts';
+import { createDatabase } from '../db.ts';
+import type { OpenApiDocument } from '../openapi/index.ts';
+import { loadSpecCached } from '../spec.node.ts';
 import accounts from '../data/accounts.json' with { type: 'json' };
 import notifications from '../data/notifications.json' with { type: 'json' };
 import symbols from '../data/symbols.json' with { type: 'json' };
+import { restCollection } from './collections.ts';
+import type { MockContext } from './context.ts';
 import { error, serverPerSuite } from './server.test-support.ts';
 
 const server = serverPerSuite();
@@ -209,6 +215,51 @@ describe('DELETE /{collection}/{id}', () => {
     expect((await api('/accounts/1', { method: 'DELETE' })).status).toBe(204);
     const answer = await api('/accounts/1', { method: 'DELETE' });
     expect([answer.status, answer.body]).toEqual([404, error(404, 'Not Found', "Record '1' not found in collection 'accounts'")]);
+  });
+});
+
+describe('each collection', () => {
+  const cases: { name: string; input: Record<string, unknown>; changed: Record<string, unknown>; room?: string }[] = [
+    {
+      name: 'accounts',
+      input: { name: 'New', currency: 'EUR', balance: 1 },
+      changed: { name: 'Old', currency: 'USD', balance: 2 },
+      room: '1',
+    },
+    {
+      name: 'notifications',
+      input: newNotification('New', '2026-01-01T00:00:00Z'),
+      changed: newNotification('Changed', '2026-02-01T00:00:00Z'),
+    },
+    { name: 'subscription', input: subscriptionInput, changed: { endpoint: 'https://push.example/xyz', keys: { p256dh: 'k', auth: 'a' } } },
+    { name: 'symbols', input: { code: 'IBM', entity: 'IBM' }, changed: { code: 'ORCL', entity: 'Oracle' }, room: '3' },
+  ];
+
+  it.each(cases)('$name is listed, created, read, replaced and deleted through its own routes', async ({ name, input, changed, room }) => {
+    if (room) expect((await api(`/${name}/${room}`, { method: 'DELETE' })).status).toBe(204);
+    const created = await api(`/${name}`, { method: 'POST', json: input });
+    expect(created.status).toBe(201);
+    const { id } = created.body as { id: string };
+    const record = { id, ...input };
+    expect((await api(`/${name}`)).body).toContainEqual(record);
+    expect((await api(`/${name}/${id}`)).body).toEqual(record);
+    const replaced = await api(`/${name}/${id}`, { method: 'PUT', json: changed });
+    expect([replaced.status, replaced.body]).toEqual([200, { id, ...changed }]);
+    expect((await api(`/${name}/${id}`)).body).toEqual({ id, ...changed });
+    expect((await api(`/${name}/${id}`, { method: 'DELETE' })).status).toBe(204);
+    expect((await api(`/${name}/${id}`)).status).toBe(404);
+    expect((await api(`/${name}`)).body).not.toContainEqual({ id, ...changed });
+  });
+
+  it('has no record limit when the document describes it as no collection', async () => {
+    // Another document (a trimmed copy of openapi.yaml here) may leave out a collection the database holds.
+    const doc = structuredClone(loadSpecCached()) as OpenApiDocument & { paths: Record<string, Record<string, unknown>> };
+    delete doc.paths['/accounts']!.post;
+    const contract = createContract(doc);
+    expect(contract.spec.collections.map((c) => c.name)).not.toContain('accounts');
+    const mock = { contract, db: await createDatabase(createContract(loadSpecCached())), basePath: '/api' } as MockContext;
+    const table = restCollection(mock, 'accounts');
+    for (const id of ['4', '5']) expect((await table.create({ name: 'More', currency: 'EUR', balance: 1 })).body.id).toBe(id);
   });
 });
 
