@@ -1,5 +1,6 @@
 // @vitest-environment node
 import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { decodeJwt } from 'jose';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { startServer, type RunningServer } from '../server.ts';
@@ -107,6 +108,28 @@ describe('npm run token: what it prints', () => {
       out: [],
       err: [`token: cannot reach Error: connect ECONNREFUSED 127.0.0.1:${port}`],
     });
+  });
+
+  it('run as a script, it reads the arguments after the script’s path and sets the exit code', async () => {
+    const argv = process.argv;
+    const out: string[] = [];
+    vi.spyOn(console, 'log').mockImplementation((line: unknown) => void out.push(String(line)));
+    // The script's own process, with its own exit code, so that the test run's is left alone.
+    vi.stubGlobal(
+      'process',
+      Object.assign(Object.create(process) as NodeJS.Process, {
+        argv: [argv[0]!, fileURLToPath(new URL('./token-cli.ts', import.meta.url)), '--help'],
+      }),
+    );
+    try {
+      // Its last line runs only when the module is loaded as the script, so it is loaded anew here.
+      vi.resetModules();
+      await import('./token-cli.ts');
+      expect(out).toEqual([USAGE]);
+      expect(process.exitCode).toBe(0);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('a base URL that is no URL: says so', async () => {
