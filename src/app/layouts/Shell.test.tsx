@@ -168,6 +168,30 @@ describe('<Shell> after a reload, before the session is read back', () => {
   });
 });
 
+describe('<Shell> account actions, as loaded', () => {
+  it('styles the way in and the way out as small tonal buttons of the top bar (only the icon under the breakpoint)', async () => {
+    // The class list is fixed when the module loads: a fresh load sees it as the code has it.
+    vi.resetModules();
+    const testing = await import('@testing-library/react');
+    const auth = await import('../../state/auth');
+    const { Shell: FreshShell } = await import('./Shell');
+    testing.render(
+      <FreshShell layout="home">
+        <p>content</p>
+      </FreshShell>,
+    );
+    try {
+      const ACTION = 'button button--tonal button--small topbar__action';
+      expect(testing.screen.getByRole('link', { name: 'Sign in' }).className).toBe(ACTION);
+      testing.act(() => auth.sessionStarted({ subject: 'ada', name: 'Ada', email: null }));
+      expect(testing.screen.getByRole('button', { name: 'Sign out' }).className).toBe(ACTION);
+    } finally {
+      testing.act(() => auth.sessionEnded('signed-out'));
+      testing.cleanup();
+    }
+  });
+});
+
 describe('<Shell> layouts on a wide window', () => {
   it('home: the main menu in the top bar, no drawer, no menu button', () => {
     const container = shell('home');
