@@ -1,22 +1,32 @@
 // @vitest-environment node
-import { describe, expect, it } from 'vitest';
-import { PAGE_MESSAGES, type PageLanguage } from './messages.ts';
-import { errorPage, signedOutPage, signInPage, signOutPage, STYLESHEET_PATH } from './pages.ts';
+import { describe, expect, it, vi } from 'vitest';
+import type { PageLanguage } from './messages.ts';
 
-const LANGUAGES = Object.keys(PAGE_MESSAGES) as PageLanguage[];
+const LANGUAGES: PageLanguage[] = ['en', 'es', 'de', 'fr', 'zh-Hans'];
+
+/**
+ * The pages, their words and the stylesheet are made when the modules load: each test loads them
+ * afresh so it sees the modules as they are now.
+ */
+async function load() {
+  vi.resetModules();
+  const [pages, { PAGE_MESSAGES }] = await Promise.all([import('./pages.ts'), import('./messages.ts')]);
+  return { ...pages, PAGE_MESSAGES };
+}
 
 /** Every page is a whole document in its language, under the one stylesheet, kept out of search engines. */
 function expectDocument(html: string, language: PageLanguage, title: string) {
   expect(html.startsWith('<!doctype html>\n<html lang="')).toBe(true);
   expect(html).toContain(`<html lang="${language}">`);
   expect(html).toContain(`<title>${title} · Circle</title>`);
-  expect(html).toContain(`<link rel="stylesheet" href="${STYLESHEET_PATH}">`);
+  expect(html).toContain('<link rel="stylesheet" href="/oidc/assets/pages.css">');
   expect(html).toContain('<meta name="robots" content="noindex">');
   expect(html).not.toMatch(/<script|style=/);
 }
 
 describe('the sign-in page', () => {
-  it('in each language: heading, labels, the buttons and the demo accounts', () => {
+  it('in each language: heading, labels, the buttons and the demo accounts', async () => {
+    const { PAGE_MESSAGES, signInPage } = await load();
     for (const language of LANGUAGES) {
       const m = PAGE_MESSAGES[language];
       const html = signInPage({ language, action: '/oidc/interaction/u/login', cancel: '/oidc/interaction/u/abort', clientName: 'Circle' });
@@ -28,6 +38,8 @@ describe('the sign-in page', () => {
       expect(html).toContain(`<a href="/oidc/interaction/u/abort">${m.cancel}</a>`);
       expect(html).toContain(`<h2>${m.demoHeading}</h2>`);
       expect(html).toContain(m.demoHint('<code>ada</code>, <code>grace</code>, <code>linus</code>', '<code>circle</code>'));
+      // No alert before an attempt: the heading is followed by the form.
+      expect(html).toContain(`${m.signInHeading('Circle')}</h1>\n\n<form method="post"`);
       expect(html).not.toContain('role="alert"');
       // The empty name field has the focus.
       expect(html).toMatch(/id="username"[^>]*value="" autofocus>/);
@@ -35,14 +47,16 @@ describe('the sign-in page', () => {
     }
   });
 
-  it('after a failed attempt: the alert, both fields marked, the focus on the password', () => {
+  it('after a failed attempt: the alert, both fields marked, the focus on the password', async () => {
+    const { PAGE_MESSAGES, signInPage } = await load();
     const html = signInPage({ language: 'es', action: '/a', cancel: '/c', username: 'ada', failed: true, clientName: 'Circle' });
     expect(html).toContain(`<p id="problem" class="alert" role="alert">${PAGE_MESSAGES.es.failed}</p>`);
     expect(html).toMatch(/id="username"[^>]*value="ada" aria-invalid="true" aria-describedby="problem">/);
     expect(html).toMatch(/id="password"[^>]*maxlength="128" autofocus aria-invalid="true" aria-describedby="problem">/);
   });
 
-  it('what a member typed and the addresses are escaped, never markup', () => {
+  it('what a member typed and the addresses are escaped, never markup', async () => {
+    const { PAGE_MESSAGES, signInPage } = await load();
     const html = signInPage({
       language: 'en',
       action: '/login?a=1&b="2"',
@@ -60,7 +74,8 @@ describe('the sign-in page', () => {
 });
 
 describe('the sign-out pages', () => {
-  it('the confirmation: the note, the provider’s form, and the two buttons that submit it', () => {
+  it('the confirmation: the note, the provider’s form, and the two buttons that submit it', async () => {
+    const { PAGE_MESSAGES, signOutPage } = await load();
     const form = '<form id="op.logoutForm" method="post" action="/oidc/session/end/confirm"></form>';
     for (const language of LANGUAGES) {
       const m = PAGE_MESSAGES[language];
@@ -74,7 +89,8 @@ describe('the sign-out pages', () => {
     }
   });
 
-  it('signed out: the heading and a link home', () => {
+  it('signed out: the heading and a link home', async () => {
+    const { PAGE_MESSAGES, signedOutPage } = await load();
     for (const language of LANGUAGES) {
       const m = PAGE_MESSAGES[language];
       const html = signedOutPage(language, '/?from="provider"');
@@ -85,7 +101,8 @@ describe('the sign-out pages', () => {
 });
 
 describe('the error page', () => {
-  it('says what went wrong as an alert, and the protocol’s reason under technical details', () => {
+  it('says what went wrong as an alert, and the protocol’s reason under technical details', async () => {
+    const { PAGE_MESSAGES, errorPage } = await load();
     for (const language of LANGUAGES) {
       const m = PAGE_MESSAGES[language];
       const html = errorPage(language, m.failedTitle, m.failedDetail, '/', 'invalid_request: <bad> & "worse"');
@@ -96,10 +113,32 @@ describe('the error page', () => {
     }
   });
 
-  it('without technical details, none are offered', () => {
+  it('without technical details, none are offered', async () => {
+    const { errorPage } = await load();
     const html = errorPage('de', 'Titel', 'Erklärung', '/home');
     expect(html).toContain('<h1>Titel</h1><p role="alert">Erklärung</p><p><a href="/home">');
     expect(html).not.toContain('<details>');
     expect(errorPage('de', 'Titel', 'Erklärung', '/home', '')).not.toContain('<details>');
+  });
+});
+
+describe('the pages’ stylesheet', () => {
+  it('is served from the provider’s assets and styles what the pages use, in light and dark', async () => {
+    const { STYLESHEET, STYLESHEET_PATH, signInPage, signOutPage, errorPage } = await load();
+    expect(STYLESHEET_PATH).toBe('/oidc/assets/pages.css');
+    expect(STYLESHEET).toContain('color-scheme: light dark;');
+    expect(STYLESHEET).toMatch(/@media \(prefers-color-scheme: dark\) \{\s*:root \{ --ink: /);
+    expect(STYLESHEET).toMatch(/:focus-visible \{ outline: /);
+    const pages = [
+      signInPage({ language: 'en', action: '/a', cancel: '/c', failed: true, clientName: 'Circle' }),
+      signOutPage('en', '<form id="op.logoutForm"></form>', 'Circle'),
+      errorPage('en', 'Title', 'Detail', '/', 'reason'),
+    ].join('\n');
+    const classes = new Set([...pages.matchAll(/class="([^"]+)"/g)].flatMap(([, names = '']) => names.split(' ')));
+    expect([...classes].sort()).toEqual(['actions', 'alert', 'hint', 'primary', 'secondary']);
+    for (const name of classes) expect(STYLESHEET, name).toContain(`.${name} {`);
+    for (const element of ['body', 'main', 'h1', 'h2', 'label', 'input', 'button', 'details']) {
+      expect(STYLESHEET, element).toMatch(new RegExp(`^${element} \\{`, 'm'));
+    }
   });
 });
