@@ -314,6 +314,24 @@ describe('<ProfileScreen>', () => {
     expect(screen.queryByRole('form')).toBeNull();
   });
 
+  it('loads the conflict view with the first conflict shown, not with the screen', async () => {
+    // A fresh copy of the screen, so that its lazy part is set up inside this test. The mocked
+    // modules stay as they are; the conflict state is a fresh copy too.
+    vi.resetModules();
+    const { default: FreshScreen } = await import('./ProfileScreen');
+    const conflicts = await import('../../state/edit-conflict');
+    serverHolds(PROFILE);
+    render(<FreshScreen />);
+    await screen.findByRole('button', { name: 'Edit' });
+    expect(screen.queryByRole('region', { name: 'Conflict' })).toBeNull();
+    try {
+      act(() => conflicts.setProfileConflict(CONFLICT));
+      expect(await screen.findByText('Conflict on p-1')).toBeTruthy();
+    } finally {
+      act(() => conflicts.setProfileConflict(null));
+    }
+  });
+
   it('a queued update the server refused reopens the form with the reason', async () => {
     serverHolds(PROFILE);
     render(<ProfileScreen />);
@@ -391,6 +409,17 @@ describe('<ProfileScreen>', () => {
       await waitFor(() => expect(snackbar.value?.message).toBe('Your profile was deleted.'));
       await user.click(screen.getByRole('button', { name: 'Delete profile' }));
       expect(dialog.textContent).toContain('This cannot be undone.');
+    });
+
+    it('the profile gone elsewhere while the question was open: confirming sends nothing and says nothing', async () => {
+      const user = userEvent.setup();
+      const dialog = (await openDelete(user)) as HTMLDialogElement;
+      act(() => setProfileState('fetch:success', { profile: null }));
+      await user.click(screen.getByRole('button', { name: 'Delete' }));
+      await act(async () => undefined);
+      expect(edits.deleteProfile).not.toHaveBeenCalled();
+      expect(dialog.open).toBe(false);
+      expect(snackbar.value).toBeNull();
     });
 
     it('a failed delete says why, assertively', async () => {

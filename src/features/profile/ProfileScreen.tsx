@@ -43,8 +43,10 @@ export default function ProfileScreen() {
         if (p && hasProfileDraft(p.id)) setEditing(true);
         // A save kept as a conflict that could not be shown yet (at start, before the session was back).
         loadPendingSave()
-          // Stryker disable next-line OptionalChaining: reading a missing save's kind throws into the catch below, which does nothing too
-          .then((kept) => (kept?.kind === 'update' && kept.conflict && !profileConflict.peek() ? sendQueuedSave() : undefined))
+          .then((kept) =>
+            // Stryker disable next-line OptionalChaining: reading a missing save's kind throws into the catch below, which does nothing too
+            kept?.kind === 'update' && kept.conflict && !profileConflict.peek() ? sendQueuedSave() : undefined,
+          )
           .catch(() => undefined);
       })
       .catch((error: unknown) => setFailed(error))
@@ -54,8 +56,9 @@ export default function ProfileScreen() {
   useEffect(load, []);
 
   async function onDelete() {
-    if (!member) return;
+    // The question closes even when the profile has gone meanwhile: there is then nothing to send.
     setConfirming(false);
+    if (!member) return;
     try {
       if ((await deleteProfile(member.id)) === 'changed') {
         setStaleDelete(true);
