@@ -159,6 +159,11 @@ describe('<AdminScreen> of a collection', () => {
     await screen.findByRole('button', { name: 'Edit a1' });
     await user.click(screen.getByRole('button', { name: 'Restore seed data' }));
     await waitFor(() => expect(backend.list).toHaveBeenCalledTimes(2));
+    // Every reset does, not only the first.
+    backend.reset.mockResolvedValueOnce(undefined);
+    await waitFor(() => expect((screen.getByRole('button', { name: 'Restore seed data' }) as HTMLButtonElement).disabled).toBe(false));
+    await user.click(screen.getByRole('button', { name: 'Restore seed data' }));
+    await waitFor(() => expect(backend.list).toHaveBeenCalledTimes(3));
   });
 
   it('deletes a record after asking, says so and lists again', async () => {
