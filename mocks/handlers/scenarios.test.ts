@@ -67,6 +67,7 @@ describe('on the mock of openapi.yaml', () => {
           { delay: 40, rate: 0.25 },
         ],
         getMyProfile: { status: 500 },
+        deleteProfile: { fault: 'drop' },
       },
       contract.spec,
       'scenario.json',
@@ -181,6 +182,12 @@ describe('on the mock of openapi.yaml', () => {
         error(401, 'Unauthorized', 'Sign in: this operation needs a bearer access token'),
       ]);
       expect(signedIn !== 'dropped' && signedIn.headers.get('www-authenticate')).toBe('Bearer realm="circle"');
+      const anonymousExample = await call('/user/profile/p-1/avatar', { headers: { prefer: 'example=anything' } });
+      expect(summary(anonymousExample)).toEqual([
+        401,
+        'application/json',
+        error(401, 'Unauthorized', 'Sign in: this operation needs a bearer access token'),
+      ]);
     });
 
     it('leaves a path that is no operation to the routes', async () => {
@@ -259,6 +266,13 @@ describe('on the mock of openapi.yaml', () => {
         'application/json',
         error(500, 'Internal Server Error', "The mock's scenario answers 500 to getMyProfile"),
       ]);
+      const anonymousDrop = await call('/user/profile/p-1', { method: 'DELETE' });
+      expect(summary(anonymousDrop)).toEqual([
+        401,
+        'application/json',
+        error(401, 'Unauthorized', 'Sign in: this operation needs a bearer access token'),
+      ]);
+      expect(await call('/user/profile/p-1', { method: 'DELETE', headers: { authorization: 'Bearer ok' } })).toBe('dropped');
     });
   });
 });
