@@ -100,7 +100,12 @@ describe('<SettingsScreen>', () => {
     vi.stubGlobal('localStorage', full);
     await user.click(screen.getByRole('radio', { name: 'Deep purple and amber' }));
     expect(activeThemeName.value).toBe('DEEPPURPLE_AMBER');
-    expect(snackbar.value?.message).toBe('Your browser refused to store this setting: it will be lost when you close the app.');
+    // Said at once and left long enough to read: the choice will not last.
+    expect(snackbar.value).toMatchObject({
+      message: 'Your browser refused to store this setting: it will be lost when you close the app.',
+      politeness: 'assertive',
+      duration: 8000,
+    });
   });
 
   it('shows the notifications switch with its state', () => {

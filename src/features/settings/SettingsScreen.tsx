@@ -24,6 +24,7 @@ function pushMessage(error: unknown): string {
         return t('settings.notifications.denied');
       case 'unsupported':
         return t('settings.notifications.unsupported');
+      // Stryker disable next-line ConditionalExpression: the default case is the last, so leaving out its break ends the switch just the same
       default:
         break;
     }

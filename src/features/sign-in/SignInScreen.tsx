@@ -9,6 +9,7 @@ type Step = { kind: 'idle' } | { kind: 'redirecting' } | { kind: 'unreachable' }
 
 export default function SignInScreen() {
   const search = useSearch();
+  // Stryker disable next-line ObjectLiteral,StringLiteral: only the 'redirecting' and 'unreachable' steps are ever asked for, so any other first step reads as idle
   const [step, setStep] = useState<Step>({ kind: 'idle' });
   const next = safeNext(new URLSearchParams(search).get('next'));
   const signedIn = isLoggedIn.value;
