@@ -98,6 +98,77 @@ describe('npm run serve options', () => {
     for (const env of ['PORT', 'HOST', 'MOCK_DELAY_MS', 'DIST_DIR', 'MOCK_STRICT']) expect(text).toContain(env);
   });
 
+  it('prints the help as a table: each flag with its value, its variable and what it does in aligned columns, then the notes', () => {
+    expect(usage().split('\n')).toEqual([
+      'Usage: npm run serve -- [options]     (npm start -- [options] builds first)',
+      '',
+      'Serves the built app and the mock API (under /api/) on one origin.',
+      '',
+      '  option           environment            what it does',
+      '  --port N         PORT                   port to listen on (default 8080; 0 takes a free one)',
+      '  --host HOST      HOST                   address to listen on (default 127.0.0.1)',
+      '  --delay MS       MOCK_DELAY_MS          delay of every mock API answer in milliseconds (default 1000; the tests use 0)',
+      '  --dist DIR       DIST_DIR               the build to serve (default dist)',
+      '  --strict         MOCK_STRICT            check every API exchange against openapi.yaml and print each violation (MOCK_STRICT=1)',
+      '  --data FILE      MOCK_DATA              initial records from a JSON file keyed by collection (and profile), instead of the seed',
+      '  --persist FILE   MOCK_PERSIST           keep the data in FILE: loaded at start, every change written before it is answered',
+      '  --scenario FILE  MOCK_SCENARIO          per operationId, a status, a delay or a fault for a share of its requests',
+      '  --log-size N     MOCK_LOG_SIZE          exchanges GET /__mock/requests keeps (default 100)',
+      "  --token-ttl S    OIDC_ACCESS_TOKEN_TTL  lifetime of the /oidc provider's access tokens in seconds (default 300; short to watch the app renew)",
+      "  --issuer URL     OIDC_ISSUER            accept access tokens of this OpenID Connect provider (Keycloak, Auth0, ...) instead of /oidc's",
+      "  --audience AUD   OIDC_AUDIENCE          the audience --issuer's tokens carry (default <origin>/api)",
+      '  --help                                  this help',
+      '',
+      'A flag wins over its environment variable. The mock also answers POST /__mock/reset (back to the',
+      'seed or the --data file) and GET /__mock/requests (the last exchanges), from its own origin only.',
+      'Sign-in: an OpenID Connect provider under /oidc (members ada, grace and linus, password circle).',
+    ]);
+  });
+
+  it('takes a number with spaces around it, and each number at both ends of its range', () => {
+    expect(options([], { PORT: ' 9000 ', MOCK_DELAY_MS: '600000', MOCK_LOG_SIZE: '100000', OIDC_ACCESS_TOKEN_TTL: '86400' })).toMatchObject(
+      {
+        port: 9000,
+        delayMs: 600_000,
+        journalSize: 100_000,
+        accessTokenTtl: 86_400,
+      },
+    );
+    expect(options(['--port', '65535', '--delay', '0', '--log-size', '1', '--token-ttl', '5'])).toMatchObject({
+      port: 65535,
+      delayMs: 0,
+      journalSize: 1,
+      accessTokenTtl: 5,
+    });
+  });
+
+  it('refuses a number written any other way than plain digits, even one JavaScript would read', () => {
+    for (const raw of ['0x50', '+80', '1e3', '80.0', '8_0', ''])
+      expect(usageError(['--port', raw])).toBe(`--port must be a port number from 0 to 65535, not '${raw}'`);
+    expect(usageError(['--port', '65536'])).toBe("--port must be a port number from 0 to 65535, not '65536'");
+    expect(usageError(['--delay', '600001'])).toBe("--delay must be a whole number of milliseconds, not '600001'");
+    expect(usageError(['--log-size', '100001'])).toBe("--log-size must be a number of exchanges from 1 to 100000, not '100001'");
+    expect(usageError(['--token-ttl', '86401'])).toBe("--token-ttl must be a number of seconds from 5 to 86400, not '86401'");
+  });
+
+  it('takes an issuer only over http or https, without its trailing slash', () => {
+    expect(usageError(['--issuer', 'ftp://id.example.org'])).toBe("--issuer must be an http(s) URL, not 'ftp://id.example.org'");
+    expect(usageError([], { OIDC_ISSUER: 'urn:circle' })).toBe("OIDC_ISSUER must be an http(s) URL, not 'urn:circle'");
+    expect(options(['--issuer=http://id.example.org/'])).toMatchObject({ issuer: 'http://id.example.org' });
+  });
+
+  it('takes a value starting with -- when it is given inline after =, and reads the rest of a single-dash argument as its name', () => {
+    expect(options(['--dist=--build', '--audience=a=b'])).toMatchObject({ distDir: '--build', audience: 'a=b' });
+    expect(usageError(['-p=80'])).toBe("unknown option '-p=80' (--help lists them)");
+    expect(usageError(['--prot=80'])).toBe("unknown option '--prot' (--help lists them)");
+  });
+
+  it('is strict with --strict or MOCK_STRICT=1 only', () => {
+    expect(options(['--strict']).strict).toBe(true);
+    expect(options([], { MOCK_STRICT: 'true' }).strict).toBe(false);
+    expect(options([], { MOCK_STRICT: '0' }).strict).toBe(false);
+  });
+
   it('refuses an unknown flag, a stray argument, a missing value and a bad number, each in one line naming it', () => {
     expect(usageError(['--prot', '80'])).toBe("unknown option '--prot' (--help lists them)");
     expect(usageError(['fixtures.json'])).toBe("unexpected argument 'fixtures.json' (--help lists the options)");

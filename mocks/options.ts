@@ -123,6 +123,7 @@ export function parseOptions(
   env: Readonly<Record<string, string | undefined>>,
 ): { help: true } | { help: false; options: ServeOptions } {
   const given = new Map<string, string>();
+  const switches = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--help' || arg === '-h') return { help: true };
@@ -136,7 +137,7 @@ export function parseOptions(
     }
     if (spec.value === undefined) {
       if (inline !== undefined) throw new UsageError(`${flag} takes no value`);
-      given.set(flag, '1');
+      switches.add(flag);
       continue;
     }
     const value = inline ?? argv[++i];
@@ -159,7 +160,7 @@ export function parseOptions(
   const journal = read('--log-size');
   const ttl = read('--token-ttl');
   const issuer = read('--issuer');
-  const strict = given.has('--strict') || env.MOCK_STRICT === '1';
+  const strict = switches.has('--strict') || env.MOCK_STRICT === '1';
 
   return {
     help: false,
