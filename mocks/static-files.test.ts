@@ -37,3 +37,155 @@ describe('files of the build', () => {
     expect(repeated.body?.toString()).toBe('hello, world');
   });
 });
+
+/** A directory with a compressible file large enough to have both brotli and gzip forms, an app shell and an empty file. */
+function richBuild(): Map<string, StaticFile> {
+  writeFileSync(join(dir, 'big.txt'), 'circle '.repeat(400));
+  writeFileSync(join(dir, 'index.html'), '<!doctype html><title>Circle</title>');
+  writeFileSync(join(dir, 'empty.txt'), '');
+  return loadStaticFiles(dir);
+}
+
+const request = (method: string, target: string, headers: Record<string, string | string[]> = {}, pathname = target) =>
+  answerFile({ method, target, pathname, headers }, files, {});
+
+const messageOf = (answer: { body: Buffer | null }) => (JSON.parse(answer.body!.toString()) as { message: string }).message;
+
+describe('error answers', () => {
+  it('name the refused method, the path that leaves the app and the missing file', () => {
+    const post = request('POST', '/notes.txt');
+    expect(post.status).toBe(405);
+    expect(messageOf(post)).toBe('Method not allowed');
+    const leaving = request('GET', '/a/../notes.txt', {}, '/notes.txt');
+    expect(leaving.status).toBe(400);
+    expect(messageOf(leaving)).toBe('The path leaves the app');
+    const missing = get('/missing.txt');
+    expect(missing.status).toBe(404);
+    expect(messageOf(missing)).toBe("No file at '/missing.txt'");
+  });
+
+  it('say the range lies outside the file, and still vary by Accept-Encoding', () => {
+    const answer = get('/notes.txt', { range: 'bytes=50-60' });
+    expect(answer.status).toBe(416);
+    expect(messageOf(answer)).toBe('The range lies outside the file');
+    expect(answer.headers.vary).toBe('Accept-Encoding');
+    expect(answer.headers['content-range']).toBe('bytes */12');
+  });
+});
+
+describe('paths', () => {
+  it('refuse a dot segment only when a whole segment is dots', () => {
+    expect(get('/notes.').status).toBe(404);
+    expect(get('/.well-known/thing.txt').status).toBe(404);
+    expect(get('/%2e%2E/notes.txt').status).toBe(400);
+  });
+
+  it('refuse a single dot segment that decoding revealed', () => {
+    const answer = request('GET', '/a/.%2fnotes.txt', {}, '/a/./notes.txt');
+    expect(answer.status).toBe(400);
+  });
+
+  it('give an app route with a dot inside, not at the end, the app shell', () => {
+    files = richBuild();
+    const answer = get('/people/jane.doe/profile');
+    expect(answer.status).toBe(200);
+    expect(answer.body?.toString()).toContain('<title>Circle</title>');
+  });
+});
+
+describe('Accept-Encoding', () => {
+  beforeEach(() => {
+    files = richBuild();
+  });
+  const codingFor = (accept: string) => get('/big.txt', { 'accept-encoding': accept }).headers['content-encoding'];
+
+  it('tags each compressed form with the body tag plus its coding', () => {
+    const etag = files.get('/big.txt')!.etag;
+    expect(get('/big.txt', { 'accept-encoding': 'br' }).headers.etag).toBe(`${etag.slice(0, -1)}-br"`);
+    expect(get('/big.txt', { 'accept-encoding': 'gzip' }).headers.etag).toBe(`${etag.slice(0, -1)}-gzip"`);
+  });
+
+  it('reads q only from a parameter named q, with spaces around =', () => {
+    expect(codingFor('br;xq=0')).toBe('br');
+    expect(codingFor('br;q = 0')).toBeUndefined();
+    expect(codingFor('br;q = 0.5')).toBe('br');
+    expect(codingFor('gzip;q = 0.5, br;q=0.4')).toBe('gzip');
+  });
+
+  it('ignores an entry whose q lies outside 0 to 1', () => {
+    expect(codingFor('br;q=2')).toBeUndefined();
+    expect(codingFor('*, br;q=-1')).toBe('br');
+    expect(codingFor('br;q=abc')).toBeUndefined();
+  });
+});
+
+describe('If-None-Match', () => {
+  it('matches * with spaces around it', () => {
+    expect(get('/notes.txt', { 'if-none-match': ' * ' }).status).toBe(304);
+  });
+});
+
+describe('Range', () => {
+  const range = (value: string, path = '/notes.txt') => {
+    const answer = get(path, { range: value });
+    return [answer.status, answer.body?.toString()];
+  };
+
+  it('allows spaces around each part, and nothing before bytes', () => {
+    expect(range(' bytes = 0 - 4 ')).toEqual([206, 'hello']);
+    expect(range('xbytes=0-4')).toEqual([200, 'hello, world']);
+  });
+
+  it('answers a one-byte range, and ignores a range that ends before it starts', () => {
+    expect(range('bytes=3-3')).toEqual([206, 'l']);
+    expect(range('bytes=4-3')).toEqual([200, 'hello, world']);
+  });
+
+  it('ignores bytes=- and refuses a suffix of an empty file', () => {
+    expect(range('bytes=-')).toEqual([200, 'hello, world']);
+    files = richBuild();
+    const empty = get('/empty.txt', { range: 'bytes=-5' });
+    expect(empty.status).toBe(416);
+    expect(empty.headers['content-range']).toBe('bytes */0');
+  });
+
+  it('is not applied to HEAD, which describes the whole body', () => {
+    const answer = request('HEAD', '/notes.txt', { range: 'bytes=0-4' });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-length']).toBe('12');
+    expect(answer.headers['content-range']).toBeUndefined();
+    expect(answer.body).toBeNull();
+  });
+});
+
+describe('If-Range', () => {
+  const withIfRange = (value: string) => get('/notes.txt', { range: 'bytes=0-4', 'if-range': value }).status;
+
+  it('trims the value before reading the tag', () => {
+    expect(withIfRange(` ${files.get('/notes.txt')!.etag} `)).toBe(206);
+  });
+
+  it('honours the date it carries', () => {
+    expect(withIfRange(files.get('/notes.txt')!.lastModified)).toBe(206);
+  });
+
+  it('judges a value that starts like an entity tag as one, never as a date', () => {
+    const date = files.get('/notes.txt')!.lastModified;
+    expect(withIfRange(`"${date}`)).toBe(200);
+    expect(withIfRange(`W/${date}`)).toBe(200);
+    expect(withIfRange(`W/${files.get('/notes.txt')!.etag}`)).toBe(200);
+  });
+});
+
+describe('XSRF-TOKEN on pages', () => {
+  beforeEach(() => {
+    files = richBuild();
+  });
+  const setsCookie = (cookie: string) => get('/index.html', { cookie }).headers['set-cookie'] !== undefined;
+
+  it('is kept when the cookie header has it in any position, with or without a space after ;', () => {
+    expect(setsCookie('a=1;XSRF-TOKEN=x')).toBe(false);
+    expect(setsCookie('a=1;  XSRF-TOKEN=x')).toBe(false);
+    expect(setsCookie('a=1; NOT-XSRF-TOKEN=x')).toBe(true);
+  });
+});
