@@ -4,19 +4,26 @@
  * language, the interaction's failure pages, its error page, the signed-out page, CORS on the
  * token endpoint and the paths at its mount point. Each test starts its own server.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../server.ts';
+import { createHash, randomBytes } from 'node:crypto';
+import { createServer, request, type Server } from 'node:http';
+import { decodeJwt } from 'jose';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { startServer, type RunningServer, type ServerOptions } from '../server.ts';
 import { PAGE_MESSAGES } from './messages.ts';
-import { signInAs } from './sign-in-flow.ts';
+import { refresh, signInAs } from './sign-in-flow.ts';
 
 let server: RunningServer | undefined;
 afterEach(async () => {
+  vi.useRealTimers();
+  vi.restoreAllMocks();
   await server?.close();
   server = undefined;
 });
 
-async function start(): Promise<RunningServer> {
-  server = await startServer({ port: 0, delayMs: 0, distDir: null });
+async function start(options: ServerOptions = {}): Promise<RunningServer> {
+  // The server loads the provider as it starts: a fresh module graph evaluates its constants (client, scopes, page headers) again.
+  vi.resetModules();
+  server = await startServer({ port: 0, delayMs: 0, distDir: null, ...options });
   return server;
 }
 
@@ -102,6 +109,15 @@ describe('the sign-in form', () => {
     expect(retry.status).toBe(200);
   });
 
+  it('a form of exactly 4 KB is still read', async () => {
+    const on = await start();
+    const { page, cookie } = await openSignIn(on);
+    const fields = 'username=ada&password=wrong&pad=';
+    const answer = await postForm(`${page.href}/login`, cookie, `${fields}${'x'.repeat(4096 - fields.length)}`);
+    expect(answer.status).toBe(200);
+    expect(parts(await answer.text()).alert).toBe(PAGE_MESSAGES.en.failed);
+  });
+
   it('answers only GET on the page and POST on its form: anything else is "not allowed", in the language asked for', async () => {
     const on = await start();
     const { page, cookie } = await openSignIn(on, { ui_locales: 'fr' });
@@ -162,6 +178,13 @@ describe('the provider’s other pages', () => {
     expect(html).toContain('<a href="/">');
   });
 
+  it('an authorization resumed that the provider no longer knows: "sign-in failed", in the language of its address', async () => {
+    const on = await start();
+    const answer = await fetch(`${on.url}/oidc/auth/gone?ui_locales=fr`, { headers: { accept: 'text/html' } });
+    expect(answer.status).toBe(400);
+    expect(parts(await answer.text())).toMatchObject({ lang: 'fr', heading: PAGE_MESSAGES.fr.failedTitle });
+  });
+
   it('after signing out without a way back to the app: the signed-out page, linking home', async () => {
     const on = await start();
     for (const [query, headers, language] of [
@@ -210,5 +233,360 @@ describe('the provider’s other pages', () => {
     }
     const discovery = await fetch(`${on.url}/oidc/.well-known/openid-configuration?x=1`);
     expect(discovery.status).toBe(200);
+  });
+});
+
+/** What a header-less fetch cannot do: ask with another Host header. */
+function askAs(on: RunningServer, host: string, path: string): Promise<{ status: number; body: string }> {
+  return new Promise((done, fail) => {
+    request(`${on.url}${path}`, { headers: { host } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => done({ status: res.statusCode ?? 0, body }));
+    })
+      .on('error', fail)
+      .end();
+  });
+}
+
+/** Where an answer redirects to, resolved against the server. */
+const locationOf = (on: RunningServer, response: Response) => new URL(response.headers.get('location') ?? '', on.url);
+
+/**
+ * An authorization as the app makes it once the member has a session at the provider: the
+ * session's cookies go with it, and with prompt=none it must come back without a page.
+ */
+async function authorizeAgain(on: RunningServer, cookies: string) {
+  const verifier = randomBytes(32).toString('base64url');
+  const query = new URLSearchParams({
+    client_id: 'circle-web',
+    response_type: 'code',
+    scope: 'openid profile email offline_access',
+    redirect_uri: `${on.url}/auth/callback`,
+    code_challenge: createHash('sha256').update(verifier).digest('base64url'),
+    code_challenge_method: 'S256',
+    prompt: 'none',
+  });
+  let answer = await fetch(`${on.url}/oidc/auth?${query}`, { redirect: 'manual', headers: { cookie: cookies } });
+  // oidc-provider may resume once on its own path before sending the member back.
+  while (locationOf(on, answer).pathname.startsWith('/oidc/')) {
+    answer = await fetch(locationOf(on, answer), { redirect: 'manual', headers: { cookie: cookies } });
+  }
+  const back = locationOf(on, answer);
+  const code = back.searchParams.get('code');
+  if (!code) return { back, body: null };
+  const token = await fetch(`${on.url}/oidc/token`, {
+    method: 'POST',
+    body: new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: `${on.url}/auth/callback`,
+      client_id: 'circle-web',
+      code_verifier: verifier,
+    }),
+  });
+  return { back, body: (await token.json()) as Record<string, unknown> };
+}
+
+describe('the pages’ protection', () => {
+  it('the sign-in page: a strict policy, no sniffing, no referrer, no framing, no caching, and a way to cancel', async () => {
+    const on = await start();
+    const { page, cookie } = await openSignIn(on);
+    const answer = await fetch(page, { headers: { cookie } });
+    expect(answer.status).toBe(200);
+    expect(
+      Object.fromEntries(
+        ['content-security-policy', 'x-content-type-options', 'referrer-policy', 'x-frame-options', 'cache-control'].map((h) => [
+          h,
+          answer.headers.get(h),
+        ]),
+      ),
+    ).toEqual({
+      'content-security-policy':
+        "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'x-frame-options': 'DENY',
+      'cache-control': 'no-store',
+    });
+    const html = await answer.text();
+    expect(parts(html)).toMatchObject({
+      title: `${PAGE_MESSAGES.en.signInTitle} · Circle`,
+      heading: PAGE_MESSAGES.en.signInHeading('Circle'),
+    });
+    expect(html).toContain(`<a href="${page.pathname}/abort">${PAGE_MESSAGES.en.cancel}</a>`);
+  });
+
+  it('the stylesheet: CSS, revalidated, not sniffed', async () => {
+    const on = await start();
+    const css = await fetch(`${on.url}/oidc/assets/pages.css`);
+    expect(css.status).toBe(200);
+    expect([css.headers.get('content-type'), css.headers.get('cache-control'), css.headers.get('x-content-type-options')]).toEqual([
+      'text/css; charset=utf-8',
+      'no-cache',
+      'nosniff',
+    ]);
+  });
+
+  it('a host or port the server is not: 421, in the language asked for, linking home', async () => {
+    const on = await start();
+    const port = Number(new URL(on.url).port);
+    for (const host of [`evil.example:${port}`, `127.0.0.1:${port + 1}`]) {
+      const answer = await askAs(on, host, '/oidc/.well-known/openid-configuration?ui_locales=fr');
+      expect(answer.status, host).toBe(421);
+      expect(parts(answer.body), host).toEqual({
+        lang: 'fr',
+        title: `${PAGE_MESSAGES.fr.unknownHostTitle} · Circle`,
+        heading: PAGE_MESSAGES.fr.unknownHostTitle,
+        alert: PAGE_MESSAGES.fr.unknownHostDetail(port),
+      });
+      expect(answer.body, host).toContain('<a href="/">');
+    }
+    const local = await askAs(on, `localhost:${port}`, '/oidc/.well-known/openid-configuration');
+    expect(JSON.parse(local.body)).toMatchObject({ issuer: `http://localhost:${port}/oidc` });
+  });
+
+  it('the expired page follows the ui_locales of its address and links home', async () => {
+    const on = await start();
+    const answer = await fetch(`${on.url}/oidc/interaction/gone?ui_locales=de`);
+    expect(answer.status).toBe(400);
+    const html = await answer.text();
+    expect(parts(html)).toMatchObject({ lang: 'de', heading: PAGE_MESSAGES.de.expiredTitle });
+    expect(html).toContain('<a href="/">');
+  });
+
+  it('only /oidc/interaction/<id>, /login and /abort are sign-in steps: other paths are the provider’s (404)', async () => {
+    const on = await start();
+    for (const path of ['/oidc/other/oidc/interaction/abc', '/oidc/interaction/abc/other', '/oidc/interaction/abc/login/more']) {
+      expect((await fetch(`${on.url}${path}`)).status, path).toBe(404);
+    }
+  });
+
+  it('starts and signs in without a development-only warning on the console', async () => {
+    const warnings = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const on = await start();
+    await signInAs(on.url, 'ada');
+    expect(warnings.mock.calls.flat().join('\n')).not.toMatch(/oidc-provider/);
+  });
+});
+
+describe('sign-in and its tokens', () => {
+  it('the ID token names the member and their verified e-mail; the access token is for the API, with its one scope', async () => {
+    const on = await start();
+    const ada = await signInAs(on.url, 'ada');
+    expect(decodeJwt(ada.idToken)).toMatchObject({
+      iss: `${on.url}/oidc`,
+      aud: 'circle-web',
+      sub: 'ada',
+      name: 'Ada Lovelace',
+      preferred_username: 'ada',
+      email: 'ada@circle.example.org',
+      email_verified: true,
+    });
+    expect(decodeJwt(ada.accessToken)).toMatchObject({ sub: 'ada', aud: `${on.url}/api`, scope: 'profile', client_id: 'circle-web' });
+    expect(ada.refreshToken).not.toBe('');
+    expect(
+      await on.authenticate(new Request(`${on.url}/api/user/profile/myprofile`, { headers: { authorization: ada.authorization } })),
+    ).toEqual({
+      subject: 'ada',
+      scopes: ['profile'],
+    });
+  });
+
+  it('a token made on localhost is good for the API on localhost, and the other way round', async () => {
+    const on = await start();
+    const local = on.url.replace('127.0.0.1', 'localhost');
+    const numeric = await signInAs(on.url, 'ada');
+    const named = await signInAs(local, 'grace');
+    expect(decodeJwt(named.accessToken)).toMatchObject({ iss: `${local}/oidc`, aud: `${local}/api` });
+    const who = async (authorization: string) =>
+      (await on.authenticate(new Request(`${on.url}/api/user/profile/myprofile`, { headers: { authorization } }))).subject;
+    expect(await who(numeric.authorization)).toBe('ada');
+    expect(await who(named.authorization)).toBe('grace');
+  });
+
+  it('publishes the public half of its signing key: EC P-256 for ES256 signatures, under the kid its tokens name', async () => {
+    const on = await start();
+    const ada = await signInAs(on.url, 'ada');
+    const { kid } = JSON.parse(Buffer.from(ada.idToken.split('.')[0]!, 'base64url').toString()) as { kid: string };
+    const { keys } = (await (await fetch(`${on.url}/oidc/jwks`)).json()) as { keys: Record<string, unknown>[] };
+    expect(keys).toEqual([{ kty: 'EC', crv: 'P-256', x: expect.any(String), y: expect.any(String), kid, alg: 'ES256', use: 'sig' }]);
+  });
+
+  it('requires PKCE: a request without a code challenge goes back to the app with an error', async () => {
+    const on = await start();
+    const query = new URLSearchParams({
+      client_id: 'circle-web',
+      response_type: 'code',
+      scope: 'openid',
+      redirect_uri: `${on.url}/auth/callback`,
+    });
+    const back = locationOf(on, await fetch(`${on.url}/oidc/auth?${query}`, { redirect: 'manual' }));
+    expect(back.pathname).toBe('/auth/callback');
+    expect(back.searchParams.get('error')).toBe('invalid_request');
+  });
+
+  it('cancelling goes back to the app with access_denied and says the sign-in was cancelled', async () => {
+    const on = await start();
+    const { page, cookie } = await openSignIn(on);
+    const abort = await fetch(`${page.href}/abort`, { redirect: 'manual', headers: { cookie } });
+    const both = `${cookie}; ${cookiesOf(abort)}`;
+    let answer = abort;
+    while (locationOf(on, answer).pathname.startsWith('/oidc/'))
+      answer = await fetch(locationOf(on, answer), { redirect: 'manual', headers: { cookie: both } });
+    const back = locationOf(on, answer);
+    expect(back.pathname).toBe('/auth/callback');
+    expect(back.searchParams.get('error')).toBe('access_denied');
+    expect(back.searchParams.get('error_description')).toBe('The sign-in was cancelled');
+  });
+
+  it('a member who cancels and then signs in on the same page after all is signed in', async () => {
+    const on = await start();
+    const { page, cookie } = await openSignIn(on);
+    await fetch(`${page.href}/abort`, { redirect: 'manual', headers: { cookie } });
+    const login = await postForm(`${page.href}/login`, cookie, 'username=ada&password=circle');
+    expect(login.status).toBe(303);
+    const both = `${cookie}; ${cookiesOf(login)}`;
+    let answer = login;
+    while (locationOf(on, answer).pathname.startsWith('/oidc/'))
+      answer = await fetch(locationOf(on, answer), { redirect: 'manual', headers: { cookie: both } });
+    const back = locationOf(on, answer);
+    expect(back.searchParams.get('error')).toBeNull();
+    expect(back.searchParams.get('code')).toMatch(/\w/);
+  });
+
+  it('a sign-in page left open longer than 10 minutes has expired', async () => {
+    const on = await start();
+    const { page, cookie } = await openSignIn(on);
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 9 * 60_000 });
+    expect((await fetch(page, { headers: { cookie } })).status).toBe(200);
+    vi.setSystemTime(Date.now() + 2 * 60_000);
+    const late = await postForm(`${page.href}/login`, cookie, 'username=ada&password=circle');
+    expect(late.status).toBe(400);
+    expect(parts(await late.text()).heading).toBe(PAGE_MESSAGES.en.expiredTitle);
+  });
+
+  it('the session’s cookies are signed: one with another’s signature is refused', async () => {
+    const on = await start();
+    const first = await openSignIn(on);
+    const second = await openSignIn(on);
+    const named = (cookie: string) => Object.fromEntries(cookie.split('; ').map((c) => c.split('=') as [string, string]));
+    const [a, b] = [named(first.cookie), named(second.cookie)];
+    const signatures = Object.keys(a).filter((name) => name.endsWith('.sig'));
+    expect(signatures.length).toBeGreaterThan(0);
+    const mixed = Object.entries(b)
+      .map(([name, value]) => `${name}=${name.endsWith('.sig') ? a[name] : value}`)
+      .join('; ');
+    expect((await fetch(second.page, { headers: { cookie: mixed } })).status).toBe(400);
+    expect((await fetch(second.page, { headers: { cookie: second.cookie } })).status).toBe(200);
+  });
+});
+
+describe('the session, renewal and sign-out', () => {
+  it('a refresh token is not rotated: it renews again and again, and comes back unchanged', async () => {
+    const on = await start();
+    const ada = await signInAs(on.url, 'ada');
+    const renew = () =>
+      fetch(`${on.url}/oidc/token`, {
+        method: 'POST',
+        body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: ada.refreshToken, client_id: 'circle-web' }),
+      });
+    for (const answer of [await renew(), await renew()]) {
+      expect(answer.status).toBe(200);
+      const body = (await answer.json()) as Record<string, unknown>;
+      expect(body.refresh_token).toBe(ada.refreshToken);
+      expect(decodeJwt(String(body.access_token)).sub).toBe('ada');
+    }
+  });
+
+  it('the session, its refresh token and its grant last 14 days', async () => {
+    const on = await start();
+    const ada = await signInAs(on.url, 'ada');
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 13 * 24 * 3600_000 });
+    expect((await refresh(on.url, ada.refreshToken)).idToken).not.toBe('');
+    const again = await authorizeAgain(on, ada.cookies);
+    expect(again.back.searchParams.get('error')).toBeNull();
+    expect(decodeJwt(String(again.body?.access_token)).sub).toBe('ada');
+    vi.setSystemTime(Date.now() + 2 * 24 * 3600_000);
+    await expect(refresh(on.url, ada.refreshToken)).rejects.toThrow(/invalid_grant/);
+  });
+
+  it('revoking one refresh token revokes the others of the same grant, given by the same session', async () => {
+    const on = await start();
+    const first = await signInAs(on.url, 'ada');
+    const second = await authorizeAgain(on, first.cookies);
+    const secondRefresh = String(second.body?.refresh_token);
+    expect(secondRefresh).not.toBe(first.refreshToken);
+    expect((await refresh(on.url, secondRefresh)).accessToken).not.toBe('');
+    const revoked = await fetch(`${on.url}/oidc/token/revocation`, {
+      method: 'POST',
+      body: new URLSearchParams({ token: first.refreshToken, token_type_hint: 'refresh_token', client_id: 'circle-web' }),
+    });
+    expect(revoked.status).toBe(200);
+    await expect(refresh(on.url, secondRefresh)).rejects.toThrow(/invalid_grant/);
+  });
+
+  it('signing in again through the session shares its grant: signing out ends the refresh tokens of both', async () => {
+    const on = await start();
+    const first = await signInAs(on.url, 'ada');
+    const second = await authorizeAgain(on, first.cookies);
+    const secondRefresh = String(second.body?.refresh_token);
+    expect(decodeJwt(String(second.body?.id_token)).sub).toBe('ada');
+    const end = await fetch(
+      `${on.url}/oidc/session/end?${new URLSearchParams({ id_token_hint: first.idToken, post_logout_redirect_uri: `${on.url}/` })}`,
+      {
+        headers: { cookie: first.cookies },
+      },
+    );
+    expect(end.status).toBe(200);
+    const html = await end.text();
+    const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1] ?? '';
+    const fields = [...html.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)"/g)].map(([, n, v]) => [n!, v!]);
+    const confirm = await fetch(new URL(action, on.url), {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: [first.cookies, cookiesOf(end)].filter(Boolean).join('; ') },
+      body: new URLSearchParams([...fields, ['logout', 'yes']]),
+    });
+    expect(confirm.status).toBe(303);
+    expect(confirm.headers.get('location')).toBe(`${on.url}/`);
+    await expect(refresh(on.url, first.refreshToken)).rejects.toThrow(/invalid_grant/);
+    await expect(refresh(on.url, secondRefresh)).rejects.toThrow(/invalid_grant/);
+  });
+});
+
+describe('a provider made for the host names the server listens on', () => {
+  let own: Server | undefined;
+  afterEach(async () => {
+    await new Promise((done) => own?.close(done) ?? done(undefined));
+    own = undefined;
+  });
+
+  /** A provider on a server of its own; the statuses of its discovery document for each Host header. */
+  async function statuses(hosts: string[] | undefined, asked: string[]): Promise<Record<string, number>> {
+    vi.resetModules();
+    const { createEmbeddedProvider } = await import('./provider.ts');
+    let provider: Awaited<ReturnType<typeof createEmbeddedProvider>> | undefined;
+    own = createServer((req, res) => void provider?.handle(req, res, `http://${req.headers.host}`));
+    await new Promise<void>((done) => own!.listen(0, '127.0.0.1', done));
+    const port = (own.address() as { port: number }).port;
+    provider = await createEmbeddedProvider(port, hosts ? { hosts } : {});
+    const on = { url: `http://127.0.0.1:${port}` } as RunningServer;
+    const answers: Record<string, number> = {};
+    for (const host of asked) {
+      const answer = await askAs(on, `${host}:${port}`, '/oidc/.well-known/openid-configuration');
+      answers[host] = answer.status;
+      if (answer.status === 200) expect(JSON.parse(answer.body), host).toMatchObject({ issuer: `http://${host}:${port}/oidc` });
+    }
+    return answers;
+  }
+
+  it('answers on 127.0.0.1 and localhost, and on the names it is given besides', async () => {
+    const asked = ['127.0.0.1', 'localhost', 'circle.test', 'other.test'];
+    expect(await statuses(['circle.test'], asked)).toEqual({ '127.0.0.1': 200, localhost: 200, 'circle.test': 200, 'other.test': 421 });
+    await new Promise((done) => own!.close(done));
+    own = undefined;
+    expect(await statuses(undefined, asked)).toEqual({ '127.0.0.1': 200, localhost: 200, 'circle.test': 421, 'other.test': 421 });
   });
 });
