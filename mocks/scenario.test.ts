@@ -42,6 +42,34 @@ describe('the Prefer header, read as Prism reads it', () => {
   });
 });
 
+describe('the Prefer header, written loosely', () => {
+  it('keeps commas and quotes inside a quoted example name', () => {
+    expect(parsePrefer('example="a,b", code=404')).toEqual({ preferences: { example: 'a,b', code: 404 } });
+    expect(parsePrefer('delay=10, example="my example", code=404')).toEqual({
+      preferences: { delay: 10, example: 'my example', code: 404 },
+    });
+    expect(parsePrefer('code=500, example="x", delay=5')).toEqual({ preferences: { code: 500, example: 'x', delay: 5 } });
+  });
+
+  it('takes spaces around a token and its value, and strips only the quotes around the whole value', () => {
+    expect(parsePrefer(' code = 404 , example = "two words" ')).toEqual({ preferences: { code: 404, example: 'two words' } });
+    expect(parsePrefer('example=a"b"')).toEqual({ preferences: { example: 'a"b"' } });
+    expect(parsePrefer('example="a"b')).toEqual({ preferences: { example: '"a"b' } });
+  });
+
+  it('reads a token without a value as an empty value', () => {
+    expect(parsePrefer('code')).toEqual({ problem: "Prefer: code must be a three-digit status, not ''" });
+    expect(parsePrefer('delay; x=1')).toEqual({
+      problem: "Prefer: delay must be a whole number of milliseconds up to 600000, not ''",
+    });
+    expect(parsePrefer('example, code=404')).toEqual({ preferences: { example: '', code: 404 } });
+  });
+
+  it('ignores a preference with no token before its =, and empty ones between commas', () => {
+    expect(parsePrefer('=404, , code=201')).toEqual({ preferences: { code: 201 } });
+  });
+});
+
 describe('a scenario file', () => {
   it('reads rules by operationId, one or a list, rate 1 when none is given', () => {
     expect(
@@ -159,6 +187,10 @@ describe('a scenario file', () => {
     expect(refusal({ listAccountsXYZ: { status: 503 } })).toBe(
       "scenario.json: 'listAccountsXYZ' is no operationId of openapi.yaml (did you mean 'listAccounts'?)",
     );
+  });
+
+  it('suggests no operationId four edits away, counting the last letter', () => {
+    expect(refusal({ listAccountsWXYZ: { status: 503 } })).toBe("scenario.json: 'listAccountsWXYZ' is no operationId of openapi.yaml");
   });
 
   it('suggests no operationId when none is close to the one given', () => {

@@ -132,8 +132,10 @@ export interface Preferences {
 export function parsePrefer(header: string | null): { preferences: Preferences } | { problem: string } {
   const preferences: Preferences = {};
   const seen = new Set<string>();
+  // Stryker disable next-line StringLiteral: any text here without code, example or delay is ignored like no header at all
   for (const preference of (header ?? '').split(/,(?=(?:[^"]*"[^"]*")*[^"]*$)/)) {
-    const [first = ''] = preference.split(';');
+    // split always gives at least one piece, the text before any `;`.
+    const first = preference.split(';')[0]!;
     const at = first.indexOf('=');
     const token = (at < 0 ? first : first.slice(0, at)).trim().toLowerCase();
     const value =
@@ -143,7 +145,8 @@ export function parsePrefer(header: string | null): { preferences: Preferences }
             .slice(at + 1)
             .trim()
             .replace(/^"(.*)"$/, '$1');
-    if (token === '' || seen.has(token)) continue;
+    // An empty token is no preference: it matches none of those below.
+    if (seen.has(token)) continue;
     seen.add(token);
     if (token === 'code') {
       if (!/^\d{3}$/.test(value)) return { problem: `Prefer: code must be a three-digit status, not '${value}'` };
