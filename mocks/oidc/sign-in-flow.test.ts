@@ -32,20 +32,39 @@ const redirect = (res: ServerResponse, location: string, cookie?: string) =>
 const json = (res: ServerResponse, status: number, body: unknown) =>
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
-/** The happy path up to the code; `back` says where the sign-in form redirects (given the request's state). */
-function flow(back: (origin: string, state: string) => string, token: Route): Record<string, Route> {
+interface FlowOptions {
+  /** The status of the authorization request's redirect to the sign-in page. */
+  status?: number;
+  /** The cookie lines that redirect sets. */
+  cookies?: string[];
+  /** How many times the provider redirects to itself after the form before going back to the app. */
+  resumes?: number;
+  /** Counts those redirects. */
+  seen?: { resumes: number };
+}
+
+/** The happy path up to the code; `back` says where the provider finally redirects (given the request's state). */
+function flow(
+  back: (origin: string, state: string) => string,
+  token: Route,
+  { status = 303, cookies = ['session=s1; Path=/oidc; HttpOnly'], resumes = 0, seen = { resumes: 0 } }: FlowOptions = {},
+): Record<string, Route> {
   let state = '';
   let origin = '';
   return {
     'GET /oidc/auth': (req, res, url) => {
       state = url.searchParams.get('state') ?? '';
       origin = `http://${req.headers.host}`;
-      redirect(res, '/oidc/interaction/uid-1', 'session=s1; Path=/oidc; HttpOnly');
+      res.writeHead(status, { location: '/oidc/interaction/uid-1', 'set-cookie': cookies }).end();
     },
     'POST /oidc/interaction/uid-1/login': (req, res) => {
       // The cookie the provider set comes back with the form, as from a browser.
       if (req.headers.cookie !== 'session=s1') return void res.writeHead(400).end();
-      redirect(res, back(origin, state));
+      redirect(res, resumes > 0 ? '/oidc/auth/resume' : back(origin, state));
+    },
+    'GET /oidc/auth/resume': (_req, res) => {
+      seen.resumes++;
+      redirect(res, seen.resumes < resumes ? '/oidc/auth/resume' : back(origin, state));
     },
     'POST /oidc/token': token,
   };
@@ -128,6 +147,91 @@ describe('signInAs', () => {
       'GET /oidc/auth/resume': (_req, res) => res.writeHead(500).end(),
     });
     await expect(signInAs(base, 'ada')).rejects.toThrow(new SignInError('The authorization: expected a redirect, got 500'));
+  });
+});
+
+describe('signInAs, as a browser would', () => {
+  const back = (origin: string, state: string) => `${origin}/auth/callback?code=c1&state=${state}`;
+  const tokens = (_req: IncomingMessage, res: ServerResponse) => json(res, 200, TOKENS);
+
+  it('keeps each cookie by its name, trimmed, and leaves out what is no cookie', async () => {
+    const cookies = ['session = s1 ; Path=/oidc', 'flag; Path=/', '=anonymous; Path=/'];
+    const base = await provider(flow(back, tokens, { cookies }));
+    expect((await signInAs(base, 'ada')).cookies).toBe('session=s1');
+  });
+
+  it('sends the form and the code exchange as forms', async () => {
+    const sent: (string | undefined)[] = [];
+    const routes = flow(back, (req, res) => {
+      sent.push(req.headers['content-type']);
+      tokens(req, res);
+    });
+    const login = routes['POST /oidc/interaction/uid-1/login']!;
+    routes['POST /oidc/interaction/uid-1/login'] = (req, res, url) => {
+      let body = '';
+      req.on('data', (chunk) => (body += chunk));
+      req.on('end', () => {
+        sent.push(req.headers['content-type'], body);
+        login(req, res, url);
+      });
+    };
+    await signInAs(await provider(routes), 'grace', 'pw');
+    expect(sent).toEqual([
+      'application/x-www-form-urlencoded;charset=UTF-8',
+      'username=grace&password=pw',
+      'application/x-www-form-urlencoded;charset=UTF-8',
+    ]);
+  });
+
+  it('a redirect is any 3xx with a location: 300 and 399 lead on, a 200 with a location does not', async () => {
+    for (const status of [300, 399]) {
+      const base = await provider(flow(back, tokens, { status }));
+      expect((await signInAs(base, 'ada')).accessToken, String(status)).toBe('a.b.c');
+      await new Promise((done) => fake!.close(done));
+    }
+    const base = await provider(flow(back, tokens, { status: 200 }));
+    await expect(signInAs(base, 'ada')).rejects.toThrow(new SignInError('The authorization request: expected a redirect, got 200'));
+  });
+
+  it('the sign-in page is /interaction/<id> exactly', async () => {
+    const base = await provider({ 'GET /oidc/auth': (_req, res) => redirect(res, '/oidc/interaction/uid-1/extra') });
+    await expect(signInAs(base, 'ada')).rejects.toThrow(
+      new SignInError('The authorization request led to /oidc/interaction/uid-1/extra, not to the sign-in page'),
+    );
+  });
+
+  it('a sign-in form answered with neither the page again nor a redirect', async () => {
+    const base = await provider({
+      ...flow(back, tokens),
+      'POST /oidc/interaction/uid-1/login': (_req, res) => res.writeHead(500).end(),
+    });
+    await expect(signInAs(base, 'ada')).rejects.toThrow(new SignInError('The sign-in form: expected a redirect, got 500'));
+  });
+
+  it('follows the provider’s own redirects, five at most', async () => {
+    const seen = { resumes: 0 };
+    let base = await provider(flow(back, tokens, { resumes: 5, seen }));
+    expect((await signInAs(base, 'ada')).accessToken).toBe('a.b.c');
+    expect(seen.resumes).toBe(5);
+    await new Promise((done) => fake!.close(done));
+    seen.resumes = 0;
+    base = await provider(flow(back, tokens, { resumes: 8, seen }));
+    await expect(signInAs(base, 'ada')).rejects.toThrow(
+      new SignInError('The authorization: still redirecting after 5 steps, to /oidc/auth/resume'),
+    );
+    expect(seen.resumes).toBe(5);
+  });
+
+  it('a token answer that lacks any one of the three tokens', async () => {
+    for (const missing of ['access_token', 'id_token', 'refresh_token'] as const) {
+      const rest: Record<string, unknown> = { ...TOKENS };
+      delete rest[missing];
+      const base = await provider(flow(back, (_req, res) => json(res, 200, rest)));
+      await expect(signInAs(base, 'ada'), missing).rejects.toThrow(
+        new SignInError(`The token endpoint answered no tokens: ${JSON.stringify(rest)}`),
+      );
+      await new Promise((done) => fake!.close(done));
+    }
   });
 });
 

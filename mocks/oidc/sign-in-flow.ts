@@ -89,22 +89,22 @@ export async function signInAs(origin: string, user: string, password = DEMO_PAS
   const page = follow(await step(authorize.href), 'The authorization request');
   const uid = /\/interaction\/([\w-]+)$/.exec(new URL(page, base).pathname)?.[1];
   if (!uid) throw new SignInError(`The authorization request led to ${page}, not to the sign-in page`);
+  // fetch labels a URLSearchParams body application/x-www-form-urlencoded itself, here and below.
   const login = await step(`${OIDC_PREFIX}/interaction/${uid}/login`, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ username: user, password }).toString(),
+    body: new URLSearchParams({ username: user, password }),
   });
   if (login.status === 200) throw new SignInError(`The provider refused the credentials of '${user}'`);
   let next = follow(login, 'The sign-in form');
   // The provider resumes the authorization, then redirects to the app with the code.
   for (let hops = 0; !next.startsWith(redirectUri) && hops < 5; hops++) next = follow(await step(next), 'The authorization');
+  if (!next.startsWith(redirectUri)) throw new SignInError(`The authorization: still redirecting after 5 steps, to ${next}`);
   const back = new URL(next);
   if (back.searchParams.get('state') !== state) throw new SignInError('The redirect back carries another state');
   const code = back.searchParams.get('code');
   if (!code) throw new SignInError(`The redirect back carries no code: ${back.search}`);
   const token = await fetch(`${base}${OIDC_PREFIX}/token`, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({
       grant_type: 'authorization_code',
       code,
@@ -122,7 +122,6 @@ export async function signInAs(origin: string, user: string, password = DEMO_PAS
 export async function refresh(origin: string, refreshToken: string): Promise<Tokens> {
   const response = await fetch(`${origin.replace(/\/$/, '')}${OIDC_PREFIX}/token`, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken, client_id: CLIENT_ID }),
   });
   const body = (await response.json()) as Record<string, unknown>;
