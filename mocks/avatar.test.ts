@@ -34,6 +34,14 @@ describe('avatarRulesOf', () => {
     });
   });
 
+  it('refuses a document whose createProfile takes no body, naming createProfile', () => {
+    const doc = structuredClone(loadSpec()) as { paths: Record<string, Record<string, Record<string, unknown>>> };
+    delete doc.paths['/user/profile']!.post!.requestBody;
+    const read = () => avatarRules(new OpenApiSpec(doc));
+    expect(read).toThrow(SpecError);
+    expect(read).toThrow('createProfile has no multipart avatar field with its types and maxLength');
+  });
+
   it.each([
     ['no form at all', undefined],
     ['no avatar field', form({}, {})],

@@ -33,7 +33,7 @@ const ascii = (bytes: Uint8Array, from: number, to: number) => String.fromCharCo
 export const SIGNATURES: Readonly<Record<string, { name: string; test(bytes: Uint8Array): boolean }>> = {
   'image/png': { name: 'PNG', test: (b) => b[0] === 0x89 && ascii(b, 1, 4) === 'PNG' },
   'image/jpeg': { name: 'JPEG', test: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
-  'image/webp': { name: 'WebP', test: (b) => b.length >= 12 && ascii(b, 0, 4) === 'RIFF' && ascii(b, 8, 12) === 'WEBP' },
+  'image/webp': { name: 'WebP', test: (b) => ascii(b, 0, 4) === 'RIFF' && ascii(b, 8, 12) === 'WEBP' },
 };
 
 export const imageName = (type: string): string => SIGNATURES[type]?.name ?? type.slice(type.indexOf('/') + 1).toUpperCase();
