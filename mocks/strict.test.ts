@@ -85,6 +85,27 @@ describe('strict mode', () => {
     );
   });
 
+  it('lists every problem of a request and of its answer, separated by semicolons', async () => {
+    const unsigned = (requestHeaders: ApiExchange['requestHeaders']): ApiExchange => ({
+      ...refusedCreate({}),
+      requestHeaders: { ...requestHeaders, 'idempotency-key': ['k-1', 'k-2'] },
+      status: 204,
+      responseBody: json({}),
+    });
+    const checker = createExchangeChecker('/api');
+    const answered =
+      'createProfile (POST /api/user/profile) answered 204: status 204 is not documented for createProfile (documented: 201, 400, 401, 409, 413, 415, 422)';
+    const sent = `header 'Idempotency-Key' must match pattern "^[\\x21-\\x7E]+$"; the operation is secured and the request carries no Authorization`;
+    expect(await checker.record(unsigned(BROWSER))).toEqual([`${answered}; the app's request breaks the contract: ${sent}`]);
+    expect(await checker.record(unsigned({}))).toEqual([`${answered}; it accepted a request that breaks the contract: ${sent}`]);
+  });
+
+  it('takes a request without a User-Agent for another client than the app', async () => {
+    const checker = createExchangeChecker('/api');
+    expect(await checker.record({ ...refusedCreate({}), requestHeaders: {}, method: 'GET', url: '/api/nothing', status: 404 })).toEqual([]);
+    expect(checker.report().checked).toBe(0);
+  });
+
   it('reports a copy of what it found', async () => {
     const checker = createExchangeChecker('/api');
     await checker.record({ ...refusedCreate({}), status: 418 });
