@@ -166,6 +166,24 @@ describe('a data file (--data, --persist)', () => {
     );
   });
 
+  it('takes any number of records in a collection whose document states no x-max-records, or does not declare it', () => {
+    const symbols = ['1', '2', '3', '4'].map((id) => ({ id, code: 'ABC', entity: 'An entity' }));
+    const text = JSON.stringify({ symbols });
+    const unlimited = structuredClone(loadSpec()) as { paths: Record<string, Record<string, unknown>> };
+    delete unlimited.paths['/symbols']!['x-max-records'];
+    expect(parseDataFile(text, createContract(unlimited), 'fixtures.json', SEED).collections.symbols).toEqual(symbols);
+    const undeclared = structuredClone(loadSpec()) as { paths: Record<string, unknown> };
+    delete undeclared.paths['/symbols'];
+    delete undeclared.paths['/symbols/{id}'];
+    expect(parseDataFile(text, createContract(undeclared), 'fixtures.json', SEED).collections.symbols).toEqual(symbols);
+  });
+
+  it('names a field inside a list or an object by its path with dots', () => {
+    expect(refusal({ profile: { ...PROFILE, interests: ['chess', 5] } })).toBe(
+      'fixtures.json: profile: interests.1 must be string (schema path #/components/schemas/Interest/type)',
+    );
+  });
+
   it('refuses profiles that are no array, an entry that is no object, an unknown key in one, and an owner that is no id', () => {
     expect(refusal({ profiles: {} })).toBe('fixtures.json: profiles must be an array of { "owner", "version", "profile", "avatar" }');
     expect(refusal({ profiles: [5] })).toBe('fixtures.json: profiles[0] must be { "owner", "version", "profile", "avatar" }');
