@@ -169,10 +169,10 @@ describe('a data file (--data, --persist)', () => {
   it('takes any number of records in a collection whose document states no x-max-records, or does not declare it', () => {
     const symbols = ['1', '2', '3', '4'].map((id) => ({ id, code: 'ABC', entity: 'An entity' }));
     const text = JSON.stringify({ symbols });
-    const unlimited = structuredClone(loadSpec()) as { paths: Record<string, Record<string, unknown>> };
+    const unlimited = structuredClone(loadSpec());
     delete unlimited.paths['/symbols']!['x-max-records'];
     expect(parseDataFile(text, createContract(unlimited), 'fixtures.json', SEED).collections.symbols).toEqual(symbols);
-    const undeclared = structuredClone(loadSpec()) as { paths: Record<string, unknown> };
+    const undeclared = structuredClone(loadSpec());
     delete undeclared.paths['/symbols'];
     delete undeclared.paths['/symbols/{id}'];
     expect(parseDataFile(text, createContract(undeclared), 'fixtures.json', SEED).collections.symbols).toEqual(symbols);
