@@ -111,7 +111,8 @@ export class RequestChecker {
     if (documented.maxBodyBytes !== undefined && body.byteLength > documented.maxBodyBytes) {
       out.push(`the body has ${body.byteLength} bytes, more than ${documented.maxBodyBytes}`);
     }
-    if (media === 'multipart/form-data') return [...out, ...(await this.form(documented, contentType ?? '', body))];
+    // The media is multipart only when a Content-Type header named it.
+    if (media === 'multipart/form-data') return [...out, ...(await this.form(documented, contentType!, body))];
     if (isJsonMedia(media)) {
       let parsed: unknown;
       try {

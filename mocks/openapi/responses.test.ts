@@ -219,6 +219,14 @@ describe('checkAnswer', () => {
     ]);
   });
 
+  it('looks for an empty message only in an Error body whose message is text', () => {
+    const doc = parse(TEXT);
+    doc.components.schemas.Error.properties.message = {};
+    const s = new OpenApiSpec(doc, { detailed: true });
+    expect(s.check(s.byId('listItems'), answer(404, json, '{"status":404,"error":"Not Found","message":0}'))).toEqual([]);
+    expect(s.check(s.byId('listItems'), answer(404, json, '{"status":404,"error":"Not Found","message":[]}'))).toEqual([]);
+  });
+
   it('does not hold an invalid Error body to the convention twice', () => {
     expect(messages(answer(400, json, '{"status":"400","error":"Bad","message":""}'))).toEqual(['body: body at /status must be integer']);
   });

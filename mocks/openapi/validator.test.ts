@@ -88,6 +88,13 @@ describe('SchemaValidator', () => {
     expect(v.against('none', undefined, 42)).toEqual([]);
   });
 
+  it("validates a field named '$ref' like any other", () => {
+    const v = new SchemaValidator(DOC);
+    const schema = { type: 'object', required: ['$ref'], properties: { $ref: { type: 'string' } } };
+    expect(v.against('named', schema, { $ref: '#/anything' })).toEqual([]);
+    expect(v.against('named', schema, { $ref: 5 }).map((p) => [p.instancePath, p.message])).toEqual([['/$ref', 'must be string']]);
+  });
+
   it('compiles a schema once per key', () => {
     const v = new SchemaValidator(DOC);
     expect(v.against('k', { type: 'string' }, 1)).toHaveLength(1);
