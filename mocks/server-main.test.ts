@@ -9,6 +9,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { OPTIONS, usage } from './options.ts';
 import { main } from './server.ts';
@@ -87,6 +88,17 @@ describe('npm run serve: refusals', () => {
     expect(await exitOf(['--port', '1', '--help'])).toBe(0);
     expect(out).toEqual([usage()]);
     expect(err).toEqual([]);
+  });
+
+  it('run as a script, reads the options after the script name', async () => {
+    vi.spyOn(process, 'argv', 'get').mockReturnValue([process.execPath, fileURLToPath(new URL('./server.ts', import.meta.url)), '--help']);
+    vi.resetModules();
+    const started = await import('./server.ts').then(
+      () => new Error('the script returned'),
+      (thrown: unknown) => thrown,
+    );
+    expect(started).toEqual(new Exit(0));
+    expect(out).toEqual([usage()]);
   });
 
   it('a mistyped flag is one line on stderr and exit 2', async () => {

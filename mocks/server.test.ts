@@ -5,10 +5,11 @@
  * the build's UI configuration in the Content-Security-Policy.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
-import { connect, type Socket } from 'node:net';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import { type AddressInfo, connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConfigError } from './errors.ts';
 import { contentSecurityPolicy } from './security-headers.ts';
@@ -58,7 +59,7 @@ interface Sent {
   body: string;
 }
 /** POST of `size` bytes in chunks of at most 1 MiB, with or without a Content-Length. */
-const post = (server: RunningServer, path: string, size: number, declared: boolean) =>
+const post = (server: RunningServer, path: string, size: number, declared: boolean, extra: Record<string, string> = {}) =>
   new Promise<Sent>((done, fail) => {
     const req = httpRequest(
       {
@@ -66,7 +67,7 @@ const post = (server: RunningServer, path: string, size: number, declared: boole
         port: portOf(server),
         path,
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...(declared ? { 'content-length': String(size) } : {}) },
+        headers: { 'content-type': 'application/json', ...extra, ...(declared ? { 'content-length': String(size) } : {}) },
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -106,6 +107,15 @@ describe('a request body too large', () => {
     expect(journal.map((e) => e.status)).toEqual([413, 413]);
   });
 
+  it('is not refused at exactly the largest size the contract allows, declared or only seen', async () => {
+    const server = await start();
+    for (const declared of [true, false]) {
+      // The operation that takes the largest body; without credentials it says so, having read it.
+      const answer = await post(server, '/api/user/profile', MAX_BODY, declared);
+      expect(answer.status, `declared: ${declared}`).toBe(401);
+    }
+  });
+
   it('is read to its end up to 64 MiB, so the client gets the 413; past that the connection is cut', async () => {
     const server = await start();
     expect((await post(server, '/api/accounts', MAX_DISCARDED, false)).status).toBe(413);
@@ -118,6 +128,14 @@ describe('URLs', () => {
     const server = await start();
     const answer = await fetch(`${server.url}/api/accounts/%zz`);
     expect(answer.status).toBe(404);
+    expect(((await answer.json()) as { message: string }).message).toBe("Record '%zz' not found in collection 'accounts'");
+  });
+
+  it('a query string stays after the path it follows', async () => {
+    const server = await start();
+    const deep = await fetch(`${server.url}/api/symbols/a/b?x=1`);
+    expect(((await deep.json()) as { message: string }).message).toBe("No resource at 'symbols/a/b'");
+    const answer = await fetch(`${server.url}/api/accounts/%zz?x=1#part`);
     expect(((await answer.json()) as { message: string }).message).toBe("Record '%zz' not found in collection 'accounts'");
   });
 
@@ -293,5 +311,128 @@ describe("the build's UI configuration", () => {
     expect(warn).toHaveBeenCalledWith(
       `${join(broken, 'assets/ui-config.json')} is not valid JSON: the Content-Security-Policy uses the built-in endpoints`,
     );
+  });
+});
+
+describe('strict mode and request bodies', () => {
+  const APP = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64)' };
+
+  it('judges the body the app sent', async () => {
+    const violations: string[] = [];
+    const server = await start({ strict: true, onViolation: (message) => violations.push(message) });
+    const answer = await fetch(`${server.url}/api/accounts`, {
+      method: 'POST',
+      headers: { ...APP, 'content-type': 'application/json' },
+      body: '{',
+    });
+    expect(answer.status).toBe(400);
+    expect(violations).toEqual([expect.stringMatching(/the app's request breaks the contract: the body is not valid JSON$/)]);
+  });
+
+  it('judges a body refused as too large without it: only its answer counts', async () => {
+    const violations: string[] = [];
+    const server = await start({ strict: true, onViolation: (message) => violations.push(message) });
+    expect((await post(server, '/api/accounts', MAX_BODY + 1, true, APP)).status).toBe(413);
+    expect(violations.filter((v) => v.includes('request breaks'))).toEqual([]);
+    expect(server.exchanges().checked).toBe(1);
+  });
+});
+
+describe('a failure after the answer has left', () => {
+  it('is logged, and the answer stays as it was sent', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const server = await start();
+    // The journal's time stamp cannot be written for an arrival time that is no number.
+    vi.spyOn(Date, 'now').mockReturnValueOnce(Number.NaN);
+    const answer = await fetch(`${server.url}/api/symbols`);
+    expect(answer.status).toBe(200);
+    expect(await answer.json()).toHaveLength(3);
+    await vi.waitFor(() => expect(errors).toHaveBeenCalledWith('Server failure', expect.any(RangeError)));
+  });
+});
+
+describe('another identity provider', () => {
+  let keyServer: Server | undefined;
+  afterEach(async () => {
+    await new Promise((done) => keyServer?.close(done) ?? done(undefined));
+    keyServer = undefined;
+  });
+
+  it("accepts its tokens for this server's API by default", async () => {
+    const { privateKey, publicKey } = await generateKeyPair('ES256');
+    const jwk = { ...(await exportJWK(publicKey)), kid: 'k1', alg: 'ES256' };
+    let issuer = '';
+    keyServer = createServer((req, res) => {
+      const body = req.url === '/jwks' ? { keys: [jwk] } : { issuer, jwks_uri: `${issuer}/jwks` };
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    });
+    await new Promise<void>((done) => keyServer!.listen(0, '127.0.0.1', done));
+    issuer = `http://127.0.0.1:${(keyServer.address() as AddressInfo).port}`;
+    const server = await start({ issuer });
+    const token = await new SignJWT({ iss: issuer, aud: `${server.url}/api`, sub: 'grace' })
+      .setProtectedHeader({ alg: 'ES256', typ: 'at+jwt', kid: 'k1' })
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(privateKey);
+    const request = new Request(`${server.url}/api/user/profile/myprofile`, { headers: { authorization: `Bearer ${token}` } });
+    expect(await server.authenticate(request)).toEqual({ subject: 'grace', scopes: [] });
+  });
+});
+
+describe('the embedded provider', () => {
+  afterEach(() => {
+    vi.doUnmock('./oidc/provider.ts');
+  });
+  /** Starts a server whose provider is made by `make` from the real one's factory and arguments. */
+  const startWith = async (
+    make: (
+      real: typeof import('./oidc/provider.ts').createEmbeddedProvider,
+      ...args: Parameters<typeof import('./oidc/provider.ts').createEmbeddedProvider>
+    ) => ReturnType<typeof import('./oidc/provider.ts').createEmbeddedProvider>,
+  ) => {
+    vi.doMock('./oidc/provider.ts', async (importOriginal) => {
+      const actual = await importOriginal<typeof import('./oidc/provider.ts')>();
+      return {
+        ...actual,
+        createEmbeddedProvider: (...args: Parameters<typeof actual.createEmbeddedProvider>) => make(actual.createEmbeddedProvider, ...args),
+      };
+    });
+    return start();
+  };
+
+  it('not ready yet: a request that needs it is answered 500, and the log says why', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    let early: Response | undefined;
+    await startWith(async (real, port, options) => {
+      early = await fetch(`http://127.0.0.1:${port}/api/user/profile/myprofile`, { headers: { authorization: 'Bearer x' } });
+      return real(port, options);
+    });
+    expect(early?.status).toBe(500);
+    expect(errors).toHaveBeenCalledWith(expect.any(String), new Error('The identity provider is not ready'));
+  });
+
+  it('failing after its answer has begun: the answer is ended with the error, under the status already sent', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const server = await startWith(async (real, port, options) => {
+      const provider = await real(port, options);
+      return {
+        ...provider,
+        issuerFor: (origin) => provider.issuerFor(origin),
+        audienceFor: (origin) => provider.audienceFor(origin),
+        audienceOfIssuer: (issuer) => provider.audienceOfIssuer(issuer),
+        publicKeys: provider.publicKeys,
+        handle: async (_req, res) => {
+          res.writeHead(200, { 'content-type': 'text/plain' });
+          res.write('begun ');
+          throw new Error('broken');
+        },
+      };
+    });
+    const answer = await fetch(`${server.url}/oidc/anything`);
+    expect(answer.status).toBe(200);
+    expect(await answer.text()).toBe(
+      `begun ${JSON.stringify({ status: 500, error: 'Internal Server Error', message: 'The server failed; see its log' })}`,
+    );
+    expect(errors).toHaveBeenCalledWith('Server failure', new Error('broken'));
   });
 });

@@ -88,7 +88,8 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-la
   return new Promise((resolveBody, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
-    let tooLarge = Number(req.headers['content-length'] ?? 0) > limit;
+    // Counted as it arrives, declared or not: Node hands over exactly the declared length before 'end'.
+    let tooLarge = false;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) tooLarge = true;
@@ -325,6 +326,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     }
     work.catch((error: unknown) => {
       console.error('Server failure', error);
+      // A failure after the whole answer has left (while it is being journaled, say) changes nothing
+      // the client sees; a second end() would only raise an uncaught 'write after end'.
+      if (res.writableEnded) return;
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
       res.end(JSON.stringify(errorBody(500, 'The server failed; see its log')));
     });
