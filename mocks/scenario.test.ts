@@ -173,6 +173,48 @@ describe('a scenario file', () => {
     );
   });
 
+  it('lets a rule hold a status or a fault together with a delay', () => {
+    expect(parseScenario({ getAccount: { status: 503, delay: 200, rate: 0.5 } }, spec, 'scenario.json')).toEqual({
+      getAccount: [{ status: 503, delay: 200, rate: 0.5 }],
+    });
+    expect(parseScenario({ getAccount: { fault: 'drop', delay: 0 } }, spec, 'scenario.json')).toEqual({
+      getAccount: [{ fault: 'drop', delay: 0, rate: 1 }],
+    });
+  });
+
+  it('refuses a rate, a status or a fault of the wrong type, quoting it as JSON', () => {
+    expect(refusal({ getAccount: { status: 500, rate: '0.5' } })).toBe(
+      'scenario.json: getAccount: rate must be a number above 0 and at most 1, not "0.5"',
+    );
+    expect(refusal({ getAccount: { status: 500, rate: null } })).toBe(
+      'scenario.json: getAccount: rate must be a number above 0 and at most 1, not null',
+    );
+    expect(refusal({ getAccount: { status: 500, rate: 1.0001 } })).toBe(
+      'scenario.json: getAccount: rate must be a number above 0 and at most 1, not 1.0001',
+    );
+    expect(refusal({ getAccount: { status: null } })).toBe(
+      'scenario.json: getAccount: status must be one getAccount documents (200, 404) or an error status from 400 to 599, not null',
+    );
+    expect(refusal({ getAccount: { fault: ['drop'] } })).toBe(
+      'scenario.json: getAccount: fault must be one of drop, invalid-json, not ["drop"]',
+    );
+    expect(refusal({ getAccount: { delay: null } })).toBe(
+      'scenario.json: getAccount: delay must be a whole number of milliseconds from 0 to 600000, not null',
+    );
+  });
+
+  it('suggests an operationId one changed, missing or added letter away', () => {
+    expect(refusal({ getAccuont: { status: 503 } })).toBe(
+      "scenario.json: 'getAccuont' is no operationId of openapi.yaml (did you mean 'getAccount'?)",
+    );
+    expect(refusal({ deleteSymbl: { status: 503 } })).toBe(
+      "scenario.json: 'deleteSymbl' is no operationId of openapi.yaml (did you mean 'deleteSymbol'?)",
+    );
+    expect(refusal({ runCommands: { status: 503 } })).toBe(
+      "scenario.json: 'runCommands' is no operationId of openapi.yaml (did you mean 'runCommand'?)",
+    );
+  });
+
   it('lets rates add up to 1 despite rounding', () => {
     // 0.33 + 0.56 + 0.11 is 1.0000000000000002 in floating point.
     const rules = [
@@ -199,6 +241,12 @@ describe('a scenario file', () => {
     );
   });
 
+  it('draws with Math.random when given no draw', () => {
+    const always: ScenarioRule = { status: 503, rate: 1 };
+    for (let i = 0; i < 20; i++) expect(pickRule([always])).toBe(always);
+    expect(pickRule([])).toBeUndefined();
+  });
+
   it('gives each rule its share of the requests, in order, and none to the rest', () => {
     const rules: ScenarioRule[] = [
       { status: 500, rate: 0.25 },
@@ -208,6 +256,7 @@ describe('a scenario file', () => {
     expect(pickRule(rules, () => 0.2499)).toBe(rules[0]);
     expect(pickRule(rules, () => 0.25)).toBe(rules[1]);
     expect(pickRule(rules, () => 0.5)).toBeUndefined();
+    expect(pickRule([rules[0]!, { delay: 10, rate: 0.75 }], () => 0.9999)).toEqual({ delay: 10, rate: 0.75 });
     let n = 0;
     const counts = [0, 0, 0];
     const draws = () => (n++ % 100) / 100;
