@@ -163,6 +163,17 @@ describe('npm run serve options', () => {
     expect(usageError(['--prot=80'])).toBe("unknown option '--prot' (--help lists them)");
   });
 
+  it('takes a variable set to nothing for one not set', () => {
+    const env = Object.fromEntries(OPTIONS.map((o) => [o.env, '']));
+    expect(options([], env)).toEqual(options([]));
+  });
+
+  it('names the missing value of each option by its placeholder', () => {
+    for (const o of OPTIONS.filter((spec) => spec.value !== undefined))
+      expect(usageError([o.flag])).toBe(`${o.flag} needs a value (${o.value})`);
+    expect(usageError(['--token-ttl', '--port', '80'])).toBe('--token-ttl needs a value (S)');
+  });
+
   it('is strict with --strict or MOCK_STRICT=1 only', () => {
     expect(options(['--strict']).strict).toBe(true);
     expect(options([], { MOCK_STRICT: 'true' }).strict).toBe(false);
