@@ -1,9 +1,9 @@
 // @vitest-environment node
 import { getResponse } from 'msw';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { type Authenticate, unauthorized } from '../auth.ts';
 import { createContract } from '../contract.ts';
-import { createDatabase } from '../db.ts';
+import { createDatabase, etagOf } from '../db.ts';
 import { createMockBackend } from '../mock.ts';
 import type { OpenApiDocument } from '../openapi/index.ts';
 import { loadSpecCached } from '../spec.node.ts';
@@ -33,6 +33,44 @@ const textFields = Object.entries(fields);
 const createWith = (body: BodyInit, headers: Record<string, string> = {}) =>
   api('/user/profile', { method: 'POST', headers: { ...ada, ...headers }, body });
 const badRequest = (message: string) => error(400, 'Bad Request', message);
+const grace = { authorization: 'Bearer grace' };
+const png = () => new Blob([PNG], { type: 'image/png' });
+
+/** Creates a profile for the member signed in by `who`, with an avatar when asked; its id and ETag. */
+async function createProfile(who: Record<string, string>, withAvatar: boolean) {
+  const username = who === grace ? 'grace_h' : 'ada_l';
+  const entries: [string, string | Blob][] = [...textFields.filter(([key]) => key !== 'username'), ['username', username]];
+  const answer = await api('/user/profile', {
+    method: 'POST',
+    headers: who,
+    body: form(withAvatar ? [...entries, ['avatar', png()]] : entries),
+  });
+  expect(answer.status).toBe(201);
+  return { id: (answer.body as { id: string }).id, etag: answer.headers.get('etag')! };
+}
+
+/** The profile handlers on another document (a changed copy of openapi.yaml), called in-process. */
+async function handlersOn(change: (doc: Doc) => void) {
+  const doc = structuredClone(loadSpecCached()) as Doc;
+  change(doc);
+  const contract = createContract(doc);
+  const router = createRouter(contract, '*/api', authenticate);
+  const handlers = router.inPathOrder(
+    profileHandlers({
+      contract,
+      db: await createDatabase(createContract(loadSpecCached())),
+      route: router.route,
+      basePath: '/api',
+      authenticate,
+    }),
+  );
+  return async (path: string, init: RequestInit) => {
+    const response = await getResponse(handlers, new Request(`http://localhost/api${path}`, init));
+    return { status: response?.status, body: (await response?.json()) as unknown };
+  };
+}
+// biome-ignore lint/suspicious/noExplicitAny: the tests change any part of the document, each checked by the code under test
+type Doc = OpenApiDocument & { paths: Record<string, any>; components: { schemas: Record<string, any> } };
 
 describe('a profile form', () => {
   it('is refused with 400 when the avatar is text, not a file', async () => {
@@ -217,5 +255,174 @@ describe('the profile handlers', () => {
       authenticate,
     };
     expect(() => profileHandlers(context)).toThrow('createProfile must accept application/json and multipart/form-data');
+  });
+});
+
+describe('a profile form, field by field', () => {
+  it('is refused with 400 when it has a file field the form does not have', async () => {
+    const answer = await createWith(form([...textFields, ['extra', png()]]));
+    expect([answer.status, answer.body]).toEqual([400, badRequest("body has an unknown field 'extra'")]);
+  });
+
+  it('is refused with 400 when its interests are longer than the form allows, though they read as a valid list', async () => {
+    const answer = await createWith(form([...textFields, ['interests', `math,${' '.repeat(260)}poetry`]]));
+    expect([answer.status, answer.body]).toEqual([400, badRequest('body.interests must NOT have more than 260 characters')]);
+  });
+
+  it('of an update is refused with 400 when its interests, read as a list, break the JSON schema', async () => {
+    const { id, etag } = await createProfile(ada, false);
+    const eleven = Array.from({ length: 11 }, (_, i) => `tag${i}`).join(',');
+    const answer = await api(`/user/profile/${id}`, {
+      method: 'PATCH',
+      headers: { ...ada, 'if-match': etag },
+      body: form([['interests', eleven]]),
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ status: 400, error: 'Bad Request', message: expect.stringMatching(/^body\.interests /) });
+  });
+});
+
+describe('a profile body over its x-max-body-bytes', () => {
+  it('is refused with 413 as JSON past 64 KB', async () => {
+    const answer = await createWith(JSON.stringify({ ...fields, bio: 'x'.repeat(70_000) }), { 'content-type': 'application/json' });
+    expect([answer.status, answer.body]).toEqual([413, error(413, 'Payload Too Large', 'A JSON body must be at most 64 KB')]);
+  });
+
+  it('is refused with 413 as a form past the avatar and its fields, by the handler itself', async () => {
+    // In-process: the Node server's own cap (the largest body any operation takes) would answer first.
+    const call = await handlersOn(() => {});
+    const answer = await call('/user/profile', {
+      method: 'POST',
+      headers: ada,
+      body: form([...textFields, ['bio', 'x'.repeat(2_200_000)]]),
+    });
+    expect(answer.status).toBe(413);
+    expect(answer.body).toMatchObject({
+      status: 413,
+      error: 'Payload Too Large',
+      message: expect.stringMatching(/^A form body must be at most /),
+    });
+  });
+});
+
+describe('a second create', () => {
+  it('is refused with 409, saying to update instead', async () => {
+    await createProfile(ada, false);
+    const answer = await createWith(JSON.stringify(fields), { 'content-type': 'application/json' });
+    expect([answer.status, answer.body]).toEqual([409, error(409, 'Conflict', 'A profile already exists: update it instead')]);
+  });
+});
+
+describe('an Idempotency-Key', () => {
+  it('of a profile since deleted is a new save, while other members have profiles', async () => {
+    await createProfile(grace, false);
+    const key = { 'idempotency-key': 'k-1', 'content-type': 'application/json' };
+    const first = await api('/user/profile', { method: 'POST', headers: { ...ada, ...key }, body: JSON.stringify(fields) });
+    const { id } = first.body as { id: string };
+    expect((await api(`/user/profile/${id}`, { method: 'DELETE', headers: { ...ada, 'if-match': '*' } })).status).toBe(204);
+    const again = await api('/user/profile', { method: 'POST', headers: { ...ada, ...key }, body: JSON.stringify(fields) });
+    expect(again.status).toBe(201);
+    expect((again.body as { id: string }).id).not.toBe(id);
+    expect((await api('/user/profile/myprofile', { headers: ada })).body).toEqual(again.body);
+  });
+});
+
+describe('each member’s avatar', () => {
+  const image = (id: string, who: Record<string, string>) => api(`/user/profile/${id}/avatar`, { headers: who });
+
+  it('is theirs alone: uploads, deletes and reads of one member leave the other’s as it was', async () => {
+    const theirs = await createProfile(grace, true);
+    const mine = await createProfile(ada, false);
+    const missing = await image(mine.id, ada);
+    expect([missing.status, missing.body]).toEqual([404, error(404, 'Not Found', `Profile '${mine.id}' has no avatar`)]);
+    const changed = await api(`/user/profile/${mine.id}`, {
+      method: 'PATCH',
+      headers: { ...ada, 'if-match': mine.etag },
+      body: form([['avatar', png()]]),
+    });
+    expect((changed.body as { avatar: string }).avatar).toBe(`/api/user/profile/${mine.id}/avatar?v=1`);
+    expect((await image(theirs.id, grace)).status).toBe(200);
+    expect((await api(`/user/profile/${mine.id}`, { method: 'DELETE', headers: { ...ada, 'if-match': '*' } })).status).toBe(204);
+    expect((await image(theirs.id, grace)).status).toBe(200);
+  });
+});
+
+describe('every change', () => {
+  it('counts the profile’s version up by one, which its ETag carries', async () => {
+    const { id, etag } = await createProfile(ada, false);
+    expect(etag).toBe(etagOf(id, 1));
+    const changed = await api(`/user/profile/${id}`, {
+      method: 'PATCH',
+      headers: { ...ada, 'if-match': etag, 'content-type': 'application/json' },
+      body: JSON.stringify({ bio: 'Hi' }),
+    });
+    expect([changed.status, changed.headers.get('etag')]).toEqual([200, etagOf(id, 2)]);
+  });
+});
+
+describe('a profile no member owns', () => {
+  it('is refused with 403 to every member', async () => {
+    const backend = await createMockBackend({ contract: createContract(loadSpecCached()), delayMs: 0, anyOrigin: true, authenticate });
+    const now = '2026-01-01T00:00:00Z';
+    await backend.db.profiles.create({
+      id: 'p-9',
+      ...fields,
+      bio: '',
+      language: 'en',
+      interests: [],
+      avatar: null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const response = await getResponse(
+      backend.handlers,
+      new Request('http://localhost/api/user/profile/p-9', { method: 'DELETE', headers: { ...ada, 'if-match': '*' } }),
+    );
+    expect([response?.status, await response?.json()]).toEqual([403, error(403, 'Forbidden', "Profile 'p-9' belongs to another member")]);
+  });
+});
+
+describe('the profile handlers on another document', () => {
+  it('refuse to start when the create takes no body at all', async () => {
+    await expect(handlersOn((doc) => delete doc.paths['/user/profile'].post.requestBody)).rejects.toThrow(
+      'createProfile must accept application/json and multipart/form-data',
+    );
+  });
+
+  it('check a new profile against the JSON schema even when the form requires no field', async () => {
+    const call = await handlersOn((doc) => delete doc.components.schemas.ProfileForm.required);
+    const answer = await call('/user/profile', { method: 'POST', headers: ada, body: form([['avatar', png()]]) });
+    expect(answer).toEqual({ status: 400, body: badRequest("body must have required property 'displayName'") });
+  });
+
+  it('answer 500 naming the cause when a profile operation is left open', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const call = await handlersOn((doc) => {
+      doc.paths['/user/profile/myprofile'].get.security = [];
+    });
+    expect((await call('/user/profile/myprofile', {})).status).toBe(500);
+    expect(log).toHaveBeenCalledWith(
+      'Mock backend failure in getMyProfile',
+      new Error('A profile operation ran without an identity: is it secured in openapi.yaml?'),
+    );
+    log.mockRestore();
+  });
+
+  it('answer 500 naming the cause when the profile they would store breaks the contract', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const call = await handlersOn((doc) => {
+      doc.components.schemas.Profile.required = [...(doc.components.schemas.Profile.required ?? []), 'nickname'];
+    });
+    expect(
+      (
+        await call('/user/profile', {
+          method: 'POST',
+          headers: { ...ada, 'content-type': 'application/json' },
+          body: JSON.stringify(fields),
+        })
+      ).status,
+    ).toBe(500);
+    expect(String(log.mock.calls[0]?.[1])).toMatch(/^Error: The profile would break the contract: /);
+    log.mockRestore();
   });
 });
