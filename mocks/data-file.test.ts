@@ -218,6 +218,12 @@ describe('a data file (--data, --persist)', () => {
     expect(data.collections.symbols).toEqual(base.collections.symbols);
   });
 
+  it('gives a profile entry and an avatar without a version the version 1', () => {
+    const data = parse({ profiles: [{ owner: 'ada', profile: PROFILE, avatar: { type: 'image/png', base64: PNG.toString('base64') } }] });
+    expect(data.profiles[0]).toMatchObject({ owner: 'ada', version: 1, avatar: { id: 'p-1', type: 'image/png', version: 1 } });
+    expect(Buffer.from(data.profiles[0]!.avatar!.bytes)).toEqual(PNG);
+  });
+
   it('is what a database holds: loaded, snapshotted and written, it reads back the same', async () => {
     const db = await createDatabase(
       contract,
