@@ -41,3 +41,22 @@ describe('loadSpecCached', () => {
     expect(loadSpecCached(path).info?.title).toBe('From the cache');
   });
 });
+
+describe('loadSpec', () => {
+  it('names a file that is no YAML, with the first line of the reason only', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'circle-spec-broken-'));
+    made.push(dir);
+    const path = join(dir, 'openapi.yaml');
+    writeFileSync(path, 'openapi: 3.1.0\npaths: [\n');
+    const message = (() => {
+      try {
+        loadSpec(path);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return 'nothing was refused';
+    })();
+    expect(message).toMatch(new RegExp(`^${path.replaceAll(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not valid YAML: \\S.{10,}$`));
+    expect(message).not.toContain('\n');
+  });
+});
