@@ -17,14 +17,15 @@ describe('connect-src of the Content-Security-Policy', () => {
       apiBaseUrl: 'http://localhost:8081/api',
       eventBusUrl: 'wss://bus.example.org/events',
       chatBot: { v1: 'https://bot.example.org/v1', v2: 'ws://localhost:9000/v2' },
+      identityProvider: { issuer: 'https://idp.example.org/realms/circle', clientId: 'circle-web', scope: 'openid' },
     });
     expect(connectSrc(policy)).toBe(
-      "connect-src 'self' http://localhost:8081 wss://bus.example.org https://bot.example.org ws://localhost:9000",
+      "connect-src 'self' http://localhost:8081 wss://bus.example.org https://bot.example.org ws://localhost:9000 https://idp.example.org",
     );
   });
 
   it('leaves out a path on the own origin, a value that is no URL and a scheme a page cannot connect to', () => {
-    for (const apiBaseUrl of ['/api/', 'not a url', 'ftp://files.example.org/', '']) {
+    for (const apiBaseUrl of ['/api/', '//elsewhere.example.org/api', 'not a url', 'ftp://files.example.org/', '']) {
       expect(connectSrc(contentSecurityPolicy({ apiBaseUrl, eventBusUrl: '/bus' })), apiBaseUrl).toBe("connect-src 'self'");
     }
   });

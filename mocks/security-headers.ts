@@ -2,7 +2,8 @@ import { BUILTIN_CONFIG, type AppConfig } from '../src/config/builtin.ts';
 
 /** The origin of an absolute URL, or null for a same-origin path or a malformed value. */
 function originOf(url: string | undefined): string | null {
-  if (!url || url.startsWith('/')) return null;
+  if (!url) return null;
+  // A path on the app's own origin (`/api/`, `//host/…` too) is no URL without a base: null.
   const parsed = URL.parse(url);
   return parsed && ['https:', 'http:', 'wss:', 'ws:'].includes(parsed.protocol) ? parsed.origin : null;
 }
