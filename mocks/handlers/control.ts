@@ -37,7 +37,7 @@ function foreign(request: Request, trustedHosts: readonly string[]): string | nu
 export interface ControlOptions {
   db: Database;
   journal: Journal;
-  /** `*` in Node (any origin: the server sees only its own requests), '' in the browser (the page's origin). */
+  /** `ANY_ORIGIN` in Node (the server sees only its own requests), '' in the browser (the page's origin). */
   origin: string;
   /** Host names besides IP literals and localhost the mock is reached by (its --host). */
   trustedHosts?: readonly string[];

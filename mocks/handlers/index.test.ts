@@ -8,7 +8,7 @@ import notifications from '../data/notifications.json' with { type: 'json' };
 import { rewriteAlias } from './aliases.ts';
 import { error, serverPerSuite } from './server.test-support.ts';
 
-const { api } = serverPerSuite();
+const { api, call } = serverPerSuite();
 const notFound = (message: string) => error(404, 'Not Found', message);
 
 describe('the legacy aliases', () => {
@@ -79,6 +79,26 @@ describe('a path that is no route', () => {
     const { handlers } = await createMockBackend({ contract: createContract(loadSpecCached()), delayMs: 0, anyOrigin: true });
     const response = await getResponse(handlers, new Request('http://localhost/api/%E0%A4%A/1'));
     expect([response?.status, await response?.json()]).toEqual([404, notFound("Collection '%E0%A4%A' not found")]);
+  });
+
+  it('answers 404 for a documented path repeated or nested below the API, not the resource it ends with', async () => {
+    expect((await api('/symbols/api/symbols')).body).toEqual(notFound("No resource at 'symbols/api/symbols'"));
+    expect((await api('/symbols/api/symbols/1')).body).toEqual(notFound("No resource at 'symbols/api/symbols/1'"));
+    expect((await api('/x/api/accounts')).body).toEqual(notFound("Collection 'x' not found"));
+    expect((await api('/api/user/profile/myprofile')).body).toEqual(notFound("Collection 'api' not found"));
+    const control = await call('/x/__mock/requests');
+    expect([control.status, control.body]).toEqual([404, notFound("No file at '/x/__mock/requests'")]);
+  });
+
+  it('answers the API on any scheme and host in Node, where the server only sees its own requests', async () => {
+    const { handlers } = await createMockBackend({ contract: createContract(loadSpecCached()), delayMs: 0, anyOrigin: true });
+    const status = async (url: string) => (await getResponse(handlers, new Request(url)))?.status;
+    expect(await status('http://127.0.0.1:8080/api/symbols/1')).toBe(200);
+    expect(await status('https://circle.example/api/symbols/1')).toBe(200);
+    expect(await status('http://[::1]:9000/__mock/requests')).toBe(200);
+    expect(await status('http://localhost/api/symbols/api/symbols/1')).toBe(404);
+    expect(await status('http://localhost/elsewhere/api/symbols/1')).toBeUndefined();
+    expect(await status('http://localhost/elsewhere/__mock/requests')).toBeUndefined();
   });
 
   it('answers 404 with the empty name for the API root', async () => {

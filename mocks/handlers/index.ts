@@ -49,6 +49,9 @@ const decode = (segment: string) => {
   }
 };
 
+/** Any scheme and host, as an MSW path prefix: each parameter is one URL part, never a slash. */
+export const ANY_ORIGIN = ':scheme://:host';
+
 /** What is not a route: below an alias, the collection's answer; else 404 naming what is missing. */
 function notARoute(basePath: string, prefix: string, dispatch: (request: Request) => Promise<Response | undefined>): HttpHandler {
   return http.all(`${prefix}/*`, async ({ request }) => {
@@ -70,7 +73,9 @@ function notARoute(basePath: string, prefix: string, dispatch: (request: Request
 
 export function createHandlers(options: HandlerOptions): HttpHandler[] {
   const { contract, db, journal, basePath, anyOrigin, trustedHosts, authenticate = rejectAll } = options;
-  const origin = anyOrigin ? '*' : '';
+  // Named segments, not MSW's `*`: a wildcard would also take path segments, so `*/api/symbols`
+  // answered /api/symbols/api/symbols (or /api/x/api/symbols) with the symbols.
+  const origin = anyOrigin ? ANY_ORIGIN : '';
   const prefix = `${origin}${basePath}`;
   const router = createRouter(contract, prefix, authenticate);
   const mock: MockContext = { contract, db, route: router.route, basePath, authenticate };

@@ -88,7 +88,7 @@ function toResponse(reply: {
 
 /**
  * `prefix` is where the API's paths start for MSW: `/api` on the page's origin in the browser, or
- * `*` then `/api` on any origin in the Node server, which only sees its own requests.
+ * any scheme and host (`ANY_ORIGIN`) then `/api` in the Node server, which only sees its own requests.
  */
 export function createRouter(contract: Contract, prefix: string, authenticate: Authenticate): Router {
   const routed = new WeakMap<HttpHandler, { path: string; method: string }>();
