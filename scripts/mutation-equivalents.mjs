@@ -1,6 +1,7 @@
 // The list of equivalent mutants (mutation-equivalents/*.json) and its match against a Stryker report.
 // An entry names a mutant by what does not move when lines are added above it: the file, the
-// mutator, the replacement, and a piece of the code it replaces. Its line is a hint for readers.
+// mutator, the replacement, and a piece of the code it replaces (or of its line, around it). Its
+// line is a hint for readers.
 
 const FIELDS = ['file', 'mutator', 'code', 'replacement', 'reason'];
 const MIN_REASON = 15;
@@ -58,11 +59,29 @@ function originalOf(source, { start, end }) {
   ].join('\n');
 }
 
-const matches = (entry, file, mutant, original) =>
+/** The whole lines a mutant spans: the context an entry may quote around a short original. */
+function linesOf(source, { start, end }) {
+  return source
+    .split('\n')
+    .slice(start.line - 1, end.line)
+    .join('\n');
+}
+
+/**
+ * `code` is either a piece of the original, or a piece of its lines that holds the whole original
+ * (so `replaceState(state, ''` can single out one `''`).
+ */
+function codeMatches(code, original, lines) {
+  const piece = squash(code);
+  const replaced = squash(original);
+  return replaced.includes(piece) || (piece.includes(replaced) && squash(lines).includes(piece));
+}
+
+const matches = (entry, file, mutant, source, original) =>
   entry.file === file &&
   entry.mutator === mutant.mutatorName &&
   squash(entry.replacement) === squash(mutant.replacement ?? '') &&
-  squash(original).includes(squash(entry.code));
+  codeMatches(entry.code, original, linesOf(source, mutant.location));
 
 /**
  * Sorts the report's survivors (Survived, NoCoverage) of the files given into those a listed entry
@@ -85,7 +104,7 @@ export function explainSurvivors(files, entries) {
         original: squash(original).slice(0, 120),
         replacement: squash(mutant.replacement ?? '').slice(0, 60),
       };
-      const entry = entries.find((e) => matches(e, file, mutant, original));
+      const entry = entries.find((e) => matches(e, file, mutant, source, original));
       if (entry) {
         used.add(entry);
         explained.push({ ...survivor, reason: entry.reason });

@@ -111,6 +111,15 @@ describe('explainSurvivors', () => {
     expect(stale.map((e) => e.replacement)).toEqual(['false']);
   });
 
+  it('takes code that quotes the line around a short original, so one of two alike mutants is named', () => {
+    const twoZeros = { 'src/pick.ts': { source, mutants: [mutant('6', 'Survived', 'ConditionalExpression', 'true', 3, 10, 15)] } };
+    const around = (code: string) => loadEquivalents([listFile([{ ...entry, code }])]).entries;
+    expect(explainSurvivors(twoZeros, around('return a > 0 ?')).explained).toHaveLength(1);
+    // Quoting the line counts only when the quote holds the whole original.
+    expect(explainSurvivors(twoZeros, around('return a')).explained).toEqual([]);
+    expect(explainSurvivors(twoZeros, around('const cache = new Map(); return a > 0')).explained).toEqual([]);
+  });
+
   it('reads a mutant that spans lines', () => {
     const spanning = mutant('5', 'Survived', 'BlockStatement', '{}', 1, 34, 2);
     spanning.location.end = { line: 4, column: 2 };

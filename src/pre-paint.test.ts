@@ -85,6 +85,16 @@ describe('prePaint', () => {
     expect(html.lang).toBe('de');
   });
 
+  it('falls back on the defaults for a preference stored as a string, a number, a boolean or a list', () => {
+    vi.stubGlobal('navigator', { ...navigator, languages: ['fr-CA'] });
+    for (const stored of ['"PINK_BLUEGREY"', '42', 'true', '["es","PURPLE_GREEN"]']) {
+      localStorage.setItem('preference', stored);
+      const html = page();
+      prePaint(html);
+      expect([stored, html.dataset.theme, html.lang]).toEqual([stored, 'INDIGO_PINK', 'fr']);
+    }
+  });
+
   it('takes English in a browser that names no language', () => {
     vi.stubGlobal('navigator', { ...navigator, languages: undefined });
     const html = page('de');

@@ -24,7 +24,8 @@ function stored(key: string): unknown {
 
 export function prePaint(html: HTMLElement = document.documentElement): void {
   const preference = stored(PREFERENCE_KEY);
-  const fields = preference && typeof preference === 'object' ? (preference as Record<string, unknown>) : {};
+  // Object() boxes a stored primitive (and makes null an empty object): its fields all read as undefined.
+  const fields: Record<string, unknown> = Object(preference);
   // The stylesheet holds each theme's colours (html[data-theme=…]); the app's applyTheme follows.
   html.dataset.theme = isThemeName(fields.activeThemeName) ? fields.activeThemeName : DEFAULT_THEME;
   // A first visit: the browser's language, as the app picks it (a deployment's configured default
