@@ -1,5 +1,5 @@
 // @vitest-environment node
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { validate, Validators } from './validators';
 
 describe('Validators', () => {
@@ -96,5 +96,63 @@ describe('validate', () => {
     expect(validate('abcde', rules)).toEqual({ key: 'validation.maxLength', params: { max: 4 } });
     expect(validate('abc', rules)).toBeNull();
     expect(validate('anything', [])).toBeNull();
+  });
+});
+
+describe('Validators from a freshly loaded module', () => {
+  // The rules are built when the module loads; loading it again inside the test checks that
+  // definition, not one a previous test file left in the module cache.
+  async function fresh() {
+    vi.resetModules();
+    return import('./validators');
+  }
+
+  it('required refuses a blank value and takes any other', async () => {
+    const { Validators } = await fresh();
+    expect(Validators.required()(' ')).toEqual({ key: 'validation.required' });
+    expect(Validators.required()('a')).toBeNull();
+  });
+
+  it('pattern matches the whole value, with its own or the default message, and leaves an empty value alone', async () => {
+    const { Validators } = await fresh();
+    expect(Validators.pattern(/\d+/)('12')).toBeNull();
+    expect(Validators.pattern(/\d+/)('12a')).toEqual({ key: 'validation.pattern' });
+    expect(Validators.pattern(/\d+/, 'validation.username')('a')).toEqual({ key: 'validation.username' });
+    expect(Validators.pattern(/\d+/)('')).toBeNull();
+  });
+
+  it('minLength and maxLength count characters', async () => {
+    const { Validators } = await fresh();
+    expect(Validators.minLength(2)('a')).toEqual({ key: 'validation.minLength', params: { min: 2 } });
+    expect(Validators.minLength(2)('ab')).toBeNull();
+    expect(Validators.minLength(2)('')).toBeNull();
+    expect(Validators.maxLength(2)('abc')).toEqual({ key: 'validation.maxLength', params: { max: 2 } });
+    expect(Validators.maxLength(2)('ab')).toBeNull();
+  });
+
+  it('min and max compare numbers and leave an empty value alone', async () => {
+    const { Validators } = await fresh();
+    expect(Validators.min(5)('4')).toEqual({ key: 'validation.min', params: { min: 5 } });
+    expect(Validators.min(5)('5')).toBeNull();
+    expect(Validators.min(5)('')).toBeNull();
+    expect(Validators.max(5)('6')).toEqual({ key: 'validation.max', params: { max: 5 } });
+    expect(Validators.max(5)('5')).toBeNull();
+    expect(Validators.max(-1)('')).toBeNull();
+  });
+
+  it('email takes name@domain.tld and refuses the rest', async () => {
+    const { Validators } = await fresh();
+    expect(Validators.email()('ada@example.org')).toBeNull();
+    expect(Validators.email()('ada@example')).toEqual({ key: 'validation.email' });
+    expect(Validators.email()('')).toBeNull();
+  });
+
+  it('validate answers the first rule a value breaks', async () => {
+    const { Validators, validate } = await fresh();
+    expect(validate('', [Validators.required(), Validators.minLength(2)])).toEqual({ key: 'validation.required' });
+    expect(validate('a', [Validators.required(), Validators.minLength(2)])).toEqual({
+      key: 'validation.minLength',
+      params: { min: 2 },
+    });
   });
 });
