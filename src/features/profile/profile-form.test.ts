@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AVATAR_MAX_BYTES, checkAvatar, createProfileForm, parseInterests, toInput, valuesOf, type ProfileField } from './profile-form';
 import type { Profile } from '../../api/profile';
 import { draftKey } from '../../state/profile-draft';
@@ -49,6 +49,20 @@ describe('checkAvatar', () => {
   it('rejects files over 2 MB', () => {
     expect(AVATAR_MAX_BYTES).toBe(2 * 1024 * 1024);
     expect(checkAvatar(file('image/png', AVATAR_MAX_BYTES + 1))).toBe('validation.avatarSize');
+  });
+
+  it('from a freshly loaded module, takes each of the three types up to 2 MiB exactly and refuses the rest', async () => {
+    // The accepted types and the limit are set when the module loads: load it again to check them.
+    vi.resetModules();
+    const fresh = await import('./profile-form');
+    const twoMiB = 2_097_152;
+    for (const type of ['image/png', 'image/jpeg', 'image/webp']) {
+      expect(fresh.checkAvatar(file(type, twoMiB)), type).toBeNull();
+      expect(fresh.checkAvatar(file(type, twoMiB + 1)), type).toBe('validation.avatarSize');
+    }
+    for (const type of ['', 'image/gif', 'image/svg+xml']) {
+      expect(fresh.checkAvatar(file(type, 10)), type).toBe('validation.avatarType');
+    }
   });
 });
 
