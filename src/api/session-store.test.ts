@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto';
-import { createStore, set } from 'idb-keyval';
+import { createStore, get, set } from 'idb-keyval';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   clearDataOwner,
@@ -61,6 +61,24 @@ describe('the session store', () => {
     await set('owner', 'grace', createStore('circle-session', 'session'));
     expect(await readSession()).toEqual(SESSION);
     expect(await readDataOwner()).toBe('grace');
+  });
+
+  it('from a freshly loaded module, reads and writes under the names the service worker and other tabs use', async () => {
+    // The database, store and key names are set when the module loads: load it again to check them.
+    vi.resetModules();
+    const fresh = await import('./session-store');
+    const shared = createStore('circle-session', 'session');
+    await plant(SESSION);
+    await set('owner', 'grace', shared);
+    expect(await fresh.readSession()).toEqual(SESSION);
+    expect(await fresh.readDataOwner()).toBe('grace');
+    const next = { ...SESSION, accessToken: 'access-2', subject: 'lin' };
+    await fresh.writeSession(next);
+    expect(await get('current', shared)).toEqual(next);
+    expect(await get('owner', shared)).toBe('lin');
+    await fresh.clearSession();
+    expect(await get('current', shared)).toBeUndefined();
+    expect(await get('owner', shared)).toBe('lin');
   });
 
   it('reads no session and no owner where IndexedDB is refused, as in some private windows', async () => {
