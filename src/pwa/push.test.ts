@@ -234,3 +234,26 @@ describe('unsubscribeFromPush', () => {
     },
   );
 });
+
+describe('the messages of a freshly loaded module', () => {
+  // The messages are set when the module loads: load it again to check them as a caller shows them.
+  async function fresh() {
+    vi.resetModules();
+    return import('./push');
+  }
+
+  it('says push needs a service worker, that nothing was subscribed, and that unsubscribing failed', async () => {
+    const push = await fresh();
+    await expect(push.unsubscribeFromPush()).rejects.toMatchObject({
+      message: 'Service workers are disabled or not supported by this browser',
+      reason: 'no-service-worker',
+    });
+    serviceWorker({ pushManager: pushManager(null) });
+    await expect(push.unsubscribeFromPush()).rejects.toMatchObject({
+      message: 'Not subscribed to push notifications.',
+      reason: 'not-subscribed',
+    });
+    serviceWorker({ pushManager: pushManager(subscription(COMPLETE, () => Promise.resolve(false))) });
+    await expect(push.unsubscribeFromPush()).rejects.toMatchObject({ message: 'Unsubscribe failed!', reason: 'unsubscribe-failed' });
+  });
+});
