@@ -73,6 +73,14 @@ describe('registerServiceWorker', () => {
     expect(activating.messages).toEqual([]);
   });
 
+  it('on a first visit, before any worker is active, resolves the registration and checks for a new version', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const container = new FakeContainer(false);
+    await expect(start(container)).resolves.toBe(container.registration);
+    expect(container.registration.update).toHaveBeenCalledTimes(1);
+    expect(error).not.toHaveBeenCalled();
+  });
+
   it('checks for a new version at start, every hour, and when the tab becomes visible again', async () => {
     const container = new FakeContainer(true);
     await start(container);
