@@ -86,6 +86,23 @@ describe('openConflict', () => {
     expect(conflict.queued).toBe(true);
   });
 
+  it('from a freshly loaded module, keeps of a profile given as the base only the fields a save sends', async () => {
+    // Which base is a whole profile is decided by a function defined when the module loads: load it again.
+    vi.resetModules();
+    const [credentials, instance, fresh] = await Promise.all([
+      import('../api/credentials'),
+      import('../api/instance'),
+      import('./profile-conflict'),
+    ]);
+    credentials.setAccessTokenSource(async () => 'tok-ada');
+    instance.configureApi('/api/');
+    serverHolds(THEIRS);
+    const conflict = await fresh.openConflict({ id: 'p-1', mine: { bio: 'Mine' }, avatar: null, base: PROFILE, queued: false });
+    expect(conflict.base).toStrictEqual(fresh.fieldsOf(PROFILE));
+    expect(conflict.base).not.toHaveProperty('id');
+    fresh.resetProfileConflict();
+  });
+
   it('keeps fields given as the base as they are', async () => {
     serverHolds(THEIRS);
     const base: ProfilePatch = { displayName: 'Ada Lovelace', bio: 'Analyst.' };
