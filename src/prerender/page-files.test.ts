@@ -42,3 +42,73 @@ describe('pagesToPrerender', () => {
     }
   });
 });
+
+/** The tables are built when their modules load: a fresh load sees them as the code has them. */
+async function fresh() {
+  vi.resetModules();
+  const pageFiles = await import('./page-files');
+  const pages = await import('./pages');
+  return { ...pageFiles, ...pages };
+}
+
+describe('the prerendered pages, as loaded', () => {
+  it('serves each prerendered file at the app paths it was rendered for', async () => {
+    const { PAGE_FILES } = await fresh();
+    expect(PAGE_FILES).toEqual({
+      'home.html': ['/', '/home'],
+      'settings.html': ['/settings'],
+      'dashboard.html': ['/dashboard'],
+      '404.html': ['/404'],
+      'sign-in.html': ['/sign-in'],
+      'profile.html': ['/profile'],
+      'admin.html': ['/admin', '/admin/*'],
+    });
+  });
+
+  it('answers every app path a user opens with its page on a fresh load', async () => {
+    const { pageFileFor } = await fresh();
+    const served = ['/', '/home', '/settings', '/dashboard', '/404', '/sign-in', '/profile', '/admin', '/admin/accounts'].map((path) => [
+      path,
+      pageFileFor(path),
+    ]);
+    expect(served).toEqual([
+      ['/', '/home.html'],
+      ['/home', '/home.html'],
+      ['/settings', '/settings.html'],
+      ['/dashboard', '/dashboard.html'],
+      ['/404', '/404.html'],
+      ['/sign-in', '/sign-in.html'],
+      ['/profile', '/profile.html'],
+      ['/admin', '/admin.html'],
+      ['/admin/accounts', '/admin.html'],
+    ]);
+  });
+
+  it('marks the root of a hydrated page with the data-prerendered attribute', async () => {
+    const { PRERENDER_ATTRIBUTE } = await fresh();
+    expect(PRERENDER_ATTRIBUTE).toBe('data-prerendered');
+  });
+
+  it('renders public routes whole and the rest as their layout frame, titled', async () => {
+    const { pagesToPrerender } = await fresh();
+    expect(pagesToPrerender()).toEqual([
+      { file: 'index.html', render: { kind: 'frame', layout: 'home', path: '/' } },
+      { file: 'home.html', render: { kind: 'route', route: 'home', path: '/home' } },
+      { file: 'settings.html', render: { kind: 'route', route: 'settings', path: '/settings' } },
+      { file: 'dashboard.html', render: { kind: 'route', route: 'dashboard', path: '/dashboard' } },
+      { file: '404.html', render: { kind: 'route', route: 'not-found', path: '/404' } },
+      { file: 'sign-in.html', render: { kind: 'frame', layout: 'home', path: '/sign-in', title: 'nav.signIn' } },
+      { file: 'profile.html', render: { kind: 'frame', layout: 'sidenav', path: '/profile', title: 'nav.profile' } },
+      { file: 'admin.html', render: { kind: 'frame', layout: 'admin', path: '/admin', title: 'nav.admin' } },
+    ]);
+  });
+
+  it("names for each hydrated page a route of the app, rendered at that route's own path", async () => {
+    const { pagesToPrerender } = await fresh();
+    const { routeById } = await import('../app/routes');
+    for (const { file, render } of pagesToPrerender()) {
+      if (render.kind !== 'route') continue;
+      expect(routeById(render.route)?.path, file).toBe(render.path);
+    }
+  });
+});
