@@ -5,7 +5,7 @@
  * command line as a process.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -136,6 +136,16 @@ describe('npm run serve: refusals', () => {
     } finally {
       await new Promise((closed) => taken.close(closed));
     }
+  });
+
+  it('a port the system refuses this user (below 1024, not root) is one line too, and exit 1', async () => {
+    // Tests may run as root, where no port is refused: the listen fails as the system would say it.
+    vi.spyOn(Server.prototype, 'listen').mockImplementation(function (this: Server) {
+      process.nextTick(() => this.emit('error', Object.assign(new Error('listen EACCES: permission denied'), { code: 'EACCES' })));
+      return this;
+    });
+    expect(await exitOf(['--port', '80', '--dist', dist])).toBe(1);
+    expect(err).toEqual(['serve: cannot listen on 127.0.0.1:80 (EACCES)']);
   });
 
   it('an address of no interface of this machine is one line too, and exit 1', async () => {

@@ -165,6 +165,44 @@ describe('URLs', () => {
   });
 });
 
+describe('request bodies and the journal', () => {
+  it('a GET that carries a body is answered as without it', async () => {
+    const server = await start();
+    const answer = await raw(
+      server,
+      'GET /api/symbols/1 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}',
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    expect(answer).toContain('"code":"MSFT"');
+  });
+
+  it('a client that leaves in the middle of its body is logged as a failure, and the server goes on', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const server = await start();
+    const socket = connect(portOf(server), '127.0.0.1');
+    // Node answers 100 Continue as it hands the request over: the server is then reading the body.
+    const handedOver = new Promise((resolved) => socket.once('data', resolved));
+    socket.write(
+      'POST /api/accounts HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n',
+    );
+    expect(String(await handedOver)).toMatch(/^HTTP\/1\.1 100 Continue/);
+    socket.write('{"id":');
+    socket.destroy();
+    await vi.waitFor(() => expect(errors).toHaveBeenCalledWith('Server failure', expect.objectContaining({ message: 'aborted' })));
+    expect((await fetch(`${server.url}/api/symbols/1`)).status).toBe(200);
+  });
+
+  it('the journal gives each exchange its duration in milliseconds, the delay included, to a tenth', async () => {
+    const server = await start({ delayMs: 120 });
+    await fetch(`${server.url}/api/symbols/1`);
+    const [entry] = (await (await fetch(`${server.url}/__mock/requests`)).json()) as { path: string; duration: number }[];
+    expect(entry?.path).toBe('/api/symbols/1');
+    expect(entry?.duration).toBeGreaterThanOrEqual(115);
+    expect(entry?.duration).toBeLessThan(5000);
+    expect(Math.round(entry!.duration * 10)).toBe(entry!.duration * 10);
+  });
+});
+
 describe('a failure inside the server', () => {
   it('is logged and answered 500 in JSON', async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});

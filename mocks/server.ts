@@ -101,26 +101,6 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-la
   });
 }
 
-/**
- * The URL with every path segment that is no valid %-encoding (`%zz`, `%E0%A4%A`) taken as written:
- * its `%` re-escaped as `%25`. Such a segment then reaches the API as an id or a command that does
- * not exist (404, or "Unknown command"), instead of throwing in the router's decoding.
- */
-function literalEscapes(url: string): string {
-  const at = url.search(/[?#]/);
-  const path = at === -1 ? url : url.slice(0, at);
-  const rest = at === -1 ? '' : url.slice(at);
-  const segments = path.split('/').map((segment) => {
-    try {
-      decodeURIComponent(segment);
-      return segment;
-    } catch {
-      return segment.replaceAll('%', '%25');
-    }
-  });
-  return segments.join('/') + rest;
-}
-
 function readUiConfig(distDir: string | null): Record<string, unknown> {
   if (!distDir) return {};
   const path = resolve(distDir, 'assets/ui-config.json');
@@ -247,7 +227,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       await send(413, { ...headers, 'content-type': 'application/json', connection: 'close' }, tooLarge);
       return;
     }
-    const request = new Request(new URL(literalEscapes(req.url!), origin), {
+    const request = new Request(new URL(req.url!, origin), {
       method: req.method,
       headers: req.headers as Record<string, string>,
       body: body && body.length > 0 ? new Uint8Array(body) : undefined,
@@ -308,8 +288,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       res.end(JSON.stringify(errorBody(400, 'The URL is malformed')));
       return;
     }
-    // The API decodes each path segment itself (an id that is no valid %-encoding is just an id
-    // that does not exist, see literalEscapes); only file paths are decoded here.
+    // The API takes a path segment that is no valid %-encoding as written (an id that does not
+    // exist, say: mocks/handlers/index.ts); only file paths are decoded here.
     const mock = pathname.startsWith(API_PREFIX) || pathname.startsWith(`${CONTROL_PREFIX}/`);
     const oidc = provider !== null && (pathname === OIDC_PREFIX || pathname.startsWith(`${OIDC_PREFIX}/`));
     let work: Promise<void>;
