@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { OPTIONS, usage } from './options.ts';
 import { main } from './server.ts';
 
@@ -90,17 +90,6 @@ describe('npm run serve: refusals', () => {
     expect(err).toEqual([]);
   });
 
-  it('run as a script, reads the options after the script name', async () => {
-    vi.spyOn(process, 'argv', 'get').mockReturnValue([process.execPath, fileURLToPath(new URL('./server.ts', import.meta.url)), '--help']);
-    vi.resetModules();
-    const started = await import('./server.ts').then(
-      () => new Error('the script returned'),
-      (thrown: unknown) => thrown,
-    );
-    expect(started).toEqual(new Exit(0));
-    expect(out).toEqual([usage()]);
-  });
-
   it('a mistyped flag is one line on stderr and exit 2', async () => {
     expect(await exitOf(['--presist', 'db.json'])).toBe(2);
     expect(err).toEqual(["serve: unknown option '--presist' (--help lists them)"]);
@@ -160,6 +149,36 @@ describe('npm run serve: refusals', () => {
     expect(failed).not.toBeInstanceOf(Exit);
     expect(['ENOTFOUND', 'EAI_AGAIN']).toContain((failed as NodeJS.ErrnoException).code);
     expect(err).toEqual([]);
+  });
+});
+
+describe('npm run serve: run as a script', () => {
+  // Loaded afresh in a hook, not in the test: a module graph evaluated inside a test would count every
+  // module-level value of mocks/ as covered by this one test, which checks none of them.
+  let started: unknown;
+  let printed: string[] = [];
+  beforeAll(async () => {
+    const argv = vi
+      .spyOn(process, 'argv', 'get')
+      .mockReturnValue([process.execPath, fileURLToPath(new URL('./server.ts', import.meta.url)), '--help']);
+    const log = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void printed.push(args.map(String).join(' ')));
+    const quit = vi.spyOn(process, 'exit').mockImplementation((code) => {
+      throw new Exit(code === undefined || code === null ? undefined : Number(code));
+    });
+    vi.resetModules();
+    started = await import('./server.ts').then(
+      () => new Error('the script returned'),
+      (thrown: unknown) => thrown,
+    );
+    for (const spy of [argv, log, quit]) spy.mockRestore();
+  });
+  afterAll(() => {
+    printed = [];
+  });
+
+  it('reads the options after the script name', () => {
+    expect(started).toEqual(new Exit(0));
+    expect(printed).toEqual([usage()]);
   });
 });
 

@@ -9,9 +9,9 @@ import notifications from '../data/notifications.json' with { type: 'json' };
 import symbols from '../data/symbols.json' with { type: 'json' };
 import { restCollection } from './collections.ts';
 import type { MockContext } from './context.ts';
-import { error, serverPerSuite } from './server.test-support.ts';
+import { error, serverPerTest } from './server.test-support.ts';
 
-const server = serverPerSuite();
+const server = serverPerTest();
 const { api } = server;
 
 const newNotification = (title: string, createdAt: string) => ({ title, body: '', level: 'info', read: false, createdAt });

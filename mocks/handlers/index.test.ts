@@ -6,9 +6,9 @@ import { createMockBackend } from '../mock.ts';
 import { loadSpecCached } from '../spec.node.ts';
 import notifications from '../data/notifications.json' with { type: 'json' };
 import { rewriteAlias } from './aliases.ts';
-import { error, serverPerSuite } from './server.test-support.ts';
+import { error, serverPerTest } from './server.test-support.ts';
 
-const { api, call } = serverPerSuite();
+const { api, call } = serverPerTest();
 const notFound = (message: string) => error(404, 'Not Found', message);
 
 describe('the legacy aliases', () => {

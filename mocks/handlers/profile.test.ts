@@ -9,7 +9,7 @@ import type { OpenApiDocument } from '../openapi/index.ts';
 import { loadSpecCached } from '../spec.node.ts';
 import { profileHandlers } from './profile.ts';
 import { createRouter } from './route.ts';
-import { error, serverPerSuite } from './server.test-support.ts';
+import { error, serverPerTest } from './server.test-support.ts';
 
 /** `Bearer <subject>` signs the subject in. */
 const authenticate: Authenticate = async (request) => {
@@ -18,7 +18,7 @@ const authenticate: Authenticate = async (request) => {
   return { subject, scopes: ['openid'] };
 };
 
-const server = serverPerSuite({ authenticate });
+const server = serverPerTest({ authenticate });
 const { api } = server;
 const ada = { authorization: 'Bearer ada' };
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);

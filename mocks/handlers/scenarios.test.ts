@@ -4,7 +4,7 @@
  * and the statuses, delays and faults of a scenario file.
  */
 import { getResponse, type HttpHandler } from 'msw';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { type Authenticate, unauthorized } from '../auth.ts';
 import { createContract } from '../contract.ts';
@@ -53,7 +53,8 @@ describe('on the mock of openapi.yaml', () => {
   const contract = createContract(loadSpecCached());
   let draw = 0;
   let handlers: HttpHandler[];
-  beforeAll(async () => {
+  // Built for each test: how the handlers are made is then part of what the test covers.
+  beforeEach(async () => {
     const scenario = parseScenario(
       {
         listAccounts: { status: 503 },
@@ -322,7 +323,7 @@ components:
 describe('the answer picked without a code (as Prism picks it)', () => {
   const contract = createContract(asOpenApiDocument(parse(DOC)));
   let handlers: HttpHandler[];
-  beforeAll(async () => {
+  beforeEach(async () => {
     // The handlers read only the document; the database is any.
     const db = await createDatabase(createContract(loadSpecCached()));
     handlers = scenarioHandlers(

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { createServer, type Server } from 'node:http';
 import { createLocalJWKSet, exportJWK, generateKeyPair, type JWK, type JWTPayload, SignJWT } from 'jose';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Authenticate } from '../auth.ts';
 import type { EmbeddedProvider } from './provider.ts';
 import { discoveredTokenAuthenticator, jwtAuthenticator, tokenAuthenticator } from './tokens.ts';
@@ -18,7 +18,10 @@ beforeAll(async () => {
   publicJwk = jwk;
   sign = (claims, typ = 'at+jwt') =>
     new SignJWT(claims).setProtectedHeader({ alg: 'ES256', typ, kid: 'k1' }).setIssuedAt().setExpirationTime('5m').sign(privateKey);
-  check = jwtAuthenticator(createLocalJWKSet({ keys: [jwk] }), (issuer) => (issuer === ISSUER ? AUDIENCE : null));
+});
+// Made for each test, so that how the check is built is part of what the test covers.
+beforeEach(() => {
+  check = jwtAuthenticator(createLocalJWKSet({ keys: [publicJwk] }), (issuer) => (issuer === ISSUER ? AUDIENCE : null));
 });
 afterEach(() => vi.restoreAllMocks());
 
