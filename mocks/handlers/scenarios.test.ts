@@ -55,6 +55,8 @@ describe('on the mock of openapi.yaml', () => {
   let handlers: HttpHandler[];
   // Built for each test: how the handlers are made is then part of what the test covers.
   beforeEach(async () => {
+    // Above every share: no rule of a list of shares applies unless a test draws lower.
+    draw = 0.9;
     const scenario = parseScenario(
       {
         listAccounts: { status: 503 },
@@ -84,10 +86,6 @@ describe('on the mock of openapi.yaml', () => {
       random: () => draw,
       authenticate,
     });
-  });
-  // Above every share: no rule of a list of shares applies unless a test draws lower.
-  beforeEach(() => {
-    draw = 0.9;
   });
   const call = (path: string, init?: RequestInit) => answer(handlers, path, init);
 
