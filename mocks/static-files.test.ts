@@ -1,7 +1,9 @@
 // @vitest-environment node
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { answerFile, loadStaticFiles, type StaticFile } from './static-files.ts';
 
@@ -187,5 +189,79 @@ describe('XSRF-TOKEN on pages', () => {
     expect(setsCookie('a=1;XSRF-TOKEN=x')).toBe(false);
     expect(setsCookie('a=1;  XSRF-TOKEN=x')).toBe(false);
     expect(setsCookie('a=1; NOT-XSRF-TOKEN=x')).toBe(true);
+  });
+});
+
+describe('reading a build', () => {
+  const put = (path: string, content: string | Buffer) => {
+    const full = join(dir, path);
+    mkdirSync(dirname(full), { recursive: true });
+    writeFileSync(full, content);
+  };
+  const cacheOf = (build: Map<string, StaticFile>, path: string) => build.get(path)?.cacheControl;
+
+  it('caches for a year only a file under /assets/ named with a content hash of 8 characters, one of them no lowercase letter', () => {
+    for (const path of [
+      'assets/app-Ab3dEf_h.js',
+      'assets/deep/name.v2-A1b2c3d4.css',
+      'assets/x-abcdefgh.js',
+      'assets/x-Ab3dEf.js',
+      'assets/x-Ab3dEfGhI.js',
+    ]) {
+      put(path, 'x');
+    }
+    put('app-Ab3dEf_h.js', 'x');
+    put('sub/assets/app-Ab3dEf_h.js', 'x');
+    put('assets/app-Ab3dEf_h.js.txt', 'x');
+    const build = loadStaticFiles(dir);
+    const year = 'public, max-age=31536000, immutable';
+    expect(cacheOf(build, '/assets/app-Ab3dEf_h.js')).toBe(year);
+    expect(cacheOf(build, '/assets/deep/name.v2-A1b2c3d4.css')).toBe(year);
+    // All lowercase: a word of the name (`-abcdefgh`), not a hash.
+    expect(cacheOf(build, '/assets/x-abcdefgh.js')).toBe('no-cache');
+    expect(cacheOf(build, '/assets/x-Ab3dEf.js')).toBe('no-cache');
+    expect(cacheOf(build, '/assets/x-Ab3dEfGhI.js')).toBe('no-cache');
+    expect(cacheOf(build, '/app-Ab3dEf_h.js')).toBe('no-cache');
+    expect(cacheOf(build, '/sub/assets/app-Ab3dEf_h.js')).toBe('no-cache');
+    expect(cacheOf(build, '/assets/app-Ab3dEf_h.js.txt')).toBe('no-cache');
+    expect(cacheOf(build, '/notes.txt')).toBe('no-cache');
+  });
+
+  it('leaves out dot folders, precompressed copies and source maps, and names nested files by their URL path', () => {
+    put('.vite/manifest.json', '{}');
+    put('a.name.with.dots.txt', 'kept');
+    put('assets/app.js.br', 'x');
+    put('assets/app.js.gz', 'x');
+    put('assets/app.js.map', '{}');
+    put('assets/app.js', 'x');
+    const build = loadStaticFiles(dir);
+    expect([...build.keys()].sort()).toEqual(['/a.name.with.dots.txt', '/assets/app.js', '/blob.bin', '/notes.txt']);
+  });
+
+  it('tags each file with the first 20 characters of its SHA-1 in base64url, quoted', () => {
+    const build = loadStaticFiles(dir);
+    const sha1 = createHash('sha1').update('hello, world').digest('base64url').slice(0, 20);
+    expect(build.get('/notes.txt')?.etag).toBe(`"${sha1}"`);
+  });
+
+  it('keeps brotli (quality 11) and gzip (level 9) copies of a text file over 512 bytes, when they are smaller', () => {
+    const text = Buffer.from(Array.from({ length: 40 }, (_, i) => `line ${i} of the circle build, ${i * 7919}\n`).join(''));
+    put('big.js', text);
+    put('edge.txt', 'a'.repeat(512));
+    put('over.txt', 'a'.repeat(513));
+    put('big.png', text);
+    put('noise.txt', randomBytes(4096));
+    const build = loadStaticFiles(dir);
+    const big = build.get('/big.js')!;
+    expect(big.gzip).toEqual(gzipSync(text, { level: 9 }));
+    expect(big.br).toEqual(
+      brotliCompressSync(text, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: text.length } }),
+    );
+    expect([build.get('/edge.txt')?.br, build.get('/edge.txt')?.gzip]).toEqual([undefined, undefined]);
+    expect(build.get('/over.txt')?.gzip).toBeDefined();
+    // Not a type worth compressing, however large.
+    expect([build.get('/big.png')?.br, build.get('/big.png')?.gzip]).toEqual([undefined, undefined]);
+    // Random bytes do not shrink: no copy larger than the file itself is kept.
+    expect([build.get('/noise.txt')?.br, build.get('/noise.txt')?.gzip]).toEqual([undefined, undefined]);
   });
 });
