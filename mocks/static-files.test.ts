@@ -201,30 +201,20 @@ describe('reading a build', () => {
   const cacheOf = (build: Map<string, StaticFile>, path: string) => build.get(path)?.cacheControl;
 
   it('caches for a year only a file under /assets/ named with a content hash of 8 characters, one of them no lowercase letter', () => {
-    for (const path of [
-      'assets/app-Ab3dEf_h.js',
-      'assets/deep/name.v2-A1b2c3d4.css',
-      'assets/x-abcdefgh.js',
-      'assets/x-Ab3dEf.js',
-      'assets/x-Ab3dEfGhI.js',
-    ]) {
-      put(path, 'x');
-    }
-    put('app-Ab3dEf_h.js', 'x');
-    put('sub/assets/app-Ab3dEf_h.js', 'x');
-    put('assets/app-Ab3dEf_h.js.txt', 'x');
+    const year = ['/assets/app-Ab3dEf_h.js', '/assets/deep/name.v2-A1b2c3d4.css'];
+    const revalidated = [
+      // All lowercase: a word of the name (`-abcdefgh`), not a hash.
+      '/assets/x-abcdefgh.js',
+      '/assets/x-Ab3dEf.js',
+      '/assets/x-Ab3dEfGhI.js',
+      '/app-Ab3dEf_h.js',
+      '/sub/assets/app-Ab3dEf_h.js',
+      '/assets/app-Ab3dEf_h.js.txt',
+    ];
+    for (const path of [...year, ...revalidated]) put(path.slice(1), 'x');
     const build = loadStaticFiles(dir);
-    const year = 'public, max-age=31536000, immutable';
-    expect(cacheOf(build, '/assets/app-Ab3dEf_h.js')).toBe(year);
-    expect(cacheOf(build, '/assets/deep/name.v2-A1b2c3d4.css')).toBe(year);
-    // All lowercase: a word of the name (`-abcdefgh`), not a hash.
-    expect(cacheOf(build, '/assets/x-abcdefgh.js')).toBe('no-cache');
-    expect(cacheOf(build, '/assets/x-Ab3dEf.js')).toBe('no-cache');
-    expect(cacheOf(build, '/assets/x-Ab3dEfGhI.js')).toBe('no-cache');
-    expect(cacheOf(build, '/app-Ab3dEf_h.js')).toBe('no-cache');
-    expect(cacheOf(build, '/sub/assets/app-Ab3dEf_h.js')).toBe('no-cache');
-    expect(cacheOf(build, '/assets/app-Ab3dEf_h.js.txt')).toBe('no-cache');
-    expect(cacheOf(build, '/notes.txt')).toBe('no-cache');
+    for (const path of year) expect(cacheOf(build, path), path).toBe('public, max-age=31536000, immutable');
+    for (const path of [...revalidated, '/notes.txt']) expect(cacheOf(build, path), path).toBe('no-cache');
   });
 
   it('leaves out dot folders, precompressed copies and source maps, and names nested files by their URL path', () => {
