@@ -281,3 +281,29 @@ describe('what waits on the device', () => {
     await expect(sendQueuedSave()).resolves.toBe('none');
   });
 });
+
+describe('the outbox as the screen reads it', () => {
+  it('shows the save that waits, then the one the server refused with its reason', async () => {
+    // Evaluated afresh within the test: the two signals the screen reads are made when the module
+    // loads, and a change to them is only seen by a test that loads it.
+    vi.resetModules();
+    const fresh = {
+      instance: await import('../api/instance'),
+      credentials: await import('../api/credentials'),
+      outbox: await import('./profile-outbox'),
+    };
+    fresh.instance.configureApi('/api/');
+    fresh.credentials.setAccessTokenSource(async () => 'tok-ada');
+    const { outbox } = fresh;
+
+    await outbox.queueSave(UPDATE, null, 'k-1');
+    expect(outbox.pendingProfileSave.value).toMatchObject({ kind: 'update', id: 'p-1', fields: { bio: 'Offline' } });
+    expect(outbox.refusedProfileSave.value).toBeNull();
+
+    server(() => refusal(422, 'username is taken'));
+    await expect(outbox.sendQueuedSave()).resolves.toBe('refused');
+    expect(outbox.pendingProfileSave.value).toBeNull();
+    expect(outbox.refusedProfileSave.value).toMatchObject({ message: 'username is taken', save: { fields: { bio: 'Offline' } } });
+    outbox.resetProfileOutbox();
+  });
+});
