@@ -1,5 +1,5 @@
 // @vitest-environment node
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createContract } from './contract.ts';
 import { formatDataFile, OLD_FORMAT_OWNER, parseDataFile } from './data-file.ts';
 import { createDatabase, SEED } from './db.ts';
@@ -238,5 +238,27 @@ describe('a data file (--data, --persist)', () => {
     expect(db.owners.get('p-1')).toEqual({ owner: 'grace', version: 2 });
     const again = parse(formatDataFile(db.snapshot()));
     expect(again).toEqual(db.snapshot());
+  });
+});
+
+describe('a data file, read by the module as it loads', () => {
+  // The keys a file may have and the old format's owner are made when the module loads: a change to
+  // them is only seen by a test that loads it. What it imports is loaded afresh here, outside the
+  // test, so that the test evaluates data-file.ts alone and no other module's load counts as its.
+  beforeAll(async () => {
+    vi.resetModules();
+    await Promise.all([import('./avatar.ts'), import('./db.ts'), import('./errors.ts'), import('./openapi/index.ts')]);
+  });
+
+  it('has the keys it names when it refuses an unknown one, and gives the profile of the old format to ada', async () => {
+    const { parseDataFile: parseFresh } = await import('./data-file.ts');
+    const read = (value: unknown) => parseFresh(JSON.stringify(value), contract, 'fixtures.json', SEED);
+    expect(() => read({ acounts: [] })).toThrow(
+      "fixtures.json: unknown key 'acounts' (a data file has accounts, notifications, subscription, symbols, profiles, profile, avatar)",
+    );
+    expect(read({ accounts: [] }).collections.accounts).toEqual([]);
+    expect(read({ profiles: [{ owner: 'grace', profile: PROFILE }] }).profiles).toMatchObject([{ owner: 'grace', profile: PROFILE }]);
+    const old = read({ profile: PROFILE, avatar: { type: 'image/png', base64: PNG.toString('base64') } });
+    expect(old.profiles).toMatchObject([{ owner: 'ada', version: 1, profile: PROFILE, avatar: { type: 'image/png' } }]);
   });
 });

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { effect } from '@preact/signals-core';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setAccessTokenSource } from '../api/credentials';
 import { configureApi } from '../api/instance';
 import { clearPendingSave, readPendingSave, writePendingSave } from '../api/pending-save';
@@ -283,18 +283,31 @@ describe('what waits on the device', () => {
 });
 
 describe('the outbox as the screen reads it', () => {
-  it('shows the save that waits, then the one the server refused with its reason', async () => {
-    // Evaluated afresh within the test: the two signals the screen reads are made when the module
-    // loads, and a change to them is only seen by a test that loads it.
+  // The two signals the screen reads are made when the module loads: a change to them is only seen
+  // by a test that loads it. What it imports is loaded afresh here, outside the test, so that the
+  // test evaluates the outbox alone and no other module's load counts as this test's.
+  let fresh: { instance: typeof import('../api/instance'); credentials: typeof import('../api/credentials') };
+  beforeAll(async () => {
     vi.resetModules();
-    const fresh = {
-      instance: await import('../api/instance'),
-      credentials: await import('../api/credentials'),
-      outbox: await import('./profile-outbox'),
-    };
+    fresh = { instance: await import('../api/instance'), credentials: await import('../api/credentials') };
+    await Promise.all([
+      import('../api/errors'),
+      import('../api/pending-save'),
+      import('../api/transport'),
+      import('../i18n'),
+      import('../lib/connectivity'),
+      import('../lib/background-sync'),
+      import('../ui/snackbar/store'),
+      import('./profile-draft'),
+      import('./edit-conflict'),
+      import('./profile-store'),
+    ]);
+  });
+
+  it('shows the save that waits, then the one the server refused with its reason', async () => {
+    const outbox = await import('./profile-outbox');
     fresh.instance.configureApi('/api/');
     fresh.credentials.setAccessTokenSource(async () => 'tok-ada');
-    const { outbox } = fresh;
 
     await outbox.queueSave(UPDATE, null, 'k-1');
     expect(outbox.pendingProfileSave.value).toMatchObject({ kind: 'update', id: 'p-1', fields: { bio: 'Offline' } });
