@@ -68,7 +68,7 @@ paths:
           multipart/form-data:
             schema: { $ref: '#/components/schemas/ThingForm' }
             encoding:
-              picture: { contentType: 'Image/PNG, image/jpeg' }
+              picture: { contentType: 'Image/PNG, image/webp' }
       responses:
         '201': { description: Created, content: { application/json: { schema: { $ref: '#/components/schemas/Thing' } } } }
         '204': { description: 'No body' }
@@ -91,7 +91,7 @@ paths:
       operationId: myThing
       responses: { '200': { description: Mine } }
   /status:
-    servers: [{ url: / }]
+    servers: [{ url: 'https://elsewhere.example' }, { url: / }]
     get:
       operationId: status
       security: []
@@ -136,6 +136,7 @@ paths:
       requestBody: { content: { application/json: {} } }
       responses: { '201': { description: Created } }
   /ignored: 7
+  /blank:
 components:
   parameters:
     Trace: { name: X-Trace, in: header, schema: { type: string } }
@@ -184,6 +185,7 @@ describe('pointers and references', () => {
     expect(atPointer(tree, '#/a~1b//~0c/0')).toBe(10);
     expect(atPointer(tree, '#/missing/deeper')).toBeUndefined();
     expect(atPointer(tree, '#/a~1b/~0c/0/x')).toBeUndefined();
+    expect(atPointer({ 'a#b': 1 }, '/a#b')).toBe(1);
   });
 
   it('resolves a reference to an object, or says which one is unresolved', () => {
@@ -364,7 +366,8 @@ describe('operationSpecs', () => {
     });
     const form = body.content['multipart/form-data']!;
     expect(form.fileFields).toEqual(['picture', 'photo', 'scan']);
-    expect(form.fileTypes).toEqual({ picture: ['image/png', 'image/jpeg'], photo: ['image/webp'], scan: ['image/png', 'image/gif'] });
+    // The encoding's contentType wins over the types the schema allows.
+    expect(form.fileTypes).toEqual({ picture: ['image/png', 'image/webp'], photo: ['image/webp'], scan: ['image/png', 'image/gif'] });
     expect(form.maxFileBytes).toEqual({ picture: 30, photo: 50 });
     expect(form.maxBodyBytes).toBeUndefined();
     expect(op('putThing').body).toStrictEqual({
@@ -453,6 +456,35 @@ components: { schemas: {} }`);
     expect(xs && 'replace' in xs).toBe(false);
     expect(xs && 'remove' in xs).toBe(false);
     expect(xs && 'maxRecords' in xs).toBe(false);
+  });
+
+  it("creates with the collection path's POST, and keeps every other operation of both paths", () => {
+    const mixed = doc(`openapi: 3.1.0
+paths:
+  /xs:
+    get: { operationId: list }
+    put: { operationId: replaceAll, requestBody: { content: { application/json: {} } }, responses: { '201': {} } }
+    post: { operationId: create, requestBody: { content: { application/json: {} } }, responses: { '201': {} } }
+    delete: { operationId: clear }
+  /xs/{id}:
+    get: { operationId: read }
+    patch: { operationId: patch }
+components: { schemas: {} }`);
+    const [xs] = collectionSpecs(mixed, operationSpecs(mixed));
+    expect(xs?.create.id).toBe('create');
+    expect(xs?.others.map((o) => o.id)).toEqual(['replaceAll', 'clear', 'patch']);
+  });
+
+  it('finds no collection on a path that creates with another method than POST', () => {
+    const putOnly = doc(`openapi: 3.1.0
+paths:
+  /xs:
+    get: { operationId: list }
+    put: { operationId: replaceAll, requestBody: { content: { application/json: {} } }, responses: { '201': {} } }
+  /xs/{id}:
+    get: { operationId: read }
+components: { schemas: {} }`);
+    expect(collectionSpecs(putOnly, operationSpecs(putOnly))).toEqual([]);
   });
 
   it.each(['-1', '1.5', "'3'"])('refuses x-max-records: %s', (value) => {
