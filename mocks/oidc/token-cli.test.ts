@@ -132,6 +132,26 @@ describe('npm run token: what it prints', () => {
     }
   });
 
+  it('loaded by another script, or with no script named, it runs nothing', async () => {
+    const argv = process.argv;
+    const said: string[] = [];
+    vi.spyOn(console, 'log').mockImplementation((line: unknown) => void said.push(String(line)));
+    vi.spyOn(console, 'error').mockImplementation((line: unknown) => void said.push(String(line)));
+    const elsewhere = fileURLToPath(new URL('./sign-in-flow.ts', import.meta.url));
+    for (const args of [[argv[0]!, elsewhere, '--help'], [argv[0]!]]) {
+      const own = Object.assign(Object.create(process) as NodeJS.Process, { argv: args, exitCode: undefined });
+      vi.stubGlobal('process', own);
+      try {
+        vi.resetModules();
+        await expect(import('./token-cli.ts'), args.join(' ')).resolves.toHaveProperty('runTokenCommand');
+        expect(own.exitCode, args.join(' ')).toBeUndefined();
+      } finally {
+        vi.unstubAllGlobals();
+      }
+    }
+    expect(said).toEqual([]);
+  });
+
   it('a base URL that is no URL: says so', async () => {
     const { code, err } = await run(['--base-url', 'nowhere']);
     expect(code).toBe(1);
