@@ -1,9 +1,10 @@
 // @vitest-environment node
 import { getResponse, type HttpHandler } from 'msw';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createContract } from '../contract.ts';
 import { createMockBackend, type MockBackend } from '../mock.ts';
 import { loadSpecCached } from '../spec.node.ts';
+import { ANY_ORIGIN } from './index.ts';
 import { error } from './server.test-support.ts';
 
 const contract = createContract(loadSpecCached());
@@ -104,5 +105,26 @@ describe('the origin of a control request', () => {
     for (const headers of senders) {
       expect((await call('http://localhost/__mock/requests', { headers })).status).toBe(200);
     }
+  });
+});
+
+describe('the control endpoints, as the module builds them when it loads', () => {
+  // Their path prefix and the test of a host name are made when control.ts loads: a change to them
+  // is only seen by a test that loads it. What it imports is loaded afresh here, outside the test,
+  // so that the test evaluates control.ts alone and no other module's load counts as this test's.
+  beforeAll(async () => {
+    vi.resetModules();
+    await import('../errors.ts');
+  });
+
+  it('answer under /__mock/ on this machine and the host the mock is started on, and refuse any other host', async () => {
+    const { controlHandlers } = await import('./control.ts');
+    const handlers = controlHandlers({ db: backend.db, journal: backend.journal, origin: ANY_ORIGIN, trustedHosts: ['mock.test'] });
+    for (const host of ['localhost:8080', '127.0.0.1', '[::1]:3000', 'app.localhost', 'mock.test']) {
+      const got = await answer(handlers, `http://${host}/__mock/requests`);
+      expect([host, got.status, got.body]).toEqual([host, 200, []]);
+    }
+    const foreign = await answer(handlers, 'http://evil.example/__mock/reset', { method: 'POST' });
+    expect([foreign.status, foreign.body]).toEqual([403, refusal("Host 'evil.example' is not this machine's")]);
   });
 });
