@@ -590,3 +590,94 @@ describe('a provider made for the host names the server listens on', () => {
     expect(await statuses(undefined, asked)).toEqual({ '127.0.0.1': 200, localhost: 200, 'circle.test': 421, 'other.test': 421 });
   });
 });
+
+describe('the sign-in form as it arrives, in pieces', () => {
+  interface Form {
+    /** Settles once the provider has read the form's first piece. */
+    firstPiece: Promise<void>;
+    /** The provider's handling of the form, settled once it is done with the request. */
+    handled: Promise<void>;
+  }
+  let own: Server | undefined;
+  afterEach(async () => {
+    own?.closeAllConnections();
+    await new Promise((done) => own?.close(done) ?? done(undefined));
+    own = undefined;
+  });
+
+  /** A provider on a server of its own, which tells when a posted form's first piece is read and when its handling ends. */
+  async function formServer(): Promise<{ on: RunningServer; nextForm(): Promise<Form> }> {
+    vi.resetModules();
+    const { createEmbeddedProvider } = await import('./provider.ts');
+    let provider: Awaited<ReturnType<typeof createEmbeddedProvider>> | undefined;
+    let posted: ((form: Form) => void) | undefined;
+    own = createServer((req, res) => {
+      let read: () => void = () => {};
+      const firstPiece = new Promise<void>((done) => (read = done));
+      const emit = req.emit.bind(req);
+      req.emit = ((event: string | symbol, ...args: unknown[]) => {
+        if (event === 'data') read();
+        return emit(event, ...args);
+      }) as typeof req.emit;
+      const handled = provider!.handle(req, res, `http://${req.headers.host}`);
+      if (req.method === 'POST') posted?.({ firstPiece, handled });
+    });
+    await new Promise<void>((done) => own!.listen(0, '127.0.0.1', done));
+    const port = (own.address() as { port: number }).port;
+    provider = await createEmbeddedProvider(port);
+    return {
+      on: { url: `http://127.0.0.1:${port}` } as RunningServer,
+      nextForm: () => new Promise<Form>((done) => (posted = done)),
+    };
+  }
+
+  /** A form post whose body the test writes itself; its answer's status and page. */
+  function post(url: string, cookie: string, length: number) {
+    const sending = request(url, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded', 'content-length': String(length) },
+    });
+    const answer = new Promise<{ status: number; html: string }>((done, fail) => {
+      sending.on('error', fail).on('response', (res) => {
+        let html = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (html += chunk));
+        res.on('end', () => done({ status: res.statusCode ?? 0, html }));
+      });
+    });
+    return { sending, answer };
+  }
+
+  it('a character whose bytes come in two pieces is read whole', async () => {
+    const { on, nextForm } = await formServer();
+    const { page, cookie } = await openSignIn(on);
+    // Sent as written, as curl --data does: the name's ë is two bytes, cut between them.
+    const body = Buffer.from('username=Zoë&password=wrong');
+    const cut = body.indexOf(0xc3) + 1;
+    const form = nextForm();
+    const { sending, answer } = post(`${page.href}/login`, cookie, body.length);
+    sending.write(body.subarray(0, cut));
+    await (await form).firstPiece;
+    sending.end(body.subarray(cut));
+    const { status, html } = await answer;
+    expect(status).toBe(200);
+    expect(html).toMatch(/id="username"[^>]*value="Zoë" aria-invalid="true"/);
+  });
+
+  it('a form the browser stops sending midway is given up, and the sign-in still waits for the form', async () => {
+    const { on, nextForm } = await formServer();
+    const { page, cookie } = await openSignIn(on);
+    const form = nextForm();
+    const { sending, answer } = post(`${page.href}/login`, cookie, 100);
+    answer.catch(() => {});
+    sending.write('username=ada&pass');
+    const { firstPiece, handled } = await form;
+    await firstPiece;
+    sending.destroy();
+    // The provider stops waiting for the rest: nothing is left pending for a connection that is gone.
+    await expect(handled).resolves.toBeUndefined();
+    const retry = await postForm(`${page.href}/login`, cookie, 'username=ada&password=wrong');
+    expect(retry.status).toBe(200);
+    expect(parts(await retry.text()).alert).toBe(PAGE_MESSAGES.en.failed);
+  });
+});
