@@ -6,12 +6,13 @@
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import { type AddressInfo, connect, type Socket } from 'node:net';
+import { type AddressInfo, connect, Server as NetServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ConfigError } from './errors.ts';
+import { ConfigError, errorBody } from './errors.ts';
+import { signInAs } from './oidc/sign-in-flow.ts';
 import { contentSecurityPolicy } from './security-headers.ts';
 import { type RunningServer, type ServerOptions, startServer } from './server.ts';
 
@@ -338,6 +339,13 @@ describe("the build's UI configuration", () => {
     expect(await policyOf(server)).toBe(contentSecurityPolicy());
   });
 
+  it('keeps the built-in endpoints without a configuration, and says nothing about it', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const server = await start({ distDir: build(null) });
+    expect(await policyOf(server)).toBe(contentSecurityPolicy());
+    expect(warn).not.toHaveBeenCalled();
+  });
+
   it('keeps the built-in endpoints for a configuration that is no JSON object, and warns about one that is no JSON', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const server = await start({ distDir: build('null') });
@@ -451,6 +459,33 @@ describe('the embedded provider', () => {
     expect(errors).toHaveBeenCalledWith(expect.any(String), new Error('The identity provider is not ready'));
   });
 
+  it('not ready yet: its own paths are answered as files that do not exist', async () => {
+    let early: Response | undefined;
+    await startWith(async (real, port, options) => {
+      early = await fetch(`http://127.0.0.1:${port}/oidc/.well-known/openid-configuration`);
+      return real(port, options);
+    });
+    expect(early?.status).toBe(404);
+    expect(await early?.json()).toEqual({
+      status: 404,
+      error: 'Not Found',
+      message: "No file at '/oidc/.well-known/openid-configuration'",
+    });
+  });
+
+  it('answers its own root path, not only the paths under it', async () => {
+    const server = await start();
+    const answer = await fetch(`${server.url}/oidc`);
+    // The provider's own strict policy, not the app's, and its own plain-text refusal, not a file's.
+    expect(answer.headers.get('content-security-policy')).toMatch(/^default-src 'none'; /);
+    expect(answer.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+  });
+
+  it('issues access tokens of the lifetime the server was given', async () => {
+    const server = await start({ accessTokenTtl: 42 });
+    expect((await signInAs(server.url, 'ada')).expiresIn).toBe(42);
+  });
+
   it('failing after its answer has begun: the answer is ended with the error, under the status already sent', async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     const server = await startWith(async (real, port, options) => {
@@ -474,5 +509,105 @@ describe('the embedded provider', () => {
       `begun ${JSON.stringify({ status: 500, error: 'Internal Server Error', message: 'The server failed; see its log' })}`,
     );
     expect(errors).toHaveBeenCalledWith('Server failure', new Error('broken'));
+  });
+});
+
+describe('answers of the API', () => {
+  /** The head of a raw answer, its header lines by lower-case name, and what follows it. */
+  const parse = (answer: string) => {
+    const end = answer.indexOf('\r\n\r\n');
+    const [status = '', ...lines] = answer.slice(0, end).split('\r\n');
+    const fields = new Map(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+    return { status, fields, rest: answer.slice(end + 4) };
+  };
+
+  it('are never to be cached, unless the endpoint says otherwise', async () => {
+    const server = await start();
+    expect((await fetch(`${server.url}/api/symbols`)).headers.get('cache-control')).toBe('no-store');
+  });
+
+  it('to HEAD carry their head, with the length of the body they leave out', async () => {
+    const server = await start();
+    const head = parse(await raw(server, 'HEAD /api/symbols/1 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'));
+    expect(head.status).toBe('HTTP/1.1 405 Method Not Allowed');
+    expect(head.fields.get('content-length')).toBe(String(Buffer.byteLength(JSON.stringify(errorBody(405, 'Method not allowed')))));
+    expect(head.rest).toBe('');
+  });
+
+  it('to a HEAD that carries a body are as without it', async () => {
+    const server = await start();
+    const head = parse(
+      await raw(server, 'HEAD /api/symbols/1 HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}'),
+    );
+    expect(head.status).toBe('HTTP/1.1 405 Method Not Allowed');
+    expect(head.fields.get('allow')).toBe('GET, PUT, DELETE');
+  });
+
+  it('with status 204 carry no Content-Length', async () => {
+    const server = await start();
+    const reset = parse(await raw(server, 'POST /__mock/reset HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'));
+    expect(reset.status).toBe('HTTP/1.1 204 No Content');
+    expect(reset.fields.has('content-length')).toBe(false);
+    expect(reset.rest).toBe('');
+  });
+});
+
+describe('a server started on a host name', () => {
+  /** Listens on 127.0.0.1 whatever host is asked for: the name need not resolve for the server to be reached under it. */
+  const startOn = (host: string) => {
+    const listen = NetServer.prototype.listen;
+    vi.spyOn(NetServer.prototype, 'listen').mockImplementation(function (this: NetServer, ...args: unknown[]) {
+      const [port, , ready] = args as [number, string, () => void];
+      return Reflect.apply(listen, this, [port, '127.0.0.1', ready]) as NetServer;
+    });
+    return start({ host });
+  };
+  /** A GET on the server's port that names `host` in its Host header, as a browser reaching it by that name would. */
+  const getAs = (server: RunningServer, host: string, path: string) =>
+    new Promise<number>((done, fail) => {
+      httpRequest({ host: '127.0.0.1', port: portOf(server), path, headers: { host: `${host}:${portOf(server)}` } }, (res) => {
+        res.resume();
+        done(res.statusCode ?? 0);
+      })
+        .on('error', fail)
+        .end();
+    });
+
+  it("trusts that name on the mock's control endpoints and at the sign-in provider, and no other", async () => {
+    const server = await startOn('circle.example');
+    expect(await getAs(server, 'circle.example', '/__mock/requests')).toBe(200);
+    expect(await getAs(server, 'circle.example', '/oidc/.well-known/openid-configuration')).toBe(200);
+    expect(await getAs(server, 'other.example', '/__mock/requests')).toBe(403);
+    expect(await getAs(server, 'other.example', '/oidc/.well-known/openid-configuration')).toBe(421);
+  });
+});
+
+describe('the journal', () => {
+  it('keeps as many exchanges as the server was told, the latest', async () => {
+    const server = await start({ journalSize: 2 });
+    for (const id of [1, 2, 3]) await fetch(`${server.url}/api/symbols/${id}`);
+    const journal = (await (await fetch(`${server.url}/__mock/requests`)).json()) as { path: string }[];
+    expect(journal.map((e) => e.path)).toEqual(['/api/symbols/3', '/api/symbols/2']);
+  });
+});
+
+describe('close', () => {
+  it('does not wait for a client that is still sending its request', async () => {
+    const server = await start();
+    running.splice(running.indexOf(server), 1);
+    const socket = connect(portOf(server), '127.0.0.1');
+    const closed = new Promise<void>((done) => socket.on('close', () => done()));
+    const accepted = new Promise((done) => server.server.once('connection', done));
+    socket.write('POST /api/accounts HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    await accepted;
+    await server.close();
+    await closed;
+  });
+});
+
+describe('an error of the server after it started', () => {
+  it('is not swallowed by the listener that waited for the start', async () => {
+    const server = await start();
+    expect(() => server.server.emit('error', new Error('later'))).toThrow('later');
   });
 });

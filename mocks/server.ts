@@ -101,8 +101,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-la
   });
 }
 
-function readUiConfig(distDir: string | null): Record<string, unknown> {
-  if (!distDir) return {};
+function readUiConfig(distDir: string): Record<string, unknown> {
   const path = resolve(distDir, 'assets/ui-config.json');
   if (!existsSync(path)) return {};
   try {
@@ -219,7 +218,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         for (const problem of problems) options.onViolation?.(problem);
       }
       res.writeHead(status, out);
-      res.end(req.method === 'HEAD' ? undefined : payload);
+      // Node itself leaves the body out of an answer to HEAD, keeping the Content-Length it was given.
+      res.end(payload);
       record(status);
     };
     if (body === 'too-large') {
@@ -244,16 +244,16 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       await send(500, { ...headers, 'content-type': 'application/json' }, failed);
       return;
     }
-    if (response?.type === 'error') {
-      // A scenario's dropped connection: no answer at all.
-      record(0);
-      req.socket.destroy();
-      return;
-    }
     // Stryker disable next-line BlockStatement: unreachable, the handlers end with catch-alls under /api/ and /__mock/, the only paths sent here
     if (!response) {
       // Stryker disable next-line ObjectLiteral,StringLiteral: unreachable, as above
       await send(404, { ...headers, 'content-type': 'application/json' }, Buffer.from(JSON.stringify(errorBody(404, 'Not found'))));
+      return;
+    }
+    if (response.type === 'error') {
+      // A scenario's dropped connection: no answer at all.
+      record(0);
+      req.socket.destroy();
       return;
     }
     const out: Record<string, string> = { ...headers, 'cache-control': 'no-store' };
