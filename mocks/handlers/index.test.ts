@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { getResponse } from 'msw';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createContract } from '../contract.ts';
 import { createMockBackend } from '../mock.ts';
 import { loadSpecCached } from '../spec.node.ts';
@@ -158,5 +158,50 @@ describe('the handlers in the browser', () => {
       'Bearer realm="circle"',
       error(401, 'Unauthorized', 'Sign in: this operation needs a bearer access token'),
     ]);
+  });
+});
+
+describe('the handlers, as the module builds them when it loads', () => {
+  // The prefix that matches any scheme and host is made when index.ts loads: a change to it is only
+  // seen by a test that loads it. What it imports is loaded afresh here, outside the test, so that
+  // the test evaluates index.ts alone and no other module's load counts as this test's (the identity
+  // provider too, which each server start imports).
+  let fresh: { db: typeof import('../db.ts'); journal: typeof import('../journal.ts') };
+  beforeAll(async () => {
+    vi.resetModules();
+    fresh = { db: await import('../db.ts'), journal: await import('../journal.ts') };
+    await Promise.all(
+      [
+        '../auth.ts',
+        '../errors.ts',
+        './aliases.ts',
+        './collections.ts',
+        './commands.ts',
+        './control.ts',
+        './profile.ts',
+        './route.ts',
+        './scenarios.ts',
+        '../oidc/provider.ts',
+      ].map((path) => import(path)),
+    );
+  });
+
+  it('answer the API and the control endpoints on any scheme and host in Node, and nothing outside them', async () => {
+    const { createHandlers } = await import('./index.ts');
+    const contract = createContract(loadSpecCached());
+    const handlers = createHandlers({
+      contract,
+      db: await fresh.db.createDatabase(contract),
+      journal: fresh.journal.createJournal(10),
+      basePath: '/api',
+      anyOrigin: true,
+      delayMs: 0,
+      scenario: {},
+    });
+    const status = async (url: string) => (await getResponse(handlers, new Request(url)))?.status;
+    expect(await status('http://127.0.0.1:8080/api/symbols/1')).toBe(200);
+    expect(await status('https://circle.example/api/symbols/1')).toBe(200);
+    expect(await status('http://[::1]:9000/__mock/requests')).toBe(200);
+    expect(await status('http://localhost/elsewhere/api/symbols/1')).toBeUndefined();
   });
 });
