@@ -3,8 +3,10 @@
  * Reading request bodies: what a client that sends the wrong thing is answered (415, 413, 400 with
  * the error body and its message), and that a body within the rules is read as sent.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { formatBytes, mediaType, readForm, readJson } from './body.ts';
+import { OpenApiSpec } from './openapi/index.ts';
+import { loadSpec } from './spec.node.ts';
 
 const post = (body: BodyInit, headers: Record<string, string> = {}) =>
   new Request('http://mock.test/api/x', { method: 'POST', body, headers });
@@ -128,5 +130,18 @@ describe('readForm', () => {
       type: 'application/json',
       body: { status: 400, error: 'Bad Request', message: 'The body is not valid multipart/form-data' },
     });
+  });
+});
+
+describe('MAX_AVATAR_BYTES', () => {
+  it('is the 2 MB openapi.yaml allows for an avatar', async () => {
+    // Imported afresh: the constant is computed as the module loads.
+    vi.resetModules();
+    const { MAX_AVATAR_BYTES } = await import('./body.ts');
+    expect(formatBytes(MAX_AVATAR_BYTES)).toBe('2 MB');
+    const avatars = new OpenApiSpec(loadSpec()).operations.flatMap((op) =>
+      Object.values(op.body?.content ?? {}).flatMap((m) => (m.fileFields.includes('avatar') ? [m.maxFileBytes.avatar] : [])),
+    );
+    expect(avatars).toEqual([MAX_AVATAR_BYTES, MAX_AVATAR_BYTES]);
   });
 });
