@@ -44,6 +44,7 @@ export function loadSpecCached(path = SPEC_PATH): OpenApiDocument {
   const text = readSpecText(path);
   const cache = join(tmpdir(), `circle-openapi-${createHash('sha256').update(text).digest('hex').slice(0, 24)}.json`);
   try {
+    // Stryker disable next-line StringLiteral: without an encoding the file comes as a Buffer, which JSON.parse reads as the same UTF-8 text
     return asOpenApiDocument(JSON.parse(readFileSync(cache, 'utf8')), path);
   } catch {
     // Not cached yet (or unreadable): parse, and keep it for the next start when the directory lets us.
