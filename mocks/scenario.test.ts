@@ -132,6 +132,16 @@ describe('a scenario file', () => {
     );
   });
 
+  it('takes rates that add up to 1 but for the rounding of decimals, up to a billionth over', () => {
+    const rules = (...rates: number[]) => ({ listAccounts: rates.map((rate) => ({ status: 503, rate })) });
+    expect(parseScenario(rules(0.1, 0.2, 0.7), spec, 'scenario.json').listAccounts).toHaveLength(3);
+    expect(parseScenario(rules(1, 1e-9), spec, 'scenario.json').listAccounts).toEqual([
+      { status: 503, rate: 1 },
+      { status: 503, rate: 1e-9 },
+    ]);
+    expect(refusal(rules(1, 2e-9))).toBe('scenario.json: listAccounts: the rates add up to 1.000000002, more than 1');
+  });
+
   it('refuses a delay that is no whole number of milliseconds up to ten minutes', () => {
     for (const delay of [-1, 1.5, 600_001, '5']) {
       expect(refusal({ getAccount: { delay } })).toBe(

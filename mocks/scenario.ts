@@ -57,10 +57,9 @@ function ruleOf(raw: unknown, where: string, op: OperationSpec): ScenarioRule {
   const { status, delay, fault, rate = 1 } = raw;
   if (status === undefined && delay === undefined && fault === undefined) fail('a rule needs a status, a delay or a fault');
   if (status !== undefined && fault !== undefined) fail('a rule has a status or a fault, not both');
-  const rule: ScenarioRule = { rate: 1 };
   if (typeof rate !== 'number' || !(rate > 0 && rate <= 1))
     fail(`rate must be a number above 0 and at most 1, not ${JSON.stringify(rate)}`);
-  rule.rate = rate as number;
+  const rule: ScenarioRule = { rate: rate as number };
   if (status !== undefined) {
     const documented = op.statuses.includes(String(status));
     if (typeof status !== 'number' || !Number.isInteger(status) || !(documented || (status >= 400 && status <= 599))) {
