@@ -254,4 +254,36 @@ describe('reading a build', () => {
     // Random bytes do not shrink: no copy larger than the file itself is kept.
     expect([build.get('/noise.txt')?.br, build.get('/noise.txt')?.gzip]).toEqual([undefined, undefined]);
   });
+
+  it('keeps no copy exactly as long as the file: the client would decode it for nothing', () => {
+    // Bytes that do not shrink, then a run that does: somewhere along the run, each coding's
+    // copy comes out exactly as long as the file. Searched for, so that no zlib version matters.
+    let seed = Buffer.from('circle');
+    const noise = Buffer.concat(
+      Array.from({ length: 19 }, () => {
+        seed = createHash('sha256').update(seed).digest();
+        return seed;
+      }),
+    ).subarray(0, 600);
+    const evenFor = (size: (body: Buffer) => number) => {
+      for (let run = 0; run < 200; run++) {
+        const body = Buffer.concat([noise, Buffer.alloc(run, 'a')]);
+        if (size(body) === body.length) return body;
+      }
+      throw new Error('no body found whose copy is exactly as long');
+    };
+    put(
+      'even-br.txt',
+      evenFor((body) => brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length),
+    );
+    put(
+      'even-gzip.txt',
+      evenFor((body) => gzipSync(body, { level: 9 }).length),
+    );
+    files = loadStaticFiles(dir);
+    expect(files.get('/even-br.txt')?.br).toBeUndefined();
+    expect(files.get('/even-gzip.txt')?.gzip).toBeUndefined();
+    expect(get('/even-br.txt', { 'accept-encoding': 'br' }).headers['content-encoding']).toBeUndefined();
+    expect(get('/even-gzip.txt', { 'accept-encoding': 'gzip' }).headers['content-encoding']).toBeUndefined();
+  });
 });
