@@ -106,16 +106,17 @@ describe('recognising an image by its first bytes', () => {
 });
 
 describe('avatarSchema', () => {
-  const schema = avatarSchema({ types: ['image/png', 'image/jpeg'], maxBytes: 8 });
+  // Made within each test, where a change to how it is made is seen (made as the file is collected, it would count as no test's).
+  const schema = () => avatarSchema({ types: ['image/png', 'image/jpeg'], maxBytes: 8 });
   const valid: Avatar = { id: 'p-1', type: 'image/png', bytes: PNG, version: 1 };
-  const verdict = (value: unknown) => schema['~standard'].validate(value);
+  const verdict = (value: unknown) => schema()['~standard'].validate(value);
 
   it('accepts a stored avatar that honours the rules, as is', () => {
     expect(verdict(valid)).toEqual({ value: valid });
     expect(verdict({ ...valid, type: 'image/jpeg', bytes: JPEG, version: 7 })).toEqual({
       value: { ...valid, type: 'image/jpeg', bytes: JPEG, version: 7 },
     });
-    expect(schema['~standard'].vendor).toBe('circle-mock');
+    expect(schema()['~standard']).toMatchObject({ version: 1, vendor: 'circle-mock' });
   });
 
   it.each<[string, unknown, string]>([
