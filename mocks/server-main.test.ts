@@ -16,8 +16,11 @@ import { main } from './server.ts';
 
 /** process.exit() as a throw, so that main() stops where the process would. */
 class Exit extends Error {
-  constructor(readonly code: number | undefined) {
+  readonly code: number | undefined;
+
+  constructor(code: number | undefined) {
     super(`exit ${code}`);
+    this.code = code;
   }
 }
 

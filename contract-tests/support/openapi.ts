@@ -141,7 +141,11 @@ export class Recorder {
   readonly answers: Array<{ op: string; status: number; headers: Headers }> = [];
   private problems: string[] = [];
 
-  constructor(private readonly contract: Contract) {}
+  private readonly contract: Contract;
+
+  constructor(contract: Contract) {
+    this.contract = contract;
+  }
 
   record(op: Operation, answer: Answer): void {
     this.seen.add(op.id);

@@ -31,10 +31,13 @@ export interface Variant {
  * the string itself. JSON.stringify and String() give the full string.
  */
 export class Repeated {
-  constructor(
-    readonly unit: string,
-    readonly count: number,
-  ) {}
+  readonly unit: string;
+  readonly count: number;
+
+  constructor(unit: string, count: number) {
+    this.unit = unit;
+    this.count = count;
+  }
   toString(): string {
     return this.unit.repeat(this.count);
   }
@@ -138,7 +141,10 @@ export class SchemaArbitraries {
   private readonly patterns = new Map<string, fc.Arbitrary<string>>();
   private readonly validCache = new WeakMap<object, Map<number, fc.Arbitrary<unknown>>>();
 
-  constructor(private readonly options: SchemaArbitraryOptions) {
+  private readonly options: SchemaArbitraryOptions;
+
+  constructor(options: SchemaArbitraryOptions) {
+    this.options = options;
     this.hugeLength = options.hugeLength ?? 100 * 1024;
   }
 

@@ -50,11 +50,15 @@ export class CollectionFixtures {
   readonly created = new Set<string>();
   private fixture: { id: string; body: Row } | null = null;
 
-  constructor(
-    private readonly session: Session,
-    readonly collection: CollectionSpec,
-    private readonly arbs: SchemaArbitraries,
-  ) {}
+  private readonly session: Session;
+  readonly collection: CollectionSpec;
+  private readonly arbs: SchemaArbitraries;
+
+  constructor(session: Session, collection: CollectionSpec, arbs: SchemaArbitraries) {
+    this.session = session;
+    this.collection = collection;
+    this.arbs = arbs;
+  }
 
   /** A valid input of the collection (no id), the same for the same key. */
   sample(key: string): Row {
@@ -258,11 +262,15 @@ export class ProfileFixture {
   /** The profile as found before the run (null: none), to tell at the end whether it was kept. */
   original: Row | null = null;
 
-  constructor(
-    private readonly session: Session,
-    readonly ops: ProfileOps,
-    private readonly arbs: SchemaArbitraries,
-  ) {}
+  private readonly session: Session;
+  readonly ops: ProfileOps;
+  private readonly arbs: SchemaArbitraries;
+
+  constructor(session: Session, ops: ProfileOps, arbs: SchemaArbitraries) {
+    this.session = session;
+    this.ops = ops;
+    this.arbs = arbs;
+  }
 
   /** Reads the member's profile: 200 (a profile) or 204 (none). */
   async read(essential = false): Promise<Row | null | undefined> {

@@ -40,13 +40,13 @@ const isNumericId = (id: string) => /^\d+$/.test(id);
 
 export class CollectionModel {
   private readonly c: CollectionSpec;
+  private readonly session: Session;
+  private readonly arbs: SchemaArbitraries;
 
-  constructor(
-    private readonly session: Session,
-    collection: CollectionSpec,
-    private readonly arbs: SchemaArbitraries,
-  ) {
+  constructor(session: Session, collection: CollectionSpec, arbs: SchemaArbitraries) {
+    this.session = session;
     this.c = collection;
+    this.arbs = arbs;
   }
 
   /** The operations the model exercises. */

@@ -63,11 +63,15 @@ const formSafe = (fields: Row): boolean =>
   );
 
 export class ProfileModel {
-  constructor(
-    private readonly session: Session,
-    private readonly ops: ProfileOps,
-    private readonly arbs: SchemaArbitraries,
-  ) {}
+  private readonly session: Session;
+  private readonly ops: ProfileOps;
+  private readonly arbs: SchemaArbitraries;
+
+  constructor(session: Session, ops: ProfileOps, arbs: SchemaArbitraries) {
+    this.session = session;
+    this.ops = ops;
+    this.arbs = arbs;
+  }
 
   get operations(): OperationSpec[] {
     const o = this.ops;

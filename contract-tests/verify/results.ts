@@ -90,7 +90,10 @@ export class Results {
   /** Called on each new failure (the progress line prints it). */
   onFailure: ((failure: Failure) => void) | undefined;
 
-  constructor(readonly spec: OpenApiSpec) {
+  readonly spec: OpenApiSpec;
+
+  constructor(spec: OpenApiSpec) {
+    this.spec = spec;
     for (const op of spec.operations) this.entries.set(op.id, { op, seen: new Map(), checks: new Map() });
   }
 

@@ -24,14 +24,18 @@ export interface Judged {
 
 /** A property's counterexample: the findings of its exchange, carried out of fast-check. */
 export class Counterexample extends Error {
-  constructor(
-    readonly exchange: Exchange,
-    readonly findings: Finding[],
-    /** The operation at fault, when not the exchange's (a read that disproves an earlier write). */
-    readonly blame?: OperationSpec,
-    readonly sequence?: Exchange[],
-  ) {
+  readonly exchange: Exchange;
+  readonly findings: Finding[];
+  /** The operation at fault, when not the exchange's (a read that disproves an earlier write). */
+  readonly blame: OperationSpec | undefined;
+  readonly sequence: Exchange[] | undefined;
+
+  constructor(exchange: Exchange, findings: Finding[], blame?: OperationSpec, sequence?: Exchange[]) {
     super(findings.map((f) => f.title).join('; '));
+    this.exchange = exchange;
+    this.findings = findings;
+    this.blame = blame;
+    this.sequence = sequence;
   }
 }
 
@@ -43,12 +47,17 @@ export class Session {
   /** Operations whose stateful failure was an answer equal to the document's example (a server that keeps no state). */
   readonly exampleAnswers = new Set<string>();
 
-  constructor(
-    readonly spec: OpenApiSpec,
-    readonly target: Target,
-    readonly results: Results,
-    readonly options: SessionOptions,
-  ) {}
+  readonly spec: OpenApiSpec;
+  readonly target: Target;
+  readonly results: Results;
+  readonly options: SessionOptions;
+
+  constructor(spec: OpenApiSpec, target: Target, results: Results, options: SessionOptions) {
+    this.spec = spec;
+    this.target = target;
+    this.results = results;
+    this.options = options;
+  }
 
   /** Sends and judges; counts the exchange under `check`. Findings are returned, not recorded. */
   async send(op: OperationSpec, out: Outgoing, check: CheckName, expectation: Expectation, essential = false): Promise<Judged> {

@@ -69,14 +69,16 @@ interface Context {
 
 export class SingleExchanges {
   private readonly ctx: Context;
+  private readonly session: Session;
 
   constructor(
-    private readonly session: Session,
+    session: Session,
     generator: RequestGenerator,
     collections: Map<string, CollectionFixtures>,
     profile: ProfileFixture | null,
     profileOps: ProfileOps | null,
   ) {
+    this.session = session;
     this.ctx = { generator, requestJudge: new RequestJudge(session.spec.doc), collections, profile, profileOps };
   }
 

@@ -109,12 +109,12 @@ const SLICE_BYTES = 64 * 1024;
 
 /** Why an attempt got no answer: the cause, and whether it may be sent again. */
 class NoAnswer extends Error {
-  constructor(
-    cause: unknown,
-    /** The connection was a kept-alive one, reset before any byte of an answer came: nothing was processed. */
-    readonly resendable: boolean,
-  ) {
+  /** The connection was a kept-alive one, reset before any byte of an answer came: nothing was processed. */
+  readonly resendable: boolean;
+
+  constructor(cause: unknown, resendable: boolean) {
     super('fetch failed', { cause });
+    this.resendable = resendable;
   }
 }
 

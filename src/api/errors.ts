@@ -4,12 +4,14 @@ export type ErrorBody = components['schemas']['Error'];
 
 /** An answer of the API that is not a success, with the contract's error body when it sent one. */
 export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: ErrorBody,
-  ) {
+  readonly status: number;
+  readonly body: ErrorBody;
+
+  constructor(status: number, body: ErrorBody) {
     super(body.message);
     this.name = 'ApiError';
+    this.status = status;
+    this.body = body;
   }
 }
 

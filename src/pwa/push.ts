@@ -7,12 +7,12 @@ export const NOT_SUBSCRIBED = 'Not subscribed to push notifications.';
 export const UNSUBSCRIBE_FAILED = 'Unsubscribe failed!';
 
 export class PushError extends Error {
-  constructor(
-    message: string,
-    readonly reason: 'no-service-worker' | 'unsupported' | 'denied' | 'not-subscribed' | 'unsubscribe-failed' | 'failed',
-  ) {
+  readonly reason: 'no-service-worker' | 'unsupported' | 'denied' | 'not-subscribed' | 'unsubscribe-failed' | 'failed';
+
+  constructor(message: string, reason: PushError['reason']) {
     super(message);
     this.name = 'PushError';
+    this.reason = reason;
   }
 }
 

@@ -6,8 +6,11 @@ import { recentReads } from '../api/recent-reads';
 /** A service worker as the page sees it: a state and its statechange event. */
 class FakeWorker extends EventTarget {
   messages: unknown[] = [];
-  constructor(public state: ServiceWorkerState) {
+  state: ServiceWorkerState;
+
+  constructor(state: ServiceWorkerState) {
     super();
+    this.state = state;
   }
   postMessage(message: unknown) {
     this.messages.push(message);
