@@ -1,16 +1,9 @@
-/**
- * `--persist FILE` under the worst a developer's machine does to it: the server killed with
- * SIGKILL at random moments while it writes, again and again. Every write it acknowledged must be
- * in the file when it comes back, the file must always parse, and the one write under way at the
- * kill may have happened or not, but nothing else. Then `npm run verify` must find a persisting
- * server as conformant as the in-memory one, with the file agreeing with what it serves.
- */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, startServerProcess, tinyBuild } from './support/mock-process.ts';
+import { startServerProcess, tinyBuild } from './support/mock-process.ts';
+import { runVerifyProcess } from './support/verify-process.ts';
 import { signInAs } from './support/sign-in.ts';
 
 const KILLS = 200;
@@ -150,21 +143,7 @@ describe('npm run verify against a persisting server', () => {
         '--other-header',
         `Authorization: ${(await signInAs(server.url, 'grace')).authorization}`,
       ];
-      const run = await new Promise<{ code: number | null; output: string }>((done) => {
-        const child = spawn(
-          resolve(ROOT, 'node_modules/.bin/tsx'),
-          ['contract-tests/verify/cli.ts', '--base-url', `${server.url}/api`, ...members, '--seed', '5', '--runs', '10', '--quiet'],
-          {
-            cwd: ROOT,
-            env: { ...process.env, PATH: `${resolve(ROOT, 'node_modules/.bin')}${delimiter}${process.env.PATH ?? ''}` },
-            stdio: ['ignore', 'pipe', 'pipe'],
-          },
-        );
-        let output = '';
-        child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-        child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-        child.on('close', (code) => done({ code, output }));
-      });
+      const run = await runVerifyProcess(['--base-url', `${server.url}/api`, ...members, '--seed', '5', '--runs', '10', '--quiet']);
       expect(run.code, run.output).toBe(0);
       const file = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
       for (const name of ['accounts', 'notifications', 'subscription', 'symbols']) {

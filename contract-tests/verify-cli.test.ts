@@ -1,14 +1,8 @@
-/**
- * `npm run verify` end to end, as a process: against the embedded mock it starts itself it must
- * find the mock conformant (exit 0) and write its reports; against a URL where nothing listens it
- * must stop at once (exit 2) with a one-line reason.
- */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { delimiter, join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Window } from 'happy-dom';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OpenApiSpec } from '../mocks/openapi/index.ts';
@@ -17,31 +11,14 @@ import { signInAs } from './support/sign-in.ts';
 import { loadSpec } from '../mocks/spec.node.ts';
 import { freePort } from './support/ports.ts';
 import type { RunResults } from './verify/results.ts';
+import { runVerifyProcess } from './support/verify-process.ts';
 
-const ROOT = resolve(import.meta.dirname, '..');
-const TSX = resolve(ROOT, 'node_modules/.bin/tsx');
 const spec = new OpenApiSpec(loadSpec());
 const dir = mkdtempSync(join(tmpdir(), 'verify-cli-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Runs verify as `npm run verify` does; `nodeArgs` go to Node first (e.g. `--import` a module that breaks something). */
-function verify(args: string[], nodeArgs: string[] = []): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
-  const started = Date.now();
-  return new Promise((done, fail) => {
-    const child = spawn(TSX, [...nodeArgs, 'contract-tests/verify/cli.ts', ...args], {
-      cwd: ROOT,
-      // The pinned Node in node_modules/.bin runs tsx, as under `npm run`.
-      env: { ...process.env, MOCK_DELAY_MS: '0', PATH: `${resolve(ROOT, 'node_modules/.bin')}${delimiter}${process.env.PATH ?? ''}` },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.on('error', fail);
-    child.on('close', (code) => done({ code, stdout, stderr, ms: Date.now() - started }));
-  });
-}
+const verify = (args: string[], nodeArgs: string[] = []) => runVerifyProcess(args, { nodeArgs });
 
 describe('npm run verify, end to end', () => {
   it('finds the embedded mock conformant (exit 0), one line per operation, and writes its reports', { timeout: 180_000 }, async () => {

@@ -11,14 +11,10 @@
  * default 4); VERIFY_FAULTS_RUNS sets verify's --runs (default 3: the fixed walks of the stateful
  * check run whatever --runs says, and the canonical invalid requests come first).
  */
-import { spawn } from 'node:child_process';
-import { delimiter, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { runVerifyProcess } from './support/verify-process.ts';
 import { FAULT_NAMES, FAULTS, startFaultyBackend, type FaultName, type FaultyBackend } from './verify/faults/backend.ts';
 
-const ROOT = resolve(import.meta.dirname, '..');
-const CLI = 'contract-tests/verify/cli.ts';
-const TSX = resolve(ROOT, 'node_modules/.bin/tsx');
 const SEED = '1';
 /** Generated requests per operation and check: enough to reach every fault, few enough to run them all in parallel. */
 const RUNS = process.env.VERIFY_FAULTS_RUNS ?? '3';
@@ -47,35 +43,17 @@ async function limited<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-function runVerify({ baseUrl, authorization, otherAuthorization }: FaultyBackend): Promise<VerifyRun> {
-  const started = Date.now();
+async function runVerify({ baseUrl, authorization, otherAuthorization }: FaultyBackend): Promise<VerifyRun> {
   const members = ['--header', `Authorization: ${authorization}`, '--other-header', `Authorization: ${otherAuthorization}`];
-  return new Promise((done, fail) => {
-    const child = spawn(TSX, [CLI, '--base-url', baseUrl, ...members, '--seed', SEED, '--runs', RUNS], {
-      cwd: ROOT,
-      // The pinned Node in node_modules/.bin runs tsx, as under `npm run`.
-      env: { ...process.env, MOCK_DELAY_MS: '0', PATH: `${resolve(ROOT, 'node_modules/.bin')}${delimiter}${process.env.PATH ?? ''}` },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.stderr.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), RUN_TIMEOUT_MS - 10_000);
-    child.on('error', fail);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      const failed = new Set<string>();
-      for (const line of output.split('\n')) {
-        const match = /^FAIL\s+(\S+)/.exec(line);
-        if (match) failed.add(match[1]!);
-      }
-      done({ code, output, failed, ms: Date.now() - started });
-    });
+  const run = await runVerifyProcess(['--base-url', baseUrl, ...members, '--seed', SEED, '--runs', RUNS], {
+    timeoutMs: RUN_TIMEOUT_MS - 10_000,
   });
+  const failed = new Set<string>();
+  for (const line of run.output.split('\n')) {
+    const match = /^FAIL\s+(\S+)/.exec(line);
+    if (match) failed.add(match[1]!);
+  }
+  return { code: run.code, output: run.output, failed, ms: run.ms };
 }
 
 async function verifyAgainst(fault: FaultName | null): Promise<VerifyRun> {

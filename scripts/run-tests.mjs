@@ -17,7 +17,7 @@ const suites = [
   { name: 'contract', cmd: [node, bin('vitest', 'vitest.mjs'), 'run', '--project', 'contract'] },
   { name: 'build + budgets', cmd: [node, resolve(root, 'scripts/build-and-check-budgets.mjs')] },
   { name: 'e2e + accessibility', cmd: [node, bin('@playwright/test', 'cli.js'), 'test'], env: { CIRCLE_SKIP_BUILD: '1' } },
-  { name: 'pwa + lighthouse audit', cmd: [node, bin('tsx', 'dist/cli.mjs'), resolve(root, 'lighthouse/audit.ts'), '--ci'] },
+  { name: 'pwa + lighthouse audit', cmd: [node, resolve(root, 'lighthouse/audit.ts'), '--ci'] },
 ];
 
 // The lines of a suite's output that say what went wrong, whatever the tool.
