@@ -47,7 +47,9 @@ export interface ExchangeChecker {
   report(): ExchangeReport;
 }
 
-const fromBrowser = (headers: IncomingHttpHeaders) => /^Mozilla\/\d/.test(String(headers['user-agent'] ?? ''));
+function fromBrowser(headers: IncomingHttpHeaders): boolean {
+  return /^Mozilla\/\d/.test(String(headers['user-agent'] ?? ''));
+}
 
 /** `basePath` is where the contract's paths start on the server (`/api`). */
 export function createExchangeChecker(basePath: string): ExchangeChecker {

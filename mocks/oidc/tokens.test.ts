@@ -86,23 +86,6 @@ describe('the API’s check of a bearer access token', () => {
     }
   });
 
-  it('the header is "Bearer", one or more spaces, and the token: nothing before, nothing after', async () => {
-    // The header's pattern is made as the module loads, so the module is loaded anew within the test.
-    vi.resetModules();
-    const fresh = await import('./tokens.ts');
-    const strict = fresh.jwtAuthenticator(createLocalJWKSet({ keys: [publicJwk] }), (issuer) => (issuer === ISSUER ? AUDIENCE : null));
-    const token = await sign({ iss: ISSUER, aud: AUDIENCE, sub: 'ada' });
-    const malformed = refused('The Authorization header must be Bearer <access token>', 'invalid_request');
-    for (const header of [`xBearer ${token}`, `Bearer ${token} x`]) {
-      expect(await answer(strict, header), header).toEqual({
-        ...malformed,
-        message: 'The Authorization header must be "Bearer <access token>"',
-      });
-    }
-    expect(await answer(strict, `Bearer ${token}`)).toEqual({ subject: 'ada', scopes: [] });
-    expect(await answer(strict, `Bearer   ${token}`)).toEqual({ subject: 'ada', scopes: [] });
-  });
-
   it('an ID token, a forged or an expired token: invalid_token', async () => {
     const claims = { iss: ISSUER, aud: AUDIENCE, sub: 'ada' };
     expect(await answer(check, `Bearer ${await sign(claims, 'JWT')}`)).toEqual(refused('The access token is not one this server issued'));
@@ -186,5 +169,30 @@ describe('another provider’s tokens, its keys found through discovery', () => 
       expect(said.pop()).toBe(`The identity provider's keys cannot be read: ${reason}`);
     }
     expect(fetcher.mock.calls.map(([called]) => String(called))).toEqual(cases.map(() => url));
+  });
+});
+
+describe('the header’s pattern, as the module makes it when it loads', () => {
+  // The pattern is made when tokens.ts loads: a change to it is only seen by a test that loads it.
+  // What it imports is loaded afresh here, outside the test, so that the test evaluates tokens.ts
+  // alone and no other module's load counts as this test's.
+  beforeAll(async () => {
+    vi.resetModules();
+    await import('../auth.ts');
+  });
+
+  it('the header is "Bearer", one or more spaces, and the token: nothing before, nothing after', async () => {
+    const fresh = await import('./tokens.ts');
+    const strict = fresh.jwtAuthenticator(createLocalJWKSet({ keys: [publicJwk] }), (issuer) => (issuer === ISSUER ? AUDIENCE : null));
+    const token = await sign({ iss: ISSUER, aud: AUDIENCE, sub: 'ada' });
+    const malformed = refused('The Authorization header must be Bearer <access token>', 'invalid_request');
+    for (const header of [`xBearer ${token}`, `Bearer ${token} x`]) {
+      expect(await answer(strict, header), header).toEqual({
+        ...malformed,
+        message: 'The Authorization header must be "Bearer <access token>"',
+      });
+    }
+    expect(await answer(strict, `Bearer ${token}`)).toEqual({ subject: 'ada', scopes: [] });
+    expect(await answer(strict, `Bearer   ${token}`)).toEqual({ subject: 'ada', scopes: [] });
   });
 });
