@@ -266,3 +266,27 @@ for (const [lang, m] of [
     });
   }
 }
+
+/*
+ * A member who asks for less motion gets none: no transition at all, not a very short one. A short
+ * one would still animate every property that changes (a transition's initial property is `all`),
+ * so a theme switch would paint the old colours for a frame, and a check of the colours made in
+ * that frame (axe's, above) would read them.
+ */
+test('with reduced motion, a theme switch starts no transition: the new colours are there at once', async ({ page }) => {
+  await page.setViewportSize(DESKTOP);
+  await presetPreference(page, { activeThemeName: LIGHT_THEME });
+  await page.goto('/home');
+  await appRunning(page);
+  await settled(page);
+  const after = await page.evaluate((theme) => {
+    document.documentElement.dataset.theme = theme;
+    const link = document.querySelector('.topbar .nav-link > span');
+    return {
+      transitions: document.getAnimations().filter((a) => a instanceof CSSTransition).length,
+      linkColour: link ? getComputedStyle(link).color : null,
+    };
+  }, DARK_THEME);
+  // The dark theme's bar is pink, with black text on it (white would read at 4.34:1 only).
+  expect(after).toEqual({ transitions: 0, linkColour: 'rgb(0, 0, 0)' });
+});
