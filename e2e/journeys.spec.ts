@@ -784,6 +784,8 @@ test.describe('navigation', () => {
     await page.setViewportSize(DESKTOP);
     await page.goto('/settings');
     await expect(screenHeading(page)).toBeVisible();
+    // Prerendered, the screen's fields are disabled until the app runs: a Tab from main would find none.
+    await appRunning(page);
     await page.keyboard.press('Tab');
     const skip = page.getByRole('link', { name: 'Skip to content' });
     await expect(skip).toBeFocused();
