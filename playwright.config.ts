@@ -30,7 +30,9 @@ export default defineConfig({
   use: {
     browserName: 'chromium',
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
-    trace: 'retain-on-failure',
+    // Recording a trace costs about a sixth of the suite's CPU time: only a retry records one
+    // (CI retries once), or a run with --trace on.
+    trace: 'on-first-retry',
     serviceWorkers: 'allow',
   },
 });

@@ -32,6 +32,9 @@ export default defineConfig({
   plugins: [react(), babel({ plugins: [['module:@preact/signals-react-transform', { mode: 'auto' }]] })],
   define: { __DEV_MOCKS__: 'false', __BUILD_ID__: JSON.stringify('test') },
   test: {
+    // Every core: Vitest's default leaves one free, which on a two-core machine is half of them.
+    // The contract files still run one at a time (fileParallelism: false).
+    maxWorkers: '100%',
     projects: [unitProject, nodeProject('contract', ['contract-tests/**/*.test.ts'])],
   },
 });

@@ -11,6 +11,8 @@ export default defineConfig({
   ...base,
   test: {
     ...base.test,
+    // Stryker runs its own test runners side by side, one worker each.
+    maxWorkers: 1,
     projects: [
       unitProject,
       nodeProject(
