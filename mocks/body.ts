@@ -35,12 +35,58 @@ export async function readJson(request: Request, limit: number): Promise<unknown
   }
 }
 
+const MARK = '\uFEFF';
+
+/**
+ * For each text field of a multipart body, in the order sent: its name and whether its value starts
+ * with a byte order mark. Read from the text of the whole body: the boundaries and part headers are
+ * ASCII, which UTF-8 decoding leaves as it is even around a file's bytes, and a mark that is not the
+ * body's first character is kept as U+FEFF.
+ */
+function textFieldMarks(buffer: ArrayBuffer, contentType: string): Array<[string, boolean]> {
+  const boundary = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
+  if (!boundary) return [];
+  const fields: Array<[string, boolean]> = [];
+  for (const part of new TextDecoder().decode(buffer).split(`--${boundary[1] ?? boundary[2]}`)) {
+    const headEnd = part.indexOf('\r\n\r\n');
+    const disposition = /^content-disposition:[^\r\n]*/im.exec(part.slice(0, Math.max(headEnd, 0)))?.[0] ?? '';
+    const name = /;\s*name="([^"]*)"/i.exec(disposition)?.[1];
+    if (name === undefined || /;\s*filename\*?=/i.test(disposition)) continue;
+    fields.push([name, part.startsWith(MARK, headEnd + 4)]);
+  }
+  return fields;
+}
+
+/**
+ * Node 22's form parser drops a byte order mark that starts a text field (later lines keep it): a
+ * character the client sent would be lost, and a value at its minimum length refused. The marks
+ * found in the body are put back, field by field.
+ */
+export function withMarksKept(form: FormData, buffer: ArrayBuffer, contentType: string): FormData {
+  const marks = textFieldMarks(buffer, contentType);
+  if (!marks.some(([, marked]) => marked)) return form;
+  const kept = new FormData();
+  for (const [name, value] of form) {
+    if (typeof value !== 'string') {
+      kept.append(name, value);
+      continue;
+    }
+    const at = marks.findIndex(([field]) => field === name);
+    const marked = at >= 0 && marks.splice(at, 1)[0]![1];
+    kept.append(name, marked && !value.startsWith(MARK) ? `${MARK}${value}` : value);
+  }
+  return kept;
+}
+
 /** Reads a multipart body of at most `limit` bytes: 413 when larger, 400 when malformed. */
 export async function readForm(request: Request, limit: number): Promise<FormData> {
   const buffer = await readLimited(request, limit, 'A form body');
+  const contentType = request.headers.get('content-type')!;
+  let form: FormData;
   try {
-    return await new Response(buffer, { headers: { 'content-type': request.headers.get('content-type')! } }).formData();
+    form = await new Response(buffer, { headers: { 'content-type': contentType } }).formData();
   } catch {
     throw httpError(400, 'The body is not valid multipart/form-data');
   }
+  return withMarksKept(form, buffer, contentType);
 }
