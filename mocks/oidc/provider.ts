@@ -12,6 +12,7 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
+import './runtime-notice.ts';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { checkCredentials, findAccount } from './accounts.ts';
 import { PAGE_MESSAGES, pageLanguage, type PageLanguage } from './messages.ts';
