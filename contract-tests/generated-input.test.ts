@@ -125,8 +125,8 @@ const endpoints = () => ({
 beforeAll(async () => {
   server = await startServer({ port: 0, delayMs: 0, distDir: null, authenticate: testAuthenticate });
   const started = await Promise.allSettled([
-    startPrismProxy(`${server.url}/api`, { readyPath: '/symbols' }),
-    startPrismProxy(server.url, { readyPath: '/assets/ui-config.json' }),
+    startPrismProxy(`${server.url}/api`, { readyPath: '/symbols', quiet: true }),
+    startPrismProxy(server.url, { readyPath: '/assets/ui-config.json', quiet: true }),
   ]);
   const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
   if (failed) {

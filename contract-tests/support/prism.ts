@@ -58,6 +58,13 @@ export interface PrismOptions {
    */
   readyPath: string;
   readyWhen?: (status: number) => boolean;
+  /**
+   * Prism logs nothing (`-v silent`). Its console printer re-parses each log line with jsonrepair,
+   * which turns some valid lines holding a logged request body into a list, and Prism then dies on
+   * it: generated bodies must not take it down. Prism is then known by its own 404 for a path the
+   * document lacks, since it no longer says it listens.
+   */
+  quiet?: boolean;
   /** Give up after this long; the error carries Prism's output. */
   timeoutMs?: number;
 }
@@ -65,12 +72,16 @@ export interface PrismOptions {
 const MAX_OUTPUT = 64 * 1024;
 
 async function launch(args: string[], port: number, options: PrismOptions): Promise<PrismProcess> {
-  const { readyPath, readyWhen = () => true, timeoutMs = 30_000 } = options;
-  const child = spawn(process.execPath, [prismEntry(), ...args, '-h', '127.0.0.1', '-p', String(port)], {
-    cwd: ROOT,
-    env: { ...process.env, SCARF_ANALYTICS: 'false', NO_COLOR: '1', FORCE_COLOR: '0' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const { readyPath, readyWhen = () => true, timeoutMs = 30_000, quiet = false } = options;
+  const child = spawn(
+    process.execPath,
+    [prismEntry(), ...args, ...(quiet ? ['-v', 'silent'] : []), '-h', '127.0.0.1', '-p', String(port)],
+    {
+      cwd: ROOT,
+      env: { ...process.env, SCARF_ANALYTICS: 'false', NO_COLOR: '1', FORCE_COLOR: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   killOnExit(child);
   let log = '';
   const collect = (chunk: Buffer) => {
@@ -112,7 +123,7 @@ async function launch(args: string[], port: number, options: PrismOptions): Prom
     try {
       const response = await fetch(url + readyPath, { signal: AbortSignal.timeout(2000) });
       await response.arrayBuffer();
-      const listening = log.includes(`Prism is listening on ${url}`);
+      const listening = quiet ? await answersAsPrism(url) : log.includes(`Prism is listening on ${url}`);
       if (listening && readyWhen(response.status)) return handle;
       lastProblem = `GET ${readyPath} answered ${response.status}${listening ? '' : ', but Prism has not said it listens'}`;
     } catch (error) {
@@ -125,6 +136,13 @@ async function launch(args: string[], port: number, options: PrismOptions): Prom
   throw new Error(
     `prism ${args.join(' ')} was not ready on ${url}${readyPath} within ${timeoutMs} ms (last: ${lastProblem}).\n--- prism output ---\n${log}`,
   );
+}
+
+/** Whether `url` answers a path no document has with Prism's own problem. */
+async function answersAsPrism(url: string): Promise<boolean> {
+  const response = await fetch(`${url}/no-such-path-prism-identity`, { signal: AbortSignal.timeout(2000) });
+  const body = await response.text();
+  return response.status === 404 && body.includes('https://stoplight.io/prism/errors#NO_PATH_MATCHED_ERROR');
 }
 
 /** Starts Prism on a free port, retrying with another port if the chosen one was taken meanwhile. */
