@@ -117,6 +117,7 @@ describe('readForm', () => {
     form.append('bio', 'a\uFEFFb');
     form.append('username', '\uFEFF');
     form.append('email', 'ada@example.com');
+    form.append('language', '\uFEFF\uFEFFen');
     const read = await readForm(new Request('http://mock.test/api/x', { method: 'POST', body: form }), 64 * 1024);
     const entries = await Promise.all(
       [...read.entries()].map(async ([name, value]) => [
@@ -130,6 +131,7 @@ describe('readForm', () => {
       ['bio', 'a\uFEFFb'],
       ['username', '\uFEFF'],
       ['email', 'ada@example.com'],
+      ['language', '\uFEFF\uFEFFen'],
     ]);
     expect((read.get('avatar') as File).name).toBe('a.png');
   });
@@ -141,6 +143,7 @@ describe('readForm', () => {
     sent.append('bio', '\uFEFF');
     sent.append('username', 'ada');
     sent.append('email', '\uFEFFada@example.com');
+    sent.append('language', '\uFEFF\uFEFFen');
     const request = new Request('http://mock.test/api/x', { method: 'POST', body: sent });
     const contentType = request.headers.get('content-type')!;
     const buffer = await request.arrayBuffer();
@@ -151,6 +154,7 @@ describe('readForm', () => {
     parsed.append('bio', '');
     parsed.append('username', 'ada');
     parsed.append('email', '\uFEFFada@example.com');
+    parsed.append('language', '\uFEFFen');
     const kept = withMarksKept(parsed, buffer, contentType);
     expect([...kept.entries()].map(([name, value]) => [name, typeof value === 'string' ? value : 'file'])).toEqual([
       ['displayName', '\uFEFFAda'],
@@ -158,6 +162,7 @@ describe('readForm', () => {
       ['bio', '\uFEFF'],
       ['username', 'ada'],
       ['email', '\uFEFFada@example.com'],
+      ['language', '\uFEFF\uFEFFen'],
     ]);
     // A body without such a mark, or with a quoted boundary, is taken as parsed.
     const unmarked = new FormData();

@@ -38,42 +38,43 @@ export async function readJson(request: Request, limit: number): Promise<unknown
 const MARK = '\uFEFF';
 
 /**
- * For each text field of a multipart body, in the order sent: its name and whether its value starts
- * with a byte order mark. Read from the text of the whole body: the boundaries and part headers are
- * ASCII, which UTF-8 decoding leaves as it is even around a file's bytes, and a mark that is not the
- * body's first character is kept as U+FEFF.
+ * Each text field of a multipart body as sent, in order: its name and value. Read from the text of
+ * the whole body: the boundaries and part headers are ASCII, which UTF-8 decoding leaves as it is
+ * even around a file's bytes, and a mark that is not the body's first character is kept as U+FEFF.
  */
-function textFieldMarks(buffer: ArrayBuffer, contentType: string): Array<[string, boolean]> {
+function sentTextFields(buffer: ArrayBuffer, contentType: string): Array<[string, string]> {
   const boundary = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
   if (!boundary) return [];
-  const fields: Array<[string, boolean]> = [];
+  const fields: Array<[string, string]> = [];
   for (const part of new TextDecoder().decode(buffer).split(`--${boundary[1] ?? boundary[2]}`)) {
     const headEnd = part.indexOf('\r\n\r\n');
     const disposition = /^content-disposition:[^\r\n]*/im.exec(part.slice(0, Math.max(headEnd, 0)))?.[0] ?? '';
     const name = /;\s*name="([^"]*)"/i.exec(disposition)?.[1];
     if (name === undefined || /;\s*filename\*?=/i.test(disposition)) continue;
-    fields.push([name, part.startsWith(MARK, headEnd + 4)]);
+    // The value ends with the line break before the next boundary.
+    fields.push([name, part.slice(headEnd + 4, part.length - 2)]);
   }
   return fields;
 }
 
 /**
- * Node 22's form parser drops a byte order mark that starts a text field (later lines keep it): a
- * character the client sent would be lost, and a value at its minimum length refused. The marks
- * found in the body are put back, field by field.
+ * Node 22's form parser drops the byte order marks that start a text field (later lines keep them):
+ * characters the client sent would be lost, and a value at its minimum length refused. Where a
+ * field was sent as such marks followed by what the parser read, it is given as sent.
  */
 export function withMarksKept(form: FormData, buffer: ArrayBuffer, contentType: string): FormData {
-  const marks = textFieldMarks(buffer, contentType);
-  if (!marks.some(([, marked]) => marked)) return form;
+  const sent = sentTextFields(buffer, contentType);
+  if (!sent.some(([, value]) => value.startsWith(MARK))) return form;
   const kept = new FormData();
   for (const [name, value] of form) {
     if (typeof value !== 'string') {
       kept.append(name, value);
       continue;
     }
-    const at = marks.findIndex(([field]) => field === name);
-    const marked = at >= 0 && marks.splice(at, 1)[0]![1];
-    kept.append(name, marked && !value.startsWith(MARK) ? `${MARK}${value}` : value);
+    const at = sent.findIndex(([field]) => field === name);
+    const asSent = at >= 0 ? sent.splice(at, 1)[0]![1] : value;
+    const dropped = asSent.endsWith(value) && /^\uFEFF+$/.test(asSent.slice(0, asSent.length - value.length));
+    kept.append(name, dropped ? asSent : value);
   }
   return kept;
 }
