@@ -38,44 +38,36 @@ export async function readJson(request: Request, limit: number): Promise<unknown
 const MARK = '\uFEFF';
 
 /**
- * Each text field of a multipart body as sent, in order: its name and value. Read from the text of
- * the whole body: the boundaries and part headers are ASCII, which UTF-8 decoding leaves as it is
- * even around a file's bytes, and a mark that is not the body's first character is kept as U+FEFF.
+ * The value of each part of a multipart body as sent, in order, read as text: the boundaries and
+ * part headers are ASCII, which UTF-8 decoding leaves as it is even around a file's bytes, and a
+ * mark that is not the body's first character is kept as U+FEFF.
  */
-function sentTextFields(buffer: ArrayBuffer, contentType: string): Array<[string, string]> {
+function sentValues(buffer: ArrayBuffer, contentType: string): string[] {
   const boundary = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
   if (!boundary) return [];
-  const fields: Array<[string, string]> = [];
-  for (const part of new TextDecoder().decode(buffer).split(`--${boundary[1] ?? boundary[2]}`)) {
-    const headEnd = part.indexOf('\r\n\r\n');
-    const disposition = /^content-disposition:[^\r\n]*/im.exec(part.slice(0, Math.max(headEnd, 0)))?.[0] ?? '';
-    const name = /;\s*name="([^"]*)"/i.exec(disposition)?.[1];
-    if (name === undefined || /;\s*filename\*?=/i.test(disposition)) continue;
-    // The value ends with the line break before the next boundary.
-    fields.push([name, part.slice(headEnd + 4, part.length - 2)]);
-  }
-  return fields;
+  // Between the first delimiter and the closing one; each value ends with the line break before the next.
+  const parts = new TextDecoder()
+    .decode(buffer)
+    .split(`--${boundary[1] ?? boundary[2]}`)
+    .slice(1, -1);
+  return parts.map((part) => part.slice(part.indexOf('\r\n\r\n') + 4, -2));
 }
 
 /**
  * Node 22's form parser drops the byte order marks that start a text field (later lines keep them):
- * characters the client sent would be lost, and a value at its minimum length refused. Where a
- * field was sent as such marks followed by what the parser read, it is given as sent.
+ * characters the client sent would be lost, and a value at its minimum length refused. The parser
+ * keeps the parts in order, so each text field is compared with its part as sent, and given as
+ * sent when only such marks are missing from its start.
  */
 export function withMarksKept(form: FormData, buffer: ArrayBuffer, contentType: string): FormData {
-  const sent = sentTextFields(buffer, contentType);
-  if (!sent.some(([, value]) => value.startsWith(MARK))) return form;
+  const sent = sentValues(buffer, contentType);
+  if (!sent.some((value) => value.startsWith(MARK))) return form;
   const kept = new FormData();
-  for (const [name, value] of form) {
-    if (typeof value !== 'string') {
-      kept.append(name, value);
-      continue;
-    }
-    const at = sent.findIndex(([field]) => field === name);
-    const asSent = at >= 0 ? sent.splice(at, 1)[0]![1] : value;
-    const dropped = asSent.endsWith(value) && /^\uFEFF+$/.test(asSent.slice(0, asSent.length - value.length));
+  [...form].forEach(([name, value], index) => {
+    const asSent = sent[index] ?? '';
+    const dropped = typeof value === 'string' && asSent.endsWith(value) && /^\uFEFF+$/.test(asSent.slice(0, asSent.length - value.length));
     kept.append(name, dropped ? asSent : value);
-  }
+  });
   return kept;
 }
 

@@ -4,15 +4,12 @@
  * its LTS name carry none, though 26 is a line this project supports (package.json's engines): on a
  * supported line, that one warning is left out. Any other message goes to the console as before.
  */
-const SUPPORTED_LINES = [22, 24, 26];
-const NOTICE = 'oidc-provider WARNING: Unsupported runtime.';
-
 export function quietRuntimeNotice(release: { lts?: string | undefined } = process.release, version = process.versions.node): void {
-  if (release.lts || !SUPPORTED_LINES.includes(Number(version.split('.')[0]))) return;
+  if (release.lts || ![22, 24, 26].includes(Number(version.split('.')[0]))) return;
   const warn = console.warn;
   // Dropped once, then the console is left as it was: oidc-provider loads once per process.
   console.warn = (...args: unknown[]) => {
-    if (typeof args[0] === 'string' && args[0].includes(NOTICE)) console.warn = warn;
+    if (typeof args[0] === 'string' && args[0].startsWith('oidc-provider WARNING: Unsupported runtime.')) console.warn = warn;
     else warn(...args);
   };
 }
