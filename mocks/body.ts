@@ -35,8 +35,6 @@ export async function readJson(request: Request, limit: number): Promise<unknown
   }
 }
 
-const MARK = '\uFEFF';
-
 /**
  * The value of each part of a multipart body as sent, in order, read as text: the boundaries and
  * part headers are ASCII, which UTF-8 decoding leaves as it is even around a file's bytes, and a
@@ -44,6 +42,7 @@ const MARK = '\uFEFF';
  */
 function sentValues(buffer: ArrayBuffer, contentType: string): string[] {
   const boundary = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(contentType);
+  // Stryker disable next-line ArrayDeclaration: with no boundary nothing is compared; a made-up value starts with no mark either
   if (!boundary) return [];
   // Between the first delimiter and the closing one; each value ends with the line break before the next.
   const parts = new TextDecoder()
@@ -61,9 +60,10 @@ function sentValues(buffer: ArrayBuffer, contentType: string): string[] {
  */
 export function withMarksKept(form: FormData, buffer: ArrayBuffer, contentType: string): FormData {
   const sent = sentValues(buffer, contentType);
-  if (!sent.some((value) => value.startsWith(MARK))) return form;
+  if (!sent.some((value) => value.startsWith('\uFEFF'))) return form;
   const kept = new FormData();
   [...form].forEach(([name, value], index) => {
+    // Stryker disable next-line StringLiteral: the parser gives one entry per part, so every entry has its part
     const asSent = sent[index] ?? '';
     const dropped = typeof value === 'string' && asSent.endsWith(value) && /^\uFEFF+$/.test(asSent.slice(0, asSent.length - value.length));
     kept.append(name, dropped ? asSent : value);
