@@ -144,7 +144,7 @@ describe('npm run verify against a persisting server', () => {
         `Authorization: ${(await signInAs(server.url, 'grace')).authorization}`,
       ];
       const run = await runVerifyProcess(['--base-url', `${server.url}/api`, ...members, '--seed', '5', '--runs', '10', '--quiet']);
-      expect(run.code, run.output).toBe(0);
+      expect(run.code, `${run.stdout}${run.stderr}`).toBe(0);
       const file = JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
       for (const name of ['accounts', 'notifications', 'subscription', 'symbols']) {
         const served = (await (await fetch(`${server.url}/api/${name}`)).json()) as { id: string }[];

@@ -23,10 +23,10 @@ const RUN_TIMEOUT_MS = 240_000;
 
 interface VerifyRun {
   code: number | null;
+  /** What verify printed, stdout then stderr. */
   output: string;
   /** operationIds of the FAIL lines. */
   failed: Set<string>;
-  ms: number;
 }
 
 /** At most JOBS verify runs at once: each is a Node process beside the proxies in this one. */
@@ -45,15 +45,15 @@ async function limited<T>(work: () => Promise<T>): Promise<T> {
 
 async function runVerify({ baseUrl, authorization, otherAuthorization }: FaultyBackend): Promise<VerifyRun> {
   const members = ['--header', `Authorization: ${authorization}`, '--other-header', `Authorization: ${otherAuthorization}`];
-  const run = await runVerifyProcess(['--base-url', baseUrl, ...members, '--seed', SEED, '--runs', RUNS], {
+  const { code, stdout, stderr } = await runVerifyProcess(['--base-url', baseUrl, ...members, '--seed', SEED, '--runs', RUNS], {
     timeoutMs: RUN_TIMEOUT_MS - 10_000,
   });
   const failed = new Set<string>();
-  for (const line of run.output.split('\n')) {
+  for (const line of stdout.split('\n')) {
     const match = /^FAIL\s+(\S+)/.exec(line);
     if (match) failed.add(match[1]!);
   }
-  return { code: run.code, output: run.output, failed, ms: run.ms };
+  return { code, output: `${stdout}${stderr}`, failed };
 }
 
 async function verifyAgainst(fault: FaultName | null): Promise<VerifyRun> {
