@@ -6,11 +6,11 @@ import { visualizer } from 'rollup-plugin-visualizer';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Plugin } from 'vite';
-import type { EmbeddedProvider } from './mocks/oidc/provider.ts';
+import type { EmbeddedProvider } from './mocks/oidc/index.ts';
 import { manifest } from './src/pwa/manifest.ts';
-import { prerenderPages } from './scripts/prerender-plugin.ts';
+import { prerenderPages } from './src/prerender/vite-plugin.ts';
 import { themeStylesheet } from './scripts/theme-css-plugin.ts';
-import { PAGE_FILES } from './src/prerender/page-files.ts';
+import { PAGE_FILES } from './src/index.ts';
 
 /** MSW's worker script, served by the dev server only: it never enters a build. */
 function mswWorkerInDev(): Plugin {
@@ -27,6 +27,29 @@ function mswWorkerInDev(): Plugin {
   };
 }
 
+const DEV_ENTRY = '/@circle/dev-entry';
+
+/**
+ * In the dev server the page starts the mock API (MSW in the browser) before the app: index.html's
+ * entry is swapped for a module that starts the mock, then loads the app. The app never imports
+ * the mock; the two meet here, where the dev server is put together.
+ */
+function mockApiInDev(): Plugin {
+  return {
+    name: 'circle:mock-api-dev',
+    apply: 'serve',
+    transformIndexHtml: {
+      order: 'pre',
+      handler: (html) => html.replace('src="/src/main.tsx"', `src="${DEV_ENTRY}"`),
+    },
+    resolveId: (id) => (id === DEV_ENTRY ? `\0${DEV_ENTRY}` : null),
+    load: (id) =>
+      id === `\0${DEV_ENTRY}`
+        ? "import { startBrowserMocks } from '/mocks/api/browser.ts';\nawait startBrowserMocks();\nawait import('/src/main.tsx');\n"
+        : null,
+  };
+}
+
 /**
  * The embedded OpenID Connect provider under /oidc in the dev server too, so that `npm run dev`
  * signs in as `npm start` does (MSW in the page checks its tokens against its key set).
@@ -39,7 +62,7 @@ function identityProviderInDev(): Plugin {
     configureServer(server) {
       server.middlewares.use((req, res, next) => {
         if (!req.url || !/^\/oidc(?:[/?]|$)/.test(req.url)) return next();
-        provider ??= import('./mocks/oidc/provider.ts').then(({ createEmbeddedProvider }) =>
+        provider ??= import('./mocks/oidc/index.ts').then(({ createEmbeddedProvider }) =>
           createEmbeddedProvider(req.socket.localPort ?? 5173),
         );
         provider.then((p) => p.handle(req, res, `http://${req.headers.host}`)).catch(next);
@@ -68,6 +91,7 @@ const defines = (command: 'build' | 'serve') => ({
 export default defineConfig(({ command }) => ({
   plugins: [
     mswWorkerInDev(),
+    mockApiInDev(),
     identityProviderInDev(),
     themeStylesheet(),
     // Each page's first screen, painted from its HTML before any script runs, then hydrated.

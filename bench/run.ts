@@ -11,11 +11,11 @@ import autocannon from 'autocannon';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { chromium } from '@playwright/test';
-import { startServer, type RunningServer } from '../mocks/server.ts';
+import { startServer, type RunningServer } from '../mocks/server/index.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../playwright.config.ts';
 import { runLighthouse } from '../lighthouse/audit.ts';
-import { startServerProcess, tinyBuild } from '../contract-tests/support/mock-process.ts';
-import { freePort } from '../contract-tests/support/ports.ts';
+import { startServerProcess, tinyBuild } from '../testkit/index.ts';
+import { freePort } from '../testkit/index.ts';
 // @ts-expect-error: a plain .mjs module without type declarations, shared with the budget check.
 import { bundleFigures } from '../scripts/bundle-figures.mjs';
 import { measureLongTasks } from './long-tasks.ts';

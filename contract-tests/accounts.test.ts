@@ -12,9 +12,9 @@
  * - Another site's page, holding only the browser's cookies, cannot change anything.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../mocks/server.ts';
-import { makePng } from './support/images.ts';
-import { PROFILE_FIELDS } from './support/samples.ts';
+import { startServer, type RunningServer } from '../mocks/server/index.ts';
+import { makePng } from '../openapi-kit/node.ts';
+import { PROFILE_FIELDS } from '../testkit/index.ts';
 import { signInAs } from './support/sign-in.ts';
 
 type Member = 'ada' | 'grace';

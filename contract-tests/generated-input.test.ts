@@ -22,7 +22,7 @@ import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CollectionName } from '../src/api/collections';
-import { startServer, type RunningServer } from '../mocks/server.ts';
+import { startServer, type RunningServer } from '../mocks/server/index.ts';
 import { makeDistDir } from './support/backend.ts';
 import {
   build,
@@ -34,12 +34,12 @@ import {
   type GeneratedRequest,
   type OperationSpec,
   type Setup,
-} from './support/generated-requests.ts';
-import { makePng } from './support/images.ts';
-import { Contract } from './support/openapi.ts';
+} from '../verify/generated-requests.ts';
+import { makePng } from '../openapi-kit/node.ts';
+import { Contract } from '../openapi-kit/node.ts';
 import { startPrismProxy, type PrismProcess } from './support/prism.ts';
-import { PROFILE_FIELDS, SAMPLE_INPUT } from './support/samples.ts';
-import { bearerOf, testAuthenticate } from './support/test-identities.ts';
+import { PROFILE_FIELDS, SAMPLE_INPUT } from '../testkit/index.ts';
+import { bearerOf, testAuthenticate } from '../testkit/index.ts';
 
 const FILE = 'contract-tests/generated-input.test.ts';
 const MIN_REQUESTS = 2000;

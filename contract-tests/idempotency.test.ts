@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../mocks/server.ts';
-import { PROFILE_FIELDS } from './support/samples.ts';
+import { startServer, type RunningServer } from '../mocks/server/index.ts';
+import { PROFILE_FIELDS } from '../testkit/index.ts';
 import { signInAs } from './support/sign-in.ts';
 
 let server: RunningServer;

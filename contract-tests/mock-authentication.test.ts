@@ -5,13 +5,13 @@
  */
 import { getResponse, type HttpHandler } from 'msw';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Authenticate } from '../mocks/auth.ts';
-import { createContract } from '../mocks/contract.ts';
-import { ifMatchAllows } from '../mocks/handlers/profile.ts';
-import { createMockBackend } from '../mocks/mock.ts';
-import { loadSpec } from '../mocks/spec.node.ts';
-import { PROFILE_FIELDS } from './support/samples.ts';
-import { bearerOf, testAuthenticate } from './support/test-identities.ts';
+import type { Authenticate } from '../mocks/api/index.ts';
+import { createContract } from '../mocks/api/index.ts';
+import { ifMatchAllows } from '../mocks/api/handlers/profile.ts';
+import { createMockBackend } from '../mocks/api/index.ts';
+import { loadSpec } from '../openapi-kit/node.ts';
+import { PROFILE_FIELDS } from '../testkit/index.ts';
+import { bearerOf, testAuthenticate } from '../testkit/index.ts';
 
 const contract = createContract(loadSpec());
 const ORIGIN = 'http://mock.test';

@@ -6,8 +6,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { makePng } from './support/images.ts';
-import { type Finished, run, runServer, startServerProcess, tinyBuild } from './support/mock-process.ts';
+import { makePng } from '../openapi-kit/node.ts';
+import { type Finished, run, runServer, startServerProcess, tinyBuild } from '../testkit/index.ts';
 import { signInAs } from './support/sign-in.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'circle-mock-cli-'));

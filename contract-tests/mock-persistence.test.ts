@@ -2,8 +2,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startServerProcess, tinyBuild } from './support/mock-process.ts';
-import { runVerifyProcess } from './support/verify-process.ts';
+import { startServerProcess, tinyBuild } from '../testkit/index.ts';
+import { runVerifyProcess } from '../testkit/index.ts';
 import { signInAs } from './support/sign-in.ts';
 
 const KILLS = 200;

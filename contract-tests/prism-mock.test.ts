@@ -13,10 +13,10 @@ import { collectionsApi } from '../src/api/collections';
 import { profileApi } from '../src/api/profile';
 import type { TransferEvent } from '../src/api/transport';
 import { authorize } from './support/backend.ts';
-import { Contract, Recorder } from './support/openapi.ts';
+import { Contract, Recorder } from '../openapi-kit/node.ts';
 import { startPrismMock, type PrismProcess } from './support/prism.ts';
-import { makePng } from './support/images.ts';
-import { PROFILE_FIELDS, SAMPLE_INPUT } from './support/samples.ts';
+import { makePng } from '../openapi-kit/node.ts';
+import { PROFILE_FIELDS, SAMPLE_INPUT } from '../testkit/index.ts';
 
 const contract = new Contract();
 const recorder = new Recorder(contract);

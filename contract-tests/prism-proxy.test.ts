@@ -14,13 +14,13 @@ import { COLLECTION_NAMES, collectionsApi, type CollectionName } from '../src/ap
 import { ApiError, profileErrorMessage } from '../src/api/errors';
 import { profileApi } from '../src/api/profile';
 import type { TransferEvent } from '../src/api/transport';
-import { COLLECTIONS } from '../mocks/db.ts';
+import { COLLECTIONS } from '../mocks/api/index.ts';
 import { authorize, errorBody, recordedClient, startProxiedBackend, UI_CONFIG, type ProxiedBackend } from './support/backend.ts';
 import { signInAs } from './support/sign-in.ts';
-import { makePng } from './support/images.ts';
-import { Contract, Recorder } from './support/openapi.ts';
-import { freePort } from './support/ports.ts';
-import { PROFILE_FIELDS, REPLACEMENT, SAMPLE_INPUT } from './support/samples.ts';
+import { makePng } from '../openapi-kit/node.ts';
+import { Contract, Recorder } from '../openapi-kit/node.ts';
+import { freePort } from '../testkit/index.ts';
+import { PROFILE_FIELDS, REPLACEMENT, SAMPLE_INPUT } from '../testkit/index.ts';
 
 const contract = new Contract();
 /** Answers that came through Prism: these count for coverage. */

@@ -13,12 +13,12 @@ import type { ApiClient } from '../src/api/client';
 import { ApiError, isAbort } from '../src/api/errors';
 import { profileApi, type Profile } from '../src/api/profile';
 import type { TransferEvent } from '../src/api/transport';
-import { startServer, type RunningServer } from '../mocks/server.ts';
-import { MAX_AVATAR_BYTES } from '../mocks/body.ts';
+import { startServer, type RunningServer } from '../mocks/server/index.ts';
+import { MAX_AVATAR_BYTES } from '../mocks/api/body.ts';
 import { authorize, errorBody, recordedClient } from './support/backend.ts';
-import { makePng, PNG_SIGNATURE, SVG } from './support/images.ts';
-import { Contract, Recorder } from './support/openapi.ts';
-import { PROFILE_FIELDS } from './support/samples.ts';
+import { makePng, PNG_SIGNATURE, SVG } from '../openapi-kit/node.ts';
+import { Contract, Recorder } from '../openapi-kit/node.ts';
+import { PROFILE_FIELDS } from '../testkit/index.ts';
 import { signInAs } from './support/sign-in.ts';
 
 const contract = new Contract();

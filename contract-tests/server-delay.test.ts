@@ -3,8 +3,8 @@
  * configured delay (seed spec: the in-memory backend answers after 1000 ms). One slow test.
  */
 import { describe, expect, it } from 'vitest';
-import { startServer } from '../mocks/server.ts';
-import { Contract } from './support/openapi.ts';
+import { startServer } from '../mocks/server/index.ts';
+import { Contract } from '../openapi-kit/node.ts';
 
 describe('Node mock server', () => {
   it('answers GET /api/symbols with MSFT, AAPL and GOOG after its 1000 ms delay', async () => {

@@ -12,8 +12,8 @@
  * check run whatever --runs says, and the canonical invalid requests come first).
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { runVerifyProcess } from './support/verify-process.ts';
-import { FAULT_NAMES, FAULTS, startFaultyBackend, type FaultName, type FaultyBackend } from './verify/faults/backend.ts';
+import { runVerifyProcess } from '../testkit/index.ts';
+import { FAULT_NAMES, FAULTS, startFaultyBackend, type FaultName, type FaultyBackend } from '../verify/faults/backend.ts';
 
 const SEED = '1';
 /** Generated requests per operation and check: enough to reach every fault, few enough to run them all in parallel. */

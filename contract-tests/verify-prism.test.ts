@@ -10,14 +10,14 @@
  * while 5 s leaves a busy machine's Prism time enough for every answer it does give.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OpenApiSpec } from '../mocks/openapi/index.ts';
-import { loadSpec } from '../mocks/spec.node.ts';
+import { OpenApiSpec } from '../openapi-kit/index.ts';
+import { loadSpec } from '../openapi-kit/node.ts';
 import { startPrismMock, type PrismProcess } from './support/prism.ts';
-import { DEFAULT_RUNS } from './verify/args.ts';
-import { consoleReport } from './verify/report/console.ts';
-import type { CheckName, RunResults } from './verify/results.ts';
-import { runVerify } from './verify/run.ts';
-import { Target } from './verify/target.ts';
+import { DEFAULT_RUNS } from '../verify/args.ts';
+import { consoleReport } from '../verify/report/console.ts';
+import type { CheckName, RunResults } from '../verify/results.ts';
+import { runVerify } from '../verify/run.ts';
+import { Target } from '../verify/target.ts';
 
 const spec = new OpenApiSpec(loadSpec(), { detailed: true, name: 'openapi.yaml' });
 const SEED = 1;

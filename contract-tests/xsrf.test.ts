@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApiClient, type ApiClient } from '../src/api/client';
 import { profileApi } from '../src/api/profile';
-import { PROFILE_FIELDS, SAMPLE_INPUT } from './support/samples.ts';
+import { PROFILE_FIELDS, SAMPLE_INPUT } from '../testkit/index.ts';
 
 const PAGE = 'https://circle.example.org';
 const COOKIES = 'theme=dark; XSRF-TOKEN=tok%2Fen%3D42; other=1';

@@ -1,7 +1,7 @@
 import { authorizationAt, signIn } from './support/sign-in';
 import fc from 'fast-check';
 import type { Page } from '@playwright/test';
-import type { RunningServer } from '../mocks/server';
+import type { RunningServer } from '../mocks/server/index.ts';
 import { test, expect, waitForServiceWorker, collectCspViolations, cspViolations } from './support/fixtures';
 import { appRunning } from './support/pages';
 

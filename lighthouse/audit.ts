@@ -13,7 +13,7 @@ import { join, resolve } from 'node:path';
 import { chromium } from '@playwright/test';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { startServer, type RunningServer } from '../mocks/server.ts';
+import { startServer, type RunningServer } from '../mocks/server/index.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../playwright.config.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');

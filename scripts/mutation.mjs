@@ -25,7 +25,7 @@ const mutate = paths.length
       '!src/api/schema.d.ts',
       '!src/pwa/sw.ts',
       '!src/prerender/render-page.tsx',
-      '!mocks/browser.ts',
+      '!mocks/api/browser.ts',
       // Checked by the compiler (a call that must not compile), never run.
       '!mocks/**/*.typecheck.ts',
       // What tests share (a server per describe block) is test code.

@@ -4,7 +4,7 @@
  * instead of after a build, and --help needs no build at all.
  */
 import { spawnSync } from 'node:child_process';
-import { parseOptions, usage, UsageError } from '../mocks/options.ts';
+import { parseOptions, usage, UsageError } from '../mocks/server/index.ts';
 
 const args = process.argv.slice(2);
 try {

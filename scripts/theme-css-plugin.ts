@@ -1,6 +1,5 @@
 import type { Plugin } from 'vite';
-import { DEFAULT_THEME, THEME_NAMES, THEMES } from '../src/config/themes.ts';
-import { themeTokens } from '../src/ui/theme-tokens.ts';
+import { DEFAULT_THEME, THEME_NAMES, THEMES, themeTokens } from '../src/index.ts';
 
 const ID = 'virtual:theme-tokens.css';
 

@@ -41,7 +41,6 @@ const h = await vi.hoisted(async () => {
     restoreSession: vi.fn(),
     watchProfileOutbox: vi.fn(),
     registerServiceWorker: vi.fn(),
-    startBrowserMocks: vi.fn<() => Promise<void>>(),
     stateHistory: vi.fn(),
     createRoot: vi.fn(),
     hydrateRoot: vi.fn(),
@@ -81,7 +80,6 @@ vi.mock('./pwa/install', () => ({ watchInstallPrompt: h.watchInstallPrompt }));
 vi.mock('./state/session', () => ({ restoreSession: h.restoreSession }));
 vi.mock('./pwa/outbox', () => ({ watchProfileOutbox: h.watchProfileOutbox }));
 vi.mock('./pwa/register', () => ({ registerServiceWorker: h.registerServiceWorker }));
-vi.mock('../mocks/browser', () => ({ startBrowserMocks: h.startBrowserMocks }));
 vi.mock('./state/history', () => ({ stateHistory: h.stateHistory }));
 
 const SCREEN_READY = 'circle:first-screen';
@@ -170,7 +168,6 @@ beforeEach(() => {
   h.canHydrate.mockReturnValue(false);
   h.firstRouteAt.mockReturnValue(null);
   h.readPrerenderMark.mockReturnValue(MARK);
-  h.startBrowserMocks.mockResolvedValue(undefined);
   setPath('/settings');
   root = document.createElement('div');
   root.id = 'root';
@@ -444,16 +441,10 @@ describe('once the first screen is in', () => {
 });
 
 describe('with the development mocks', () => {
-  it('starts them before anything is requested, leaves the worker out, and offers the state history in the console', async () => {
+  it('leave the worker out, and offer the state history in the console', async () => {
     vi.stubGlobal('__DEV_MOCKS__', true);
     vi.stubEnv('PROD', true);
-    const started = deferred();
-    h.startBrowserMocks.mockReturnValueOnce(started.promise);
     await boot();
-    await until(() => expect(h.startBrowserMocks).toHaveBeenCalledTimes(1));
-    await settle();
-    expect(h.loadConfig).not.toHaveBeenCalled();
-    started.resolve();
     await rendered();
     expect((window as unknown as { circleStateHistory: unknown }).circleStateHistory).toBe(h.stateHistory);
     window.dispatchEvent(new Event(SCREEN_READY));
@@ -465,7 +456,6 @@ describe('with the development mocks', () => {
   it('are not started otherwise', async () => {
     await boot();
     await rendered();
-    expect(h.startBrowserMocks).not.toHaveBeenCalled();
     expect('circleStateHistory' in window).toBe(false);
   });
 });

@@ -39,9 +39,8 @@ function whenIdle(work: () => void) {
 async function boot() {
   watchOnlineStatus();
   watchInstallPrompt();
+  // The dev server starts its mock API before this module loads (vite.config.ts, mockApiInDev).
   if (__DEV_MOCKS__) {
-    const { startBrowserMocks } = await import('../mocks/browser');
-    await startBrowserMocks();
     // Debugging aid in development only: the last state changes, from the console.
     const { stateHistory } = await import('./state/history');
     (window as unknown as { circleStateHistory: typeof stateHistory }).circleStateHistory = stateHistory;

@@ -2,8 +2,8 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApiClient, type ApiClient } from '../../src/api/client';
-import { startServer, type RunningServer } from '../../mocks/server.ts';
-import type { Recorder } from './openapi.ts';
+import { startServer, type RunningServer } from '../../mocks/server/index.ts';
+import type { Recorder } from '../../openapi-kit/node.ts';
 import { startPrismProxy, type PrismProcess } from './prism.ts';
 
 /** The UI configuration the test build ships (assets/ui-config.json). */

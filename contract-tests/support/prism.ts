@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from './ports.ts';
+import { freePort } from '../../testkit/index.ts';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const SPEC_FILE = resolve(ROOT, 'openapi.yaml');

@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { signInAs, type Tokens } from '../../mocks/oidc/sign-in-flow';
+import { signInAs, type Tokens } from '../../mocks/oidc/index.ts';
 import { expect } from './fixtures';
 
 /**

@@ -8,7 +8,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, request, type Server } from 'node:http';
 import { decodeJwt } from 'jose';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startServer, type RunningServer, type ServerOptions } from '../server.ts';
+import { startServer, type RunningServer, type ServerOptions } from '../server/index.ts';
 import { PAGE_MESSAGES } from './messages.ts';
 import { refresh, signInAs } from './sign-in-flow.ts';
 

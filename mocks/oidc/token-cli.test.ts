@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { decodeJwt } from 'jose';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startServer, type RunningServer } from '../server.ts';
+import { startServer, type RunningServer } from '../server/index.ts';
 import { parseTokenArgs, runTokenCommand, USAGE } from './token-cli.ts';
 
 const DEFAULTS = { user: 'ada', password: 'circle', baseUrl: 'http://127.0.0.1:8080', json: false };

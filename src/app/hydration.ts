@@ -1,6 +1,6 @@
 import { parse } from 'regexparam';
 import { resolvePath } from './resolve-route';
-import { PRERENDER_ATTRIBUTE } from '../prerender/page-files';
+import { PRERENDER_ATTRIBUTE } from '../config/page-files';
 
 /** What the build rendered into a page: the route, in which language and theme, for a visitor signed out. */
 export interface PrerenderMark {

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { pageFileFor } from './page-files';
+import { pageFileFor } from '../config/page-files';
 import { pagesToPrerender } from './pages';
 
 describe('pageFileFor', () => {
@@ -31,14 +31,14 @@ describe('pagesToPrerender', () => {
   });
 
   it('fails the build for a page file it has no render for, naming the file', async () => {
-    const { PAGE_FILES } = await import('./page-files');
+    const { PAGE_FILES } = await import('../config/page-files');
     vi.resetModules();
-    vi.doMock('./page-files', () => ({ PAGE_FILES: { ...PAGE_FILES, 'help.html': ['/help'] } }));
+    vi.doMock('../config/page-files', () => ({ PAGE_FILES: { ...PAGE_FILES, 'help.html': ['/help'] } }));
     try {
       const fresh = await import('./pages');
       expect(() => fresh.pagesToPrerender()).toThrow(new Error('No prerender for help.html'));
     } finally {
-      vi.doUnmock('./page-files');
+      vi.doUnmock('../config/page-files');
     }
   });
 });
@@ -46,7 +46,7 @@ describe('pagesToPrerender', () => {
 /** The tables are built when their modules load: a fresh load sees them as the code has them. */
 async function fresh() {
   vi.resetModules();
-  const pageFiles = await import('./page-files');
+  const pageFiles = await import('../config/page-files');
   const pages = await import('./pages');
   return { ...pageFiles, ...pages };
 }

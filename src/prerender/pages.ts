@@ -1,6 +1,6 @@
 import type { LayoutKind } from '../app/routes';
 import type { MessageKey } from '../i18n/en';
-import { PAGE_FILES } from './page-files.ts';
+import { PAGE_FILES } from '../config/page-files.ts';
 
 /**
  * How the build renders each page of page-files.ts. `route`: a public route, rendered by the whole

@@ -4,7 +4,7 @@ import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { CacheFirst, NetworkFirst } from 'workbox-strategies';
 import { ExpirationPlugin } from 'workbox-expiration';
 import { CacheableResponsePlugin } from 'workbox-cacheable-response';
-import { pageFileFor } from '../prerender/page-files';
+import { pageFileFor } from '../config/page-files';
 import { ApiError } from '../api/errors';
 import { createApiClient } from '../api/client';
 import { bearerMiddleware } from '../api/credentials';
@@ -29,7 +29,7 @@ precacheAndRoute(self.__WB_MANIFEST);
 cleanupOutdatedCaches();
 
 // Each app route gets its prerendered page from the precache, online or not, as the server serves
-// it (src/prerender/page-files.ts), when the precache holds it; any other gets the app shell, which
+// it (src/config/page-files.ts), when the precache holds it; any other gets the app shell, which
 // the app, already in, renders the route over. (The build precaches the shell only: the pages'
 // markup is for a first visit, before there is a worker.)
 const pages = new Map<string, ReturnType<typeof createHandlerBoundToURL>>();

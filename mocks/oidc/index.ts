@@ -1,0 +1,10 @@
+/**
+ * The identity provider under /oidc: OpenID Connect (authorization code + PKCE) for the seeded
+ * members, with its sign-in pages, and a way for tests and scripts to sign in without a browser.
+ *
+ * May import: oidc-provider and its own files; nothing else of the repository.
+ */
+export { ACCOUNTS, DEMO_PASSWORD, type Account } from './accounts.ts';
+export { OIDC_PREFIX } from './paths.ts';
+export { API_SCOPE, CLIENT_ID, createEmbeddedProvider, SCOPES, type EmbeddedProvider, type IdentityProviderOptions } from './provider.ts';
+export { refresh, signInAs, SignInError, type Tokens } from './sign-in-flow.ts';

@@ -1,0 +1,87 @@
+// @vitest-environment node
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ConfigError } from '../api/index.ts';
+import { fileStore } from './persist.ts';
+
+let dir: string;
+let target: string;
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'circle-persist-unit-'));
+  target = join(dir, 'db.json');
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const refusal = (act: () => unknown): Error => {
+  try {
+    act();
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error('nothing was refused');
+};
+
+describe('fileStore: the file --persist keeps', () => {
+  it('reads null while there is no file, and then exactly the text last written', () => {
+    const store = fileStore(target);
+    expect(store.path).toBe(target);
+    expect(store.read()).toBeNull();
+    expect(existsSync(target)).toBe(false);
+    store.write('{"accounts": []}\n');
+    expect(readFileSync(target, 'utf8')).toBe('{"accounts": []}\n');
+    expect(store.read()).toBe('{"accounts": []}\n');
+    store.write('{}');
+    expect(store.read()).toBe('{}');
+    expect(statSync(target).mode & 0o777).toBe(0o644 & ~process.umask());
+    // Nothing is left beside the file once a write is done.
+    expect(readdirSync(dir)).toEqual(['db.json']);
+  });
+
+  it('reads a file that was there before it was opened', () => {
+    writeFileSync(target, 'kept');
+    expect(fileStore(target).read()).toBe('kept');
+  });
+
+  it('refuses a file in a directory that does not exist, naming the file and the directory', () => {
+    const missing = join(dir, 'nowhere', 'db.json');
+    const error = refusal(() => fileStore(missing));
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.message).toBe(`${missing}: the directory ${join(dir, 'nowhere')} does not exist`);
+  });
+
+  it('says why a file that exists cannot be read, instead of taking it for a missing one', () => {
+    mkdirSync(target);
+    const error = refusal(() => fileStore(target).read());
+    expect(error).toBeInstanceOf(ConfigError);
+    expect(error.message).toBe(`${target}: cannot be read (EISDIR)`);
+  });
+
+  it('clears the temporary file an interrupted write left behind', () => {
+    writeFileSync(join(dir, '.db.json.tmp'), '{"torn');
+    writeFileSync(target, 'previous');
+    const store = fileStore(target);
+    expect(readdirSync(dir)).toEqual(['db.json']);
+    expect(store.read()).toBe('previous');
+  });
+
+  it('leaves the previous file whole when a write fails before its rename', () => {
+    const store = fileStore(target);
+    store.write('previous');
+    // The temporary file cannot be created: the write fails before the target is touched.
+    mkdirSync(join(dir, '.db.json.tmp'));
+    expect(() => store.write('next')).toThrow(/EISDIR/);
+    expect(readFileSync(target, 'utf8')).toBe('previous');
+    expect(store.read()).toBe('previous');
+  });
+
+  it.runIf(existsSync('/proc/self/fd'))('closes every file it opens, however many writes', () => {
+    const store = fileStore(target);
+    const open = () => readdirSync('/proc/self/fd').length;
+    const before = open();
+    for (let i = 0; i < 20; i++) store.write(`write ${i}`);
+    expect(open()).toBe(before);
+    expect(store.read()).toBe('write 19');
+  });
+});

@@ -1,0 +1,61 @@
+import { createHash } from 'node:crypto';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import { asOpenApiDocument, SpecError, type OpenApiDocument } from './index.ts';
+
+export const SPEC_PATH = fileURLToPath(new URL('../openapi.yaml', import.meta.url));
+
+function readSpecText(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new SpecError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+}
+
+function parseSpecText(text: string, path: string): OpenApiDocument {
+  let parsed: unknown;
+  try {
+    parsed = parse(text);
+  } catch (error) {
+    const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw new SpecError(`${path} is not valid YAML: ${message}`);
+  }
+  return asOpenApiDocument(parsed, path);
+}
+
+/**
+ * openapi.yaml (or another OpenAPI file), parsed. A file that cannot be read or parsed, or is no
+ * OpenAPI document, throws a SpecError with a one-line reason.
+ */
+export function loadSpec(path = SPEC_PATH): OpenApiDocument {
+  return parseSpecText(readSpecText(path), path);
+}
+
+/**
+ * The same, for the mock server's start: parsing the YAML is the largest part of a start, so the
+ * result is kept as JSON in the temporary directory, under the hash of the text it came from, and
+ * read from there while the document is unchanged.
+ */
+export function loadSpecCached(path = SPEC_PATH): OpenApiDocument {
+  const text = readSpecText(path);
+  const cache = join(tmpdir(), `circle-openapi-${createHash('sha256').update(text).digest('hex').slice(0, 24)}.json`);
+  try {
+    // Stryker disable next-line StringLiteral: without an encoding the file comes as a Buffer, which JSON.parse reads as the same UTF-8 text
+    return asOpenApiDocument(JSON.parse(readFileSync(cache, 'utf8')), path);
+  } catch {
+    // Not cached yet (or unreadable): parse, and keep it for the next start when the directory lets us.
+  }
+  const doc = parseSpecText(text, path);
+  try {
+    const temporary = `${cache}.${process.pid}.tmp`;
+    writeFileSync(temporary, JSON.stringify(doc));
+    renameSync(temporary, cache);
+  } catch {
+    // A cache that cannot be written only costs the next start the parse.
+  }
+  return doc;
+}

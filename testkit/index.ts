@@ -1,0 +1,11 @@
+/**
+ * testkit: what the suites (contract-tests, e2e) and bench share: free ports, the mock server and
+ * verify as processes, sample records and test identities.
+ *
+ * May import: mocks (through their index.ts), the app's API types; never imported by a product.
+ */
+export { freePort } from './ports.ts';
+export { ROOT, run, runServer, startServerProcess, tinyBuild, type Finished, type MockProcess } from './mock-process.ts';
+export { runVerifyProcess, type VerifyProcessOptions } from './verify-process.ts';
+export { PROFILE_FIELDS, REPLACEMENT, SAMPLE_INPUT } from './samples.ts';
+export { bearerOf, testAuthenticate } from './test-identities.ts';

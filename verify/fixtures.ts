@@ -1,0 +1,340 @@
+/**
+ * Records verify may change, and putting the server back as it was found. verify only replaces or
+ * deletes what it created itself. When a collection is at its documented cap (`x-max-records`),
+ * one record is taken out for the run and put back afterwards, with its id, as the document allows
+ * a create to carry one. A profile that exists before the run is the member's: it is read, never
+ * changed; without one, verify creates its own and deletes it at the end.
+ */
+import fc from 'fast-check';
+import { follow, isJsonMedia, isRecord, type CollectionSpec, type OperationSpec } from '../openapi-kit/index.ts';
+import type { JsonSchema, SchemaArbitraries } from '../openapi-kit/index.ts';
+import type { Session } from './session.ts';
+import { bodyJson, type Exchange } from './target.ts';
+
+type Row = Record<string, unknown> & { id?: unknown };
+
+/** What a list answer says a collection holds. */
+export interface Listing {
+  /** Every id listed, each once, in the order listed. */
+  ids: string[];
+  /** The records fit to act on: valid against the list's item schema, one per id. */
+  records: Row[];
+}
+
+/** A valid value of a schema, drawn with a seed and checked by ajv: the same value for the same seed. */
+export function sampleValid(
+  session: Session,
+  arbs: SchemaArbitraries,
+  pointer: string,
+  schema: JsonSchema,
+  seed: number,
+  without: string[] = [],
+): Row {
+  const arb = arbs
+    .valid(schema)
+    .map((v) => (isRecord(v) ? Object.fromEntries(Object.entries(v).filter(([k]) => !without.includes(k))) : v))
+    .filter((v) => session.spec.validator.atPointer(pointer, v).length === 0);
+  const [value] = fc.sample(arb, { seed, numRuns: 1 });
+  return value as Row;
+}
+
+const idOf = (exchange: Exchange): string | undefined => {
+  const body = bodyJson(exchange.response);
+  return isRecord(body) && typeof body.id === 'string' ? body.id : undefined;
+};
+
+export class CollectionFixtures {
+  /** Records taken out to make room, to be put back. */
+  private readonly borrowed: Row[] = [];
+  /** Ids this run created and has not deleted yet. */
+  readonly created = new Set<string>();
+  private fixture: { id: string; body: Row } | null = null;
+
+  private readonly session: Session;
+  readonly collection: CollectionSpec;
+  private readonly arbs: SchemaArbitraries;
+
+  constructor(session: Session, collection: CollectionSpec, arbs: SchemaArbitraries) {
+    this.session = session;
+    this.collection = collection;
+    this.arbs = arbs;
+  }
+
+  /** A valid input of the collection (no id), the same for the same key. */
+  sample(key: string): Row {
+    const media = this.collection.create.body!.content['application/json']!;
+    return sampleValid(this.session, this.arbs, media.pointer, media.schema, this.session.seedOf(`${this.collection.name}:${key}`), [
+      this.collection.idParam,
+    ]);
+  }
+
+  /**
+   * What the collection holds now, as its list answers: every id listed (each once), and the
+   * records fit to act on: each valid against the list's item schema, once per id. Null when the
+   * list cannot be read. An answer that breaks the document is failed where it is judged (its
+   * operation's "responses"); nothing here acts on what in it is broken.
+   */
+  async listing(): Promise<Listing | null> {
+    const exchange = await this.session.probe(this.collection.list, {}, undefined, {
+      kind: 'exact',
+      statuses: [200],
+      why: 'listing the collection',
+    });
+    const body = bodyJson(exchange.response);
+    if (exchange.response?.status !== 200 || !Array.isArray(body)) return null;
+    const ids = new Set<string>();
+    const records: Row[] = [];
+    const items = this.itemPointer();
+    for (const row of body) {
+      const id = isRecord(row) ? row[this.collection.idParam] : undefined;
+      if (typeof id !== 'string' || ids.has(id)) continue;
+      ids.add(id);
+      if (items === null || this.session.spec.validator.atPointer(items, row).length === 0) records.push(row as Row);
+    }
+    return { ids: [...ids], records };
+  }
+
+  /** The records listed now that are fit to act on (see listing), or null when the list cannot be read. */
+  async list(): Promise<Row[] | null> {
+    return (await this.listing())?.records ?? null;
+  }
+
+  /** The pointer of the list answer's item schema, or null when the document states none. */
+  private itemPointer(): string | null {
+    const content = this.collection.list.responses['200']?.content?.find((c) => isJsonMedia(c.media));
+    if (!content?.pointer) return null;
+    const { node, pointer } = follow(this.session.spec.doc, content.schema, content.pointer);
+    return isRecord(node.items) ? `${pointer}/items` : null;
+  }
+
+  /** Whether the collection's create accepts a record as it is listed: only such a record can be put back. */
+  private canPutBack(row: Row): boolean {
+    const media = this.collection.create.body?.content['application/json'];
+    return media !== undefined && this.session.spec.validator.atPointer(media.pointer, row).length === 0;
+  }
+
+  /**
+   * Makes room for `slots` records when the collection is at its cap: takes out the last records
+   * listed that can be put back. Whether there is room now (false also when the list cannot be read).
+   */
+  async makeRoom(slots: number): Promise<boolean> {
+    const cap = this.collection.maxRecords;
+    if (cap === undefined) return true;
+    const listed = await this.listing();
+    if (!listed) return false;
+    let excess = listed.ids.length + slots - cap;
+    if (excess <= 0) return true;
+    if (!this.collection.remove) return false;
+    for (const row of [...listed.records].reverse()) {
+      if (excess <= 0) break;
+      if (!this.canPutBack(row)) continue;
+      const exchange = await this.session.probe(
+        this.collection.remove,
+        { [this.collection.idParam]: String(row[this.collection.idParam]) },
+        undefined,
+        {
+          kind: 'exact',
+          statuses: [204],
+          why: 'taking a record out to make room',
+        },
+      );
+      if (exchange.response?.status !== 204) continue;
+      this.borrowed.push(row);
+      excess--;
+    }
+    return excess <= 0;
+  }
+
+  /** Notes a record created by an exchange (201 to the collection's create), to delete it at the end. */
+  track(exchange: Exchange): void {
+    if (exchange.op?.id !== this.collection.create.id || exchange.response?.status !== 201) return;
+    const id = idOf(exchange);
+    if (id !== undefined) this.created.add(id);
+  }
+
+  /** Notes a record deleted by an exchange (204 from the collection's delete). */
+  untrack(exchange: Exchange, id: string): void {
+    if (exchange.op?.id === this.collection.remove?.id && exchange.response?.status === 204) this.created.delete(id);
+  }
+
+  /** Creates the run's own record, for the operations on one record. */
+  async setup(): Promise<void> {
+    const room = await this.makeRoom(1);
+    const body = this.sample('fixture');
+    const exchange = await this.session.probe(
+      this.collection.create,
+      {},
+      body,
+      room
+        ? { kind: 'exact', statuses: [201], why: 'creating a record to work on' }
+        : {
+            kind: 'exact',
+            statuses: [201, 422],
+            why: 'creating a record to work on in a collection that may be full (no record could be taken out)',
+          },
+    );
+    this.track(exchange);
+    const id = idOf(exchange);
+    if (id !== undefined) this.fixture = { id, body };
+  }
+
+  /** The run's own record, created again (with its id) when a request deleted it; null without one. */
+  async ensure(): Promise<string | null> {
+    if (!this.fixture) return null;
+    const { id, body } = this.fixture;
+    const read = await this.session.probe(this.collection.read, { [this.collection.idParam]: id }, undefined);
+    if (read.response?.status === 200) return id;
+    const again = await this.session.probe(
+      this.collection.create,
+      {},
+      { ...body, [this.collection.idParam]: id },
+      {
+        kind: 'exact',
+        statuses: [201],
+        why: 'creating the record to work on again, with its id',
+      },
+    );
+    this.track(again);
+    return again.response?.status === 201 ? id : null;
+  }
+
+  /** Deletes what the run created and puts back what it took out. Always sent, whatever the budget. */
+  async teardown(): Promise<void> {
+    const remove = this.collection.remove;
+    if (remove) {
+      for (const id of [...this.created]) {
+        const exchange = await this.session.probe(
+          remove,
+          { [this.collection.idParam]: id },
+          undefined,
+          { kind: 'unspecified' },
+          { essential: true },
+        );
+        if (exchange.response?.status === 204 || exchange.response?.status === 404) this.created.delete(id);
+      }
+    }
+    for (const row of this.borrowed.splice(0)) {
+      const exchange = await this.session.probe(
+        this.collection.create,
+        {},
+        row,
+        { kind: 'exact', statuses: [201], why: 'putting back a record taken out' },
+        { essential: true },
+      );
+      if (exchange.response?.status !== 201)
+        this.session.results.notes.push(`could not put back record '${String(row.id)}' of ${this.collection.name}: ${JSON.stringify(row)}`);
+    }
+    this.fixture = null;
+  }
+}
+
+/** The profile operations, found by their operationIds (see the README). */
+export interface ProfileOps {
+  mine: OperationSpec;
+  create: OperationSpec;
+  update?: OperationSpec;
+  remove?: OperationSpec;
+  avatar?: OperationSpec;
+  /** The path parameter of the profile's id. */
+  idParam: string;
+}
+
+export function profileOps(ops: readonly OperationSpec[]): ProfileOps | null {
+  const by = (id: string) => ops.find((o) => o.id === id);
+  const mine = by('getMyProfile');
+  const create = by('createProfile');
+  if (!mine || !create) return null;
+  const out: ProfileOps = { mine, create, idParam: 'id' };
+  const update = by('updateProfile');
+  const remove = by('deleteProfile');
+  const avatar = by('getProfileAvatar');
+  if (update) out.update = update;
+  if (remove) out.remove = remove;
+  if (avatar) out.avatar = avatar;
+  out.idParam = /\{([^}]+)\}/.exec((update ?? remove ?? avatar)?.path ?? '')?.[1] ?? 'id';
+  return out;
+}
+
+export class ProfileFixture {
+  /** The profile is this run's (created by it): it may be changed and is deleted at the end. */
+  owned = false;
+  id: string | null = null;
+  /** The profile as found before the run (null: none), to tell at the end whether it was kept. */
+  original: Row | null = null;
+
+  private readonly session: Session;
+  readonly ops: ProfileOps;
+  private readonly arbs: SchemaArbitraries;
+
+  constructor(session: Session, ops: ProfileOps, arbs: SchemaArbitraries) {
+    this.session = session;
+    this.ops = ops;
+    this.arbs = arbs;
+  }
+
+  /** Reads the member's profile: 200 (a profile) or 204 (none). */
+  async read(essential = false): Promise<Row | null | undefined> {
+    const exchange = await this.session.probe(this.ops.mine, {}, undefined, { kind: 'unspecified' }, { essential });
+    const body = bodyJson(exchange.response);
+    if (exchange.response?.status === 200 && isRecord(body)) return body as Row;
+    if (exchange.response?.status === 204) return null;
+    return undefined;
+  }
+
+  sample(key: string): Row {
+    const media = this.ops.create.body!.content['application/json']!;
+    return sampleValid(this.session, this.arbs, media.pointer, media.schema, this.session.seedOf(`profile:${key}`));
+  }
+
+  async setup(create: boolean): Promise<void> {
+    const found = await this.read();
+    if (found) {
+      this.original = found;
+      this.id = typeof found.id === 'string' ? found.id : null;
+      return;
+    }
+    if (found === null && create) await this.ensure();
+  }
+
+  /** The profile to work on: this run's, created when there is none. Null when the member has one of their own. */
+  async ensure(): Promise<string | null> {
+    if (this.original) return null;
+    if (this.owned && this.id) {
+      const found = await this.read();
+      if (found && found.id === this.id) return this.id;
+    }
+    const exchange = await this.session.probe(this.ops.create, {}, this.sample('fixture'), {
+      kind: 'exact',
+      statuses: [201],
+      why: 'creating a profile to work on',
+    });
+    this.track(exchange);
+    return exchange.response?.status === 201 ? this.id : null;
+  }
+
+  /** Notes a profile created by an exchange. */
+  track(exchange: Exchange): void {
+    if (exchange.op?.id !== this.ops.create.id || exchange.response?.status !== 201) return;
+    const id = idOf(exchange);
+    if (id !== undefined) {
+      this.owned = true;
+      this.id = id;
+    }
+  }
+
+  /** Deletes the run's profile. Always sent. */
+  async teardown(): Promise<void> {
+    if (this.original || !this.ops.remove) return;
+    const found = await this.read(true);
+    if (found && typeof found.id === 'string')
+      await this.session.probe(
+        this.ops.remove,
+        { [this.ops.idParam]: found.id },
+        undefined,
+        { kind: 'exact', statuses: [204], why: 'deleting the profile this run created' },
+        { essential: true },
+      );
+    this.owned = false;
+    this.id = null;
+  }
+}

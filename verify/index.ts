@@ -1,0 +1,11 @@
+/**
+ * verify: `npm run verify` checks any server against openapi.yaml (single exchanges and stateful
+ * walks, from generated requests), with console, JSON, JUnit and HTML reports, and a fault table
+ * of server bugs it must catch. ./cli.ts is the command line.
+ *
+ * May import: openapi-kit, mocks (through their index.ts, to run against the embedded mock),
+ * its own files; never imported by a product.
+ */
+export { EXIT, main, type Io } from './cli.ts';
+export { runVerify } from './run.ts';
+export { FAULT_NAMES, FAULTS, startFaultyBackend, type FaultName, type FaultyBackend } from './faults/backend.ts';

@@ -1,0 +1,118 @@
+/**
+ * The judge of one exchange: does the answer honour the document (mocks/openapi's check: status,
+ * Content-Type, required headers, body schema, Error body), and is its status one the document
+ * gives for that kind of request?
+ *
+ * - a valid request: a documented 2xx, or a documented 4xx that can happen to valid input (404 for
+ *   an id that does not exist, 405, 409, 422…), never 400, 413 or 415, which say the request is
+ *   wrong; a 5xx only where the operation documents one;
+ * - an invalid request: a documented 4xx (its body then is the documented Error), and, when the
+ *   document names the status for what is wrong (413 for a body over its limit, 415 for a media
+ *   type it does not list…), that status;
+ * - a request the document says nothing about: any documented answer;
+ * - an exact expectation (the stateful model): one of the statuses given.
+ */
+import { isJsonMedia, mediaTypeOf, responseFor, type OpenApiSpec, type OperationSpec, type Violation } from '../openapi-kit/index.ts';
+import type { Exchange } from './target.ts';
+
+/** Statuses that say the request itself is wrong: a valid request never gets them. */
+export const CLIENT_FAULT_STATUSES: readonly number[] = [400, 411, 413, 414, 415, 431];
+
+export type Expectation =
+  | { kind: 'valid' }
+  | { kind: 'invalid'; why: string[]; statuses?: number[] }
+  | { kind: 'unspecified' }
+  | { kind: 'exact'; statuses: number[]; why: string };
+
+/** What went wrong with one exchange, ready for a report. */
+export interface Finding {
+  title: string;
+  violations: Violation[];
+}
+
+const excerpt = (bytes: Uint8Array, n = 300): string => {
+  const text = new TextDecoder().decode(bytes.subarray(0, n * 4));
+  return text.length > n ? `${text.slice(0, n)}…` : text;
+};
+
+/** The answer in one line: status, Content-Type, the start of the body. */
+export function describeAnswer(exchange: Exchange): string {
+  const r = exchange.response;
+  if (!r) return `no answer: ${exchange.error ?? 'unknown error'}`;
+  const type = r.headers.get('content-type');
+  const body = r.body.byteLength === 0 ? '(no body)' : excerpt(r.body);
+  return `${r.status} ${type ?? '(no Content-Type)'} ${body}`;
+}
+
+/** The ways an exchange breaks the document or the expectation; empty when it honours both. */
+export function judge(spec: OpenApiSpec, op: OperationSpec, exchange: Exchange, expectation: Expectation): Finding[] {
+  const r = exchange.response;
+  if (!r) return [{ title: `no answer (${exchange.error ?? 'unknown error'})`, violations: [] }];
+  const findings: Finding[] = [];
+  const violations = spec.check(op, { status: r.status, headers: r.headers, body: r.body });
+  if (violations.length > 0) {
+    const first = violations[0]!;
+    findings.push({
+      title: first.kind === 'status' ? first.message : `the ${r.status} answer breaks the document: ${first.message}`,
+      violations,
+    });
+  }
+  const documented = responseFor(op, r.status) !== undefined;
+  const status = r.status;
+  switch (expectation.kind) {
+    case 'valid':
+      if (documented && CLIENT_FAULT_STATUSES.includes(status))
+        findings.push({ title: `a valid request was refused with ${status}: ${errorMessage(exchange)}`, violations: [] });
+      break;
+    case 'invalid': {
+      const why = expectation.why.join('; ');
+      // An operation that documents no 4xx has no other answer for a bad request than those it documents.
+      const has4xx = op.statuses.some((s) => s.startsWith('4'));
+      if (status < 300) findings.push({ title: `an invalid request was accepted (${status}): ${why}`, violations: [] });
+      else if (status >= 500 && documented && has4xx)
+        findings.push({ title: `an invalid request got ${status}, not a 4xx: ${why}`, violations: [] });
+      else if (documented && status < 500 && expectation.statuses) {
+        const fits = [...expectation.statuses, ...invalidAlways(op)];
+        if (!fits.includes(status))
+          findings.push({
+            title: `an invalid request got ${status}; the document gives ${expectation.statuses.join(' or ')} for it: ${why}`,
+            violations: [],
+          });
+      }
+      break;
+    }
+    case 'exact':
+      if (!expectation.statuses.includes(status))
+        findings.push({ title: `${expectation.why}: expected ${expectation.statuses.join(' or ')}, got ${status}`, violations: [] });
+      break;
+    case 'unspecified':
+      break;
+  }
+  return findings;
+}
+
+/**
+ * Answers that fit any request the operation documents them for: 405 (the method is not supported
+ * here at all) and, for an operation on a resource named in the path, 404 (there is none).
+ */
+function invalidAlways(op: OperationSpec): number[] {
+  const out: number[] = [];
+  if (op.statuses.includes('405')) out.push(405);
+  if (op.statuses.includes('404') && op.params.some((p) => p.in === 'path')) out.push(404);
+  return out;
+}
+
+/** The message of an Error body, or the start of the body. */
+function errorMessage(exchange: Exchange): string {
+  const r = exchange.response;
+  if (!r) return '';
+  if (isJsonMedia(mediaTypeOf(r.headers.get('content-type')))) {
+    try {
+      const parsed = JSON.parse(new TextDecoder().decode(r.body)) as { message?: unknown };
+      if (typeof parsed.message === 'string') return parsed.message;
+    } catch {
+      // fall through to the excerpt
+    }
+  }
+  return excerpt(r.body, 120);
+}

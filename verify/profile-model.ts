@@ -1,0 +1,485 @@
+/**
+ * The stateful model of the member's profile, as the document describes it: `GET myprofile`
+ * answers 204 while there is none and the profile once created; a member has one profile (a
+ * second create answers 409); an update changes the fields sent and keeps the others; a delete
+ * answers 204 and the profile is gone (204 again, 404 for its URLs); the avatar, once uploaded, is
+ * answered as uploaded. Every run first walks it once the same way (see walk), whatever --runs
+ * says, then runs generated sequences. Runs only when the member has no profile, and deletes its
+ * own at the end.
+ *
+ * The walk also holds the profile to its owner and to its version: another member (--other-header)
+ * is refused its update, its delete and its avatar (403) and changes nothing; a change without
+ * If-Match answers 428, one with an ETag from before the last write 412 (the answer's ETag the
+ * current one), and each write answers a new ETag. The member's If-Match is the last ETag the
+ * server answered them (Target.etag).
+ */
+import fc from 'fast-check';
+import { isRecord, type OperationSpec } from '../openapi-kit/index.ts';
+import { fileBytes, goodFiles, type FilePart } from './generated-requests.ts';
+import type { SchemaArbitraries } from '../openapi-kit/index.ts';
+import { ProfileFixture, type ProfileOps } from './fixtures.ts';
+import { MISSING_ID } from './singles.ts';
+import type { Session } from './session.ts';
+import { canonical, disproved, runSequences, runWalk, skipSequences, step, type Transcript } from './stateful.ts';
+import { bodyJson, jsonRequest, requiresIfMatch, type Exchange, type Outgoing } from './target.ts';
+
+type Row = Record<string, unknown>;
+
+interface Model {
+  /** The fields the profile must show (those sent), or null when there is none. */
+  fields: Row | null;
+  id: string | null;
+  /** The last id a profile had, for requests after a delete. */
+  lastId: string | null;
+  createdAt: unknown;
+  avatar: { bytes: Uint8Array; type: string } | null;
+  /** The operation whose answer the model's state rests on. */
+  writer: OperationSpec | null;
+  /** The ETags the profile's writes answered, oldest first: the one before the last is stale. */
+  tags: string[];
+}
+
+const emptyModel = (): Model => ({ fields: null, id: null, lastId: null, createdAt: undefined, avatar: null, writer: null, tags: [] });
+
+interface Real extends Transcript {
+  fixture: ProfileFixture;
+}
+
+type Cmd = fc.AsyncCommand<Model, Real, false>;
+
+/** A body as JSON or as multipart form data (with an optional avatar). */
+interface Payload {
+  fields: Row;
+  form: boolean;
+  avatar: FilePart | null;
+}
+
+/** Text that reads back the same through a multipart form: no line breaks (they become CRLF), tags without edge spaces. */
+const formSafe = (fields: Row): boolean =>
+  Object.entries(fields).every(([k, v]) =>
+    Array.isArray(v)
+      ? v.every((t) => typeof t === 'string' && t === t.trim() && t !== '' && !/[\r\n]/.test(t)) && (k !== 'interests' || v.length > 0)
+      : typeof v !== 'string' || !/[\r\n]/.test(v),
+  );
+
+export class ProfileModel {
+  private readonly session: Session;
+  private readonly ops: ProfileOps;
+  private readonly arbs: SchemaArbitraries;
+
+  constructor(session: Session, ops: ProfileOps, arbs: SchemaArbitraries) {
+    this.session = session;
+    this.ops = ops;
+    this.arbs = arbs;
+  }
+
+  get operations(): OperationSpec[] {
+    const o = this.ops;
+    return [o.mine, o.create, o.update, o.remove, o.avatar].filter((x): x is OperationSpec => x !== undefined);
+  }
+
+  private url(op: OperationSpec, id?: string): string {
+    return this.session.target.url(op, id === undefined ? {} : { [this.ops.idParam]: id });
+  }
+
+  private outgoing(op: OperationSpec, id: string | undefined, p: Payload): Outgoing {
+    if (!p.form) return jsonRequest(op.method, this.url(op, id), p.fields);
+    const form = new FormData();
+    const parts: Array<{ name: string; value: string } | { name: string; file: Uint8Array; type: string; filename: string }> = [];
+    for (const [name, value] of Object.entries(p.fields)) {
+      const text = Array.isArray(value) ? value.join(',') : String(value);
+      form.append(name, text);
+      parts.push({ name, value: text });
+    }
+    if (p.avatar) {
+      const bytes = fileBytes(p.avatar);
+      form.append('avatar', new Blob([bytes], { type: p.avatar.type }), p.avatar.filename);
+      parts.push({ name: 'avatar', file: bytes, type: p.avatar.type, filename: p.avatar.filename });
+    }
+    return { method: op.method, url: this.url(op, id), body: form, sent: { kind: 'form', parts, chunked: false } };
+  }
+
+  private payloads(op: OperationSpec, minFields: number): fc.Arbitrary<Payload> {
+    const json = op.body?.content['application/json'];
+    const form = op.body?.content['multipart/form-data'];
+    const fields = json
+      ? this.arbs
+          .valid(json.schema)
+          .filter(
+            (v): v is Row =>
+              isRecord(v) && Object.keys(v).length >= minFields && this.session.spec.validator.atPointer(json.pointer, v).length === 0,
+          )
+      : fc.constant<Row>({});
+    const variants: Array<fc.Arbitrary<Payload>> = [fields.map((f) => ({ fields: f, form: false, avatar: null }))];
+    const field = form?.fileFields.includes('avatar') ? 'avatar' : undefined;
+    if (form && field) {
+      variants.push(
+        fc
+          .tuple(fields.filter(formSafe), fc.option(fc.constantFrom(...goodFiles(form, field)), { nil: null }))
+          .map(([f, avatar]) => ({ fields: f, form: true, avatar })),
+      );
+    }
+    return fc.oneof(...variants);
+  }
+
+  /** The profile as the model says it is, compared field by field with an answer. */
+  private mismatch(m: Model, body: unknown): string | null {
+    if (!isRecord(body) || !m.fields) return 'the body is not a profile';
+    if (body.id !== m.id) return `id is ${JSON.stringify(body.id)}, not ${JSON.stringify(m.id)}`;
+    for (const [k, v] of Object.entries(m.fields))
+      if (canonical(body[k]) !== canonical(v)) return `${k} is ${canonical(body[k])}, not ${canonical(v)}`;
+    if (m.createdAt !== undefined && body.createdAt !== m.createdAt)
+      return `createdAt changed from ${String(m.createdAt)} to ${String(body.createdAt)}`;
+    if (m.avatar && typeof body.avatar !== 'string') return 'the avatar uploaded has no link';
+    return null;
+  }
+
+  private async readMine(m: Model, real: Real, blame: OperationSpec, what: string): Promise<void> {
+    const exchange = await step(
+      this.session,
+      real,
+      this.ops.mine,
+      { method: 'GET', url: this.url(this.ops.mine) },
+      { kind: 'unspecified' },
+    );
+    const status = exchange.response?.status;
+    if (m.fields === null) {
+      if (status !== 204)
+        disproved(real, exchange, status === 200 ? blame : this.ops.mine, `${what}: expected 204 (no profile), got ${status ?? 'nothing'}`);
+      return;
+    }
+    if (status !== 200)
+      disproved(
+        real,
+        exchange,
+        status === 204 ? blame : this.ops.mine,
+        `${what}: expected 200 with the profile, got ${status ?? 'nothing'}`,
+      );
+    const problem = this.mismatch(m, bodyJson(exchange.response));
+    if (problem) disproved(real, exchange, blame, `${what}: ${problem}`);
+  }
+
+  private create(p: Payload): Cmd {
+    const self = this;
+    const op = this.ops.create;
+    return {
+      check: () => true,
+      toString: () => `create(${p.form ? 'form' : 'json'}${p.avatar ? ` + ${p.avatar.type}` : ''})`,
+      async run(m, real) {
+        const exists = m.fields !== null;
+        const exchange = await step(self.session, real, op, self.outgoing(op, undefined, p), {
+          kind: 'exact',
+          statuses: exists ? [409] : [201],
+          why: exists ? 'creating a second profile' : 'creating the profile',
+        });
+        if (exists) return self.readMine(m, real, op, 'reading the profile after a refused second create');
+        real.fixture.track(exchange);
+        m.tags = [];
+        self.noteTag(m, real, exchange, op);
+        const body = bodyJson(exchange.response);
+        if (!isRecord(body) || typeof body.id !== 'string') disproved(real, exchange, op, 'the 201 body has no string id');
+        Object.assign(m, { fields: { ...p.fields }, id: body.id, lastId: body.id, createdAt: body.createdAt, writer: op });
+        m.avatar = p.avatar ? { bytes: fileBytes(p.avatar), type: p.avatar.type } : null;
+        const problem = self.mismatch(m, body);
+        if (problem) disproved(real, exchange, op, `the 201 body is not the profile as sent: ${problem}`);
+        await self.readMine(m, real, op, 'reading the created profile back');
+      },
+    };
+  }
+
+  private update(p: Payload): Cmd {
+    const self = this;
+    const op = this.ops.update!;
+    return {
+      check: () => true,
+      toString: () => `update(${p.form ? 'form' : 'json'}: ${Object.keys(p.fields).join(',')}${p.avatar ? ` + ${p.avatar.type}` : ''})`,
+      async run(m, real) {
+        const exists = m.fields !== null;
+        const id = m.id ?? m.lastId ?? MISSING_ID;
+        const exchange = await step(self.session, real, op, self.outgoing(op, id, p), {
+          kind: 'exact',
+          statuses: exists ? [200] : [404],
+          why: exists ? 'updating the profile' : 'updating a profile that does not exist',
+        });
+        if (!exists) return;
+        self.noteTag(m, real, exchange, op);
+        m.fields = { ...m.fields, ...p.fields };
+        if (p.avatar) m.avatar = { bytes: fileBytes(p.avatar), type: p.avatar.type };
+        m.writer = op;
+        const problem = self.mismatch(m, bodyJson(exchange.response));
+        if (problem)
+          disproved(real, exchange, op, `the 200 body is not the profile with the fields sent changed and the others kept: ${problem}`);
+        await self.readMine(m, real, op, 'reading the updated profile back');
+      },
+    };
+  }
+
+  /** Keeps the ETag a write answered; the same tag as before the write is a version that did not change. */
+  private noteTag(m: Model, real: Real, exchange: Exchange, op: OperationSpec): void {
+    const tag = exchange.response?.headers.get('etag') ?? null;
+    if (tag === null) return;
+    if (m.tags.at(-1) === tag)
+      disproved(
+        real,
+        exchange,
+        op,
+        `the write answered the ETag the profile had before it (${tag}): a stale If-Match could not be told from a current one`,
+      );
+    m.tags.push(tag);
+  }
+
+  /** Another member (--other-header) is refused the profile: its update, its delete and its avatar answer 403, and it stays as it was. */
+  private foreign(p: Payload): Cmd {
+    const self = this;
+    return {
+      check: (m) => m.id !== null,
+      toString: () => 'asOtherMember()',
+      async run(m, real) {
+        const id = m.id!;
+        const as = { credentials: 'other' as const, ifMatch: self.session.target.etag ?? '*' };
+        if (self.ops.update)
+          await step(
+            self.session,
+            real,
+            self.ops.update,
+            { ...self.outgoing(self.ops.update, id, p), ...as },
+            {
+              kind: 'exact',
+              statuses: [403],
+              why: "another member updating the member's profile (with its current ETag)",
+            },
+          );
+        if (self.ops.remove)
+          await step(
+            self.session,
+            real,
+            self.ops.remove,
+            { method: 'DELETE', url: self.url(self.ops.remove, id), ...as },
+            {
+              kind: 'exact',
+              statuses: [403],
+              why: "another member deleting the member's profile (with its current ETag)",
+            },
+          );
+        if (self.ops.avatar)
+          await step(
+            self.session,
+            real,
+            self.ops.avatar,
+            { method: 'GET', url: self.url(self.ops.avatar, id), credentials: 'other' },
+            {
+              kind: 'exact',
+              statuses: [403],
+              why: "another member reading the member's avatar",
+            },
+          );
+        await self.readMine(
+          m,
+          real,
+          self.ops.update ?? self.ops.remove ?? self.ops.mine,
+          "reading the profile after another member's refused changes",
+        );
+      },
+    };
+  }
+
+  /** A change without If-Match answers 428; with an ETag from before the last write, 412 and the current ETag. Neither changes anything. */
+  private preconditions(p: Payload): Cmd {
+    const self = this;
+    return {
+      check: (m) => m.id !== null,
+      toString: () => 'preconditions()',
+      async run(m, real) {
+        const id = m.id!;
+        const changes: Array<[OperationSpec, () => Outgoing]> = [];
+        if (self.ops.update && requiresIfMatch(self.ops.update))
+          changes.push([self.ops.update, () => self.outgoing(self.ops.update!, id, p)]);
+        if (self.ops.remove && requiresIfMatch(self.ops.remove))
+          changes.push([self.ops.remove, () => ({ method: 'DELETE', url: self.url(self.ops.remove!, id) })]);
+        for (const [op, out] of changes)
+          await step(
+            self.session,
+            real,
+            op,
+            { ...out(), ifMatch: null },
+            { kind: 'exact', statuses: [428], why: `${op.method} of the profile without If-Match` },
+          );
+        const [stale, current] = [m.tags.at(-2), m.tags.at(-1)];
+        if (stale !== undefined && current !== undefined) {
+          for (const [op, out] of changes) {
+            const exchange = await step(
+              self.session,
+              real,
+              op,
+              { ...out(), ifMatch: stale },
+              {
+                kind: 'exact',
+                statuses: [412],
+                why: `${op.method} of the profile with the ETag it had before its last write (${stale})`,
+              },
+            );
+            const tag = exchange.response?.headers.get('etag');
+            if (tag !== current)
+              disproved(real, exchange, op, `the 412 answer's ETag is ${tag ?? 'missing'}, not the profile's current ${current}`);
+          }
+        }
+        await self.readMine(
+          m,
+          real,
+          self.ops.update ?? self.ops.remove ?? self.ops.mine,
+          'reading the profile after changes refused for their If-Match',
+        );
+      },
+    };
+  }
+
+  private remove(): Cmd {
+    const self = this;
+    const op = this.ops.remove!;
+    return {
+      check: () => true,
+      toString: () => 'remove()',
+      async run(m, real) {
+        const exists = m.fields !== null;
+        await step(
+          self.session,
+          real,
+          op,
+          { method: 'DELETE', url: self.url(op, m.id ?? m.lastId ?? MISSING_ID) },
+          {
+            kind: 'exact',
+            statuses: exists ? [204] : [404],
+            why: exists ? 'deleting the profile' : 'deleting a profile that does not exist',
+          },
+        );
+        Object.assign(m, { fields: null, id: null, createdAt: undefined, avatar: null, writer: op, tags: [] });
+        await self.readMine(m, real, op, 'reading the profile after its delete');
+      },
+    };
+  }
+
+  private avatar(): Cmd {
+    const self = this;
+    const op = this.ops.avatar!;
+    return {
+      check: (m) => m.id !== null || m.lastId !== null,
+      toString: () => 'avatar()',
+      async run(m, real) {
+        const has = m.fields !== null && m.avatar !== null;
+        const exchange = await step(
+          self.session,
+          real,
+          op,
+          { method: 'GET', url: self.url(op, m.id ?? m.lastId ?? MISSING_ID) },
+          {
+            kind: 'exact',
+            statuses: has ? [200] : [404],
+            why: has ? 'reading the uploaded avatar' : 'reading an avatar that is not there',
+          },
+        );
+        if (!has || !m.avatar) return;
+        const r = exchange.response!;
+        const type = (r.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+        const same = r.body.byteLength === m.avatar.bytes.byteLength && r.body.every((b, i) => b === m.avatar!.bytes[i]);
+        if (!same || type !== m.avatar.type)
+          disproved(
+            real,
+            exchange,
+            m.writer ?? op,
+            `the avatar answered (${type}, ${r.body.byteLength} bytes) is not the one uploaded (${m.avatar.type}, ${m.avatar.bytes.byteLength} bytes)`,
+          );
+      },
+    };
+  }
+
+  async run(): Promise<void> {
+    const probe = new ProfileFixture(this.session, this.ops, this.arbs);
+    const found = await probe.read();
+    if (found !== null) {
+      const why = found === undefined ? 'the profile could not be read' : 'the member has a profile: the sequences would change it';
+      for (const op of this.operations) this.session.results.skip(op, 'stateful', why);
+      return;
+    }
+    if (!(await this.walk())) return skipSequences(this.session, this.operations, 'the profile');
+    if (!this.session.canSend) return;
+    const commands: Array<fc.Arbitrary<Cmd>> = [fc.constant(this.readCmd())];
+    commands.push(this.payloads(this.ops.create, 1).map((p) => this.create(p)));
+    if (this.ops.update) commands.push(this.payloads(this.ops.update, 1).map((p) => this.update(p)));
+    if (this.ops.remove) commands.push(fc.constant(this.remove()));
+    if (this.ops.avatar) commands.push(fc.constant(this.avatar()));
+    this.session.activity = 'profile stateful';
+    await runSequences(
+      this.session,
+      'profile',
+      fc.tuple(this.payloads(this.ops.create, 1), fc.commands(commands, { maxCommands: 8 })),
+      Math.max(3, Math.ceil(this.session.options.runs / 2)),
+      async ([first, cmds], transcript) => {
+        const fixture = new ProfileFixture(this.session, this.ops, this.arbs);
+        const real: Real = Object.assign(transcript, { fixture });
+        const model = emptyModel();
+        try {
+          await fc.asyncModelRun(() => ({ model, real }), [this.create(first), ...cmds]);
+        } finally {
+          await fixture.teardown();
+        }
+      },
+    );
+  }
+
+  /**
+   * The walk every run makes, whatever --runs says: create (with an avatar when the document takes
+   * one) → read → the avatar as uploaded → update → read (the fields sent changed, the others kept)
+   * → delete → read answers 204 → the avatar, an update and a delete of the deleted profile answer 404.
+   */
+  private async walk(): Promise<boolean> {
+    const seed = this.session.seedOf('walk:profile');
+    const withAvatar = this.payloads(this.ops.create, 1).filter((p) => p.avatar !== null);
+    const canUpload = this.ops.create.body?.content['multipart/form-data']?.fileFields.includes('avatar') === true;
+    const [created] = fc.sample(canUpload ? withAvatar : this.payloads(this.ops.create, 1), { seed, numRuns: 1 });
+    if (!created) return true;
+    const steps: Cmd[] = [this.create(created)];
+    if (this.ops.avatar) steps.push(this.avatar());
+    const [changed] = this.ops.update ? fc.sample(this.payloads(this.ops.update, 1), { seed: seed + 1, numRuns: 1 }) : [];
+    const probe = changed ?? created;
+    if (this.session.target.otherHeaders.length > 0) steps.push(this.foreign(probe));
+    else
+      for (const op of [this.ops.update, this.ops.remove, this.ops.avatar])
+        if (op?.secured)
+          this.session.results.note(
+            op,
+            'stateful',
+            "another member's access (403) not checked: give their credentials with --other-header",
+          );
+    if (changed) steps.push(this.update(changed));
+    steps.push(this.preconditions(probe));
+    if (this.ops.remove) {
+      steps.push(this.remove());
+      if (this.ops.avatar) steps.push(this.avatar());
+      const [late] = this.ops.update ? fc.sample(this.payloads(this.ops.update, 1), { seed: seed + 2, numRuns: 1 }) : [];
+      if (late) steps.push(this.update(late));
+      steps.push(this.remove());
+    }
+    this.session.activity = 'profile walk';
+    return runWalk(this.session, 'the profile', async (transcript) => {
+      const fixture = new ProfileFixture(this.session, this.ops, this.arbs);
+      const real: Real = Object.assign(transcript, { fixture });
+      const model = emptyModel();
+      try {
+        for (const cmd of steps) if (cmd.check(model)) await cmd.run(model, real);
+      } finally {
+        await fixture.teardown();
+      }
+    });
+  }
+
+  private readCmd(): Cmd {
+    const self = this;
+    return {
+      check: () => true,
+      toString: () => 'readMine()',
+      async run(m, real) {
+        await self.readMine(m, real, m.writer ?? self.ops.mine, 'reading the profile');
+      },
+    };
+  }
+}

@@ -1,0 +1,234 @@
+/**
+ * What a run found, per operation and check: the exchanges counted, the statuses seen (the
+ * coverage matrix), the failures with everything needed to reproduce them, and why a check or an
+ * operation was not exercised. The reporters read only this.
+ */
+import type { OpenApiSpec, OperationSpec, Violation } from '../openapi-kit/index.ts';
+import { toCurl } from './curl.ts';
+import { describeAnswer, type Finding } from './judge.ts';
+import type { Exchange } from './target.ts';
+
+export const CHECKS = ['responses', 'valid input', 'invalid input', 'limits', 'stateful'] as const;
+export type CheckName = (typeof CHECKS)[number];
+
+export const CHECK_DESCRIPTIONS: Record<CheckName, string> = {
+  responses:
+    'every answer honours the document: documented status, Content-Type, required headers, body schema (set-up and clean-up included)',
+  'valid input': 'generated valid requests get a documented success, or a documented 4xx valid input can get',
+  'invalid input': 'generated invalid and hostile requests get a documented 4xx with the Error body',
+  limits: 'bodies and files over the documented limits get 413',
+  stateful: 'sequences of creates, reads, replaces and deletes behave as the document says',
+};
+
+export interface Failure {
+  operationId: string;
+  method: string;
+  path: string;
+  check: CheckName;
+  title: string;
+  /** The request as a runnable curl line. */
+  curl: string;
+  /** Status, Content-Type and the start of the body (or why no answer came). */
+  response: string;
+  violations: Violation[];
+  /** For a stateful failure: the shortest sequence found, one curl line per request, the failing one last. */
+  sequence?: string[];
+  /** The fast-check seed and path that replay this counterexample. */
+  replay?: string;
+}
+
+export interface CheckResult {
+  status: 'pass' | 'fail' | 'skip';
+  requests: number;
+  failures: Failure[];
+  /** Why it was skipped, or a note. */
+  note?: string;
+}
+
+export interface OperationResult {
+  operationId: string;
+  method: string;
+  path: string;
+  status: 'pass' | 'fail' | 'skip';
+  why: string;
+  requests: number;
+  documented: string[];
+  /** Statuses answered, with how often. */
+  seen: Record<string, number>;
+  checks: Record<CheckName, CheckResult>;
+}
+
+export interface RunResults {
+  baseUrl: string;
+  /** The server was the embedded mock this run started. */
+  embedded: boolean;
+  spec: string;
+  seed: number;
+  runs: number;
+  readOnly: boolean;
+  startedAt: string;
+  ms: number;
+  requests: number;
+  operations: OperationResult[];
+  summary: { operations: number; passed: number; failed: number; notExercised: number; requests: number };
+  notes: string[];
+}
+
+/** At most this many failures are kept per operation and check; the rest are counted. */
+const MAX_FAILURES_KEPT = 3;
+
+interface Entry {
+  op: OperationSpec;
+  seen: Map<number, number>;
+  checks: Map<CheckName, { requests: number; failures: Failure[]; dropped: number; skip?: string; note?: string }>;
+  skip?: string;
+}
+
+export class Results {
+  private readonly entries = new Map<string, Entry>();
+  readonly notes: string[] = [];
+  /** Called on each new failure (the progress line prints it). */
+  onFailure: ((failure: Failure) => void) | undefined;
+
+  readonly spec: OpenApiSpec;
+
+  constructor(spec: OpenApiSpec) {
+    this.spec = spec;
+    for (const op of spec.operations) this.entries.set(op.id, { op, seen: new Map(), checks: new Map() });
+  }
+
+  private entry(op: OperationSpec): Entry {
+    const e = this.entries.get(op.id);
+    if (!e) throw new Error(`unknown operation ${op.id}`);
+    return e;
+  }
+
+  private check(op: OperationSpec, name: CheckName) {
+    const checks = this.entry(op).checks;
+    let c = checks.get(name);
+    if (!c) {
+      c = { requests: 0, failures: [], dropped: 0 };
+      checks.set(name, c);
+    }
+    return c;
+  }
+
+  /** Counts an exchange under an operation's check (and under "responses", which judges every answer), and the status it got. */
+  count(exchange: Exchange, check: CheckName): void {
+    if (!exchange.op) return;
+    this.check(exchange.op, check).requests++;
+    if (check !== 'responses') this.check(exchange.op, 'responses').requests++;
+    const status = exchange.response?.status;
+    if (status !== undefined) {
+      const seen = this.entry(exchange.op).seen;
+      seen.set(status, (seen.get(status) ?? 0) + 1);
+    }
+  }
+
+  /**
+   * Records a failure of `op` (which may be another operation than the exchange's, e.g. the write a
+   * later read disproves). An answer that breaks the document is a failure of "responses", whichever
+   * check sent the request.
+   */
+  fail(
+    op: OperationSpec,
+    check: CheckName,
+    exchange: Exchange,
+    finding: Finding,
+    extra: { sequence?: string[]; replay?: string } = {},
+  ): void {
+    if (finding.violations.length > 0) check = 'responses';
+    const c = this.check(op, check);
+    const failure: Failure = {
+      operationId: op.id,
+      method: op.method,
+      path: op.path,
+      check,
+      title: finding.title,
+      curl: toCurl(exchange.request),
+      response: describeAnswer(exchange),
+      violations: finding.violations,
+      ...extra,
+    };
+    if (c.failures.some((f) => f.title === failure.title)) return;
+    if (c.failures.length >= MAX_FAILURES_KEPT) c.dropped++;
+    else c.failures.push(failure);
+    this.onFailure?.(failure);
+  }
+
+  /** Marks a check of an operation as not run, and why. */
+  skip(op: OperationSpec, check: CheckName, why: string): void {
+    const c = this.check(op, check);
+    c.skip ??= why;
+  }
+
+  /** Marks a whole operation as not exercised, and why. */
+  skipOperation(op: OperationSpec, why: string): void {
+    this.entry(op).skip ??= why;
+  }
+
+  note(op: OperationSpec, check: CheckName, note: string): void {
+    this.check(op, check).note ??= note;
+  }
+
+  hasFailures(op: OperationSpec, check: CheckName): boolean {
+    return (this.entry(op).checks.get(check)?.failures.length ?? 0) > 0;
+  }
+
+  finish(meta: Omit<RunResults, 'operations' | 'summary' | 'notes' | 'requests'>, requests: number): RunResults {
+    const operations: OperationResult[] = [];
+    for (const { op, seen, checks, skip } of this.entries.values()) {
+      const out = {} as Record<CheckName, CheckResult>;
+      let requests = 0;
+      let failures = 0;
+      for (const name of CHECKS) {
+        const c = checks.get(name);
+        requests += c?.requests ?? 0;
+        failures += c?.failures.length ?? 0;
+        const dropped = c && c.dropped > 0 ? ` (${c.dropped} more failure(s) of the same check not shown)` : '';
+        const result: CheckResult = {
+          status: c && c.failures.length > 0 ? 'fail' : c && c.requests > 0 ? 'pass' : 'skip',
+          requests: c?.requests ?? 0,
+          failures: c?.failures ?? [],
+        };
+        const note = (c?.failures.length ? dropped.trim() : '') || c?.note || (result.status === 'skip' ? c?.skip : undefined);
+        if (note) result.note = note;
+        out[name] = result;
+      }
+      const statuses = [...seen.keys()].sort((a, b) => a - b);
+      const status: OperationResult['status'] = failures > 0 ? 'fail' : requests > 0 ? 'pass' : 'skip';
+      let why: string;
+      if (status === 'fail') {
+        const first = CHECKS.map((n) => out[n].failures[0]).find((f) => f !== undefined)!;
+        why = `${failures} failure${failures === 1 ? '' : 's'}: ${first.title}`;
+      } else if (status === 'pass') why = `${requests} requests; answered ${statuses.join(', ')}`;
+      else why = skip ?? CHECKS.map((n) => checks.get(n)?.skip).find((s) => s !== undefined) ?? 'not exercised';
+      operations.push({
+        operationId: op.id,
+        method: op.method,
+        path: op.path,
+        status,
+        why,
+        requests,
+        documented: op.statuses,
+        seen: Object.fromEntries(statuses.map((s) => [String(s), seen.get(s)!])),
+        checks: out,
+      });
+    }
+    const summary = {
+      operations: operations.length,
+      passed: operations.filter((o) => o.status === 'pass').length,
+      failed: operations.filter((o) => o.status === 'fail').length,
+      notExercised: operations.filter((o) => o.status === 'skip').length,
+      requests,
+    };
+    return { ...meta, requests, operations, summary, notes: this.notes };
+  }
+}
+
+/** Whether a documented status (`200`, `4XX`, `default`) was seen among the statuses answered. */
+export function statusSeen(documented: string, seen: Record<string, number>): boolean {
+  if (/^\d{3}$/.test(documented)) return (seen[documented] ?? 0) > 0;
+  if (/^\dXX$/i.test(documented)) return Object.keys(seen).some((s) => s[0] === documented[0]);
+  return false;
+}

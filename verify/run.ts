@@ -1,0 +1,110 @@
+/**
+ * One verify run, in three phases, each leaving the server as it found it:
+ * 1. single exchanges per operation (valid input, invalid input, limits), on records the run creates;
+ * 2. stateful sequences of each collection and of the profile;
+ * 3. on the embedded mock only: its destructive command, once, at the very end.
+ */
+import type { OpenApiSpec, OperationSpec } from '../openapi-kit/index.ts';
+import { RequestGenerator } from './generated-requests.ts';
+import { CollectionFixtures, ProfileFixture, profileOps } from './fixtures.ts';
+import { CollectionModel } from './model.ts';
+import { ProfileModel } from './profile-model.ts';
+import { Results } from './results.ts';
+import { DESTRUCTIVE, SingleExchanges } from './singles.ts';
+import { SAFE_METHODS, Session, unlessBudgetSpent, type SessionOptions } from './session.ts';
+import type { Target } from './target.ts';
+
+export async function runVerify(
+  spec: OpenApiSpec,
+  target: Target,
+  options: SessionOptions,
+  onSession?: (s: Session) => void,
+): Promise<Results> {
+  const results = new Results(spec);
+  const session = new Session(spec, target, results, options);
+  onSession?.(session);
+  const generator = new RequestGenerator(spec.doc);
+  const pOps = profileOps(spec.operations);
+  const newFixtures = () => ({
+    collections: new Map(spec.collections.map((c) => [c.name, new CollectionFixtures(session, c, generator.schemas)])),
+    profile: pOps ? new ProfileFixture(session, pOps, generator.schemas) : null,
+  });
+
+  // 1. Single exchanges.
+  const fixtures = newFixtures();
+  try {
+    await unlessBudgetSpent(async () => {
+      session.activity = 'setting up';
+      if (!options.readOnly) for (const f of fixtures.collections.values()) await f.setup();
+      await fixtures.profile?.setup(!options.readOnly);
+    });
+    const singles = new SingleExchanges(session, generator, fixtures.collections, fixtures.profile, pOps);
+    for (const op of spec.operations) {
+      if (session.canSend) await singles.operation(op);
+      else results.skipOperation(op, 'the request budget (--max-requests) is spent');
+    }
+  } finally {
+    session.activity = 'cleaning up';
+    for (const f of fixtures.collections.values()) await f.teardown();
+    await fixtures.profile?.teardown();
+  }
+
+  // 2. Stateful sequences.
+  const modelled = new Set<string>();
+  if (options.readOnly) {
+    for (const op of spec.operations) results.skip(op, 'stateful', '--read-only: the sequences create, replace and delete');
+  } else {
+    for (const collection of spec.collections) {
+      const model = new CollectionModel(session, collection, generator.schemas);
+      for (const op of model.operations) modelled.add(op.id);
+      if (session.canSend) await model.run();
+    }
+    if (pOps) {
+      const model = new ProfileModel(session, pOps, generator.schemas);
+      for (const op of model.operations) modelled.add(op.id);
+      if (session.canSend) await model.run();
+    }
+    for (const op of spec.operations) {
+      if (!modelled.has(op.id)) results.skip(op, 'stateful', 'no stateful model covers this operation');
+      else if (!session.canSend) results.skip(op, 'stateful', 'the request budget (--max-requests) is spent');
+    }
+    if (session.exampleAnswers.size > 0)
+      results.notes.push(
+        `the stateful failures of ${[...session.exampleAnswers].join(', ')} are answers equal to the document's own examples: the server answers from the document and keeps nothing it is sent, as a mock such as Prism's does. Such a server cannot pass the stateful check; the other checks judge it as any server.`,
+      );
+  }
+
+  // 3. The destructive command, on the embedded mock only; elsewhere say why it was kept out.
+  for (const d of DESTRUCTIVE) {
+    const op = spec.operations.find((o) => o.method === d.method && o.path === d.path);
+    if (!op) continue;
+    if (options.ownServer && !options.readOnly) await runDestructive(session, op, d.param, d.values);
+    else if (SAFE_METHODS.includes(op.method) === false)
+      results.note(
+        op,
+        'valid input',
+        `'${d.values.join("', '")}' not sent: it destroys everyone's data (only unknown ${d.param}s were sent)`,
+      );
+  }
+  return results;
+}
+
+async function runDestructive(session: Session, op: OperationSpec, param: string, values: readonly string[]): Promise<void> {
+  for (const value of values) {
+    session.activity = `${op.id} ${value}`;
+    await unlessBudgetSpent(async () => {
+      const { exchange, findings } = await session.send(
+        op,
+        { method: op.method, url: session.target.url(op, { [param]: value }) },
+        'valid input',
+        {
+          kind: 'exact',
+          statuses: op.statuses.filter((s) => s.startsWith('2')).map(Number),
+          why: `${op.method} ${op.path} with ${param} '${value}'`,
+        },
+        true,
+      );
+      for (const finding of findings) session.results.fail(op, 'valid input', exchange, finding);
+    });
+  }
+}

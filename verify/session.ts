@@ -1,0 +1,103 @@
+/**
+ * One verify run's shared state: the document, the server, the results, and the one way every
+ * exchange goes through — sent, counted, judged. Set-up, probes and clean-up are judged as they
+ * happen (check "responses"); generated exchanges return their findings to the property that sent
+ * them, which reports its shrunk counterexample once.
+ */
+import type { OpenApiSpec, OperationSpec } from '../openapi-kit/index.ts';
+import { judge, type Expectation, type Finding } from './judge.ts';
+import type { CheckName, Results } from './results.ts';
+import { BudgetSpent, type Exchange, type Outgoing, type Target } from './target.ts';
+
+export interface SessionOptions {
+  seed: number;
+  runs: number;
+  readOnly: boolean;
+  /** The server is the embedded mock this run started: its destructive command may run. */
+  ownServer: boolean;
+}
+
+export interface Judged {
+  exchange: Exchange;
+  findings: Finding[];
+}
+
+/** A property's counterexample: the findings of its exchange, carried out of fast-check. */
+export class Counterexample extends Error {
+  readonly exchange: Exchange;
+  readonly findings: Finding[];
+  /** The operation at fault, when not the exchange's (a read that disproves an earlier write). */
+  readonly blame: OperationSpec | undefined;
+  readonly sequence: Exchange[] | undefined;
+
+  constructor(exchange: Exchange, findings: Finding[], blame?: OperationSpec, sequence?: Exchange[]) {
+    super(findings.map((f) => f.title).join('; '));
+    this.exchange = exchange;
+    this.findings = findings;
+    this.blame = blame;
+    this.sequence = sequence;
+  }
+}
+
+export const SAFE_METHODS: readonly string[] = ['GET', 'HEAD', 'OPTIONS', 'TRACE'];
+
+export class Session {
+  /** What each property is doing, for the progress line. */
+  activity = '';
+  /** Operations whose stateful failure was an answer equal to the document's example (a server that keeps no state). */
+  readonly exampleAnswers = new Set<string>();
+
+  readonly spec: OpenApiSpec;
+  readonly target: Target;
+  readonly results: Results;
+  readonly options: SessionOptions;
+
+  constructor(spec: OpenApiSpec, target: Target, results: Results, options: SessionOptions) {
+    this.spec = spec;
+    this.target = target;
+    this.results = results;
+    this.options = options;
+  }
+
+  /** Sends and judges; counts the exchange under `check`. Findings are returned, not recorded. */
+  async send(op: OperationSpec, out: Outgoing, check: CheckName, expectation: Expectation, essential = false): Promise<Judged> {
+    const exchange = await this.target.send(op, out, { essential });
+    this.results.count(exchange, check);
+    return { exchange, findings: judge(this.spec, op, exchange, expectation) };
+  }
+
+  /** Sends a set-up, probe or clean-up request and records what is wrong with it at once (check "responses"). */
+  async probe(
+    op: OperationSpec,
+    params: Record<string, string>,
+    value: unknown,
+    expectation: Expectation = { kind: 'unspecified' },
+    { essential = false, query = [] }: { essential?: boolean; query?: Array<[string, string]> } = {},
+  ): Promise<Exchange> {
+    const exchange = await this.target.json(op, params, value, { essential, query });
+    this.results.count(exchange, 'responses');
+    for (const finding of judge(this.spec, op, exchange, expectation)) this.results.fail(op, 'responses', exchange, finding);
+    return exchange;
+  }
+
+  /** A seed per property, from the run's seed and the property's name: each property draws its own values. */
+  seedOf(key: string): number {
+    let h = 0x811c9dc5;
+    for (const c of key) h = Math.imul(h ^ c.charCodeAt(0), 0x01000193);
+    return (this.options.seed ^ h) | 0;
+  }
+
+  /** Whether the run may still send (the budget is not spent). */
+  get canSend(): boolean {
+    return !this.target.budgetSpent;
+  }
+}
+
+/** Runs `work`; a spent budget ends it quietly (the caller reports what was not exercised). */
+export async function unlessBudgetSpent(work: () => Promise<void>): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    if (!(error instanceof BudgetSpent)) throw error;
+  }
+}

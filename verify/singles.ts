@@ -1,0 +1,446 @@
+/**
+ * Generated single exchanges, per operation, with fast-check (seeded, shrinking):
+ *
+ * - valid input: path ids (the run's own record, or another valid id), documented query parameters
+ *   and bodies drawn from the operation's own schemas;
+ * - invalid input: the generator of the contract tests (support/generated-requests.ts): wrong
+ *   types, missing required fields, unknown fields, malformed JSON, wrong content types, hostile
+ *   strings and path ids, multipart garbage; a few canonical cases first (each required field
+ *   left out, malformed JSON, the wrong media type, no body, a bad id, a bad query value), and
+ *   for a secured operation a valid request without credentials (401);
+ * - limits: bodies over `x-max-body-bytes` and files over their `maxLength`.
+ *
+ * What the document says about each request (valid, invalid and why, or nothing) comes from the
+ * request judge of the contract tests; the answer is judged by ./judge.ts.
+ */
+import fc from 'fast-check';
+import { isRecord, type OperationSpec } from '../openapi-kit/index.ts';
+import {
+  buildAt,
+  RequestJudge,
+  goodFiles,
+  type RequestGenerator,
+  type Body,
+  type FormField,
+  type GeneratedRequest,
+  type PathValue,
+  type Query,
+} from './generated-requests.ts';
+import { textOf, type JsonSchema } from '../openapi-kit/index.ts';
+import type { CollectionFixtures, ProfileFixture, ProfileOps } from './fixtures.ts';
+import type { Expectation, Finding } from './judge.ts';
+import type { CheckName } from './results.ts';
+import { Counterexample, SAFE_METHODS, unlessBudgetSpent, type Session } from './session.ts';
+import { BudgetSpent, type Exchange, type Outgoing } from './target.ts';
+
+/** An id no record has: what a request that must not touch real data is sent to. */
+export const MISSING_ID = 'verify-missing-0';
+
+/**
+ * Path values the document describes as destructive for everyone's data: `POST /commands/reset`
+ * "restores the seed data of every collection and removes the profile". Sent only to the embedded
+ * mock this run started.
+ */
+export const DESTRUCTIVE: ReadonlyArray<{ method: string; path: string; param: string; values: readonly string[] }> = [
+  { method: 'POST', path: '/commands/{name}', param: 'name', values: ['reset'] },
+];
+
+/** How often an oversized upload is sent when the connection is reset before the answer. */
+const UPLOAD_ATTEMPTS = 5;
+
+const isResetWhileSending = (exchange: Exchange) =>
+  exchange.response === null && /EPIPE|ECONNRESET|UND_ERR_SOCKET|other side closed/i.test(exchange.error ?? '');
+
+export function isDestructive(op: OperationSpec, r: GeneratedRequest): boolean {
+  return DESTRUCTIVE.some((d) => {
+    if (d.method !== op.method || d.path !== op.path) return false;
+    const v = r.path[d.param];
+    return v?.kind === 'literal' && d.values.includes(textOf(v.value).toLowerCase());
+  });
+}
+
+interface Context {
+  generator: RequestGenerator;
+  requestJudge: RequestJudge;
+  collections: Map<string, CollectionFixtures>;
+  profile: ProfileFixture | null;
+  profileOps: ProfileOps | null;
+}
+
+export class SingleExchanges {
+  private readonly ctx: Context;
+  private readonly session: Session;
+
+  constructor(
+    session: Session,
+    generator: RequestGenerator,
+    collections: Map<string, CollectionFixtures>,
+    profile: ProfileFixture | null,
+    profileOps: ProfileOps | null,
+  ) {
+    this.session = session;
+    this.ctx = { generator, requestJudge: new RequestJudge(session.spec.doc), collections, profile, profileOps };
+  }
+
+  private get arbs() {
+    return this.ctx.generator.schemas;
+  }
+
+  /** The collection whose single record an operation works on (its item path), if any. */
+  private itemCollection(op: OperationSpec): CollectionFixtures | undefined {
+    return [...this.ctx.collections.values()].find((c) => c.collection.itemPath === op.path);
+  }
+
+  private isProfileItem(op: OperationSpec): boolean {
+    const create = this.ctx.profileOps?.create;
+    return create !== undefined && op.path.startsWith(`${create.path}/{`);
+  }
+
+  /**
+   * What a generated `existing` path id stands for, right before a request: the run's own record
+   * (created again if a request deleted it), or an id no record has when the run has none it may
+   * change. Reads may use any record.
+   */
+  private async existing(op: OperationSpec): Promise<string> {
+    const safe = SAFE_METHODS.includes(op.method);
+    const fixtures = this.itemCollection(op);
+    if (fixtures) {
+      const id = this.session.options.readOnly ? null : await fixtures.ensure();
+      if (id !== null) return id;
+      if (safe) {
+        const rows = await fixtures.list();
+        const first = rows?.find((r) => typeof r.id === 'string');
+        if (first) return String(first.id);
+      }
+      return MISSING_ID;
+    }
+    const profile = this.ctx.profile;
+    if (profile && this.isProfileItem(op)) {
+      if (profile.original) return safe && profile.id ? profile.id : MISSING_ID;
+      if (this.session.options.readOnly) return MISSING_ID;
+      return (await profile.ensure()) ?? MISSING_ID;
+    }
+    return MISSING_ID;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Arbitraries
+  // ---------------------------------------------------------------------------------------------
+
+  /** A valid value of a schema, checked by ajv, as text for a URL. */
+  private validText(pointer: string, schema: JsonSchema): fc.Arbitrary<string> {
+    return this.arbs
+      .valid(schema)
+      .map((v) => (typeof v === 'string' ? v : JSON.stringify(v)))
+      .filter((v) => this.session.spec.validator.atPointer(pointer, v).length === 0);
+  }
+
+  /** Requests meant to be valid: the record's own id or another valid one, documented query values, bodies of the documented schemas. */
+  validRequest(op: OperationSpec): fc.Arbitrary<GeneratedRequest> {
+    const pathParams = op.params.filter((p) => p.in === 'path');
+    const path = fc.record(
+      Object.fromEntries(
+        pathParams.map((p) => {
+          const literal = this.validText(p.pointer, p.schema).map((value): PathValue => ({ kind: 'literal', value, encode: true }));
+          const idLike = this.itemCollection(op) !== undefined || this.isProfileItem(op);
+          return [
+            p.name,
+            idLike
+              ? fc.oneof({ arbitrary: fc.constant<PathValue>({ kind: 'existing' }), weight: 4 }, { arbitrary: literal, weight: 1 })
+              : literal,
+          ];
+        }),
+      ) as Record<string, fc.Arbitrary<PathValue>>,
+    );
+    const queryParams = op.params.filter((p) => p.in === 'query');
+    const query: fc.Arbitrary<Query> =
+      queryParams.length === 0
+        ? fc.constant({ kind: 'params', entries: [] })
+        : fc
+            .subarray(queryParams)
+            .chain((chosen) =>
+              fc.tuple(...chosen.map((p) => this.validText(p.pointer, p.schema).map((v): [string, string] => [p.name, v]))),
+            )
+            .map((entries): Query => ({ kind: 'params', entries }));
+    const body = op.body ? this.validBody(op) : fc.constant<Body>({ kind: 'none' });
+    return fc
+      .record({ path, query, body })
+      .map((r): GeneratedRequest => ({ op: op.id, via: 'direct', method: op.method, ...r }))
+      .filter((r) => this.session.options.ownServer || !isDestructive(op, r));
+  }
+
+  private validBody(op: OperationSpec): fc.Arbitrary<Body> {
+    const variants: Array<fc.Arbitrary<Body>> = [];
+    const idParams = op.params.filter((p) => p.in === 'path').map((p) => p.name);
+    for (const media of Object.values(op.body?.content ?? {})) {
+      if (media.media === 'application/json') {
+        variants.push(
+          this.arbs
+            .valid(media.schema)
+            .filter((v) => this.session.spec.validator.atPointer(media.pointer, v).length === 0)
+            .chain((value) => {
+              // A body that repeats a path parameter carries the URL's value, or leaves it out.
+              const repeats = isRecord(value) && idParams.some((k) => k in value);
+              if (!repeats) return fc.constant<Body>({ kind: 'json', contentType: 'application/json', value, note: 'valid' });
+              const without = Object.fromEntries(Object.entries(value as Record<string, unknown>).filter(([k]) => !idParams.includes(k)));
+              return fc.constantFrom<Body>(
+                { kind: 'json', contentType: 'application/json', value: without, note: 'valid' },
+                { kind: 'json', contentType: 'application/json', value, note: "valid, with the URL's id", idFromPath: true },
+              );
+            }),
+        );
+      } else if (media.media === 'multipart/form-data') {
+        const text = this.arbs.valid(this.ctx.generator.textFieldsSchema(media));
+        const files = media.fileFields.map((field) =>
+          fc.option(
+            fc.constantFrom(...goodFiles(media, field)).map((f): FormField => [field, f]),
+            { nil: undefined },
+          ),
+        );
+        variants.push(
+          fc.tuple(text, fc.tuple(...files)).map(([value, chosen]): Body => {
+            const fields: FormField[] = isRecord(value)
+              ? Object.entries(value).map(([k, v]): FormField => [k, typeof v === 'string' ? v : JSON.stringify(v)])
+              : [];
+            for (const f of chosen) if (f) fields.push(f);
+            return { kind: 'form', fields, note: 'valid fields' };
+          }),
+        );
+      }
+    }
+    return variants.length > 0 ? fc.oneof(...variants) : fc.constant<Body>({ kind: 'none' });
+  }
+
+  /** Invalid and hostile requests, as the contract tests generate them. */
+  invalidRequest(op: OperationSpec): fc.Arbitrary<GeneratedRequest> {
+    return this.ctx.generator
+      .request(op)
+      .map((r): GeneratedRequest => ({ ...r, via: 'direct' }))
+      .filter((r) => this.session.options.ownServer || !isDestructive(op, r));
+  }
+
+  /** One invalid request of each common kind, run before the random ones. */
+  canonicalInvalid(op: OperationSpec): GeneratedRequest[] {
+    const seed = this.session.seedOf(`canonical:${op.id}`);
+    const base = (): GeneratedRequest => ({
+      op: op.id,
+      via: 'direct',
+      method: op.method,
+      path: Object.fromEntries(op.params.filter((p) => p.in === 'path').map((p) => [p.name, { kind: 'existing' } as PathValue])),
+      query: { kind: 'params', entries: [] },
+      body: { kind: 'none' },
+    });
+    const out: GeneratedRequest[] = [];
+    const sample = <T>(arb: fc.Arbitrary<T>): T | undefined => fc.sample(arb, { seed, numRuns: 1 })[0];
+    const json = op.body?.content['application/json'];
+    const validBody = fc.sample(this.validBody(op), { seed, numRuns: 1 })[0];
+    if (json) {
+      const value = sample(this.arbs.valid(json.schema).filter((v) => this.session.spec.validator.atPointer(json.pointer, v).length === 0));
+      const schema = this.arbs.normalize(json.schema);
+      const required = Array.isArray(schema.required) ? schema.required.map(String) : [];
+      if (isRecord(value)) {
+        for (const key of required) {
+          const without = Object.fromEntries(Object.entries(value).filter(([k]) => k !== key));
+          out.push({
+            ...base(),
+            body: { kind: 'json', contentType: 'application/json', value: without, note: `missing required '${key}'` },
+          });
+        }
+      }
+      out.push({ ...base(), body: { kind: 'text', contentType: 'application/json', text: '{"', note: 'malformed JSON' } });
+      out.push({
+        ...base(),
+        body: { kind: 'text', contentType: 'text/plain', text: JSON.stringify(value ?? {}), note: 'JSON as text/plain' },
+      });
+    }
+    if (op.body?.required) out.push({ ...base(), body: { kind: 'none' } });
+    for (const p of op.params) {
+      if (p.in !== 'path' && p.in !== 'query') continue;
+      // Short values: a URL past the server's header limit (16 KB for Node) tests the HTTP parser, not the API.
+      // A path value keeps the URL on the operation ('', '.' and '..' would make it another URL).
+      const bad = sample(
+        this.arbs
+          .invalid(p.schema)
+          .filter((v) => (typeof v.value === 'string' && v.value.length <= 200) || typeof v.value === 'number')
+          .filter((v) => p.in !== 'path' || !['', '.', '..'].includes(String(v.value))),
+      );
+      if (!bad) continue;
+      const value = String(bad.value);
+      if (p.in === 'path') {
+        const r = { ...base(), body: validBody ?? { kind: 'none' } };
+        r.path = { ...r.path, [p.name]: { kind: 'literal', value, encode: true } };
+        out.push(r);
+      } else out.push({ ...base(), body: validBody ?? { kind: 'none' }, query: { kind: 'params', entries: [[p.name, value]] } });
+    }
+    return out.filter((r) => this.session.options.ownServer || !isDestructive(op, r));
+  }
+
+  /** Bodies and files over the document's limits; null when the operation states none. */
+  limitRequest(op: OperationSpec): fc.Arbitrary<GeneratedRequest> | null {
+    const arbs = [this.ctx.generator.heavyJson(op), this.ctx.generator.heavyForm(op)].filter((a) => a !== null);
+    if (arbs.length === 0) return null;
+    return fc.oneof(...arbs).map((batch): GeneratedRequest => ({ ...batch.requests[0]!, via: 'direct' }));
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Sending
+  // ---------------------------------------------------------------------------------------------
+
+  /** Sends one generated request and judges it; throws a Counterexample when something is wrong. */
+  async send(op: OperationSpec, r: GeneratedRequest, check: CheckName): Promise<void> {
+    const existing = Object.values(r.path).some((v) => v.kind === 'existing') ? await this.existing(op) : MISSING_ID;
+    const built = buildAt(op, { ...r, chunked: false }, this.session.target.bases, existing);
+    const reached = this.session.spec.match(r.method, built.contractPath);
+    const verdict =
+      reached?.id === op.id
+        ? this.ctx.requestJudge.verdict(op, r, existing)
+        : { valid: null, why: [`the URL reaches ${reached?.id ?? 'no operation'}`] };
+    let expectation: Expectation;
+    if (verdict.valid === true) expectation = { kind: 'valid' };
+    else if (verdict.valid === false)
+      expectation = verdict.statuses
+        ? { kind: 'invalid', why: verdict.why, statuses: verdict.statuses }
+        : { kind: 'invalid', why: verdict.why };
+    else expectation = { kind: 'unspecified' };
+    const init = built.init;
+    const out = {
+      method: r.method,
+      url: built.url,
+      headers: new Headers(init.headers),
+      sent: r.chunked && built.sent.kind !== 'none' ? { ...built.sent, chunked: true } : built.sent,
+      ...(init.body === undefined || init.body === null ? {} : { body: init.body }),
+      ...(r.chunked ? { stream: true } : {}),
+    };
+    if (reached && reached.id !== op.id) {
+      // The URL names another operation (an id like '..'): its answer is that operation's.
+      const { exchange, findings } = await this.session.send(reached, out, check, { kind: 'unspecified' });
+      this.track(exchange);
+      if (findings.length > 0) throw new Counterexample(exchange, findings);
+      return;
+    }
+    if (!reached) {
+      const exchange = await this.session.target.send(op, out);
+      this.session.results.count(exchange, check);
+      const findings: Finding[] = [];
+      if (!exchange.response) findings.push({ title: `no answer (${exchange.error ?? 'unknown error'})`, violations: [] });
+      else if (exchange.response.status >= 500)
+        findings.push({
+          title: `${exchange.response.status} for a URL that reaches no operation (${verdict.why.join('; ')})`,
+          violations: [],
+        });
+      if (findings.length > 0) throw new Counterexample(exchange, findings);
+      return;
+    }
+    let judged = await this.session.send(op, out, check, expectation);
+    // A server that refuses an oversized body may close the connection right after its 413, while
+    // the body is still on its way: the client then sees a reset instead of the answer (RFC 9112
+    // §9.6). Such a request is sent again, a few times, before it counts as unanswered.
+    for (let attempt = 1; check === 'limits' && attempt < UPLOAD_ATTEMPTS && isResetWhileSending(judged.exchange); attempt++) {
+      judged = await this.session.send(op, out, check, expectation);
+    }
+    const { exchange, findings } = judged;
+    this.track(exchange);
+    if (findings.length > 0) {
+      if (isResetWhileSending(exchange))
+        findings[0] = {
+          title: `${findings[0]!.title}, ${UPLOAD_ATTEMPTS} times: the server closed the connection before its answer could be read (RFC 9112 §9.6: a server that refuses a body should read on before closing)`,
+          violations: [],
+        };
+      throw new Counterexample(exchange, findings);
+    }
+  }
+
+  /** Notes what a generated request created, to delete it at the end. */
+  private track(exchange: Exchange): void {
+    for (const fixtures of this.ctx.collections.values()) fixtures.track(exchange);
+    this.ctx.profile?.track(exchange);
+  }
+
+  /** Runs one property: every example, then `runs` requests from `arb`; the shrunk counterexample reported. */
+  async property(
+    op: OperationSpec,
+    check: CheckName,
+    arb: fc.Arbitrary<GeneratedRequest>,
+    runs: number,
+    examples: GeneratedRequest[] = [],
+  ): Promise<void> {
+    this.session.activity = `${op.id} ${check}`;
+    const details = await fc.check(
+      fc.asyncProperty(arb, async (r) => {
+        try {
+          await this.send(op, r, check);
+        } catch (error) {
+          if (error instanceof BudgetSpent) return;
+          throw error;
+        }
+      }),
+      {
+        seed: this.session.seedOf(`${op.id}:${check}`),
+        // The examples count among fast-check's runs: each is sent, then `runs` generated ones.
+        numRuns: runs + examples.length,
+        examples: examples.map((e) => [e]),
+        // An oversized body is not shrunk: each step would upload another one, and the smallest
+        // body over the limit tells no more than the first.
+        endOnFailure: check === 'limits',
+        interruptAfterTimeLimit: 60_000,
+        markInterruptAsFailure: false,
+      },
+    );
+    if (!details.failed) return;
+    const error = details.errorInstance;
+    if (!(error instanceof Counterexample)) throw error instanceof Error ? error : new Error(String(error));
+    const replay = `fast-check seed ${details.seed}, path ${details.counterexamplePath}`;
+    for (const finding of error.findings)
+      this.session.results.fail(error.blame ?? error.exchange.op ?? op, check, error.exchange, finding, { replay });
+  }
+
+  /**
+   * A secured operation sent a valid request without any credentials (none of the --header
+   * headers) must answer 401, whatever else the request is: counted under "invalid input", sent
+   * on every run. An answer that serves it is a hole, reported on the operation.
+   */
+  private async anonymous(op: OperationSpec): Promise<void> {
+    if (!op.secured) return;
+    const [r] = fc.sample(this.validRequest(op), { seed: this.session.seedOf(`${op.id}:anonymous`), numRuns: 1 });
+    if (!r) return;
+    const existing = Object.values(r.path).some((v) => v.kind === 'existing') ? await this.existing(op) : MISSING_ID;
+    const built = buildAt(op, { ...r, chunked: false }, this.session.target.bases, existing);
+    const out: Outgoing = {
+      method: r.method,
+      url: built.url,
+      headers: new Headers(built.init.headers),
+      sent: built.sent,
+      credentials: 'none',
+      ...(built.init.body === undefined || built.init.body === null ? {} : { body: built.init.body }),
+    };
+    this.session.activity = `${op.id} without credentials`;
+    const { exchange, findings } = await this.session.send(op, out, 'invalid input', {
+      kind: 'exact',
+      statuses: [401],
+      why: `${op.method} ${op.path} without credentials (the operation is secured)`,
+    });
+    this.track(exchange);
+    for (const finding of findings) this.session.results.fail(op, 'invalid input', exchange, finding);
+  }
+
+  /** Every single-exchange check of one operation. */
+  async operation(op: OperationSpec): Promise<void> {
+    const { readOnly, runs } = this.session.options;
+    if (readOnly && !SAFE_METHODS.includes(op.method)) {
+      this.session.results.skipOperation(op, `--read-only: ${op.method} is not a safe method`);
+      for (const check of ['valid input', 'invalid input', 'limits', 'stateful'] as const)
+        this.session.results.skip(op, check, `--read-only: ${op.method} is not a safe method`);
+      return;
+    }
+    await unlessBudgetSpent(() => this.property(op, 'valid input', this.validRequest(op), runs));
+    await unlessBudgetSpent(() => this.property(op, 'invalid input', this.invalidRequest(op), runs, this.canonicalInvalid(op)));
+    await unlessBudgetSpent(() => this.anonymous(op));
+    const limits = this.limitRequest(op);
+    if (limits) await unlessBudgetSpent(() => this.property(op, 'limits', limits, Math.max(3, Math.ceil(runs / 8))));
+    else this.session.results.skip(op, 'limits', 'the document states no size limit for its input');
+    if (!this.session.canSend) {
+      for (const check of ['valid input', 'invalid input', 'limits'] as const)
+        this.session.results.skip(op, check, 'the request budget (--max-requests) is spent');
+    }
+  }
+}

@@ -1,0 +1,405 @@
+/**
+ * The server under test: where each operation lives, and one way to send a request to it, with the
+ * headers given on the command line added, at most --rate requests per second and --max-requests
+ * in all. Every exchange is kept as sent and as answered, for the judge and the report.
+ *
+ * Credentials: a request goes as the member (the --header headers, by default), as nobody (none
+ * of them: the 401 check) or as the other member (the --other-header headers: the 403 check).
+ * Conditional requests: the last ETag the server answered the member is kept, and sent as
+ * If-Match on every request of the member to an operation that requires If-Match, unless the
+ * request sets its own (or asks for none, to check the 428).
+ *
+ * Requests go over kept-alive connections (node:http). A server may close an idle connection just
+ * as the next request is written on it: that request then gets a reset before any byte of an
+ * answer, and the server has processed nothing. Such a request is sent once more, on a new
+ * connection, and is no failure; a reset on a new connection, or after part of an answer, is one.
+ */
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import type { Socket } from 'node:net';
+import type { OperationSpec } from '../openapi-kit/index.ts';
+import type { Bases, SentBody } from './generated-requests.ts';
+import { percentEncode } from './generated-requests.ts';
+
+export interface SentRequest {
+  method: string;
+  url: string;
+  /** The request's own headers (content type and the like); the injected ones are listed by name only. */
+  headers: Array<[string, string]>;
+  injected: string[];
+  /** Whose credentials the injected headers were: the other member's (--other-header) when 'other'. */
+  credentials?: Credentials;
+  body: SentBody;
+}
+
+/** Whose credentials a request carries: the member's (--header), none, or the other member's (--other-header). */
+export type Credentials = 'member' | 'none' | 'other';
+
+export interface Received {
+  status: number;
+  headers: Headers;
+  body: Uint8Array;
+}
+
+export interface Exchange {
+  op: OperationSpec | null;
+  request: SentRequest;
+  /** null when no answer came (refused connection, reset, timeout): `error` says what happened. */
+  response: Received | null;
+  error?: string;
+  ms: number;
+}
+
+/** The request budget (--max-requests) is spent: nothing more is sent but clean-up. */
+export class BudgetSpent extends Error {
+  constructor() {
+    super('the request budget (--max-requests) is spent');
+  }
+}
+
+export interface TargetOptions {
+  baseUrl: string;
+  headers?: Array<[string, string]>;
+  /** The credentials of a second member (--other-header). */
+  otherHeaders?: Array<[string, string]>;
+  rate?: number;
+  maxRequests?: number;
+  timeoutMs?: number;
+}
+
+export interface Outgoing {
+  method: string;
+  url: string;
+  headers?: Headers;
+  body?: BodyInit;
+  /** What the body was, for the record. */
+  sent?: SentBody;
+  /** Sent as a stream (Transfer-Encoding: chunked). */
+  stream?: boolean;
+  /** Whose credentials go with it (default: the member's). */
+  credentials?: Credentials;
+  /**
+   * If-Match for an operation that requires it: a value, null for none at all; left out, the
+   * member's last ETag (see Target.etag).
+   */
+  ifMatch?: string | null;
+}
+
+/** Whether an operation requires an If-Match header (a conditional change, RFC 9110 13.1.1). */
+export const requiresIfMatch = (op: OperationSpec): boolean =>
+  op.params.some((p) => p.in === 'header' && p.required && p.name.toLowerCase() === 'if-match');
+
+/** A JSON request to `url`, recorded byte for byte. */
+export function jsonRequest(method: string, url: string, value: unknown): Outgoing {
+  const bytes = new TextEncoder().encode(JSON.stringify(value));
+  return {
+    method,
+    url,
+    headers: new Headers({ 'content-type': 'application/json' }),
+    body: bytes,
+    sent: { kind: 'bytes', bytes, chunked: false },
+  };
+}
+
+const REQUEST_TIMEOUT_MS = 10_000;
+
+/** Bodies from this size on are sent in slices, watching for an early answer (see attempt). */
+const PACED_BODY_BYTES = 256 * 1024;
+const SLICE_BYTES = 64 * 1024;
+
+/** Why an attempt got no answer: the cause, and whether it may be sent again. */
+class NoAnswer extends Error {
+  /** The connection was a kept-alive one, reset before any byte of an answer came: nothing was processed. */
+  readonly resendable: boolean;
+
+  constructor(cause: unknown, resendable: boolean) {
+    super('fetch failed', { cause });
+    this.resendable = resendable;
+  }
+}
+
+const RESET_CODES = new Set(['ECONNRESET', 'EPIPE']);
+
+/** A request as it goes on the wire: its body serialised once, so that it can be sent again. */
+interface Wire {
+  method: string;
+  url: URL;
+  headers: Record<string, string>;
+  bytes: Uint8Array | null;
+  /** Sent in slices, stopping once an answer arrives. */
+  paced: boolean;
+}
+
+/**
+ * The body's bytes, and the headers with the Content-Type a form's bytes use (its boundary); a
+ * body of another kind keeps the Content-Type given, or gets its own when none is.
+ */
+async function serialise(out: Outgoing, headers: Headers): Promise<Uint8Array | null> {
+  if (out.body === undefined || out.body === null) return null;
+  if (out.body instanceof Uint8Array) return out.body;
+  const carrier = new Request('http://body.invalid/', { method: 'POST', body: out.body });
+  const bytes = new Uint8Array(await carrier.arrayBuffer());
+  const type = carrier.headers.get('content-type');
+  if (type !== null && (out.body instanceof FormData || !headers.has('content-type'))) headers.set('content-type', type);
+  return bytes;
+}
+
+function receivedHeaders(res: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
+    try {
+      headers.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
+    } catch {
+      // A value Headers refuses (Node's parser lets a few through): left out.
+    }
+  }
+  return headers;
+}
+
+/**
+ * Sends a request once and reads its whole answer. A large body is sent in slices, giving the
+ * answer a chance to arrive between them, and sending stops once it has: a server may answer 413
+ * as soon as it reads the headers and close the connection, and a client that keeps writing then
+ * sees a reset instead of the answer.
+ */
+function attempt(wire: Wire, agent: HttpAgent | false, timeoutMs: number): Promise<Received> {
+  const send = wire.url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise<Received>((resolve, reject) => {
+    let answered = false;
+    let settled = false;
+    let socket: Socket | undefined;
+    let readBefore = 0;
+    const settle = (error: unknown, received?: Received) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (received) resolve(received);
+      else reject(error);
+    };
+    const req = send(wire.url, { method: wire.method, headers: wire.headers, agent }, (res) => {
+      answered = true;
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        settle(null, { status: res.statusCode ?? 0, headers: receivedHeaders(res), body: new Uint8Array(Buffer.concat(chunks)) }),
+      );
+      res.on('error', (error) => settle(new NoAnswer(error, false)));
+      res.on('aborted', () => settle(new NoAnswer(Object.assign(new Error('the answer was cut off'), { code: 'ECONNRESET' }), false)));
+    });
+    const timer = setTimeout(() => {
+      settle(new NoAnswer(Object.assign(new Error('timeout'), { name: 'TimeoutError' }), false));
+      req.destroy();
+    }, timeoutMs);
+    req.on('socket', (s: Socket) => {
+      socket = s;
+      readBefore = s.bytesRead;
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      if (answered) return settle(new NoAnswer(error, false));
+      const nothingRead = socket !== undefined && socket.bytesRead === readBefore;
+      settle(new NoAnswer(error, req.reusedSocket && nothingRead && RESET_CODES.has(error.code ?? '')));
+    });
+    if (wire.bytes === null) {
+      req.end();
+      return;
+    }
+    if (!wire.paced) {
+      req.end(wire.bytes);
+      return;
+    }
+    const bytes = wire.bytes;
+    void (async () => {
+      for (let at = 0; at < bytes.byteLength && !answered && !req.destroyed; at += SLICE_BYTES) {
+        const ok = req.write(bytes.subarray(at, at + SLICE_BYTES));
+        await new Promise<void>((next) => (ok ? setImmediate(next) : req.once('drain', () => next())));
+      }
+      if (!answered && !req.destroyed) req.end();
+    })();
+  });
+}
+
+export class Target {
+  readonly bases: Bases;
+  private readonly injected: Array<[string, string]>;
+  private readonly interval: number;
+  private readonly maxRequests: number;
+  private readonly timeoutMs: number;
+  private next = 0;
+  /** Requests sent, clean-up included. */
+  sent = 0;
+  /** Set once the budget ran out. */
+  budgetSpent = false;
+  /** Requests sent again because the server closed a kept-alive connection as they went out. */
+  resends = 0;
+  private readonly agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
+  /** The headers given on the command line. */
+  get injectedHeaders(): ReadonlyArray<[string, string]> {
+    return this.injected;
+  }
+  /** The other member's headers (--other-header); empty when none were given. */
+  readonly otherHeaders: ReadonlyArray<[string, string]>;
+  /**
+   * The last ETag an answer to the member carried (where the document gives the answer one), null
+   * after a delete: what a conditional change of theirs sends as If-Match.
+   */
+  etag: string | null = null;
+  /** Every exchange, oldest first, for listeners (progress, tests). */
+  onExchange: ((exchange: Exchange) => void) | undefined;
+
+  constructor({ baseUrl, headers = [], otherHeaders = [], rate, maxRequests, timeoutMs = REQUEST_TIMEOUT_MS }: TargetOptions) {
+    const api = new URL(baseUrl);
+    this.bases = { api: baseUrl.replace(/\/+$/, ''), root: api.origin };
+    this.injected = headers;
+    this.otherHeaders = otherHeaders;
+    this.interval = rate ? 1000 / rate : 0;
+    this.maxRequests = maxRequests ?? Number.POSITIVE_INFINITY;
+    this.timeoutMs = timeoutMs;
+  }
+
+  /** The URL of an operation with its path parameters filled in (each %-encoded) and a query. */
+  url(op: OperationSpec, params: Record<string, string> = {}, query: Array<[string, string]> = []): string {
+    const path = op.path.replace(/\{([^}]+)\}/g, (_, name: string) => percentEncode(params[name] ?? ''));
+    const search = query.length > 0 ? `?${new URLSearchParams(query).toString()}` : '';
+    return `${op.root ? this.bases.root : this.bases.api}${path}${search}`;
+  }
+
+  private async pace(): Promise<void> {
+    if (this.interval === 0) return;
+    const now = Date.now();
+    const at = Math.max(now, this.next);
+    this.next = at + this.interval;
+    if (at > now) await new Promise((resolve) => setTimeout(resolve, at - now));
+  }
+
+  /**
+   * Sends one request. Throws BudgetSpent when --max-requests is reached, unless `essential`
+   * (clean-up). A request that gets no answer is an exchange without a response, not an exception.
+   */
+  async send(op: OperationSpec | null, out: Outgoing, { essential = false } = {}): Promise<Exchange> {
+    if (!essential && this.sent >= this.maxRequests) {
+      this.budgetSpent = true;
+      throw new BudgetSpent();
+    }
+    await this.pace();
+    this.sent++;
+    const headers = new Headers(out.headers);
+    const credentials = out.credentials ?? 'member';
+    if (op && requiresIfMatch(op)) {
+      if (out.ifMatch === null) headers.delete('if-match');
+      else if (out.ifMatch !== undefined) headers.set('if-match', out.ifMatch);
+      else if (!headers.has('if-match') && credentials === 'member') headers.set('if-match', this.etag ?? '*');
+    }
+    const own: Array<[string, string]> = [...headers.entries()];
+    const injected = credentials === 'member' ? this.injected : credentials === 'other' ? this.otherHeaders : [];
+    for (const [name, value] of injected) headers.set(name, value);
+    const request: SentRequest = {
+      method: out.method,
+      url: out.url,
+      headers: own,
+      injected: injected.map(([name]) => name),
+      ...(credentials === 'member' ? {} : { credentials }),
+      body: out.sent ?? { kind: 'none' },
+    };
+    const started = performance.now();
+    let exchange: Exchange;
+    try {
+      const bytes = await serialise(out, headers);
+      const head: Record<string, string> = {};
+      headers.forEach((value, name) => {
+        head[name] = value;
+      });
+      if (bytes !== null) {
+        // A stream has no length: it goes chunked.
+        if (out.stream) head['transfer-encoding'] = 'chunked';
+        else head['content-length'] = String(bytes.byteLength);
+      }
+      const wire: Wire = {
+        method: out.method,
+        url: new URL(out.url),
+        headers: head,
+        bytes,
+        paced: bytes !== null && bytes.byteLength >= PACED_BODY_BYTES,
+      };
+      const agent = wire.url.protocol === 'https:' ? this.agents.https : this.agents.http;
+      let response: Received;
+      try {
+        response = await attempt(wire, agent, this.timeoutMs);
+      } catch (error) {
+        if (!(error instanceof NoAnswer && error.resendable)) throw error;
+        // The server closed the kept-alive connection as the request went out: it processed nothing.
+        this.resends++;
+        response = await attempt(wire, false, this.timeoutMs);
+      }
+      exchange = { op, request, response, ms: performance.now() - started };
+      if (credentials === 'member') this.noteEtag(op, out.method, response);
+    } catch (error) {
+      exchange = { op, request, response: null, error: describeFetchError(error, this.timeoutMs), ms: performance.now() - started };
+    }
+    this.onExchange?.(exchange);
+    return exchange;
+  }
+
+  /** Keeps the ETag of an answer to the member that documents one; forgets it once a delete went through. */
+  private noteEtag(op: OperationSpec | null, method: string, response: Received): void {
+    if (!op) return;
+    const tag = response.headers.get('etag');
+    const documented = op.responses[String(response.status)]?.headers.some((h) => h.name.toLowerCase() === 'etag');
+    if (tag !== null && documented) this.etag = tag;
+    else if (method === 'DELETE' && requiresIfMatch(op) && response.status >= 200 && response.status < 300) this.etag = null;
+  }
+
+  /** Closes the kept-alive connections. */
+  close(): void {
+    this.agents.http.destroy();
+    this.agents.https.destroy();
+  }
+
+  /** A JSON request (or none) to an operation, as the model and the fixtures send them. */
+  json(
+    op: OperationSpec,
+    params: Record<string, string> = {},
+    value?: unknown,
+    {
+      query = [],
+      essential = false,
+      credentials,
+    }: { query?: Array<[string, string]>; essential?: boolean; credentials?: Credentials } = {},
+  ): Promise<Exchange> {
+    const url = this.url(op, params, query);
+    const as = credentials ? { credentials } : {};
+    if (value === undefined) return this.send(op, { method: op.method, url, ...as }, { essential });
+    const bytes = new TextEncoder().encode(JSON.stringify(value));
+    return this.send(
+      op,
+      {
+        method: op.method,
+        url,
+        headers: new Headers({ 'content-type': 'application/json' }),
+        body: bytes,
+        sent: { kind: 'bytes', bytes, chunked: false },
+        ...as,
+      },
+      { essential },
+    );
+  }
+}
+
+/** Why no answer came, in one line: the cause's code (ECONNREFUSED, ENOTFOUND…) rather than "fetch failed". */
+export function describeFetchError(error: unknown, timeoutMs: number): string {
+  const cause = error instanceof Error ? (error.cause as { code?: string; message?: string; name?: string } | undefined) : undefined;
+  const timedOut = (e: { name?: string } | undefined) => e?.name === 'TimeoutError' || e?.name === 'AbortError';
+  if ((error instanceof Error && timedOut(error)) || timedOut(cause)) return `no answer within ${timeoutMs / 1000} s`;
+  if (cause?.code) return `${cause.code}${cause.message && !cause.message.includes(cause.code) ? ` (${cause.message})` : ''}`;
+  if (cause?.message) return cause.message;
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Parses a JSON body, or undefined. */
+export function bodyJson(received: Received | null): unknown {
+  if (!received || received.body.byteLength === 0) return undefined;
+  try {
+    return JSON.parse(new TextDecoder().decode(received.body));
+  } catch {
+    return undefined;
+  }
+}
