@@ -21,9 +21,16 @@ test('an app that cannot start says so in the console, and the static shell stay
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(message.text());
   });
-  // The entry loads the app's start (the boot, in the core chunk) on demand: make that request fail.
+  const entryLoaded: number[] = [];
+  page.on('response', (response) => {
+    if (/\/assets\/index-[^/]+\.js$/.test(response.url())) entryLoaded.push(response.status());
+  });
+  // The pre-paint script loads the entry, which loads; the entry asks for the app's start (the boot,
+  // in the core chunk), which does not come: the entry's own report says so, once.
   await context.route(/\/assets\/core-[^/]+\.js$/, (route) => route.abort());
   await page.goto('/home');
-  await expect.poll(() => errors.some((text) => text.startsWith('Circle failed to start'))).toBe(true);
+  await expect.poll(() => errors.filter((text) => text.startsWith('Circle failed to start'))).toHaveLength(1);
+  expect(entryLoaded).toEqual([200]);
   await expect(page.locator('header').first()).toBeVisible();
+  expect(errors.filter((text) => text.startsWith('Circle failed to start'))).toHaveLength(1);
 });

@@ -117,10 +117,15 @@ async function until(check: () => void, timeoutMs = 3000) {
 let root: HTMLElement;
 let error: MockInstance<typeof console.error>;
 
-/** The page loads boot.tsx: it starts at once. */
+let started: Promise<void> | null = null;
+
+/** main.tsx loads boot.tsx and starts it (and reports a failure: main.test.tsx). */
 async function boot() {
   vi.resetModules();
-  await import('./boot');
+  const { boot: start } = await import('./boot');
+  started = start();
+  // Whether it ends well is the test's to check; a failure is not left unhandled.
+  started.catch(() => undefined);
 }
 
 /** Resolves once the app has started rendering into the page. */
@@ -202,31 +207,40 @@ describe('before anything renders', () => {
     await rendered();
   });
 
-  it("fetches the home screen's code at once, and no other screen's", async () => {
+  it("asks for the first screen's code at once, before the configuration is in, and for no other screen's", async () => {
+    h.firstRouteAt.mockReturnValue('settings');
+    const configured = deferred<unknown>();
+    h.loadConfig.mockReturnValueOnce(configured.promise);
     await boot();
-    expect(prefetched()).toEqual(['home']);
-    expect(h.loadConfig).toHaveBeenCalledTimes(1);
+    expect(prefetched()).toEqual(['settings']);
+    configured.resolve(h.appConfig);
     await rendered();
-    // A first render that first redirects waits for no screen's code.
-    expect(prefetched()).toEqual(['home']);
+    expect(prefetched()).toEqual(['settings']);
   });
 
-  it('watches the connection and the install offer, reads the configuration and the stored language side by side', async () => {
+  it('asks for no screen when the path is none of the routes', async () => {
+    await boot();
+    await rendered();
+    expect(h.prefetchRoute).not.toHaveBeenCalled();
+  });
+
+  it('watches the connection and the install offer, reads the configuration, then the language it leads to, once', async () => {
     const configured = deferred<unknown>();
     h.loadConfig.mockReturnValueOnce(configured.promise);
     await boot();
     expect(h.watchOnlineStatus).toHaveBeenCalledTimes(1);
     expect(h.watchInstallPrompt).toHaveBeenCalledTimes(1);
     expect(h.loadConfig).toHaveBeenCalledTimes(1);
-    expect(h.loadLanguage).toHaveBeenCalledWith('de');
     await settle();
-    // The log level and the defaults come from the configuration: nothing reads it before it is in.
+    // The log level, the defaults and the language come from the configuration: nothing reads it before it is in.
     expect(h.setLogLevel).not.toHaveBeenCalled();
     expect(h.applyConfiguredDefaults).not.toHaveBeenCalled();
+    expect(h.loadLanguage).not.toHaveBeenCalled();
     configured.resolve(h.appConfig);
     await rendered();
     expect(h.setLogLevel).toHaveBeenCalledWith(1);
     expect(h.applyConfiguredDefaults).toHaveBeenCalledWith(h.appConfig, navigator.languages);
+    expect(h.loadLanguage.mock.calls).toEqual([['de']]);
   });
 
   it("waits for the language the defaults chose before the first render, then follows the member's choices", async () => {
@@ -253,7 +267,7 @@ describe('before anything renders', () => {
     await boot();
     await rendered();
     await until(() => expect(root.textContent).toBe('Welcome to Circle'));
-    expect(h.loadLanguage).toHaveBeenCalledTimes(2);
+    expect(h.loadLanguage).toHaveBeenCalledTimes(1);
     expect(error).not.toHaveBeenCalled();
   });
 
@@ -283,7 +297,8 @@ describe('the first render', () => {
     expect(h.hydrateRoot).not.toHaveBeenCalled();
     expect(h.setRenderMode).not.toHaveBeenCalled();
     await until(() => expect(root.textContent).toBe('Welcome to Circle'));
-    expect(document.documentElement.hasAttribute('data-l10n-pending')).toBe(false);
+    // The marks end in the first commit's effect, which runs after that commit is painted.
+    await until(() => expect(document.documentElement.hasAttribute('data-l10n-pending')).toBe(false));
     expect(document.documentElement.hasAttribute('data-account-pending')).toBe(false);
     expect(window.location.pathname).toBe('/settings');
   });
@@ -321,7 +336,7 @@ describe('the first render', () => {
     const screen = deferred<unknown>();
     h.prefetchRoute.mockImplementation((route) => ((route as RouteDef).id === 'settings' ? screen.promise : Promise.resolve()));
     await boot();
-    await until(() => expect(prefetched()).toEqual(['home', 'settings']));
+    await until(() => expect(prefetched()).toEqual(['settings']));
     expect(h.firstRouteAt).toHaveBeenCalledWith('/settings', false);
     await settle();
     expect(h.canHydrate).not.toHaveBeenCalled();
@@ -461,14 +476,24 @@ describe('with the development mocks', () => {
 });
 
 describe('an app that cannot start', () => {
-  it('says why, and renders nothing', async () => {
+  it('ends with the reason (main.tsx reports it), and renders nothing', async () => {
     const failure = new Error('no configuration');
     h.loadConfig.mockRejectedValue(failure);
     root.innerHTML = '<p>Prerendered</p>';
     await boot();
-    await until(() => expect(error).toHaveBeenCalledWith('Circle failed to start', failure));
+    await expect(started).rejects.toBe(failure);
     expect(h.createRoot).not.toHaveBeenCalled();
     expect(h.hydrateRoot).not.toHaveBeenCalled();
     expect(root.textContent).toBe('Prerendered');
+  });
+
+  it("ends with the first screen's code that does not load, and renders nothing", async () => {
+    const failure = new Error('chunk');
+    h.firstRouteAt.mockReturnValue('settings');
+    h.prefetchRoute.mockRejectedValue(failure);
+    await boot();
+    await expect(started).rejects.toBe(failure);
+    expect(h.createRoot).not.toHaveBeenCalled();
+    expect(h.hydrateRoot).not.toHaveBeenCalled();
   });
 });

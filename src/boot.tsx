@@ -9,7 +9,6 @@ import { activeThemeName, applyConfiguredDefaults, followLanguagePreference, lan
 import { isLoggedIn } from './state/auth';
 import { applyTheme } from './ui/theme';
 import { activeLanguage, loadLanguage, prefetchLanguages } from './i18n';
-import { ROUTES } from './app/routes';
 import { prefetchRoute, prefetchRoutes, shouldPrefetch } from './app/lazy-routes';
 import { canHydrate, firstRouteAt, readPrerenderMark } from './app/hydration';
 import { setRenderMode } from './state/render-mode';
@@ -20,23 +19,31 @@ import { watchInstallPrompt } from './pwa/install';
 
 declare const __DEV_MOCKS__: boolean;
 
-// The app's start, loaded by main.tsx once the static shell is painted.
-
-// The theme is applied before anything renders, so there is no flash of the default one.
-effect(() => applyTheme(activeThemeName.value));
-effect(() => {
-  document.documentElement.lang = activeLanguage.value;
-});
-
-// The home screen is marked for preload: its code is fetched at once, in parallel with the boot.
-for (const route of ROUTES) if (route.preload) void prefetchRoute(route);
-
 function whenIdle(work: () => void) {
   if ('requestIdleCallback' in window) requestIdleCallback(work, { timeout: 4000 });
   else setTimeout(work, 1500);
 }
 
-async function boot() {
+/**
+ * The app's start, called by main.tsx (which reports a failure). Each chunk of the start is asked
+ * for here once: the first screen's code at once, beside the configuration and the language.
+ */
+export async function boot(): Promise<void> {
+  // The theme is applied before anything renders, so there is no flash of the default one.
+  effect(() => applyTheme(activeThemeName.value));
+  effect(() => {
+    document.documentElement.lang = activeLanguage.value;
+  });
+  // The app redirects / to home on its first render, replacing the entry: done now, home.html hydrates.
+  if (window.location.pathname === '/') {
+    window.history.replaceState(window.history.state, '', `/home${window.location.search}${window.location.hash}`);
+  }
+  // Stryker disable next-line StringLiteral: no route has the empty id, nor any other text put in its place
+  const first = routeById(firstRouteAt(window.location.pathname, isLoggedIn.value) ?? '');
+  const firstScreen = first ? prefetchRoute(first) : Promise.resolve();
+  // Awaited below, once config and language are in; marked handled now, so a failure is not also
+  // reported as unhandled in the meantime.
+  firstScreen.catch(() => undefined);
   watchOnlineStatus();
   watchInstallPrompt();
   // The dev server starts its mock API before this module loads (vite.config.ts, mockApiInDev).
@@ -45,10 +52,10 @@ async function boot() {
     const { stateHistory } = await import('./state/history');
     (window as unknown as { circleStateHistory: typeof stateHistory }).circleStateHistory = stateHistory;
   }
-  await Promise.all([loadConfig(), loadLanguage(language.value).catch(() => undefined)]);
+  await loadConfig();
   setLogLevel(config().logLevel);
   // A first visit gets the deployment's language (unset, the browser's) and theme; the first
-  // render waits for that language, so a first visit does not flash another one.
+  // render waits for that language's catalogue, so a first visit does not flash another one.
   applyConfiguredDefaults(config(), navigator.languages);
   await loadLanguage(language.value).catch(() => undefined);
   // A language chosen later loads its catalogue then.
@@ -78,7 +85,8 @@ async function boot() {
   // A first screen that never renders (a broken chunk) must not keep the worker away for good.
   setTimeout(onStable, 10_000);
 
-  await renderApp(document.getElementById('root')!);
+  await firstScreen;
+  renderApp(document.getElementById('root')!);
 }
 
 /**
@@ -97,21 +105,13 @@ function Live() {
 
 /**
  * Hydrates the prerendered page when the first render makes the same markup, else renders over it
- * (see app/hydration.ts). Either way the first screen's code is in first, so that render is the
- * screen itself, not a loading state in place of what the HTML already shows.
+ * (see app/hydration.ts). Either way the first screen's code is in first (boot waits for it), so
+ * that render is the screen itself, not a loading state in place of what the HTML already shows.
  */
-async function renderApp(root: HTMLElement) {
-  // The app redirects / to home on its first render, replacing the entry: done now, home.html hydrates.
-  if (window.location.pathname === '/') {
-    window.history.replaceState(window.history.state, '', `/home${window.location.search}${window.location.hash}`);
-  }
-  const path = window.location.pathname;
-  // Stryker disable next-line StringLiteral: no route has the empty id, nor any other text put in its place
-  const first = routeById(firstRouteAt(path, isLoggedIn.value) ?? '');
-  if (first) await prefetchRoute(first);
+function renderApp(root: HTMLElement) {
   // Read once the code is in: what the first render will show, now.
   const state = {
-    path,
+    path: window.location.pathname,
     language: activeLanguage.value,
     theme: activeThemeName.value,
     signedIn: isLoggedIn.value,
@@ -139,7 +139,3 @@ async function renderApp(root: HTMLElement) {
     startTransition(() => reactRoot.render(app));
   }
 }
-
-boot().catch((error: unknown) => {
-  console.error('Circle failed to start', error);
-});

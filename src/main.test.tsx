@@ -4,9 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 /**
- * main.tsx is the page's entry: it names the build, then loads the app once the prerendered screen
- * has painted (or after three seconds, whichever comes first). Each test loads it afresh and
- * records which of the app's modules it asked for.
+ * main.tsx is the page's entry: it names the build, starts the boot, and is the one place a failed
+ * start is reported (the boot's code that does not load, or a boot that ends in an error). Each
+ * test loads it afresh.
  *
  * Its stylesheets come from the build's plugins (the theme sheet is a virtual module), which the
  * unit tests do not run: the entry is loaded from a copy without those imports, its other imports
@@ -14,20 +14,13 @@ import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vites
  * ignored .cache/: Vite loads no module from outside the project.
  */
 const h = vi.hoisted(() => ({
-  paint: [] as Array<() => void>,
   loaded: [] as string[],
+  booted: 0,
+  loadFails: { current: null as Error | null },
   bootFails: { current: null as Error | null },
 }));
 
-vi.mock('./lib/first-paint', () => ({
-  afterFirstContentfulPaint: (then: () => void) => {
-    h.paint.push(then);
-  },
-}));
-
-// The page's timers are fake (its three-second fallback); the test's waiting is not.
-const realSetTimeout = globalThis.setTimeout;
-const settle = () => new Promise((resolve) => realSetTimeout(resolve, 20));
+const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 
 const here = dirname(fileURLToPath(import.meta.url));
 const cache = join(here, '..', '.cache');
@@ -48,12 +41,13 @@ async function loadEntry() {
   // Registered again for each load: a stand-in's module, once made, would be kept otherwise.
   vi.doMock('./boot', () => {
     h.loaded.push('boot');
-    if (h.bootFails.current) throw h.bootFails.current;
-    return {};
-  });
-  vi.doMock('./app/home-screen', () => {
-    h.loaded.push('home-screen');
-    return {};
+    if (h.loadFails.current) throw h.loadFails.current;
+    return {
+      boot: async () => {
+        h.booted += 1;
+        if (h.bootFails.current) throw h.bootFails.current;
+      },
+    };
   });
   await import(/* @vite-ignore */ copy);
 }
@@ -62,20 +56,15 @@ afterAll(() => {
   rmSync(copies, { recursive: true, force: true });
 });
 
-/** The first contentful paint, as the browser reports it. */
-function paint() {
-  for (const then of h.paint) then();
-}
-
 beforeEach(() => {
-  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-  h.paint.length = 0;
   h.loaded.length = 0;
+  h.booted = 0;
+  h.loadFails.current = null;
   h.bootFails.current = null;
 });
 
 afterEach(() => {
-  vi.useRealTimers();
+  vi.restoreAllMocks();
   delete document.documentElement.dataset.build;
 });
 
@@ -86,36 +75,31 @@ describe('the entry', () => {
     expect(document.documentElement.dataset.build).toBe('2026.11.23-abc123');
   });
 
-  it('loads the app and the home screen once the page has painted, and only once', async () => {
-    await loadEntry();
-    await settle();
-    expect(h.loaded).toEqual([]);
-    paint();
-    await settle();
-    expect(h.loaded.sort()).toEqual(['boot', 'home-screen']);
-    // The three-second fallback finds the app started.
-    vi.advanceTimersByTime(3000);
-    await settle();
-    expect(h.loaded).toHaveLength(2);
-  });
-
-  it('loads the app after three seconds when no paint is reported', async () => {
-    await loadEntry();
-    vi.advanceTimersByTime(2999);
-    await settle();
-    expect(h.loaded).toEqual([]);
-    vi.advanceTimersByTime(1);
-    await settle();
-    expect(h.loaded.sort()).toEqual(['boot', 'home-screen']);
-  });
-
-  it('says so, once, when the app cannot be loaded', async () => {
+  it('loads the boot and starts it, once, and asks for nothing else', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    h.bootFails.current = new Error('chunk failed');
     await loadEntry();
-    paint();
+    await settle();
+    expect(h.loaded).toEqual(['boot']);
+    expect(h.booted).toBe(1);
+    expect(error).not.toHaveBeenCalled();
+  });
+
+  it("says so, once, when the boot's code cannot be loaded", async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    h.loadFails.current = new Error('chunk failed');
+    await loadEntry();
     await vi.waitFor(() => expect(error).toHaveBeenCalledWith('Circle failed to start', expect.any(Error)));
-    vi.advanceTimersByTime(3000);
+    await settle();
+    expect(h.booted).toBe(0);
+    expect(error).toHaveBeenCalledTimes(1);
+  });
+
+  it('says so, once, with the reason, when the start ends in an error', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const failure = new Error('no configuration');
+    h.bootFails.current = failure;
+    await loadEntry();
+    await vi.waitFor(() => expect(error).toHaveBeenCalledWith('Circle failed to start', failure));
     await settle();
     expect(error).toHaveBeenCalledTimes(1);
   });

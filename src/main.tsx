@@ -1,25 +1,15 @@
 import './styles.css';
 import 'virtual:theme-tokens.css';
-import { afterFirstContentfulPaint } from './lib/first-paint';
+import { reportStartFailure } from './lib/start-failure';
 
 declare const __BUILD_ID__: string;
 // Names the build at once, so a deploy can be told from the one before it.
 document.documentElement.dataset.build = __BUILD_ID__;
 
 /**
- * The entry: the page's prerendered screen is painted from its HTML first, then the app loads.
- * Its scripts would otherwise share the first round trips with the stylesheet and the hero art.
+ * The entry. Built, the pre-paint script loads it once the page's prerendered screen has painted
+ * (its scripts would otherwise share the first round trips with the stylesheet); in the dev
+ * server it runs at once. It asks for the boot, which asks for the first screen's code; any
+ * failure on the way is reported here.
  */
-let started = false;
-function start() {
-  if (started) return;
-  started = true;
-  import('./boot').catch((error: unknown) => console.error('Circle failed to start', error));
-  // Home is marked for preload: its code comes alongside the boot instead of after it.
-  import('./app/home-screen').catch(() => undefined);
-}
-
-// (Built, the pre-paint script loads this entry only after that paint: then it starts at once.)
-afterFirstContentfulPaint(start);
-// A paint that never comes does not hold the app back for good.
-setTimeout(start, 3000);
+import('./boot').then(({ boot }) => boot()).catch(reportStartFailure);

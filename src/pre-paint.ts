@@ -2,6 +2,7 @@ import { AUTH_KEY, PREFERENCE_KEY } from './config/storage-keys';
 import { isLanguage, matchBrowserLanguage } from './config/languages';
 import { isThemeName, DEFAULT_THEME } from './config/themes';
 import { afterFirstContentfulPaint } from './lib/first-paint';
+import { reportStartFailure } from './lib/start-failure';
 import { recordEarlyInstallEvents } from './lib/early-install';
 
 /**
@@ -47,7 +48,7 @@ declare const __APP_ENTRY__: string | undefined;
  */
 export function startApp(entry: string): void {
   afterFirstContentfulPaint(() => {
-    import(/* @vite-ignore */ entry).catch((error: unknown) => console.error('Circle failed to start', error));
+    import(/* @vite-ignore */ entry).catch(reportStartFailure);
   });
 }
 

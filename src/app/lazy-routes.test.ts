@@ -84,9 +84,8 @@ describe('prefetchRoutes', () => {
     expect(a.load).toHaveBeenCalledTimes(2);
   });
 
-  it('the 404 route of the app is not prefetched, the home route is preloaded', () => {
+  it('the 404 route of the app is not prefetched', () => {
     expect(ROUTES.find((r) => r.id === 'not-found')?.noPrefetch).toBe(true);
-    expect(ROUTES.find((r) => r.id === 'home')?.preload).toBe(true);
   });
 });
 

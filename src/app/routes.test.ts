@@ -24,7 +24,7 @@ describe('the route table, as loaded', () => {
       title: typeof title === 'string' ? title : 'params',
     }));
     expect(described).toEqual([
-      { id: 'home', path: '/home', title: 'nav.home', layout: 'home', preload: true },
+      { id: 'home', path: '/home', title: 'nav.home', layout: 'home' },
       { id: 'profile', path: '/profile', title: 'nav.profile', layout: 'sidenav', requiresAuth: true },
       { id: 'settings', path: '/settings', title: 'nav.settings', layout: 'sidenav' },
       { id: 'dashboard', path: '/dashboard', title: 'nav.dashboard', layout: 'dashboard' },

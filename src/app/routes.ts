@@ -11,8 +11,6 @@ export interface RouteDef {
   title: MessageKey | ((params: Record<string, string>) => string);
   layout: LayoutKind;
   load: () => Promise<{ default: ComponentType }>;
-  /** Loaded as soon as the app starts, not only after it is idle. */
-  preload?: boolean;
   /** Never fetched ahead of a visit. */
   noPrefetch?: boolean;
   requiresAuth?: boolean;
@@ -25,7 +23,7 @@ export const HOME_PATH = '/home';
 export const NOT_FOUND_PATH = '/404';
 
 export const ROUTES: readonly RouteDef[] = [
-  { id: 'home', path: HOME_PATH, title: 'nav.home', layout: 'home', load: () => import('./home-screen'), preload: true },
+  { id: 'home', path: HOME_PATH, title: 'nav.home', layout: 'home', load: () => import('./home-screen') },
   {
     id: 'profile',
     path: '/profile',
