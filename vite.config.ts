@@ -73,7 +73,7 @@ function identityProviderInDev(): Plugin {
 
 /** Modules of the first render that lazy screens share too; without a group they scatter into small chunks. */
 const FIRST_LOAD_MODULES =
-  /node_modules[\\/](react|react-dom|scheduler|wouter|@preact[\\/]signals-(core|react)|use-sync-external-store|regexparam)[\\/]|[\\/]src[\\/](boot\.tsx|lib[\\/](?!start-failure\.)|i18n[\\/](index|en)\.|state[\\/](?!profile-(?:outbox|conflict|resolution|edit|draft)\.|edit-conflict\.|session\.)|config[\\/]|app[\\/](?!home-screen\.)|ui[\\/](theme\.|icons|snackbar[\\/]|widgets[\\/](useAsync|states))|api[\\/](errors|progress|collection-names)\.|pwa[\\/](online|install|OnlineStatus|InstallButton)\.)/;
+  /node_modules[\\/](react|react-dom|scheduler|wouter|@preact[\\/]signals-(core|react)|use-sync-external-store|regexparam)[\\/]|[\\/]src[\\/](boot\.tsx|lib[\\/](?!start-failure\.)|i18n[\\/](index|en)\.|state[\\/](?!profile[\\/](?!read\.|store\.)|session\.)|config[\\/]|app[\\/](?!home-screen\.)|ui[\\/](theme\.|icons|snackbar[\\/]|widgets[\\/](useAsync|states))|api[\\/](errors|progress|collection-names)\.|pwa[\\/](online|install|OnlineStatus|InstallButton)\.)/;
 
 /** The transforms the app's modules need, in the browser build and in the prerender alike. */
 const appTransforms = () => [
@@ -132,7 +132,7 @@ export default defineConfig(({ command }) => ({
           '**/screenshots/**',
           'assets/ui-config.json',
           'assets/{es,de,fr,zh-Hans}-*.js',
-          'assets/{oidc-client,CallbackScreen,ConflictResolver,profile-conflict,profile-resolution}-*.js',
+          'assets/{oidc-client,CallbackScreen,ConflictResolver,conflict,resolution}-*.js',
           'apple-touch-icon-*.png',
           '{pwa,maskable-icon}-512x512.png',
         ],

@@ -8,16 +8,27 @@ import { createContract, type OpenApiDocument } from '../mocks/api/index.ts';
 import { createMockBackend, type MockBackend } from '../mocks/api/index.ts';
 import { testAuthenticate } from '../testkit/index.ts';
 import { configureApi } from '../src/api/instance';
+import {
+  deleteProfile,
+  differingFields,
+  draftKey,
+  fetchProfile,
+  mergedFields,
+  pendingProfileSave,
+  profileConflict,
+  profileState,
+  resetProfileConflict,
+  resetProfileOutbox,
+  resetProfileState,
+  resolveProfileConflict,
+  saveProfile,
+  sendQueuedSave,
+  suggestedChoice,
+} from '../src/state/profile';
 import { setAccessTokenSource } from '../src/api/credentials';
 import { clearPendingSave, readPendingSave } from '../src/api/pending-save';
 import type { Profile, ProfileInput } from '../src/api/profile-save';
 import { setConnectivity } from '../src/lib/connectivity';
-import { fetchProfile, profileState, resetProfileState } from '../src/state/profile';
-import { deleteProfile, saveProfile } from '../src/state/profile-edit';
-import { pendingProfileSave, resetProfileOutbox, sendQueuedSave } from '../src/state/profile-outbox';
-import { differingFields, mergedFields, profileConflict, resetProfileConflict, suggestedChoice } from '../src/state/profile-conflict';
-import { resolveProfileConflict } from '../src/state/profile-resolution';
-import { draftKey } from '../src/state/profile-draft';
 
 /*
  * The app's profile model (src/state) over the real API stack and the mock backend itself, in

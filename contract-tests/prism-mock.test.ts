@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { operations } from '../src/api/schema';
 import { createApiClient, type ApiClient } from '../src/api/client';
 import { collectionsApi } from '../src/api/collections';
-import { profileApi } from '../src/api/profile';
+import { profileCalls } from './support/profile-calls';
 import type { TransferEvent } from '../src/api/transport';
 import { authorize } from './support/backend.ts';
 import { Contract, Recorder } from '../openapi-kit/node.ts';
@@ -49,11 +49,11 @@ type Driver = (client: ApiClient) => Promise<unknown>;
 
 /** One call per operation, typed by the generated client: a new operationId breaks tsc here. */
 const drivers: Record<keyof operations, Driver> = {
-  getMyProfile: (c) => profileApi(c).get(),
-  createProfile: (c) => profileApi(c).create(PROFILE_FIELDS, new Blob([makePng(8)], { type: 'image/png' })),
+  getMyProfile: (c) => profileCalls(c).get(),
+  createProfile: (c) => profileCalls(c).create(PROFILE_FIELDS, new Blob([makePng(8)], { type: 'image/png' })),
   // Prism's mock keeps no versions: `*` (any version) is the If-Match that means nothing more.
-  updateProfile: (c) => profileApi(c).update('p-1', { displayName: 'Ada L.' }, null, { ifMatch: '*' }),
-  deleteProfile: (c) => profileApi(c).remove('p-1', '*'),
+  updateProfile: (c) => profileCalls(c).update('p-1', { displayName: 'Ada L.' }, null, { ifMatch: '*' }),
+  deleteProfile: (c) => profileCalls(c).remove('p-1', '*'),
   getProfileAvatar: async (c) => bodyOf(await c.GET('/user/profile/{id}/avatar', { params: PROFILE_ID, parseAs: 'arrayBuffer' })),
 
   listAccounts: (c) => collectionsApi(c).list('accounts', { currency: 'EUR' }),
@@ -124,7 +124,7 @@ describe('mode (a): the generated client against prism mock', () => {
 
   it('the profile upload reports progress through the mock too', async () => {
     const events: TransferEvent[] = [];
-    await profileApi(client).create(PROFILE_FIELDS, null, { onProgress: (e) => events.push(e) });
+    await profileCalls(client).create(PROFILE_FIELDS, null, { onProgress: (e) => events.push(e) });
     expect(events.map((e) => e.type)).toEqual(['sent', 'upload', 'download']);
   });
 

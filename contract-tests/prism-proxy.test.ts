@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createApiClient, type ApiClient } from '../src/api/client';
 import { COLLECTION_NAMES, collectionsApi, type CollectionName } from '../src/api/collections';
 import { ApiError, profileErrorMessage } from '../src/api/errors';
-import { profileApi } from '../src/api/profile';
+import { profileCalls } from './support/profile-calls';
 import type { TransferEvent } from '../src/api/transport';
 import { COLLECTIONS } from '../mocks/api/index.ts';
 import { authorize, errorBody, recordedClient, startProxiedBackend, UI_CONFIG, type ProxiedBackend } from './support/backend.ts';
@@ -89,7 +89,7 @@ describe('mode (b): every operation through prism proxy into the Node mock', () 
   });
 
   describe('profile', () => {
-    const profiles = () => profileApi(api);
+    const profiles = () => profileCalls(api);
 
     it('getMyProfile answers 204 without a body while there is no profile, then 200 with it', async () => {
       expect(await profiles().get()).toBeNull();
@@ -160,14 +160,14 @@ describe('mode (b): every operation through prism proxy into the Node mock', () 
       // first byte, becomes U+FFFD), so the image goes up and its bytes are compared straight
       // with the Node server; through the proxy only the answer's status and type are checked.
       const png = makePng(16);
-      const created = await profileApi(node).create(PROFILE_FIELDS, new Blob([png], { type: 'image/png' }));
+      const created = await profileCalls(node).create(PROFILE_FIELDS, new Blob([png], { type: 'image/png' }));
       const { response, data } = await api.GET('/user/profile/{id}/avatar', { params: idParam(created.id), parseAs: 'arrayBuffer' });
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toBe('image/png');
       expect(data?.byteLength).toBeGreaterThan(0);
       const straight = await node.GET('/user/profile/{id}/avatar', { params: idParam(created.id), parseAs: 'arrayBuffer' });
       expect(new Uint8Array(straight.data!)).toEqual(png);
-      await profileApi(node).remove(created.id, (await profileApi(node).read()).etag ?? '');
+      await profileCalls(node).remove(created.id, (await profileCalls(node).read()).etag ?? '');
       const gone = await api.GET('/user/profile/{id}/avatar', { params: idParam(created.id) });
       expect(gone.response.status).toBe(404);
     });
@@ -249,12 +249,12 @@ describe('mode (b): every operation through prism proxy into the Node mock', () 
     it('runCommand reset restores every collection and removes the profile', async () => {
       await collectionsApi(api).remove('symbols', '1');
       await collectionsApi(api).create('notifications', SAMPLE_INPUT.notifications);
-      await profileApi(api).create(PROFILE_FIELDS, null);
+      await profileCalls(api).create(PROFILE_FIELDS, null);
       const { response } = await api.POST('/commands/{name}', { params: { path: { name: 'reset' } } });
       expect(response.status).toBe(204);
       expect(await collectionsApi(api).list('symbols')).toEqual(seedOf('symbols'));
       expect(await collectionsApi(api).list('notifications')).toHaveLength(seedOf('notifications').length);
-      expect(await profileApi(api).get()).toBeNull();
+      expect(await profileCalls(api).get()).toBeNull();
     });
 
     it("getUiConfig answers the build's assets/ui-config.json (through a proxy in front of the origin root)", async () => {
@@ -339,7 +339,7 @@ describe('error catalogue (backend rows), through the proxy', () => {
 
   describe('client-side error strings', () => {
     it("profileErrorMessage: 'Backend returned code {status}, with body {message}' for an API error", async () => {
-      const error = await profileApi(api)
+      const error = await profileCalls(api)
         .remove('nobody', '*')
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ApiError);
@@ -348,7 +348,7 @@ describe('error catalogue (backend rows), through the proxy', () => {
 
     it("profileErrorMessage: 'An error occurred: {message}' for a network error", async () => {
       const closed = createApiClient({ baseUrl: `http://127.0.0.1:${await freePort()}`, log: () => {} });
-      const error = await profileApi(closed)
+      const error = await profileCalls(closed)
         .get()
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(TypeError);

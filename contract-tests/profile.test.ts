@@ -11,7 +11,8 @@ import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../src/api/client';
 import { ApiError, isAbort } from '../src/api/errors';
-import { profileApi, type Profile } from '../src/api/profile';
+import type { Profile } from '../src/api/profile';
+import { profileCalls } from './support/profile-calls';
 import type { TransferEvent } from '../src/api/transport';
 import { startServer, type RunningServer } from '../mocks/server/index.ts';
 import { MAX_AVATAR_BYTES } from '../mocks/api/body.ts';
@@ -27,7 +28,7 @@ let server: RunningServer;
 let api: ApiClient;
 /** ada's `Bearer …`: every profile operation needs a signed-in member. */
 let authorization: string;
-const profiles = () => profileApi(api);
+const profiles = () => profileCalls(api);
 /** The stored profile's current ETag, the If-Match of its next change. */
 const etagNow = async () => (await profiles().read()).etag ?? '';
 const PNG = makePng();
@@ -201,7 +202,7 @@ describe('profile with an avatar (Node mock server, contract-checked)', () => {
       const arrived: string[] = [];
       const listener = (req: IncomingMessage) => arrived.push(`${req.method} ${req.url}`);
       slow.server.on('request', listener);
-      const pending = profileApi(slowApi).create(PROFILE_FIELDS, pngBlob(), {
+      const pending = profileCalls(slowApi).create(PROFILE_FIELDS, pngBlob(), {
         signal: controller.signal,
         onProgress: (e) => {
           events.push(e);
@@ -216,7 +217,7 @@ describe('profile with an avatar (Node mock server, contract-checked)', () => {
       await sleep(350);
       slow.server.off('request', listener);
       expect(arrived).toEqual([]);
-      expect(await profileApi(slowApi).get()).toBeNull();
+      expect(await profileCalls(slowApi).get()).toBeNull();
     });
 
     it('aborting once the server has the whole request rejects with an AbortError, but the server still creates the profile', async () => {
@@ -226,7 +227,7 @@ describe('profile with an avatar (Node mock server, contract-checked)', () => {
       // 300 ms delay: deterministic however slow the machine is.
       const onRequest = (req: IncomingMessage) => req.once('end', () => controller.abort());
       slow.server.once('request', onRequest);
-      const pending = profileApi(slowApi).create(PROFILE_FIELDS, pngBlob(), {
+      const pending = profileCalls(slowApi).create(PROFILE_FIELDS, pngBlob(), {
         signal: controller.signal,
         onProgress: (e) => events.push(e),
       });
@@ -240,7 +241,7 @@ describe('profile with an avatar (Node mock server, contract-checked)', () => {
       // therefore not a rolled-back one; the app must re-read the profile after a cancel.
       let stored: Profile | null = null;
       for (const deadline = Date.now() + 3000; !stored && Date.now() < deadline; ) {
-        stored = await profileApi(slowApi).get();
+        stored = await profileCalls(slowApi).get();
       }
       if (!stored) throw new Error('The server never stored the cancelled profile');
       expect(stored).toMatchObject(PROFILE_FIELDS);

@@ -4,7 +4,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApiClient, type ApiClient } from '../src/api/client';
-import { profileApi } from '../src/api/profile';
+import { profileCalls } from './support/profile-calls';
 import { PROFILE_FIELDS, SAMPLE_INPUT } from '../testkit/index.ts';
 
 const PAGE = 'https://circle.example.org';
@@ -96,7 +96,7 @@ describe('xsrfMiddleware', () => {
     });
     const { client } = stubbed(`${PAGE}/api`);
     const events: string[] = [];
-    await profileApi(client).create(PROFILE_FIELDS, null, { onProgress: (e) => events.push(e.type) });
+    await profileCalls(client).create(PROFILE_FIELDS, null, { onProgress: (e) => events.push(e.type) });
     expect(events[0]).toBe('sent');
     const request = only(sent);
     expect(request.url).toBe(`${PAGE}/api/user/profile`);

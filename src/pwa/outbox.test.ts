@@ -8,12 +8,12 @@ const model = vi.hoisted(() => ({
   loadPendingSave: vi.fn<() => Promise<object | null>>(),
   fetchProfile: vi.fn<() => Promise<unknown>>(),
 }));
-vi.mock('../state/profile-outbox', () => ({
+vi.mock('../state/profile/outbox', () => ({
   sendQueuedSave: model.sendQueuedSave,
   queuedSaveSent: model.queuedSaveSent,
   loadPendingSave: model.loadPendingSave,
 }));
-vi.mock('../state/profile', () => ({ fetchProfile: model.fetchProfile }));
+vi.mock('../state/profile/read', () => ({ fetchProfile: model.fetchProfile }));
 
 const flush = () => new Promise((r) => setTimeout(r, 0));
 

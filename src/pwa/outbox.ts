@@ -1,5 +1,5 @@
-import { fetchProfile } from '../state/profile';
-import { loadPendingSave, queuedSaveSent, sendQueuedSave } from '../state/profile-outbox';
+import { fetchProfile } from '../state/profile/read';
+import { loadPendingSave, queuedSaveSent, sendQueuedSave } from '../state/profile/outbox';
 import { log } from '../lib/logger';
 
 interface OutboxSentMessage {

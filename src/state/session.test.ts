@@ -327,7 +327,7 @@ describe('the session model', () => {
       ),
     );
     try {
-      const { fetchProfile, profileState } = await import('./profile');
+      const { fetchProfile, profileState } = await import('./profile/read');
       // Its outcome is taken at once, as the screens do: the cancellation is not an unhandled rejection.
       const read = fetchProfile().then(
         (profile) => ({ profile }),
@@ -380,7 +380,7 @@ describe('the session model', () => {
 
   it('sign-out empties the worker’s cache of API answers and the profile held in memory', async () => {
     const { store, model } = await fresh();
-    const { setProfileState, profile } = await import('./profile-store');
+    const { setProfileState, profile } = await import('./profile/store');
     const deleted: string[] = [];
     vi.stubGlobal('caches', { delete: vi.fn(async (name: string) => deleted.push(name) > 0) });
     await store.writeSession(session());
@@ -453,12 +453,12 @@ describe('the session model', () => {
 
   it('sign-out forgets the chosen avatars and a conflict waiting for the member’s choice', async () => {
     const { store, model } = await fresh();
-    const { keepDraftAvatar, avatarStore } = await import('./profile-draft');
+    const { keepDraftAvatar, avatarStore } = await import('./profile/draft');
     const avatars = async () => {
       const { idb, store: kept } = await (avatarStore() ?? Promise.reject(new Error('no IndexedDB')));
       return idb.keys(kept);
     };
-    const { setProfileConflict, profileConflict } = await import('./edit-conflict');
+    const { setProfileConflict, profileConflict } = await import('./profile/edit-conflict');
     await store.writeSession(session());
     await model.restoreSession();
     await keepDraftAvatar('p-1', new File(['png'], 'me.png', { type: 'image/png' }));

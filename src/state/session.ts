@@ -10,10 +10,10 @@ import { clearDataOwner, clearSession, readDataOwner, readSession, type StoredSe
 import { config } from '../config/load';
 import { sessionEnded, sessionStarted } from './auth';
 import { language } from './preference';
-import { avatarStore } from './profile-draft';
+import { avatarStore } from './profile/draft';
 import { removePersisted } from '../lib/persist';
-import { resetProfileState } from './profile';
-import { setProfileConflict } from './edit-conflict';
+import { resetProfileState } from './profile/read';
+import { setProfileConflict } from './profile/edit-conflict';
 
 const oidc = () => import('../api/oidc-client');
 const settings = () => ({ ...config().identityProvider, origin: location.origin });

@@ -39,13 +39,13 @@ const note = (id: string, title: string): Notification => ({
 let HomeScreen: typeof import('./HomeScreen').default;
 let app: typeof import('../../state/app');
 let auth: typeof import('../../state/auth');
-let store: typeof import('../../state/profile-store');
+let store: typeof import('../../state/profile/store');
 beforeEach(async () => {
   vi.resetModules();
   ({ default: HomeScreen } = await import('./HomeScreen'));
   app = await import('../../state/app');
   auth = await import('../../state/auth');
-  store = await import('../../state/profile-store');
+  store = await import('../../state/profile/store');
   backend.read.mockResolvedValue({ profile: null, etag: null });
 });
 

@@ -2,14 +2,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Profile } from '../../api/profile';
-import type { ProfileConflict } from '../../state/edit-conflict';
-import type { Resolution } from '../../state/profile-resolution';
+import type { ProfileConflict } from '../../state/profile/edit-conflict';
+import type { Resolution } from '../../state/profile/resolution';
 import { watchSubmits } from '../../test/watch-submits';
 
 const resolution = vi.hoisted(() => ({
   resolveProfileConflict: vi.fn<(resolution: Resolution) => Promise<'discarded' | 'saved' | 'queued' | 'conflict'>>(),
 }));
-vi.mock('../../state/profile-resolution', () => resolution);
+vi.mock('../../state/profile/resolution', () => resolution);
 
 // The field labels are a table built when the module loads: each test reads a fresh copy, and
 // the snackbar it speaks through with it.

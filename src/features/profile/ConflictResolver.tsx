@@ -1,8 +1,16 @@
 import { useEffect, useRef, useState } from 'react';
+import {
+  fieldsOf,
+  resolveProfileConflict,
+  suggestedChoice,
+  textOf,
+  type ConflictField,
+  type ProfileConflict,
+  type Resolution,
+  type Side,
+} from '../../state/profile';
 import { type MessageKey, t } from '../../i18n';
 import { isLanguage, LANGUAGE_NAMES } from '../../config/languages';
-import { type ConflictField, type ProfileConflict, fieldsOf, type Side, suggestedChoice, textOf } from '../../state/profile-conflict';
-import { resolveProfileConflict, type Resolution } from '../../state/profile-resolution';
 import { showSnackbar } from '../../ui/snackbar/store';
 import { errorText } from '../../ui/widgets/states';
 

@@ -4,22 +4,22 @@ import userEvent from '@testing-library/user-event';
 import { ProfileForm } from './ProfileForm';
 import type { Profile } from '../../api/profile';
 import { ApiError } from '../../api/errors';
-import { resetProfileState } from '../../state/profile';
-import { setProfileState } from '../../state/profile-store';
+import { resetProfileState } from '../../state/profile/read';
+import { setProfileState } from '../../state/profile/store';
 import { resetSnackbar, snackbar } from '../../ui/snackbar/store';
 import { watchSubmits } from '../../test/watch-submits';
 
 const edit = vi.hoisted(() => ({
   saveProfile: vi.fn<(edit: unknown, avatar: Blob | null, signal?: AbortSignal) => Promise<'saved' | 'queued' | 'conflict'>>(),
 }));
-vi.mock('../../state/profile-edit', () => edit);
+vi.mock('../../state/profile/save', () => edit);
 
 const drafts = vi.hoisted(() => ({
   keepDraftAvatar: vi.fn(async (_id: string | null | undefined, _file: File | null) => undefined),
   restoreDraftAvatar: vi.fn(async (_id: string | null | undefined): Promise<File | null> => null),
 }));
-vi.mock('../../state/profile-draft', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../state/profile-draft')>()),
+vi.mock('../../state/profile/draft', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../state/profile/draft')>()),
   ...drafts,
 }));
 

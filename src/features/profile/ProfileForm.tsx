@@ -1,12 +1,17 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import {
+  keepDraftAvatar,
+  profileLoading,
+  profileProgress,
+  profileProgressMessage,
+  restoreDraftAvatar,
+  saveProfile,
+} from '../../state/profile';
 import { activeLanguage, t } from '../../i18n';
 import { LANGUAGES, LANGUAGE_NAMES } from '../../config/languages';
 import { Field, focusFirstError } from '../../ui/form/Field';
 import type { Profile } from '../../api/profile';
 import { isAbort } from '../../api/errors';
-import { profileLoading, profileProgress, profileProgressMessage } from '../../state/profile';
-import { saveProfile } from '../../state/profile-edit';
-import { keepDraftAvatar, restoreDraftAvatar } from '../../state/profile-draft';
 import { showSnackbar } from '../../ui/snackbar/store';
 import { errorText } from '../../ui/widgets/states';
 import { checkAvatar, createProfileForm, toInput } from './profile-form';

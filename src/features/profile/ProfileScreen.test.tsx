@@ -5,10 +5,10 @@ import type { Signal } from '@preact/signals-core';
 import ProfileScreen from './ProfileScreen';
 import type { Profile } from '../../api/profile';
 import type { PendingProfileSave } from '../../api/pending-save';
-import { resetProfileState } from '../../state/profile';
-import { setProfileState } from '../../state/profile-store';
-import { setProfileConflict, type ProfileConflict } from '../../state/edit-conflict';
-import { draftKey } from '../../state/profile-draft';
+import { resetProfileState } from '../../state/profile/read';
+import { setProfileState } from '../../state/profile/store';
+import { setProfileConflict, type ProfileConflict } from '../../state/profile/edit-conflict';
+import { draftKey } from '../../state/profile/draft';
 import { resetSnackbar, snackbar } from '../../ui/snackbar/store';
 
 const PROFILE: Profile = {
@@ -24,8 +24,8 @@ const PROFILE: Profile = {
 };
 
 const reads = vi.hoisted(() => ({ fetchProfile: vi.fn<() => Promise<Profile | null>>() }));
-vi.mock('../../state/profile', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../state/profile')>()),
+vi.mock('../../state/profile/read', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../state/profile/read')>()),
   ...reads,
 }));
 
@@ -33,7 +33,7 @@ const edits = vi.hoisted(() => ({
   deleteProfile: vi.fn<(id: string) => Promise<'deleted' | 'changed'>>(),
   saveProfile: vi.fn<(...args: unknown[]) => Promise<'saved' | 'queued' | 'conflict'>>(),
 }));
-vi.mock('../../state/profile-edit', () => edits);
+vi.mock('../../state/profile/save', () => edits);
 
 const outbox = vi.hoisted(() => ({
   pending: null as unknown as Signal<PendingProfileSave | null>,
@@ -42,7 +42,7 @@ const outbox = vi.hoisted(() => ({
   loadPendingSave: vi.fn<() => Promise<PendingProfileSave | null>>(),
   sendQueuedSave: vi.fn(async () => 'conflict' as const),
 }));
-vi.mock('../../state/profile-outbox', async () => {
+vi.mock('../../state/profile/outbox', async () => {
   const { signal: make } = await import('@preact/signals-core');
   outbox.pending = make(null);
   outbox.refused = make(null);
@@ -319,8 +319,13 @@ describe('<ProfileScreen>', () => {
     // modules stay as they are; the conflict state is a fresh copy too.
     vi.resetModules();
     const { default: FreshScreen } = await import('./ProfileScreen');
-    const conflicts = await import('../../state/edit-conflict');
-    serverHolds(PROFILE);
+    const conflicts = await import('../../state/profile/edit-conflict');
+    // The fresh screen reads a fresh store too (the mocked read stays as it is).
+    const store = await import('../../state/profile/store');
+    reads.fetchProfile.mockImplementation(async () => {
+      store.setProfileState('fetch:success', { profile: PROFILE, loading: false });
+      return PROFILE;
+    });
     render(<FreshScreen />);
     await screen.findByRole('button', { name: 'Edit' });
     expect(screen.queryByRole('region', { name: 'Conflict' })).toBeNull();

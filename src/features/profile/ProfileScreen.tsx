@@ -1,15 +1,24 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
+import {
+  deleteProfile,
+  dismissRefusedSave,
+  fetchProfile,
+  hasProfileDraft,
+  loadPendingSave,
+  pendingProfileSave,
+  profile,
+  profileConflict,
+  profileError,
+  profileLoading,
+  refusedProfileSave,
+  sendQueuedSave,
+} from '../../state/profile';
 import { t } from '../../i18n';
-import { fetchProfile, profile, profileError, profileLoading } from '../../state/profile';
-import { deleteProfile } from '../../state/profile-edit';
-import { dismissRefusedSave, loadPendingSave, pendingProfileSave, refusedProfileSave, sendQueuedSave } from '../../state/profile-outbox';
 import { showSnackbar } from '../../ui/snackbar/store';
 import { ConfirmDialog } from '../../ui/widgets/ConfirmDialog';
 import { ErrorState, LoadingState } from '../../ui/widgets/states';
 import { ProfileCard } from '../../ui/widgets/ProfileCard';
 import { ProfileForm } from './ProfileForm';
-import { hasProfileDraft } from '../../state/profile-draft';
-import { profileConflict } from '../../state/edit-conflict';
 
 // Only a save the profile changed under needs it: its own chunk, fetched then.
 const ConflictResolver = lazy(() => import('./ConflictResolver'));

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { AVATAR_MAX_BYTES, checkAvatar, createProfileForm, parseInterests, toInput, valuesOf, type ProfileField } from './profile-form';
 import type { Profile } from '../../api/profile';
-import { draftKey } from '../../state/profile-draft';
+import { draftKey } from '../../state/profile/draft';
 
 const PROFILE: Profile = {
   id: 'p-9',

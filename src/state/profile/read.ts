@@ -1,6 +1,6 @@
-import { isAbort, profileErrorMessage } from '../api/errors';
-import type { Profile } from '../api/profile-save';
-import { type ProfileState, resetProfileStore, setProfileState as set } from './profile-store';
+import { isAbort, profileErrorMessage } from '../../api/errors';
+import type { Profile } from '../../api/profile-save';
+import { type ProfileState, resetProfileStore, setProfileState as set } from './store';
 
 /*
  * The profile as the first screen needs it: read, and shown. What changes it (create, update,
@@ -18,7 +18,7 @@ export {
   progressMessageFor,
   type ProfileState,
   type ProgressMessage,
-} from './profile-store';
+} from './store';
 
 /** Runs a profile call with its loading and error state: the one way an action of the profile reports. */
 export async function runProfileAction<T>(
@@ -45,7 +45,7 @@ export async function runProfileAction<T>(
 }
 
 // The API client and its transport are not needed to paint the first screen: they load with the first call.
-export const apiModule = () => import('../api/instance');
+export const apiModule = () => import('../../api/instance');
 
 let running: AbortController | null = null;
 
@@ -58,7 +58,7 @@ export function fetchProfile(): Promise<Profile | null> {
     'fetch',
     async () => {
       try {
-        const [{ api }, { authorizationHeader }] = await Promise.all([apiModule(), import('../api/credentials')]);
+        const [{ api }, { authorizationHeader }] = await Promise.all([apiModule(), import('../../api/credentials')]);
         // The flag says signed in but no session is stored (the site's storage was cleared): no
         // request the server can only refuse; the session model sets the flag right as it starts.
         if (!(await authorizationHeader()).Authorization) return { profile: null, etag: null };

@@ -1,6 +1,6 @@
-import { ApiError } from '../api/errors';
-import { api } from '../api/instance';
-import type { Profile, ProfilePatch } from '../api/profile-save';
+import { ApiError } from '../../api/errors';
+import { api } from '../../api/instance';
+import type { Profile, ProfilePatch } from '../../api/profile-save';
 import {
   CONFLICT_FIELDS,
   type ConflictField,

@@ -1,5 +1,5 @@
 import type { UseStore } from 'idb-keyval';
-import { readPersisted, removePersisted } from '../lib/persist';
+import { readPersisted, removePersisted } from '../../lib/persist';
 
 /** Where the profile form keeps what was typed: one draft for a new profile, one per profile edited. */
 export function draftKey(profileId: string | null | undefined): string {

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setAccessTokenSource } from '../api/credentials';
-import { configureApi } from '../api/instance';
-import type { Profile, ProfilePatch } from '../api/profile-save';
-import { openConflict, profileConflict, resetProfileConflict, suggestedChoice, textOf } from './profile-conflict';
-import { PROFILE } from '../test/profile-fixture';
+import { setAccessTokenSource } from '../../api/credentials';
+import { configureApi } from '../../api/instance';
+import type { Profile, ProfilePatch } from '../../api/profile-save';
+import { openConflict, profileConflict, resetProfileConflict, suggestedChoice, textOf } from './conflict';
+import { PROFILE } from '../../test/profile-fixture';
 
 /*
  * What contract-tests/app-profile-conflicts.test.ts (the model against the mock) does not reach:
@@ -90,9 +90,9 @@ describe('openConflict', () => {
     // Which base is a whole profile is decided by a function defined when the module loads: load it again.
     vi.resetModules();
     const [credentials, instance, fresh] = await Promise.all([
-      import('../api/credentials'),
-      import('../api/instance'),
-      import('./profile-conflict'),
+      import('../../api/credentials'),
+      import('../../api/instance'),
+      import('./conflict'),
     ]);
     credentials.setAccessTokenSource(async () => 'tok-ada');
     instance.configureApi('/api/');

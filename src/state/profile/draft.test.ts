@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { Blob as NodeBlob, File as NodeFile } from 'node:buffer';
 import { createStore, get } from 'idb-keyval';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { clearProfileDraft, draftKey, hasProfileDraft } from './profile-draft';
+import { clearProfileDraft, draftKey, hasProfileDraft } from './draft';
 
 describe('profile drafts', () => {
   it('keep one key for a new profile and one per profile edited', () => {
@@ -34,7 +34,7 @@ describe('the avatar chosen in a draft', () => {
   });
 
   /** The module as a fresh page load has it: no IndexedDB helper opened yet. */
-  const fresh = () => import('./profile-draft');
+  const fresh = () => import('./draft');
   const png = () => new File([new Uint8Array([137, 80, 78, 71])], 'me.png', { type: 'image/png' });
 
   it('waits for a reload as the file it was: name, type and content', async () => {

@@ -1,9 +1,9 @@
-import type { ProfilePatch } from '../api/profile-save';
-import { saveProfile } from './profile-edit';
-import { type ConflictField, closeConflict, mergedFields, type ProfileConflict, profileConflict, type Side } from './profile-conflict';
-import { clearProfileDraft } from './profile-draft';
-import { dropQueuedSave } from './profile-outbox';
-import { setProfileState as set } from './profile-store';
+import type { ProfilePatch } from '../../api/profile-save';
+import { saveProfile } from './save';
+import { type ConflictField, closeConflict, mergedFields, type ProfileConflict, profileConflict, type Side } from './conflict';
+import { clearProfileDraft } from './draft';
+import { dropQueuedSave } from './outbox';
+import { setProfileState as set } from './store';
 
 /** What the member chose for a conflict: their version, the server's, or field by field. */
 export type Resolution = { kind: 'mine' } | { kind: 'theirs' } | { kind: 'merge'; choice: Record<ConflictField, Side> };

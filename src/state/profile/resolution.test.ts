@@ -1,18 +1,18 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setAccessTokenSource } from '../api/credentials';
-import { configureApi } from '../api/instance';
-import { clearPendingSave, readPendingSave } from '../api/pending-save';
-import type { Profile } from '../api/profile-save';
-import { setConnectivity } from '../lib/connectivity';
+import { setAccessTokenSource } from '../../api/credentials';
+import { configureApi } from '../../api/instance';
+import { clearPendingSave, readPendingSave } from '../../api/pending-save';
+import type { Profile } from '../../api/profile-save';
+import { setConnectivity } from '../../lib/connectivity';
 import { type ProfileConflict, setProfileConflict } from './edit-conflict';
-import { clearStateHistory, stateHistory } from './history';
-import { profileState, resetProfileState } from './profile';
-import { draftKey } from './profile-draft';
-import { pendingProfileSave, queueSave, resetProfileOutbox } from './profile-outbox';
-import { profileConflict } from './profile-conflict';
-import { resolveProfileConflict } from './profile-resolution';
-import { PROFILE } from '../test/profile-fixture';
+import { clearStateHistory, stateHistory } from '../history';
+import { profileState, resetProfileState } from './read';
+import { draftKey } from './draft';
+import { pendingProfileSave, queueSave, resetProfileOutbox } from './outbox';
+import { profileConflict } from './conflict';
+import { resolveProfileConflict } from './resolution';
+import { PROFILE } from '../../test/profile-fixture';
 
 /*
  * What contract-tests/app-profile-conflicts.test.ts (the model against the mock) does not reach: a

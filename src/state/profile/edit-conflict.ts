@@ -1,5 +1,5 @@
 import { computed, signal } from '@preact/signals-core';
-import type { Profile, ProfilePatch } from '../api/profile-save';
+import type { Profile, ProfilePatch } from '../../api/profile-save';
 
 /**
  * A save the server refused with 412: the profile changed elsewhere (another device, another tab)

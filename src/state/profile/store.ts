@@ -1,8 +1,8 @@
 import { batch, computed, signal } from '@preact/signals-core';
-import type { Profile } from '../api/profile-save';
-import { percentOf, type TransferEvent } from '../api/progress';
-import type { MessageKey } from '../i18n';
-import { recordChange } from './history';
+import type { Profile } from '../../api/profile-save';
+import { percentOf, type TransferEvent } from '../../api/progress';
+import type { MessageKey } from '../../i18n';
+import { recordChange } from '../history';
 
 /** The member's profile as the app holds it: shared by the profile actions and the outbox. */
 export interface ProfileState {

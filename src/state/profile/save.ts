@@ -1,9 +1,9 @@
-import { ApiError, isAbort } from '../api/errors';
-import type { Profile, ProfileInput, ProfilePatch, ProfileSave, TaggedProfile } from '../api/profile-save';
-import { isOnline } from '../lib/connectivity';
-import { apiModule, fetchProfile, runProfileAction as run } from './profile';
-import { clearProfileDraft } from './profile-draft';
-import { onTransfer, profileState as state, setProfileState as set } from './profile-store';
+import { ApiError, isAbort } from '../../api/errors';
+import type { Profile, ProfileInput, ProfilePatch, ProfileSave, TaggedProfile } from '../../api/profile-save';
+import { isOnline } from '../../lib/connectivity';
+import { apiModule, fetchProfile, runProfileAction as run } from './read';
+import { clearProfileDraft } from './draft';
+import { onTransfer, profileState as state, setProfileState as set } from './store';
 
 /*
  * The changes of the profile: create, update, delete, and the save the form calls. Loaded with the
@@ -18,8 +18,8 @@ function send(save: ProfileSave, avatar: Blob | null, signal?: AbortSignal, idem
     async () => {
       const [{ api }, { sendProfileSave }, { progressFetch }] = await Promise.all([
         apiModule(),
-        import('../api/profile-save'),
-        import('../api/transport'),
+        import('../../api/profile-save'),
+        import('../../api/transport'),
       ]);
       return sendProfileSave(api.client(), save, avatar, { fetch: progressFetch(onTransfer), signal, idempotencyKey });
     },
@@ -90,7 +90,7 @@ export async function saveProfile(edit: ProfileEdit, avatar: Blob | null, signal
   const base = state.peek().profile;
   const request = requestOf(edit, heldEtag());
   const queue = async () => {
-    const { queueSave } = await import('./profile-outbox');
+    const { queueSave } = await import('./outbox');
     await queueSave(request, avatar, key, base);
     return 'queued' as const;
   };
@@ -108,7 +108,7 @@ export async function saveProfile(edit: ProfileEdit, avatar: Blob | null, signal
     }
     if (error instanceof ApiError && error.status === 412 && request.kind === 'update') {
       set('save:conflict', { error: null });
-      const [{ keepConflictedSave }, { openConflict }] = await Promise.all([import('./profile-outbox'), import('./profile-conflict')]);
+      const [{ keepConflictedSave }, { openConflict }] = await Promise.all([import('./outbox'), import('./conflict')]);
       // Kept on the device too, so a reload before the member has chosen finds the conflict again.
       const kept = await keepConflictedSave(request, avatar, key, base).then(
         () => true,

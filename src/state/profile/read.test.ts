@@ -1,16 +1,16 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { effect } from '@preact/signals-core';
-import { fetchProfile, profileState, progressMessageFor, resetProfileState } from './profile';
-import { createProfile, deleteProfile, saveProfile, updateProfile } from './profile-edit';
-import { pendingProfileSave, refusedProfileSave, resetProfileOutbox, sendQueuedSave } from './profile-outbox';
-import { clearPendingSave, readPendingSave } from '../api/pending-save';
-import { setConnectivity } from '../lib/connectivity';
-import { configureApi } from '../api/instance';
-import { setAccessTokenSource } from '../api/credentials';
-import { t } from '../i18n';
-import type { Profile, ProfileInput } from '../api/profile';
-import { clearStateHistory, stateHistory } from './history';
+import { fetchProfile, profileState, progressMessageFor, resetProfileState } from './read';
+import { createProfile, deleteProfile, saveProfile, updateProfile } from './save';
+import { pendingProfileSave, refusedProfileSave, resetProfileOutbox, sendQueuedSave } from './outbox';
+import { clearPendingSave, readPendingSave } from '../../api/pending-save';
+import { setConnectivity } from '../../lib/connectivity';
+import { configureApi } from '../../api/instance';
+import { setAccessTokenSource } from '../../api/credentials';
+import { t } from '../../i18n';
+import type { Profile, ProfileInput } from '../../api/profile';
+import { clearStateHistory, stateHistory } from '../history';
 
 /*
  * The store runs over the real API stack (openapi-fetch client, retrying fetch, progress

@@ -1,7 +1,7 @@
 import { computed, signal } from '@preact/signals-core';
-import { api, apiBaseUrl } from '../api/instance';
-import { ApiError } from '../api/errors';
-import type { Profile, ProfileSave } from '../api/profile-save';
+import { api, apiBaseUrl } from '../../api/instance';
+import { ApiError } from '../../api/errors';
+import type { Profile, ProfileSave } from '../../api/profile-save';
 import {
   clearPendingSave,
   isConflicted,
@@ -12,14 +12,14 @@ import {
   sendPendingSave,
   withOutboxLock,
   writePendingSave,
-} from '../api/pending-save';
-import { t } from '../i18n';
-import { isOnline } from '../lib/connectivity';
-import { requestBackgroundSync } from '../lib/background-sync';
-import { showSnackbar } from '../ui/snackbar/store';
-import { clearProfileDraft } from './profile-draft';
+} from '../../api/pending-save';
+import { t } from '../../i18n';
+import { isOnline } from '../../lib/connectivity';
+import { requestBackgroundSync } from '../../lib/background-sync';
+import { showSnackbar } from '../../ui/snackbar/store';
+import { clearProfileDraft } from './draft';
 import { fieldsOf } from './edit-conflict';
-import { onTransfer, setProfileState as set } from './profile-store';
+import { onTransfer, setProfileState as set } from './store';
 
 /**
  * The profile saves that wait on the device: kept by saveProfile (state/profile.ts) when the network
@@ -77,7 +77,7 @@ export async function keepConflictedSave(
 async function surfaceConflict(save: PendingProfileSave & { kind: 'update' }): Promise<'conflict' | 'refused' | 'offline'> {
   try {
     // The comparison loads with the first conflict, online (it is not kept for offline use).
-    const { openConflict } = await import('./profile-conflict');
+    const { openConflict } = await import('./conflict');
     await openConflict({ id: save.id, mine: save.fields, avatar: save.avatar, base: save.base ?? null, queued: true });
     return 'conflict';
   } catch (error) {
@@ -109,7 +109,7 @@ export function sendQueuedSave(): Promise<'sent' | 'refused' | 'conflict' | 'non
     if (save.kind === 'update' && isConflicted(save)) return surfaceConflict(save);
     set('save:send-queued', { loading: true, error: null, progress: 0, progressMessage: null });
     try {
-      const { progressFetch } = await import('../api/transport');
+      const { progressFetch } = await import('../../api/transport');
       const saved = await sendPendingSave(api.client(), save, { fetch: progressFetch(onTransfer) });
       await clearPendingSave();
       set('save:sent-queued', { ...saved, loading: false });

@@ -1,19 +1,19 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { TransferEvent } from '../api/progress';
-import { PROFILE } from '../test/profile-fixture';
+import type { TransferEvent } from '../../api/progress';
+import { PROFILE } from '../../test/profile-fixture';
 
 /*
  * The store is evaluated afresh in each test (its state and the signals read from it are created
  * on import), and its history with it.
  */
 
-let store: typeof import('./profile-store');
-let history: typeof import('./history');
+let store: typeof import('./store');
+let history: typeof import('../history');
 
 beforeEach(async () => {
   vi.resetModules();
-  store = await import('./profile-store');
-  history = await import('./history');
+  store = await import('./store');
+  history = await import('../history');
 });
 
 describe('the profile store', () => {

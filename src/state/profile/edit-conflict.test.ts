@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { Profile } from '../api/profile-save';
+import type { Profile } from '../../api/profile-save';
 import type { ProfileConflict } from './edit-conflict';
 
 async function freshModule() {

@@ -1,17 +1,17 @@
 import 'fake-indexeddb/auto';
 import { effect } from '@preact/signals-core';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setAccessTokenSource } from '../api/credentials';
-import { configureApi } from '../api/instance';
-import { clearPendingSave, readPendingSave, writePendingSave } from '../api/pending-save';
-import type { Profile, ProfileInput, ProfileSave } from '../api/profile-save';
-import { t } from '../i18n';
-import { setConnectivity } from '../lib/connectivity';
-import { resetSnackbar, snackbar } from '../ui/snackbar/store';
-import { profileConflict, resetProfileConflict } from './profile-conflict';
-import { profileState, resetProfileState } from './profile';
-import { draftKey } from './profile-draft';
-import { clearStateHistory, stateHistory } from './history';
+import { setAccessTokenSource } from '../../api/credentials';
+import { configureApi } from '../../api/instance';
+import { clearPendingSave, readPendingSave, writePendingSave } from '../../api/pending-save';
+import type { Profile, ProfileInput, ProfileSave } from '../../api/profile-save';
+import { t } from '../../i18n';
+import { setConnectivity } from '../../lib/connectivity';
+import { resetSnackbar, snackbar } from '../../ui/snackbar/store';
+import { profileConflict, resetProfileConflict } from './conflict';
+import { profileState, resetProfileState } from './read';
+import { draftKey } from './draft';
+import { clearStateHistory, stateHistory } from '../history';
 import {
   dismissRefusedSave,
   dropQueuedSave,
@@ -22,8 +22,8 @@ import {
   refusedProfileSave,
   resetProfileOutbox,
   sendQueuedSave,
-} from './profile-outbox';
-import { PROFILE } from '../test/profile-fixture';
+} from './outbox';
+import { PROFILE } from '../../test/profile-fixture';
 
 /*
  * The outbox over the real API stack; only the network is faked. Without XMLHttpRequest the
@@ -286,26 +286,26 @@ describe('the outbox as the screen reads it', () => {
   // The two signals the screen reads are made when the module loads: a change to them is only seen
   // by a test that loads it. What it imports is loaded afresh here, outside the test, so that the
   // test evaluates the outbox alone and no other module's load counts as this test's.
-  let fresh: { instance: typeof import('../api/instance'); credentials: typeof import('../api/credentials') };
+  let fresh: { instance: typeof import('../../api/instance'); credentials: typeof import('../../api/credentials') };
   beforeAll(async () => {
     vi.resetModules();
-    fresh = { instance: await import('../api/instance'), credentials: await import('../api/credentials') };
+    fresh = { instance: await import('../../api/instance'), credentials: await import('../../api/credentials') };
     await Promise.all([
-      import('../api/errors'),
-      import('../api/pending-save'),
-      import('../api/transport'),
-      import('../i18n'),
-      import('../lib/connectivity'),
-      import('../lib/background-sync'),
-      import('../ui/snackbar/store'),
-      import('./profile-draft'),
+      import('../../api/errors'),
+      import('../../api/pending-save'),
+      import('../../api/transport'),
+      import('../../i18n'),
+      import('../../lib/connectivity'),
+      import('../../lib/background-sync'),
+      import('../../ui/snackbar/store'),
+      import('./draft'),
       import('./edit-conflict'),
-      import('./profile-store'),
+      import('./store'),
     ]);
   });
 
   it('shows the save that waits, then the one the server refused with its reason', async () => {
-    const outbox = await import('./profile-outbox');
+    const outbox = await import('./outbox');
     fresh.instance.configureApi('/api/');
     fresh.credentials.setAccessTokenSource(async () => 'tok-ada');
 

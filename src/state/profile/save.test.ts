@@ -1,17 +1,17 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setAccessTokenSource } from '../api/credentials';
-import { configureApi } from '../api/instance';
-import { clearPendingSave, readPendingSave } from '../api/pending-save';
-import type { Profile, ProfileInput } from '../api/profile-save';
-import { setConnectivity } from '../lib/connectivity';
-import { clearStateHistory, stateHistory } from './history';
-import { fetchProfile, profileState, resetProfileState } from './profile';
-import { profileConflict, resetProfileConflict } from './profile-conflict';
-import { draftKey } from './profile-draft';
-import { deleteProfile, saveProfile, updateProfile } from './profile-edit';
-import { pendingProfileSave, resetProfileOutbox } from './profile-outbox';
-import { PROFILE } from '../test/profile-fixture';
+import { setAccessTokenSource } from '../../api/credentials';
+import { configureApi } from '../../api/instance';
+import { clearPendingSave, readPendingSave } from '../../api/pending-save';
+import type { Profile, ProfileInput } from '../../api/profile-save';
+import { setConnectivity } from '../../lib/connectivity';
+import { clearStateHistory, stateHistory } from '../history';
+import { fetchProfile, profileState, resetProfileState } from './read';
+import { profileConflict, resetProfileConflict } from './conflict';
+import { draftKey } from './draft';
+import { deleteProfile, saveProfile, updateProfile } from './save';
+import { pendingProfileSave, resetProfileOutbox } from './outbox';
+import { PROFILE } from '../../test/profile-fixture';
 
 /*
  * The changes of the profile over the real API stack; only the network is faked (without
@@ -20,8 +20,8 @@ import { PROFILE } from '../test/profile-fixture';
  */
 
 const storage = vi.hoisted(() => ({ full: false }));
-vi.mock('../api/pending-save', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../api/pending-save')>();
+vi.mock('../../api/pending-save', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('../../api/pending-save')>();
   return {
     ...actual,
     writePendingSave: (save: Parameters<typeof actual.writePendingSave>[0]) =>
