@@ -1,8 +1,8 @@
 /**
  * Generated input, derived from openapi.yaml, thrown at every operation of the Node mock server
  * through `prism proxy openapi.yaml <server>/api --errors` (and, for what the proxy cannot carry or
- * shields the mock from, straight at the server). See support/generated-requests.ts for what is
- * generated and support/schema-arbitraries.ts for how values follow the schemas.
+ * shields the mock from, straight at the server). See verify/generated-requests.ts for what is
+ * generated and openapi-kit/arbitraries.ts for how values follow the schemas.
  *
  * Every answer must honour the contract (no Prism violation, a documented status, media type and
  * body), no answer may be a 5xx (but runCommand's documented 500 for an unknown command), every

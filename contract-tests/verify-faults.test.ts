@@ -1,6 +1,6 @@
 /**
  * Proves that `npm run verify` catches real breakage: the verify CLI runs against the embedded mock
- * behind the fault proxy of contract-tests/verify/faults/. Through the pass-through proxy it must find
+ * behind the fault proxy of verify/faults/. Through the pass-through proxy it must find
  * the mock conformant (exit 0); with each fault of the table injected alone it must find the backend
  * not conformant (exit 1) and print a FAIL line for the operation the fault breaks, and for no other
  * (verify runs as ada, with grace as the other member, both signed in at the mock's provider):

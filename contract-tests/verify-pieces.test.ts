@@ -1,5 +1,5 @@
 /**
- * The pieces of `npm run verify` (contract-tests/verify/), each on its own: the command line and its
+ * The pieces of `npm run verify` (verify/), each on its own: the command line and its
  * exit code 2 paths, the curl lines (run through a real shell against a server that records what
  * arrives), the JUnit XML, and the judge on hand-made answers.
  */

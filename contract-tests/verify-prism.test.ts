@@ -1,6 +1,6 @@
 /**
  * verify against Prism's mock as `npm run prism` starts it (`prism mock openapi.yaml`, no --errors):
- * the outcome the README states under "Verify your backend", check by check, so that the README
+ * the outcome docs/verify.md states under "Against Prism's mock", check by check, so that the guide
  * stays true. Prism answers every request from the document's examples and keeps nothing, so the
  * stateful checks cannot pass against it; the other failures are ways Prism's answers differ from
  * what the document says a backend answers.
@@ -23,7 +23,7 @@ const spec = new OpenApiSpec(loadSpec(), { detailed: true, name: 'openapi.yaml' 
 const SEED = 1;
 const RUNS = DEFAULT_RUNS;
 
-/** As the README gives the command: `--header "Authorization: Bearer any" --other-header "Authorization: Bearer other"`. */
+/** As docs/verify.md gives the command: `--header "Authorization: Bearer any" --other-header "Authorization: Bearer other"`. */
 const HEADERS: Array<[string, string]> = [['Authorization', 'Bearer any']];
 const OTHER_HEADERS: Array<[string, string]> = [['Authorization', 'Bearer other']];
 
@@ -94,7 +94,7 @@ afterAll(async () => {
 });
 
 describe(`verify against Prism's mock (--seed ${SEED}, the default --runs)`, () => {
-  it('passes the operations the README says pass, and fails the others on exactly the checks it says', () => {
+  it('passes the operations docs/verify.md says pass, and fails the others on exactly the checks it says', () => {
     expect(PASS.length + Object.keys(FAILING).length).toBe(spec.operations.length);
     const outcome = Object.fromEntries(
       run.operations.map((o) => [

@@ -18,7 +18,7 @@ interface ResponseObject {
 }
 type Document = OpenApiDocument;
 
-/** An operation of openapi.yaml (see mocks/openapi): id, method, path template, documented statuses and more. */
+/** An operation of openapi.yaml (see ./document.ts): id, method, path template, documented statuses and more. */
 export type Operation = OperationSpec;
 
 export interface Answer {
@@ -33,7 +33,7 @@ export const PRISM_ERROR_TYPE = 'https://stoplight.io/prism/errors';
 export const mediaTypeOf = (headers: Headers) => (headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
 const isJson = (media: string) => media === 'application/json' || media.endsWith('+json');
 
-/** openapi.yaml read through the shared reader (mocks/openapi), with what the contract tests ask of it. */
+/** openapi.yaml read through the shared reader (openapi-kit), with what the contract tests ask of it. */
 export class Contract {
   readonly doc: Document;
   readonly spec: OpenApiSpec;
@@ -96,7 +96,7 @@ export class Contract {
   }
 
   /**
-   * Checks one answer against the contract (mocks/openapi's judge: a documented status, media type,
+   * Checks one answer against the contract (openapi-kit's judge: a documented status, media type,
    * required headers, headers and body against their schemas, the Error body's status and phrase).
    * Also flags any answer Prism made up itself (a violation, an unmatched route, an upstream
    * failure). Returns the problems, empty when the answer honours the contract.

@@ -3,7 +3,7 @@
  * it starts the embedded mock and checks that. Exit codes: 0 conformant, 1 not conformant,
  * 2 could not run (bad arguments, an unreadable or invalid spec, an unreachable URL, and anything
  * that goes wrong inside verify itself: a module that does not load, a bug), with a one-line
- * reason on stderr. See the README, "Verify your backend".
+ * reason on stderr. See docs/verify.md.
  *
  * This entry point imports nothing of verify up front: the run (./main.ts) is loaded inside
  * `main`, so that even a module that fails to load is "could not run", not a crash.

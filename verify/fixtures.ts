@@ -228,7 +228,7 @@ export class CollectionFixtures {
   }
 }
 
-/** The profile operations, found by their operationIds (see the README). */
+/** The profile operations, found by their operationIds (see docs/verify.md). */
 export interface ProfileOps {
   mine: OperationSpec;
   create: OperationSpec;

@@ -34,7 +34,7 @@ import { makePng } from '../openapi-kit/node.ts';
 import { mediaTypeOf, PRISM_ERROR_TYPE, type Answer, type Contract } from '../openapi-kit/node.ts';
 import { NASTY_FRAGMENTS, Repeated, SchemaArbitraries, textOf, withKey, type JsonSchema, type Text } from '../openapi-kit/index.ts';
 
-// The operations are read by the shared reader (mocks/openapi).
+// The operations are read by the shared reader (openapi-kit).
 export { operationSpecs, resolveRef, type MediaSpec, type OperationSpec, type ParamSpec } from '../openapi-kit/index.ts';
 
 // -------------------------------------------------------------------------------------------------
@@ -1144,7 +1144,7 @@ function parseJson(text: string): unknown {
 /**
  * The properties every answer must have:
  * - no contract violation: not Prism's VIOLATIONS problem nor an sl-violations header, and (for
- *   the API's own answers) a documented status, media type, body and headers (mocks/openapi's
+ *   the API's own answers) a documented status, media type, body and headers (openapi-kit's
  *   judge, which also holds an Error body to its status and documented reason phrase);
  * - no 5xx the document does not give for the operation (runCommand documents 500 for an unknown command);
  * - an error that reaches no operation still answers the Error body;

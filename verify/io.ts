@@ -1,4 +1,4 @@
-/** What the command line of verify writes to, and its exit codes (see the README, "Verify your backend"). */
+/** What the command line of verify writes to, and its exit codes (see docs/verify.md). */
 
 export const EXIT = { conformant: 0, notConformant: 1, couldNotRun: 2 } as const;
 

@@ -1,5 +1,5 @@
 /**
- * The judge of one exchange: does the answer honour the document (mocks/openapi's check: status,
+ * The judge of one exchange: does the answer honour the document (openapi-kit's check: status,
  * Content-Type, required headers, body schema, Error body), and is its status one the document
  * gives for that kind of request?
  *

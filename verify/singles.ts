@@ -3,7 +3,7 @@
  *
  * - valid input: path ids (the run's own record, or another valid id), documented query parameters
  *   and bodies drawn from the operation's own schemas;
- * - invalid input: the generator of the contract tests (support/generated-requests.ts): wrong
+ * - invalid input: the generator of the contract tests (./generated-requests.ts): wrong
  *   types, missing required fields, unknown fields, malformed JSON, wrong content types, hostile
  *   strings and path ids, multipart garbage; a few canonical cases first (each required field
  *   left out, malformed JSON, the wrong media type, no body, a bad id, a bad query value), and

@@ -68,7 +68,7 @@ export interface DataSet {
  */
 export const etagOf = (id: string, version: number): string => `"${id.slice(0, 8)}.${version}"`;
 
-/** The data the mock starts with: mocks/data/*.json, and no profile yet. */
+/** The data the mock starts with: mocks/api/data/*.json, and no profile yet. */
 export const SEED: DataSet = {
   collections: {
     accounts,

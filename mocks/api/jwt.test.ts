@@ -173,8 +173,8 @@ describe('another provider’s tokens, its keys found through discovery', () => 
 });
 
 describe('the header’s pattern, as the module makes it when it loads', () => {
-  // The pattern is made when tokens.ts loads: a change to it is only seen by a test that loads it.
-  // What it imports is loaded afresh here, outside the test, so that the test evaluates tokens.ts
+  // The pattern is made when jwt.ts loads: a change to it is only seen by a test that loads it.
+  // What it imports is loaded afresh here, outside the test, so that the test evaluates jwt.ts
   // alone and no other module's load counts as this test's.
   beforeAll(async () => {
     vi.resetModules();

@@ -16,7 +16,7 @@ export interface MockOptions {
   basePath?: string;
   /** Match the API's paths on any origin (the Node server) rather than the page's (the browser). */
   anyOrigin?: boolean;
-  /** The data to start with and to reset to; the seed of mocks/data/ by default. */
+  /** The data to start with and to reset to; the seed of mocks/api/data/ by default. */
   initial?: DataSet;
   /** Answers asked for per operationId (mocks/api/scenario.ts). */
   scenario?: Scenario;

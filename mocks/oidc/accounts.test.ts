@@ -8,7 +8,7 @@ async function load() {
 }
 
 describe('the demo members', () => {
-  it('are the three the README lists, each with the password circle', async () => {
+  it('are the three docs/accounts.md lists, each with the password circle', async () => {
     const { ACCOUNTS, DEMO_PASSWORD } = await load();
     expect(ACCOUNTS).toEqual([
       { id: 'ada', name: 'Ada Lovelace', email: 'ada@circle.example.org' },

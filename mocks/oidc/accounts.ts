@@ -1,6 +1,6 @@
 /**
  * The embedded provider's members. They exist so that a developer, a test or a demo can sign in
- * as two different people; the README lists them. Every one has the password `circle`.
+ * as two different people; docs/accounts.md lists them. Every one has the password `circle`.
  */
 import { timingSafeEqual } from 'node:crypto';
 

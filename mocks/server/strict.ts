@@ -1,6 +1,6 @@
 /**
  * Strict mode of the Node server: every API exchange is judged against openapi.yaml before it is
- * answered, entirely by the shared reader (mocks/openapi): the request by `OpenApiSpec.checkRequest`,
+ * answered, entirely by the shared reader (openapi-kit): the request by `OpenApiSpec.checkRequest`,
  * the answer by `OpenApiSpec.check`, the same judge of answers as the contract tests and verify.
  *
  * - The request is matched to an operation (method and path template). Its path and query

@@ -3,7 +3,7 @@
  * HTTP proxy that injects exactly one fault from ./faults.ts into the one operation the fault names.
  * Every other exchange is forwarded as received and answered as the mock answers it.
  *
- * By hand: `node_modules/.bin/tsx verify/faults/backend.ts [fault]` prints the API base
+ * By hand: `npm exec -- node verify/faults/backend.ts [fault]` prints the API base
  * URL to run verify (or curl) against; without a fault the proxy only passes through.
  */
 import { createServer, request as httpRequest, Agent, type IncomingMessage } from 'node:http';
