@@ -67,63 +67,66 @@ async function expectSideBySide(resolver: Locator, rows: [field: string, mine: s
   }
 }
 
-test.describe('two devices edit the same profile', () => {
-  test('the second save meets a conflict, merges field by field, and the server keeps both edits', async ({
-    browser,
-    baseURL,
-    request,
-  }) => {
+/**
+ * ada's profile seeded, then two devices signed in as her; each closed after the test, which fails
+ * on an error either printed that is not the 412 a conflict is.
+ */
+const twoDevices = test.extend<{ devices: { a: Device; b: Device } }>({
+  devices: async ({ browser, baseURL, request }, use) => {
     await seedProfile(request);
     const a = await device(browser, baseURL!);
     const b = await device(browser, baseURL!);
-    const formA = await openEditForm(a.page);
-    const formB = await openEditForm(b.page);
-
-    await formA.getByLabel('Display name').fill('Countess Ada');
-    await formA.getByRole('button', { name: 'Save changes' }).click();
-    await expect(a.page.getByRole('article', { name: 'Countess Ada' })).toBeVisible();
-
-    await formB.getByLabel('About you').fill('Poetical science.');
-    await formB.getByRole('button', { name: 'Save changes' }).click();
-    const resolver = resolverOf(b.page);
-    await expect(resolver).toBeVisible();
-    await expect(resolver.getByRole('heading', { name: 'Your profile changed on another device' })).toBeFocused();
-    await expect(snackbar(b.page)).toContainText('Your changes were not saved because the profile changed elsewhere.');
-    await expectSideBySide(resolver, [
-      ['Display name', ADA.displayName, 'Countess Ada'],
-      ['About you', 'Poetical science.', ADA.bio ?? ''],
-    ]);
-    // Nothing was overwritten, and B's edit is still kept on B as a draft.
-    expect((await storedProfile(request)).bio).toBe(ADA.bio);
-    await expect.poll(() => b.page.evaluate(() => Object.keys(localStorage).some((k) => k.startsWith('draft.profile.')))).toBe(true);
-
-    expect(await axeViolations(b.page)).toEqual([]);
-    await resolver.getByRole('button', { name: 'Merge field by field' }).click();
-    const name = resolver.getByRole('group', { name: 'Display name' });
-    const bio = resolver.getByRole('group', { name: 'About you' });
-    // Each field starts on the side that changed it: theirs for the name, mine for the bio.
-    await expect(name.getByRole('radio', { name: 'Saved: Countess Ada' })).toBeChecked();
-    await expect(bio.getByRole('radio', { name: 'Yours: Poetical science.' })).toBeChecked();
-    await expect(name.getByRole('radio', { name: `Yours: ${ADA.displayName}` })).not.toBeChecked();
-    expect(await axeViolations(b.page)).toEqual([]);
-    await resolver.getByRole('button', { name: 'Save merged profile' }).click();
-
-    await expect(resolver).toHaveCount(0);
-    await expect(b.page.getByRole('article', { name: 'Countess Ada' })).toBeVisible();
-    await expect(b.page.getByRole('article', { name: 'Countess Ada' })).toContainText('Poetical science.');
-    expect(await storedProfile(request)).toMatchObject({ displayName: 'Countess Ada', bio: 'Poetical science.', username: ADA.username });
-    await expect.poll(() => b.page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('draft.profile.')))).toEqual([]);
-
-    expect(unexpectedErrors(a.errors)).toEqual([]);
+    await use({ a, b });
+    expect(unexpectedErrors(a.errors, [412])).toEqual([]);
     expect(unexpectedErrors(b.errors, [412])).toEqual([]);
-    await a.close();
-    await b.close();
-  });
+  },
+});
 
-  test('keep mine for one field, theirs for the other: the merge sends exactly that', async ({ browser, baseURL, request }) => {
-    await seedProfile(request);
-    const a = await device(browser, baseURL!);
-    const b = await device(browser, baseURL!);
+twoDevices.describe('two devices edit the same profile', () => {
+  twoDevices(
+    'the second save meets a conflict, merges field by field, and the server keeps both edits',
+    async ({ devices: { a, b }, request }) => {
+      const formA = await openEditForm(a.page);
+      const formB = await openEditForm(b.page);
+
+      await formA.getByLabel('Display name').fill('Countess Ada');
+      await formA.getByRole('button', { name: 'Save changes' }).click();
+      await expect(a.page.getByRole('article', { name: 'Countess Ada' })).toBeVisible();
+
+      await formB.getByLabel('About you').fill('Poetical science.');
+      await formB.getByRole('button', { name: 'Save changes' }).click();
+      const resolver = resolverOf(b.page);
+      await expect(resolver).toBeVisible();
+      await expect(resolver.getByRole('heading', { name: 'Your profile changed on another device' })).toBeFocused();
+      await expect(snackbar(b.page)).toContainText('Your changes were not saved because the profile changed elsewhere.');
+      await expectSideBySide(resolver, [
+        ['Display name', ADA.displayName, 'Countess Ada'],
+        ['About you', 'Poetical science.', ADA.bio ?? ''],
+      ]);
+      // Nothing was overwritten, and B's edit is still kept on B as a draft.
+      expect((await storedProfile(request)).bio).toBe(ADA.bio);
+      await expect.poll(() => b.page.evaluate(() => Object.keys(localStorage).some((k) => k.startsWith('draft.profile.')))).toBe(true);
+
+      expect(await axeViolations(b.page)).toEqual([]);
+      await resolver.getByRole('button', { name: 'Merge field by field' }).click();
+      const name = resolver.getByRole('group', { name: 'Display name' });
+      const bio = resolver.getByRole('group', { name: 'About you' });
+      // Each field starts on the side that changed it: theirs for the name, mine for the bio.
+      await expect(name.getByRole('radio', { name: 'Saved: Countess Ada' })).toBeChecked();
+      await expect(bio.getByRole('radio', { name: 'Yours: Poetical science.' })).toBeChecked();
+      await expect(name.getByRole('radio', { name: `Yours: ${ADA.displayName}` })).not.toBeChecked();
+      expect(await axeViolations(b.page)).toEqual([]);
+      await resolver.getByRole('button', { name: 'Save merged profile' }).click();
+
+      await expect(resolver).toHaveCount(0);
+      await expect(b.page.getByRole('article', { name: 'Countess Ada' })).toBeVisible();
+      await expect(b.page.getByRole('article', { name: 'Countess Ada' })).toContainText('Poetical science.');
+      expect(await storedProfile(request)).toMatchObject({ displayName: 'Countess Ada', bio: 'Poetical science.', username: ADA.username });
+      await expect.poll(() => b.page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('draft.profile.')))).toEqual([]);
+    },
+  );
+
+  twoDevices('keep mine for one field, theirs for the other: the merge sends exactly that', async ({ devices: { a, b }, request }) => {
     const formA = await openEditForm(a.page);
     const formB = await openEditForm(b.page);
     await formA.getByLabel('About you').fill('From device A.');
@@ -142,14 +145,9 @@ test.describe('two devices edit the same profile', () => {
     await resolver.getByRole('button', { name: 'Save merged profile' }).click();
     await expect(resolver).toHaveCount(0);
     expect(await storedProfile(request)).toMatchObject({ bio: 'From device B.', interests: ['engines'] });
-    await a.close();
-    await b.close();
   });
 
-  test('take theirs: the edit is dropped and the saved version shown', async ({ browser, baseURL, request }) => {
-    await seedProfile(request);
-    const a = await device(browser, baseURL!);
-    const b = await device(browser, baseURL!);
+  twoDevices('take theirs: the edit is dropped and the saved version shown', async ({ devices: { a, b }, request }) => {
     const formA = await openEditForm(a.page);
     const formB = await openEditForm(b.page);
     await formA.getByLabel('Display name').fill('Countess Ada');
@@ -165,14 +163,9 @@ test.describe('two devices edit the same profile', () => {
     await expect(b.page.getByRole('article', { name: 'Countess Ada' })).toBeVisible();
     await expect(snackbar(b.page)).toContainText('Your changes were discarded.');
     expect((await storedProfile(request)).displayName).toBe('Countess Ada');
-    await a.close();
-    await b.close();
   });
 
-  test('a delete on a profile changed elsewhere asks again over the current version', async ({ browser, baseURL, request }) => {
-    await seedProfile(request);
-    const a = await device(browser, baseURL!);
-    const b = await device(browser, baseURL!);
+  twoDevices('a delete on a profile changed elsewhere asks again over the current version', async ({ devices: { a, b }, request }) => {
     await expect(b.page.getByRole('article', { name: ADA.displayName })).toBeVisible();
     const formA = await openEditForm(a.page);
     await formA.getByLabel('Display name').fill('Countess Ada');
@@ -187,47 +180,38 @@ test.describe('two devices edit the same profile', () => {
     expect((await storedProfile(request)).displayName).toBe('Countess Ada');
     await dialog.getByRole('button', { name: 'Delete' }).click();
     await expect(b.page.getByRole('heading', { name: 'Create your profile' })).toBeVisible();
-    await a.close();
-    await b.close();
   });
 
-  test('offline: a queued save the profile changed under is surfaced when back online, and nothing is lost', async ({
-    browser,
-    baseURL,
-    request,
-  }) => {
-    await seedProfile(request);
-    const a = await device(browser, baseURL!);
-    const b = await device(browser, baseURL!);
-    await waitForServiceWorker(b.page);
-    const formB = await openEditForm(b.page);
+  twoDevices(
+    'offline: a queued save the profile changed under is surfaced when back online, and nothing is lost',
+    async ({ devices: { a, b }, request }) => {
+      await waitForServiceWorker(b.page);
+      const formB = await openEditForm(b.page);
 
-    await b.page.context().setOffline(true);
-    await formB.getByLabel('About you').fill('Written on the train.');
-    await formB.getByRole('button', { name: 'Save changes' }).click();
-    await expect(b.page.getByText('Saved on this device. It will be sent when you are back online.').first()).toBeVisible();
+      await b.page.context().setOffline(true);
+      await formB.getByLabel('About you').fill('Written on the train.');
+      await formB.getByRole('button', { name: 'Save changes' }).click();
+      await expect(b.page.getByText('Saved on this device. It will be sent when you are back online.').first()).toBeVisible();
 
-    const formA = await openEditForm(a.page);
-    await formA.getByLabel('Display name').fill('Countess Ada');
-    await formA.getByRole('button', { name: 'Save changes' }).click();
-    await expect(a.page.getByRole('article', { name: 'Countess Ada' })).toBeVisible();
+      const formA = await openEditForm(a.page);
+      await formA.getByLabel('Display name').fill('Countess Ada');
+      await formA.getByRole('button', { name: 'Save changes' }).click();
+      await expect(a.page.getByRole('article', { name: 'Countess Ada' })).toBeVisible();
 
-    await b.page.context().setOffline(false);
-    const resolver = resolverOf(b.page);
-    await expect(resolver).toBeVisible();
-    await expectSideBySide(resolver, [
-      ['Display name', ADA.displayName, 'Countess Ada'],
-      ['About you', 'Written on the train.', ADA.bio ?? ''],
-    ]);
-    // The replay overwrote nothing, and the save is still kept, marked as a conflict.
-    expect((await storedProfile(request)).bio).toBe(ADA.bio);
-    await resolver.getByRole('button', { name: 'Merge field by field' }).click();
-    await resolver.getByRole('button', { name: 'Save merged profile' }).click();
-    await expect(resolver).toHaveCount(0);
-    expect(await storedProfile(request)).toMatchObject({ displayName: 'Countess Ada', bio: 'Written on the train.' });
-    await expect(b.page.getByTestId('pending-save')).toHaveCount(0);
-    expect(unexpectedErrors(b.errors, [412])).toEqual([]);
-    await a.close();
-    await b.close();
-  });
+      await b.page.context().setOffline(false);
+      const resolver = resolverOf(b.page);
+      await expect(resolver).toBeVisible();
+      await expectSideBySide(resolver, [
+        ['Display name', ADA.displayName, 'Countess Ada'],
+        ['About you', 'Written on the train.', ADA.bio ?? ''],
+      ]);
+      // The replay overwrote nothing, and the save is still kept, marked as a conflict.
+      expect((await storedProfile(request)).bio).toBe(ADA.bio);
+      await resolver.getByRole('button', { name: 'Merge field by field' }).click();
+      await resolver.getByRole('button', { name: 'Save merged profile' }).click();
+      await expect(resolver).toHaveCount(0);
+      expect(await storedProfile(request)).toMatchObject({ displayName: 'Countess Ada', bio: 'Written on the train.' });
+      await expect(b.page.getByTestId('pending-save')).toHaveCount(0);
+    },
+  );
 });

@@ -4,16 +4,10 @@ import { test, expect, waitForServiceWorker, collectCspViolations, cspViolations
 import { DIST, DIST_NEXT } from './support/global-setup';
 import { signIn } from './support/sign-in';
 import { ADA, appRunning, holdScripts, seedProfile } from './support/pages';
+import { routesFor } from '../testkit/index.ts';
 
-const ROUTES = [
-  { path: '/home', heading: 'Welcome to Circle' },
-  { path: '/profile', heading: 'Your profile' },
-  { path: '/settings', heading: 'Settings' },
-  { path: '/dashboard', heading: 'Dashboard' },
-  // Signed in: the sign-in screen offers to sign out.
-  { path: '/sign-in', heading: 'Sign out' },
-  { path: '/404', heading: 'Page not found' },
-];
+// Signed in: each route's screen as a member sees it.
+const ROUTES = routesFor('signedIn');
 
 async function firstVisit(page: Page, path = '/home') {
   await page.goto(path);

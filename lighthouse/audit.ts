@@ -14,6 +14,7 @@ import { chromium } from '@playwright/test';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { startServer, type RunningServer } from '../mocks/server/index.ts';
+import { routesFor } from '../testkit/index.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../playwright.config.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -27,17 +28,8 @@ interface Budget {
 }
 const budget = JSON.parse(readFileSync(resolve(import.meta.dirname, 'budget.json'), 'utf8')) as Budget;
 
-export const AUDITED_ROUTES = [
-  { path: '/home', heading: 'Welcome to Circle' },
-  // Audited signed out: the screens that need a session ask for one, offline too.
-  { path: '/profile', heading: 'Sign in' },
-  { path: '/settings', heading: 'Settings' },
-  { path: '/dashboard', heading: 'Dashboard' },
-  { path: '/sign-in', heading: 'Sign in' },
-  { path: '/admin/symbols', heading: 'Sign in' },
-  { path: '/404', heading: 'Page not found' },
-  { path: '/an/unknown/path', heading: 'Page not found' },
-];
+// Audited signed out: the screens that need a session ask for one, offline too.
+export const AUDITED_ROUTES = routesFor('signedOut');
 
 export interface PwaAudit {
   installabilityErrors: string[];

@@ -9,3 +9,4 @@ export { ROOT, run, runServer, startServerProcess, tinyBuild, type Finished, typ
 export { runVerifyProcess, type VerifyProcessOptions } from './verify-process.ts';
 export { PROFILE_FIELDS, REPLACEMENT, SAMPLE_INPUT } from './samples.ts';
 export { bearerOf, testAuthenticate } from './test-identities.ts';
+export { routesFor, VISITED_ROUTES, type VisitedRoute } from './routes.ts';
