@@ -86,6 +86,8 @@ twoDevices.describe('two devices edit the same profile', () => {
   twoDevices(
     'the second save meets a conflict, merges field by field, and the server keeps both edits',
     async ({ devices: { a, b }, request }) => {
+      // Two browsers and two accessibility scans in one test: more than the usual time on two cores.
+      twoDevices.slow();
       const formA = await openEditForm(a.page);
       const formB = await openEditForm(b.page);
 
