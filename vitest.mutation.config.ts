@@ -24,7 +24,6 @@ export default defineConfig({
           'contract-tests/app-profile-conflicts.test.ts',
           'contract-tests/verify-pieces.test.ts',
         ],
-        1,
       ),
     ],
   },

@@ -1,4 +1,4 @@
-// `npm run test:mutation [-- PATH…]`: StrykerJS on src/ and mocks/ (or only the folders or files
+// `npm run test:mutation [-- PATH…]`: StrykerJS on src/, mocks/ and openapi-kit/ (or only the folders or files
 // named, e.g. `-- src/lib src/config src/boot.tsx`), incremental (.cache/stryker-incremental.json), then the score per
 // folder. The HTML report is reports/mutation/index.html.
 import { spawnSync } from 'node:child_process';
@@ -8,8 +8,8 @@ import { resolve } from 'node:path';
 const root = resolve(import.meta.dirname, '..');
 const paths = process.argv.slice(2);
 for (const path of paths) {
-  if (!/^(src|mocks)(\/[\w.-]+)*$/.test(path) || !existsSync(resolve(root, path))) {
-    console.error(`Not a folder or file of src/ or mocks/: ${path}`);
+  if (!/^(src|mocks|openapi-kit)(\/[\w.-]+)*$/.test(path) || !existsSync(resolve(root, path))) {
+    console.error(`Not a folder or file of src/, mocks/ or openapi-kit/: ${path}`);
     process.exit(2);
   }
 }
