@@ -17,12 +17,17 @@ const args = process.argv.slice(2);
 const listSurvivors = args.includes('--survivors');
 const only = args.filter((a) => !a.startsWith('--'));
 const reportPath = resolve(root, process.env.MUTATION_REPORT ?? 'reports/mutation/mutation.json');
+// The verify run (scripts/verify-mutation.mjs) keeps its own list, scores each file, and judges the
+// score without the listed equivalents.
+const equivalentsName = process.env.MUTATION_EQUIVALENTS ?? 'mutation-equivalents';
+const byFile = process.env.MUTATION_BY === 'file';
+const judgeWithoutEquivalents = process.env.MUTATION_SCORE === 'without-equivalents';
 const report = JSON.parse(readFileSync(reportPath, 'utf8'));
 
-const equivalentsDir = resolve(root, 'mutation-equivalents');
+const equivalentsDir = resolve(root, equivalentsName);
 const listFiles = readdirSync(equivalentsDir)
   .filter((name) => name.endsWith('.json'))
-  .map((name) => ({ name: `mutation-equivalents/${name}`, text: readFileSync(resolve(equivalentsDir, name), 'utf8') }));
+  .map((name) => ({ name: `${equivalentsName}/${name}`, text: readFileSync(resolve(equivalentsDir, name), 'utf8') }));
 const loaded = loadEquivalents(listFiles);
 if (loaded.errors.length) {
   for (const error of loaded.errors) console.error(error);
@@ -37,6 +42,7 @@ const files = Object.fromEntries(Object.entries(report.files).filter(([file]) =>
 const { explained, unexplained, stale } = explainSurvivors(files, loaded.entries);
 
 const folderOf = (file) => {
+  if (byFile) return file;
   const parts = file.split('/');
   // src by layer, mocks by product (api, server, oidc); any other folder as a whole.
   return (parts[0] === 'src' || parts[0] === 'mocks') && parts.length > 2 ? `${parts[0]}/${parts[1]}` : parts[0];
@@ -58,16 +64,20 @@ for (const [file, { mutants }] of Object.entries(files)) {
 
 let below = 0;
 const pad = (value, width) => String(value).padStart(width);
-console.log('folder            score  w/o equiv  killed  timeout  survived  no cover  equivalent  unexplained');
+const width = byFile ? Math.max(16, ...Object.keys(files).map((f) => f.length)) : 16;
+console.log(
+  `${(byFile ? 'file' : 'folder').padEnd(width)}  score  w/o equiv  killed  timeout  survived  no cover  equivalent  unexplained`,
+);
 for (const [folder, f] of [...folders].sort()) {
   const detected = f.killed + f.timeout;
   const valid = detected + f.survived + f.noCoverage;
   const score = valid ? (100 * detected) / valid : 100;
   // Stryker leaves an equivalent mutant marked in the code out of the score; a listed one likewise.
   const withoutEquivalents = valid - f.equivalent ? (100 * detected) / (valid - f.equivalent) : 100;
-  if (score < GOAL) below++;
+  const judged = judgeWithoutEquivalents ? withoutEquivalents : score;
+  if (judged < GOAL) below++;
   console.log(
-    `${folder.padEnd(16)} ${score.toFixed(1).padStart(6)}%  ${withoutEquivalents.toFixed(1).padStart(8)}%  ${pad(f.killed, 6)}  ${pad(f.timeout, 7)}  ${pad(f.survived, 8)}  ${pad(f.noCoverage, 8)}  ${pad(f.equivalent, 10)}  ${pad(f.unexplained, 11)}${score < GOAL ? '  < goal' : ''}`,
+    `${folder.padEnd(width)} ${score.toFixed(1).padStart(6)}%  ${withoutEquivalents.toFixed(1).padStart(8)}%  ${pad(f.killed, 6)}  ${pad(f.timeout, 7)}  ${pad(f.survived, 8)}  ${pad(f.noCoverage, 8)}  ${pad(f.equivalent, 10)}  ${pad(f.unexplained, 11)}${judged < GOAL ? '  < goal' : ''}`,
   );
 }
 if (listSurvivors) {
@@ -82,6 +92,6 @@ const ok = below === 0 && unexplained.length === 0 && stale.length === 0;
 console.log(
   `goal ${GOAL}% in every folder: ${below === 0 ? 'met' : `${below} folder(s) under it`}; ` +
     `survivors neither killed nor listed as equivalent: ${unexplained.length}${unexplained.length && !listSurvivors ? ' (--survivors lists them)' : ''}; ` +
-    `stale entries: ${stale.length}; report: reports/mutation/index.html`,
+    `stale entries: ${stale.length}; report: ${reportPath.replace(`${root}/`, '').replace(/mutation\.json$/, 'index.html')}`,
 );
 process.exit(ok ? 0 : 1);
