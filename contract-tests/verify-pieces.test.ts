@@ -53,6 +53,8 @@ describe('verify: the command line', () => {
       '--rate',
       '20',
       '--runs=7',
+      '--concurrency',
+      '3',
       '--quiet',
     ]);
     expect(parsed).toEqual({
@@ -73,6 +75,7 @@ describe('verify: the command line', () => {
         maxRequests: 500,
         rate: 20,
         runs: 7,
+        concurrency: 3,
         quiet: true,
         help: false,
       },
@@ -89,6 +92,7 @@ describe('verify: the command line', () => {
         otherHeaders: [],
         readOnly: false,
         runs: DEFAULT_RUNS,
+        concurrency: 1,
         quiet: false,
         help: false,
       },
@@ -110,6 +114,8 @@ describe('verify: the command line', () => {
     [['--other-header', 'NoColon'], '--other-header takes "Name: value"'],
     [['--seed', '1.5'], '--seed takes an integer'],
     [['--runs', '0'], '--runs must be at least 1'],
+    [['--concurrency', '0'], '--concurrency must be at least 1'],
+    [['--concurrency', 'all'], '--concurrency takes a whole number'],
     [['--runs', 'many'], '--runs takes a whole number'],
     [['--max-requests', '-3'], '--max-requests takes a whole number'],
     [['--rate', ''], '--rate takes a whole number'],

@@ -19,6 +19,8 @@ export interface Options {
   rate?: number;
   /** Generated requests per operation and check; stateful sequences per resource. */
   runs: number;
+  /** How many resources' single exchanges go side by side. */
+  concurrency: number;
   quiet: boolean;
   help: boolean;
 }
@@ -50,6 +52,9 @@ Options:
   --max-requests N    send at most N requests (clean-up requests are always sent)
   --rate N            send at most N requests per second
   --runs N            generated requests per operation and check (default ${DEFAULT_RUNS})
+  --concurrency N     check up to N resources side by side (default 1); each resource's
+                      operations, and the stateful sequences, keep their order, and a seed
+                      replays the same requests per operation at any N
   --quiet             print only failures and the summary
   --help              print this help
 
@@ -67,6 +72,7 @@ const VALUE_OPTIONS = new Set([
   '--max-requests',
   '--rate',
   '--runs',
+  '--concurrency',
 ]);
 const FLAG_OPTIONS = new Set(['--read-only', '--quiet', '--help']);
 
@@ -101,6 +107,7 @@ export function parseArgs(argv: readonly string[], randomSeed: () => number = ()
     otherHeaders: [],
     readOnly: false,
     runs: DEFAULT_RUNS,
+    concurrency: 1,
     quiet: false,
     help: false,
   };
@@ -158,11 +165,13 @@ export function parseArgs(argv: readonly string[], randomSeed: () => number = ()
       }
       case '--max-requests':
       case '--runs':
+      case '--concurrency':
       case '--rate': {
         const n = positiveInteger(name, value);
         if (typeof n === 'string') return fail(n);
         if (name === '--max-requests') options.maxRequests = n;
         else if (name === '--runs') options.runs = n;
+        else if (name === '--concurrency') options.concurrency = n;
         else options.rate = n;
         break;
       }

@@ -102,7 +102,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     }
     if (!options.quiet) {
       io.out(
-        `verify: ${baseUrl}${mock ? ' (the embedded mock)' : ''} against ${options.spec}; seed ${options.seed}, ${options.runs} runs per check${options.readOnly ? ', read-only' : ''}\n`,
+        `verify: ${baseUrl}${mock ? ' (the embedded mock)' : ''} against ${options.spec}; seed ${options.seed}, ${options.runs} runs per check${options.concurrency > 1 ? `, ${options.concurrency} resources at a time` : ''}${options.readOnly ? ', read-only' : ''}\n`,
       );
     }
     const started = Date.now();
@@ -111,7 +111,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     const results = await runVerify(
       spec,
       target,
-      { seed: options.seed, runs: options.runs, readOnly: options.readOnly, ownServer: mock !== null },
+      { seed: options.seed, runs: options.runs, readOnly: options.readOnly, ownServer: mock !== null, concurrency: options.concurrency },
       (session) => {
         if (!options.quiet && io.progress) stopProgress = startProgress(session, io.progress).stop;
       },

@@ -12,7 +12,7 @@ import { ProfileModel } from './profile-model.ts';
 import { Results } from './results.ts';
 import { DESTRUCTIVE, SingleExchanges } from './singles.ts';
 import { SAFE_METHODS, Session, unlessBudgetSpent, type SessionOptions } from './session.ts';
-import type { Target } from './target.ts';
+import { resourceOf, type Target } from './target.ts';
 
 export async function runVerify(
   spec: OpenApiSpec,
@@ -39,10 +39,13 @@ export async function runVerify(
       await fixtures.profile?.setup(!options.readOnly);
     });
     const singles = new SingleExchanges(session, generator, fixtures.collections, fixtures.profile, pOps);
-    for (const op of spec.operations) {
-      if (session.canSend) await singles.operation(op);
-      else results.skipOperation(op, 'the request budget (--max-requests) is spent');
-    }
+    // Each resource's operations in the document's order; resources side by side, up to --concurrency.
+    await eachAtMost(options.concurrency ?? 1, byResource(spec.operations), async (ops) => {
+      for (const op of ops) {
+        if (session.canSend) await singles.operation(op);
+        else results.skipOperation(op, 'the request budget (--max-requests) is spent');
+      }
+    });
   } finally {
     session.activity = 'cleaning up';
     for (const f of fixtures.collections.values()) await f.teardown();
@@ -107,4 +110,20 @@ async function runDestructive(session: Session, op: OperationSpec, param: string
       for (const finding of findings) session.results.fail(op, 'valid input', exchange, finding);
     });
   }
+}
+
+/** The operations grouped by the resource they act on, each group in the document's order. */
+export function byResource(ops: readonly OperationSpec[]): OperationSpec[][] {
+  const groups = new Map<string, OperationSpec[]>();
+  for (const op of ops) groups.set(resourceOf(op), [...(groups.get(resourceOf(op)) ?? []), op]);
+  return [...groups.values()];
+}
+
+/** Runs `work` on every item, at most `limit` at a time, in order of start. */
+export async function eachAtMost<T>(limit: number, items: readonly T[], work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await work(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, worker));
 }

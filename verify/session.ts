@@ -15,6 +15,8 @@ export interface SessionOptions {
   readOnly: boolean;
   /** The server is the embedded mock this run started: its destructive command may run. */
   ownServer: boolean;
+  /** How many resources' single exchanges run side by side (default 1: one at a time). */
+  concurrency?: number;
 }
 
 export interface Judged {

@@ -85,6 +85,13 @@ export interface Outgoing {
   ifMatch?: string | null;
 }
 
+/**
+ * The resource an operation acts on: the first segment of its path (`/accounts/{id}` and
+ * `/accounts` are one, `/user/profile/{id}` is `user`). Operations on one resource share its
+ * records and ETags, so they run one after the other; other resources may run alongside.
+ */
+export const resourceOf = (op: Pick<OperationSpec, 'path'>): string => op.path.split('/').find(Boolean) ?? '';
+
 /** Whether an operation requires an If-Match header (a conditional change, RFC 9110 13.1.1). */
 export const requiresIfMatch = (op: OperationSpec): boolean =>
   op.params.some((p) => p.in === 'header' && p.required && p.name.toLowerCase() === 'if-match');
@@ -243,6 +250,8 @@ export class Target {
    * after a delete: what a conditional change of theirs sends as If-Match.
    */
   etag: string | null = null;
+  /** The same, per resource: operations on other resources may run side by side (--concurrency). */
+  private readonly etags = new Map<string, string | null>();
   /** Every exchange, oldest first, for listeners (progress, tests). */
   onExchange: ((exchange: Exchange) => void) | undefined;
 
@@ -287,7 +296,7 @@ export class Target {
     if (op && requiresIfMatch(op)) {
       if (out.ifMatch === null) headers.delete('if-match');
       else if (out.ifMatch !== undefined) headers.set('if-match', out.ifMatch);
-      else if (!headers.has('if-match') && credentials === 'member') headers.set('if-match', this.etag ?? '*');
+      else if (!headers.has('if-match') && credentials === 'member') headers.set('if-match', this.etags.get(resourceOf(op)) ?? '*');
     }
     const own: Array<[string, string]> = [...headers.entries()];
     const injected = credentials === 'member' ? this.injected : credentials === 'other' ? this.otherHeaders : [];
@@ -344,8 +353,12 @@ export class Target {
     if (!op) return;
     const tag = response.headers.get('etag');
     const documented = op.responses[String(response.status)]?.headers.some((h) => h.name.toLowerCase() === 'etag');
-    if (tag !== null && documented) this.etag = tag;
-    else if (method === 'DELETE' && requiresIfMatch(op) && response.status >= 200 && response.status < 300) this.etag = null;
+    let next: string | null | undefined;
+    if (tag !== null && documented) next = tag;
+    else if (method === 'DELETE' && requiresIfMatch(op) && response.status >= 200 && response.status < 300) next = null;
+    if (next === undefined) return;
+    this.etag = next;
+    this.etags.set(resourceOf(op), next);
   }
 
   /** Closes the kept-alive connections. */
