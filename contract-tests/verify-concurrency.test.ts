@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { afterAll, describe, expect, it } from 'vitest';
 import { OpenApiSpec, type OperationSpec } from '../openapi-kit/index.ts';
 import { loadSpec } from '../openapi-kit/node.ts';
 import { type EmbeddedMock, startEmbeddedMock } from '../verify/mock.ts';
@@ -10,6 +11,7 @@ import { resourceOf, Target } from '../verify/target.ts';
  * The same seed sends each operation the same requests at any N, and the run's verdict is the same.
  */
 const spec = new OpenApiSpec(loadSpec(), { detailed: true, name: 'openapi.yaml' });
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 const op = (path: string, method = 'GET') => ({ path, method }) as OperationSpec;
 
 describe('the grouping', () => {
@@ -54,22 +56,29 @@ describe('the grouping', () => {
 });
 
 describe('a run side by side', () => {
-  let mock: EmbeddedMock;
-  beforeAll(async () => {
-    mock = await startEmbeddedMock();
-  });
+  const mocks: EmbeddedMock[] = [];
   afterAll(async () => {
-    await mock?.close();
+    await Promise.all(mocks.map((m) => m.close()));
   });
 
-  /** One run: what each operation was sent (ids the server made masked), and the most requests at once. */
+  /**
+   * One run against a mock of its own (what a run creates changes the next run's ids): what each
+   * operation was sent, the body as a digest, the server's ids masked; and the most requests at once.
+   */
   async function recordRun(concurrency: number) {
+    const mock = await startEmbeddedMock();
+    mocks.push(mock);
     const target = new Target({ baseUrl: mock.baseUrl, headers: mock.headers, otherHeaders: mock.otherHeaders });
     const sent = new Map<string, string[]>();
     target.onExchange = (exchange) => {
       if (!exchange.op) return;
       const { method, url, body } = exchange.request;
-      const line = `${method} ${url} ${JSON.stringify(body ?? null)}`.replace(/[0-9a-f]{8}-[0-9a-f-]{27}|\b\d{4,}\b/g, '<id>');
+      // The ids the server made (UUIDs) differ from run to run; what verify chose does not.
+      const text = JSON.stringify(body ?? null, (_key, value: unknown) =>
+        value instanceof Uint8Array ? new TextDecoder().decode(value) : value,
+      );
+      const digest = createHash('sha256').update(text.replace(UUID, '<id>')).digest('hex').slice(0, 16);
+      const line = `${method} ${url.replace(new URL(mock.baseUrl).origin, '').replace(UUID, '<id>')} ${digest}`;
       sent.set(exchange.op.id, [...(sent.get(exchange.op.id) ?? []), line]);
     };
     const send = target.send.bind(target);
@@ -85,7 +94,16 @@ describe('a run side by side', () => {
     };
     try {
       const results = await runVerify(spec, target, { seed: 7, runs: 1, readOnly: false, ownServer: false, concurrency });
-      const meta = { baseUrl: mock.baseUrl, embedded: false, spec: 'openapi.yaml', seed: 7, runs: 1, readOnly: false, startedAt: '', ms: 0 };
+      const meta = {
+        baseUrl: mock.baseUrl,
+        embedded: false,
+        spec: 'openapi.yaml',
+        seed: 7,
+        runs: 1,
+        readOnly: false,
+        startedAt: '',
+        ms: 0,
+      };
       const { summary } = results.finish(meta, target.sent);
       return { sent, most, summary };
     } finally {
