@@ -1,7 +1,7 @@
 /** The last exchanges of the API, newest first, for GET /__mock/requests. */
 export interface Exchange {
   method: string;
-  /** Path and query, as requested. */
+  /** Path and query, as requested, credentials in the query redacted (redactPath). */
   path: string;
   /** The answer's status; 0 when the connection was dropped without one. */
   status: number;
@@ -19,12 +19,55 @@ export interface Journal {
   clear(): void;
 }
 
+/**
+ * Query parameters whose values are credentials (OAuth and OpenID Connect names, and the usual
+ * others): a token sent in the URL stays out of the list any page of the origin can read.
+ */
+export const SECRET_PARAMS: ReadonlySet<string> = new Set([
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'id_token_hint',
+  'code',
+  'code_verifier',
+  'token',
+  'client_secret',
+  'client_assertion',
+  'assertion',
+  'password',
+  'api_key',
+  'apikey',
+  'key',
+  'secret',
+]);
+
+const REDACTED = 'REDACTED';
+
+/** The path as requested, the value of each credential-like query parameter replaced; the rest as written. */
+export function redactPath(path: string): string {
+  const at = path.indexOf('?');
+  if (at < 0) return path;
+  const [query, fragment = null] = path.slice(at + 1).split(/#(.*)/s, 2);
+  const pairs = (query ?? '').split('&').map((pair) => {
+    const eq = pair.indexOf('=');
+    const raw = eq < 0 ? pair : pair.slice(0, eq);
+    let name = raw;
+    try {
+      name = decodeURIComponent(raw.replaceAll('+', ' '));
+    } catch {
+      // A name that is no valid %-encoding is compared as written.
+    }
+    return SECRET_PARAMS.has(name.toLowerCase()) && eq >= 0 ? `${raw}=${REDACTED}` : pair;
+  });
+  return `${path.slice(0, at)}?${pairs.join('&')}${fragment === null ? '' : `#${fragment}`}`;
+}
+
 export function createJournal(size: number): Journal {
   const kept: Exchange[] = [];
   return {
     size,
     record(exchange) {
-      kept.push(exchange);
+      kept.push({ ...exchange, path: redactPath(exchange.path) });
       if (kept.length > size) kept.splice(0, kept.length - size);
     },
     entries: () => kept.toReversed(),

@@ -391,7 +391,20 @@ describe('sign-in and its tokens', () => {
     ).toEqual({
       subject: 'ada',
       scopes: ['profile'],
+      roles: ['member', 'admin'],
     });
+  });
+
+  it("both tokens carry the member's roles: ada is an admin, grace a member; a renewal carries them again", async () => {
+    const on = await start();
+    const [ada, grace] = [await signInAs(on.url, 'ada'), await signInAs(on.url, 'grace')];
+    expect(decodeJwt(ada.idToken).roles).toEqual(['member', 'admin']);
+    expect(decodeJwt(ada.accessToken).roles).toEqual(['member', 'admin']);
+    expect(decodeJwt(grace.idToken).roles).toEqual(['member']);
+    expect(decodeJwt(grace.accessToken).roles).toEqual(['member']);
+    const renewed = await refresh(on.url, grace.refreshToken);
+    expect(decodeJwt(renewed.accessToken).roles).toEqual(['member']);
+    expect(decodeJwt(renewed.idToken).roles).toEqual(['member']);
   });
 
   it('a token made on localhost is good for the API on localhost, and the other way round', async () => {

@@ -132,7 +132,9 @@ export async function createEmbeddedProvider(port: number, options: IdentityProv
       claims: {
         // Stryker disable next-line ArrayDeclaration,StringLiteral: oidc-provider puts sub in every ID token and userinfo answer, listed or not
         openid: ['sub'],
-        profile: ['name', 'preferred_username'],
+        // The member's roles ride with the profile scope the app always asks for: the app shows
+        // Admin from the ID token, the API decides from the access token (extraTokenClaims).
+        profile: ['name', 'preferred_username', 'roles'],
         email: ['email', 'email_verified'],
       },
       // The ID token carries the member's name and e-mail, so the app shows who is signed in without a userinfo call.
@@ -150,6 +152,7 @@ export async function createEmbeddedProvider(port: number, options: IdentityProv
             preferred_username: account.id,
             email: account.email,
             email_verified: true,
+            roles: [...account.roles],
           }),
         };
       },
@@ -166,6 +169,13 @@ export async function createEmbeddedProvider(port: number, options: IdentityProv
         grant.addResourceScope(audience, API_SCOPE);
         await grant.save();
         return grant;
+      },
+      // The API's access tokens say what the member may do: `roles`, as read at each issue (a
+      // renewal after a change of role carries the new ones).
+      async extraTokenClaims(_ctx, token) {
+        const accountId = (token as { accountId?: unknown }).accountId;
+        const account = typeof accountId === 'string' ? findAccount(accountId) : undefined;
+        return account ? { roles: [...account.roles] } : undefined;
       },
       // A refresh token with every sign-in, so the app renews without sending the member back to this page.
       issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),

@@ -9,10 +9,12 @@ import notifications from '../data/notifications.json' with { type: 'json' };
 import symbols from '../data/symbols.json' with { type: 'json' };
 import { restCollection } from './collections.ts';
 import type { MockContext } from './context.ts';
-import { error, serverPerTest } from './server.test-support.ts';
+import { ADMIN, error, serverPerTest, testAuthenticate } from './server.test-support.ts';
 
-const server = serverPerTest();
-const { api } = server;
+const server = serverPerTest({ authenticate: testAuthenticate });
+/** A request to the API as the admin, who may write every collection (the role checks have tests of their own). */
+const api = (path: string, init: RequestInit & { json?: unknown } = {}) =>
+  server.api(path, { ...init, headers: { ...ADMIN, ...Object.fromEntries(new Headers(init.headers)) } });
 
 const newNotification = (title: string, createdAt: string) => ({ title, body: '', level: 'info', read: false, createdAt });
 const subscriptionInput = { endpoint: 'https://push.example/abc', keys: { p256dh: 'key', auth: 'secret' } };
