@@ -290,17 +290,22 @@ async function authorizeAgain(on: RunningServer, cookies: string) {
 }
 
 describe('the pages’ protection', () => {
-  it('the sign-in page: a strict policy, no sniffing, no referrer, no framing, no caching, and a way to cancel', async () => {
+  it('the sign-in page: a strict policy, no sniffing, no referrer, no framing, no caching, no opener, and a way to cancel', async () => {
     const on = await start();
     const { page, cookie } = await openSignIn(on);
     const answer = await fetch(page, { headers: { cookie } });
     expect(answer.status).toBe(200);
     expect(
       Object.fromEntries(
-        ['content-security-policy', 'x-content-type-options', 'referrer-policy', 'x-frame-options', 'cache-control'].map((h) => [
-          h,
-          answer.headers.get(h),
-        ]),
+        [
+          'content-security-policy',
+          'x-content-type-options',
+          'referrer-policy',
+          'x-frame-options',
+          'cache-control',
+          'cross-origin-opener-policy',
+          'cross-origin-resource-policy',
+        ].map((h) => [h, answer.headers.get(h)]),
       ),
     ).toEqual({
       'content-security-policy':
@@ -309,6 +314,8 @@ describe('the pages’ protection', () => {
       'referrer-policy': 'no-referrer',
       'x-frame-options': 'DENY',
       'cache-control': 'no-store',
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-resource-policy': 'same-origin',
     });
     const html = await answer.text();
     expect(parts(html)).toMatchObject({
@@ -322,17 +329,18 @@ describe('the pages’ protection', () => {
     const on = await start();
     const css = await fetch(`${on.url}/oidc/assets/pages.css`);
     expect(css.status).toBe(200);
-    expect([css.headers.get('content-type'), css.headers.get('cache-control'), css.headers.get('x-content-type-options')]).toEqual([
-      'text/css; charset=utf-8',
-      'no-cache',
-      'nosniff',
-    ]);
+    expect(
+      ['content-type', 'cache-control', 'x-content-type-options', 'cross-origin-resource-policy'].map((h) => css.headers.get(h)),
+    ).toEqual(['text/css; charset=utf-8', 'no-cache', 'nosniff', 'same-origin']);
   });
 
   it('a host or port the server is not: 421, in the language asked for, linking home', async () => {
     const on = await start();
     const port = Number(new URL(on.url).port);
-    for (const host of [`evil.example:${port}`, `127.0.0.1:${port + 1}`]) {
+    // A name the server does not answer to is refused before the provider sees it, as every path is (JSON).
+    const named = await askAs(on, `evil.example:${port}`, '/oidc/.well-known/openid-configuration?ui_locales=fr');
+    expect([named.status, JSON.parse(named.body).status]).toEqual([421, 421]);
+    for (const host of [`127.0.0.1:${port + 1}`]) {
       const answer = await askAs(on, host, '/oidc/.well-known/openid-configuration?ui_locales=fr');
       expect(answer.status, host).toBe(421);
       expect(parts(answer.body), host).toEqual({

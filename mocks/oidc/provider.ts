@@ -33,6 +33,8 @@ export interface IdentityProviderOptions {
   accessTokenTtl?: number;
   /** Host names the server answers to (besides 127.0.0.1 and localhost). */
   hosts?: readonly string[];
+  /** Any other host name the server answers to (its allow-list: --allowed-hosts). */
+  allowHost?: (hostname: string) => boolean;
 }
 
 export interface EmbeddedProvider {
@@ -62,6 +64,10 @@ const PAGE_HEADERS = {
   'referrer-policy': 'no-referrer',
   'x-frame-options': 'DENY',
   'cache-control': 'no-store',
+  // A page of another site that opened this one (window.open) keeps no handle on it, and none
+  // of the provider's answers may be embedded by another site.
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
 };
 
 /** The pages' language: the request's ui_locales (the app sends its own), else the browser's. */
@@ -234,7 +240,8 @@ export async function createEmbeddedProvider(port: number, options: IdentityProv
 
   function providerFor(origin: string): Provider | null {
     const url = new URL(origin);
-    if (!hostNames.has(url.hostname) || Number(url.port) !== port) return null;
+    const known = hostNames.has(url.hostname) || options.allowHost?.(url.hostname) === true;
+    if (!known || Number(url.port) !== port) return null;
     let provider = providers.get(origin);
     if (!provider) {
       provider = new Provider(issuerFor(origin), configuration(origin));
@@ -299,7 +306,12 @@ export async function createEmbeddedProvider(port: number, options: IdentityProv
         return;
       }
       if (url.pathname === STYLESHEET_PATH) {
-        res.writeHead(200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' });
+        res.writeHead(200, {
+          'content-type': 'text/css; charset=utf-8',
+          'cache-control': 'no-cache',
+          'x-content-type-options': 'nosniff',
+          'cross-origin-resource-policy': 'same-origin',
+        });
         res.end(STYLESHEET);
         return;
       }
