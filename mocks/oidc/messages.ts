@@ -9,6 +9,8 @@ export interface PageMessages {
   signInTitle: string;
   signInHeading: (client: string) => string;
   failed: string;
+  /** Sign-in refused after too many failed attempts, for about `minutes` minutes. */
+  throttled: (minutes: number) => string;
   username: string;
   password: string;
   signIn: string;
@@ -38,6 +40,7 @@ const en: PageMessages = {
   signInTitle: 'Sign in',
   signInHeading: (client) => `Sign in to ${client}`,
   failed: 'That username and password do not match. Check them and try again.',
+  throttled: (minutes) => `Too many failed sign-ins. Wait ${minutes} min, then try again.`,
   username: 'Username',
   password: 'Password',
   signIn: 'Sign in',
@@ -67,6 +70,7 @@ const es: PageMessages = {
   signInTitle: 'Iniciar sesión',
   signInHeading: (client) => `Inicia sesión en ${client}`,
   failed: 'El nombre de usuario y la contraseña no coinciden. Revísalos e inténtalo de nuevo.',
+  throttled: (minutes) => `Demasiados intentos fallidos. Espera ${minutes} min y vuelve a intentarlo.`,
   username: 'Nombre de usuario',
   password: 'Contraseña',
   signIn: 'Iniciar sesión',
@@ -96,6 +100,7 @@ const de: PageMessages = {
   signInTitle: 'Anmelden',
   signInHeading: (client) => `Bei ${client} anmelden`,
   failed: 'Benutzername und Passwort passen nicht zusammen. Prüfen Sie beides und versuchen Sie es erneut.',
+  throttled: (minutes) => `Zu viele fehlgeschlagene Anmeldungen. Warten Sie ${minutes} Min. und versuchen Sie es dann erneut.`,
   username: 'Benutzername',
   password: 'Passwort',
   signIn: 'Anmelden',
@@ -125,6 +130,7 @@ const fr: PageMessages = {
   signInTitle: 'Connexion',
   signInHeading: (client) => `Connexion à ${client}`,
   failed: 'Le nom d’utilisateur et le mot de passe ne correspondent pas. Vérifiez-les et réessayez.',
+  throttled: (minutes) => `Trop de connexions échouées. Attendez ${minutes}\u00a0min, puis réessayez.`,
   username: 'Nom d’utilisateur',
   password: 'Mot de passe',
   signIn: 'Se connecter',
@@ -154,6 +160,7 @@ const zhHans: PageMessages = {
   signInTitle: '登录',
   signInHeading: (client) => `登录 ${client}`,
   failed: '用户名与密码不匹配。请检查后重试。',
+  throttled: (minutes) => `登录失败次数过多。请等待 ${minutes} 分钟后再试。`,
   username: '用户名',
   password: '密码',
   signIn: '登录',

@@ -62,18 +62,21 @@ export interface SignInPage {
   /** The name the member typed before, kept after a failed attempt. */
   username?: string;
   failed?: boolean;
+  /** Too many failed attempts: sign-in is refused for about this many minutes. */
+  throttledMinutes?: number;
   clientName: string;
 }
 
-export function signInPage({ language, action, cancel, username = '', failed = false, clientName }: SignInPage): string {
+export function signInPage({ language, action, cancel, username = '', failed = false, throttledMinutes, clientName }: SignInPage): string {
   const m = PAGE_MESSAGES[language];
   const invalid = failed ? ' aria-invalid="true" aria-describedby="problem"' : '';
+  const problem = throttledMinutes !== undefined ? m.throttled(throttledMinutes) : failed ? m.failed : null;
   const demo = ACCOUNTS.map((a) => `<code>${html(a.id)}</code>`).join(', ');
   return page(
     language,
     m.signInTitle,
     `<h1>${html(m.signInHeading(clientName))}</h1>
-${failed ? `<p id="problem" class="alert" role="alert">${html(m.failed)}</p>` : ''}
+${problem === null ? '' : `<p id="problem" class="alert" role="alert">${html(problem)}</p>`}
 <form method="post" action="${html(action)}">
 <label for="username">${html(m.username)}</label>
 <input id="username" name="username" autocomplete="username" autocapitalize="none" spellcheck="false" required maxlength="64" value="${html(username)}"${failed ? '' : ' autofocus'}${invalid}>

@@ -67,6 +67,56 @@ function parts(html: string) {
   };
 }
 
+describe('repeated failed sign-ins', () => {
+  const QUICK = { baseDelayMs: 40, maxDelayMs: 80, lockMs: 120_000 };
+
+  it('are answered slower after the first few, then refused with 429 and Retry-After, the right password too', async () => {
+    const on = await start({ signInThrottle: QUICK });
+    const { page, cookie } = await openSignIn(on, { ui_locales: 'en' });
+    const times: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const started = performance.now();
+      const answer = await postForm(`${page.href}/login`, cookie, 'username=ada&password=wrong');
+      times.push(performance.now() - started);
+      expect(answer.status).toBe(200);
+      expect(parts(await answer.text()).alert).toBe(PAGE_MESSAGES.en.failed);
+    }
+    expect(Math.min(...times.slice(3))).toBeGreaterThanOrEqual(35);
+    const refused = await postForm(`${page.href}/login`, cookie, 'username=ada&password=circle');
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('120');
+    expect(refused.headers.get('cache-control')).toBe('no-store');
+    expect(parts(await refused.text()).alert).toBe(PAGE_MESSAGES.en.throttled(2));
+    // The refusal signed no one in: no redirect onwards.
+    expect(refused.headers.get('location')).toBeNull();
+  });
+
+  it('tell no one which names exist: a name no member has is answered and refused the same way', async () => {
+    /** Eleven wrong passwords for `name` on a server of its own (the client's count starts afresh): status and alert of each. */
+    const shape = async (name: string) => {
+      const on = await start({ signInThrottle: { ...QUICK, baseDelayMs: 1, maxDelayMs: 1 } });
+      const { page, cookie } = await openSignIn(on);
+      const answers: Array<[number, string | undefined]> = [];
+      for (let i = 0; i < 11; i++) {
+        const answer = await postForm(`${page.href}/login`, cookie, `username=${name}&password=wrong`);
+        answers.push([answer.status, parts(await answer.text()).alert]);
+      }
+      await on.close();
+      return answers;
+    };
+    const grace = await shape('grace');
+    expect(await shape('nobody')).toEqual(grace);
+    expect(grace.at(-1)).toEqual([429, PAGE_MESSAGES.en.throttled(2)]);
+  });
+
+  it('from one client, are counted across the names it tries', async () => {
+    const on = await start({ signInThrottle: { ...QUICK, baseDelayMs: 1, maxDelayMs: 1 } });
+    const { page, cookie } = await openSignIn(on);
+    for (let i = 0; i < 10; i++) await postForm(`${page.href}/login`, cookie, `username=guess${i}&password=wrong`);
+    expect((await postForm(`${page.href}/login`, cookie, 'username=linus&password=circle')).status).toBe(429);
+  });
+});
+
 describe('the sign-in form', () => {
   it('a wrong password shows the form again, in the language asked for, with the name kept', async () => {
     const on = await start();

@@ -17,6 +17,7 @@ import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-prov
 import { checkCredentials, findAccount } from './accounts.ts';
 import { PAGE_MESSAGES, pageLanguage, type PageLanguage } from './messages.ts';
 import { memoryStore } from './store.ts';
+import { attemptKeys, createThrottle, type ThrottleOptions } from './throttle.ts';
 import { errorPage, signedOutPage, signInPage, signOutPage, STYLESHEET, STYLESHEET_PATH } from './pages.ts';
 
 export { OIDC_PREFIX } from './paths.ts';
@@ -35,6 +36,8 @@ export interface IdentityProviderOptions {
   hosts?: readonly string[];
   /** Any other host name the server answers to (its allow-list: --allowed-hosts). */
   allowHost?: (hostname: string) => boolean;
+  /** How failed sign-ins are slowed and then refused (./throttle.ts); tests make it quicker. */
+  signInThrottle?: Partial<ThrottleOptions>;
 }
 
 export interface EmbeddedProvider {
@@ -76,10 +79,12 @@ function languageOf(ctx: KoaContextWithOIDC): PageLanguage {
   return pageLanguage(params?.ui_locales ?? ctx.query?.ui_locales, ctx.get('accept-language'));
 }
 
-function sendHtml(res: ServerResponse, status: number, html: string) {
-  res.writeHead(status, { ...PAGE_HEADERS, 'content-type': 'text/html; charset=utf-8' });
+function sendHtml(res: ServerResponse, status: number, html: string, headers: Record<string, string> = {}) {
+  res.writeHead(status, { ...PAGE_HEADERS, ...headers, 'content-type': 'text/html; charset=utf-8' });
   res.end(html);
 }
+
+const pause = (ms: number) => new Promise((resume) => setTimeout(resume, ms));
 
 /** A form body, at most 4 KB: the sign-in form has two short fields. */
 function readForm(req: IncomingMessage): Promise<URLSearchParams> {
@@ -111,6 +116,7 @@ export async function createEmbeddedProvider(port: number, options: IdentityProv
   });
   const providers = new Map<string, Provider>();
   const adapter = memoryStore();
+  const throttle = createThrottle(options.signInThrottle);
 
   const audienceFor = (origin: string) => `${origin}/api`;
   const issuerFor = (origin: string) => `${origin}${OIDC_PREFIX}`;
@@ -269,12 +275,25 @@ export async function createEmbeddedProvider(port: number, options: IdentityProv
     if (step === 'login' && req.method === 'POST') {
       const form = await readForm(req);
       const username = form.get('username') ?? '';
+      const keys = attemptKeys(username, req.socket.remoteAddress);
+      const wait = throttle.retryAfter(keys);
+      if (wait > 0) {
+        // Refused without looking at the password: the right one must not get through a guessing run either.
+        const seconds = Math.ceil(wait / 1000);
+        const page = signInPage({ language, action, cancel, username, throttledMinutes: Math.ceil(seconds / 60), clientName: CLIENT_NAME });
+        sendHtml(res, 429, page, { 'retry-after': String(seconds) });
+        return;
+      }
       // Stryker disable next-line StringLiteral: a missing password is refused whatever it defaults to
       const account = checkCredentials(username, form.get('password') ?? '');
       if (!account) {
+        // The same answer for a name no member has: only the time it takes grows, alike for both.
+        const delay = throttle.failed(keys);
+        if (delay > 0) await pause(delay);
         sendHtml(res, 200, signInPage({ language, action, cancel, username, failed: true, clientName: CLIENT_NAME }));
         return;
       }
+      throttle.succeeded(keys[0]!);
       // Stryker disable next-line BooleanLiteral: an authorization has this one interaction (the grant needs no consent), so there is never an earlier submission to merge
       await provider.interactionFinished(req, res, { login: { accountId: account.id } }, { mergeWithLastSubmission: false });
       return;

@@ -16,7 +16,7 @@ import { CONTROL_PREFIX } from '../api/index.ts';
 import { createMockBackend } from '../api/index.ts';
 import { SpecError } from '../../openapi-kit/index.ts';
 import { OIDC_PREFIX } from '../oidc/index.ts';
-import type { EmbeddedProvider } from '../oidc/index.ts';
+import type { EmbeddedProvider, IdentityProviderOptions } from '../oidc/index.ts';
 import { discoveredTokenAuthenticator, tokenAuthenticator } from '../api/index.ts';
 import { parseOptions, usage, UsageError } from './options.ts';
 import { fileStore, type FileStore } from './persist.ts';
@@ -65,6 +65,8 @@ export interface ServerOptions {
   headersTimeoutMs?: number;
   /** Connections open at once at most (default 256); a connection past them is closed at once. */
   maxConnections?: number;
+  /** How the embedded provider slows and then refuses failed sign-ins (mocks/oidc/throttle.ts); tests make it quicker. */
+  signInThrottle?: IdentityProviderOptions['signInThrottle'];
 }
 
 export interface RunningServer {
@@ -365,6 +367,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   provider = await createEmbeddedProvider(address.port, {
     hosts: [host],
     allowHost: (name) => hostAllowed(name, allowedHosts),
+    ...(options.signInThrottle ? { signInThrottle: options.signInThrottle } : {}),
     ...(options.accessTokenTtl ? { accessTokenTtl: options.accessTokenTtl } : {}),
   });
   const url = `http://${host}:${address.port}`;
