@@ -614,7 +614,7 @@ export interface paths {
         put?: never;
         /**
          * Run a backend command
-         * @description Runs a maintenance command of the backend: `reset` restores the seed data of every collection and removes the profile. Any other command answers 500. Needs an admin (a member is refused with 403).
+         * @description Runs a maintenance command of the backend: `reset` restores the seed data of every collection and removes the profile. A name that breaks its schema answers 400; any other command answers 500. Needs an admin (a member is refused with 403).
          */
         post: operations["runCommand"];
         delete?: never;
@@ -2308,6 +2308,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["AdminOnly"];
             /** @description The command is unknown. */

@@ -275,6 +275,13 @@ describe('POST /commands/{name}', () => {
     expect((await api('/accounts')).body).toEqual(accounts);
   });
 
+  it('refuses a name longer than its schema allows with 400, before looking it up', async () => {
+    const answer = await api(`/commands/${'x'.repeat(65)}`, { method: 'POST' });
+    expect(answer.status).toBe(400);
+    expect((answer.body as { message: string }).message).toMatch(/^path parameter 'name' must NOT have more than 64 characters/);
+    expect((await api(`/commands/${'x'.repeat(64)}`, { method: 'POST' })).status).toBe(500);
+  });
+
   it('answers any other command, even a name every object has, with 500 naming it', async () => {
     for (const name of ['explode', 'toString', 'constructor']) {
       const answer = await api(`/commands/${name}`, { method: 'POST' });
