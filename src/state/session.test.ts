@@ -124,7 +124,7 @@ describe('the session model', () => {
     const { store, auth, model } = await fresh();
     await store.writeSession(session());
     await model.restoreSession();
-    expect(auth.member.value).toEqual({ subject: 'ada', name: 'Ada Lovelace', email: 'ada@circle.example.org' });
+    expect(auth.member.value).toEqual({ subject: 'ada', name: 'Ada Lovelace', email: 'ada@circle.example.org', roles: [] });
     expect(auth.isLoggedIn.value).toBe(true);
     expect(await model.accessToken()).toBe('access-1');
     expect(oidc.renewSession).not.toHaveBeenCalled();

@@ -35,7 +35,7 @@ const fresh = (s: StoredSession) => s.expiresAt - Date.now() > margin();
 function adopt(session: StoredSession): void {
   if (session.accessToken !== current?.accessToken) lifetime = Math.max(5_000, session.expiresAt - Date.now());
   current = session;
-  sessionStarted({ subject: session.subject, name: session.name, email: session.email });
+  sessionStarted({ subject: session.subject, name: session.name, email: session.email, roles: session.roles ?? [] });
   clearTimeout(timer);
   timer = setTimeout(() => void renew(), Math.max(1_000, session.expiresAt - margin() - Date.now()));
 }
