@@ -24,6 +24,8 @@ const KEYS: (keyof PageMessages)[] = [
   'signOutNote',
   'signOut',
   'staySignedIn',
+  'signingOut',
+  'continue',
   'signedOutTitle',
   'signedOutHeading',
   'back',

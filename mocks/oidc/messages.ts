@@ -22,6 +22,9 @@ export interface PageMessages {
   signOutNote: string;
   signOut: string;
   staySignedIn: string;
+  /** The heading while a sign-out the app made goes through. */
+  signingOut: string;
+  continue: string;
   signedOutTitle: string;
   signedOutHeading: string;
   back: string;
@@ -52,6 +55,8 @@ const en: PageMessages = {
   signOutNote: 'You will need to sign in again on this device.',
   signOut: 'Sign out',
   staySignedIn: 'Stay signed in',
+  signingOut: 'Signing you out…',
+  continue: 'Continue',
   signedOutTitle: 'Signed out',
   signedOutHeading: 'You are signed out',
   back: 'Back to Circle',
@@ -82,6 +87,8 @@ const es: PageMessages = {
   signOutNote: 'Tendrás que volver a iniciar sesión en este dispositivo.',
   signOut: 'Cerrar sesión',
   staySignedIn: 'Mantener la sesión',
+  signingOut: 'Cerrando la sesión…',
+  continue: 'Continuar',
   signedOutTitle: 'Sesión cerrada',
   signedOutHeading: 'Has cerrado la sesión',
   back: 'Volver a Circle',
@@ -112,6 +119,8 @@ const de: PageMessages = {
   signOutNote: 'Sie müssen sich auf diesem Gerät erneut anmelden.',
   signOut: 'Abmelden',
   staySignedIn: 'Angemeldet bleiben',
+  signingOut: 'Sie werden abgemeldet…',
+  continue: 'Weiter',
   signedOutTitle: 'Abgemeldet',
   signedOutHeading: 'Sie sind abgemeldet',
   back: 'Zurück zu Circle',
@@ -142,6 +151,8 @@ const fr: PageMessages = {
   signOutNote: 'Vous devrez vous reconnecter sur cet appareil.',
   signOut: 'Se déconnecter',
   staySignedIn: 'Rester connecté',
+  signingOut: 'Déconnexion en cours…',
+  continue: 'Continuer',
   signedOutTitle: 'Déconnecté',
   signedOutHeading: 'Vous êtes déconnecté',
   back: 'Revenir à Circle',
@@ -172,6 +183,8 @@ const zhHans: PageMessages = {
   signOutNote: '之后需要在此设备上重新登录。',
   signOut: '退出登录',
   staySignedIn: '保持登录',
+  signingOut: '正在退出登录…',
+  continue: '继续',
   signedOutTitle: '已退出登录',
   signedOutHeading: '你已退出登录',
   back: '返回 Circle',

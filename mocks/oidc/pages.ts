@@ -108,6 +108,27 @@ ${form}
   );
 }
 
+/** The one script of the provider's pages: it sends the sign-out the app already made (see signingOutPage). */
+export const SIGN_OUT_SCRIPT = "document.getElementById('op.logoutForm').submit();";
+
+/**
+ * The sign-out the app asked for with the member's own ID token: the app has already signed out
+ * (and cleared the member's data), so asking "Sign out?" again would only offer a "Stay signed in"
+ * that keeps no one signed in. The form goes on by itself; without scripts, with one button.
+ */
+export function signingOutPage(language: PageLanguage, form: string): string {
+  const m = PAGE_MESSAGES[language];
+  return page(
+    language,
+    m.signOutTitle,
+    `<h1>${html(m.signingOut)}</h1>
+${form}
+<input type="hidden" form="op.logoutForm" name="logout" value="yes">
+<noscript><div class="actions"><button type="submit" form="op.logoutForm" class="primary" autofocus>${html(m.continue)}</button></div></noscript>
+<script>${SIGN_OUT_SCRIPT}</script>`,
+  );
+}
+
 export function signedOutPage(language: PageLanguage, home: string): string {
   const m = PAGE_MESSAGES[language];
   return page(language, m.signedOutTitle, `<h1>${html(m.signedOutHeading)}</h1><p><a href="${html(home)}">${html(m.back)}</a></p>`);

@@ -627,6 +627,61 @@ describe('the session, renewal and sign-out', () => {
   });
 });
 
+describe('RP-initiated sign-out', () => {
+  /** The provider's sign-out endpoint as the app calls it, with the session's cookies. */
+  const endSession = (on: RunningServer, cookies: string, idTokenHint?: string) =>
+    fetch(
+      `${on.url}/oidc/session/end?${new URLSearchParams({
+        ...(idTokenHint ? { id_token_hint: idTokenHint } : { client_id: 'circle-web' }),
+        post_logout_redirect_uri: `${on.url}/`,
+        ui_locales: 'de',
+      })}`,
+      { headers: { cookie: cookies } },
+    );
+
+  it("asked with the member's own ID token (the app has signed out): goes on by itself, with one script its policy allows by hash", async () => {
+    const on = await start();
+    const ada = await signInAs(on.url, 'ada');
+    const end = await endSession(on, ada.cookies, ada.idToken);
+    expect(end.status).toBe(200);
+    const html = await end.text();
+    expect(parts(html).heading).toBe(PAGE_MESSAGES.de.signingOut);
+    expect(html).not.toContain(PAGE_MESSAGES.de.signOutHeading('Circle'));
+    expect(html).not.toContain(PAGE_MESSAGES.de.staySignedIn);
+    const script = /<script>([^<]*)<\/script>/.exec(html)?.[1] ?? '';
+    expect(script).toContain('op.logoutForm');
+    const hash = createHash('sha256').update(script).digest('base64');
+    expect(end.headers.get('content-security-policy')).toBe(
+      `default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; script-src 'sha256-${hash}'`,
+    );
+    // What the script sends: the provider's form with logout=yes; the session ends and the app is next.
+    const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1] ?? '';
+    const xsrf = /name="xsrf" value="([^"]*)"/.exec(html)?.[1] ?? '';
+    expect(html).toContain('<input type="hidden" form="op.logoutForm" name="logout" value="yes">');
+    const confirm = await fetch(new URL(action, on.url), {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: [ada.cookies, cookiesOf(end)].filter(Boolean).join('; ') },
+      body: new URLSearchParams({ xsrf, logout: 'yes' }),
+    });
+    expect([confirm.status, confirm.headers.get('location')]).toEqual([303, `${on.url}/`]);
+    await expect(refresh(on.url, ada.refreshToken)).rejects.toThrow(/invalid_grant/);
+  });
+
+  it("asked without an ID token, or with another member's: asks first, under the strict policy (no script)", async () => {
+    const on = await start();
+    const ada = await signInAs(on.url, 'ada');
+    const grace = await signInAs(on.url, 'grace');
+    for (const hint of [undefined, grace.idToken]) {
+      const end = await endSession(on, ada.cookies, hint);
+      const html = await end.text();
+      expect(parts(html).heading, String(hint)).toBe(PAGE_MESSAGES.de.signOutHeading('Circle'));
+      expect(html).not.toContain('<script>');
+      expect(end.headers.get('content-security-policy')).not.toContain('script-src');
+    }
+  });
+});
+
 describe('a provider made for the host names the server listens on', () => {
   let own: Server | undefined;
   afterEach(async () => {

@@ -9,7 +9,7 @@
  * listens on, at its port), so that the issuer a page discovers is always its own origin's; they
  * share one signing key, so a token is good on whichever of them the API is called.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import './runtime-notice.ts';
@@ -18,7 +18,16 @@ import { checkCredentials, findAccount } from './accounts.ts';
 import { PAGE_MESSAGES, pageLanguage, type PageLanguage } from './messages.ts';
 import { memoryStore } from './store.ts';
 import { attemptKeys, createThrottle, type ThrottleOptions } from './throttle.ts';
-import { errorPage, signedOutPage, signInPage, signOutPage, STYLESHEET, STYLESHEET_PATH } from './pages.ts';
+import {
+  errorPage,
+  SIGN_OUT_SCRIPT,
+  signedOutPage,
+  signingOutPage,
+  signInPage,
+  signOutPage,
+  STYLESHEET,
+  STYLESHEET_PATH,
+} from './pages.ts';
 
 export { OIDC_PREFIX } from './paths.ts';
 import { OIDC_PREFIX } from './paths.ts';
@@ -60,6 +69,9 @@ const PAGE_POLICY = [
   "frame-ancestors 'none'",
   "base-uri 'none'",
 ].join('; ');
+
+/** The sign-out that goes on by itself runs one script, allowed by its hash alone. */
+const SIGNING_OUT_POLICY = `${PAGE_POLICY}; script-src 'sha256-${createHash('sha256').update(SIGN_OUT_SCRIPT).digest('base64')}'`;
 
 const PAGE_HEADERS = {
   'content-security-policy': PAGE_POLICY,
@@ -226,6 +238,15 @@ export async function createEmbeddedProvider(port: number, options: IdentityProv
         rpInitiatedLogout: {
           enabled: true,
           async logoutSource(ctx, form) {
+            // The app asks with the member's ID token once it has signed out on its side: ending
+            // the provider's session then goes on without a question. Anyone else is asked.
+            const hint = (ctx.oidc.entities as { IdTokenHint?: { payload?: { sub?: unknown } } }).IdTokenHint;
+            const fromApp = hint?.payload?.sub !== undefined && hint.payload.sub === ctx.oidc.session?.accountId;
+            if (fromApp) {
+              (ctx.state as { pagePolicy?: string }).pagePolicy = SIGNING_OUT_POLICY;
+              ctx.body = signingOutPage(languageOf(ctx), form);
+              return;
+            }
             ctx.body = signOutPage(languageOf(ctx), form, CLIENT_NAME);
           },
           async postLogoutSuccessSource(ctx) {
@@ -255,6 +276,8 @@ export async function createEmbeddedProvider(port: number, options: IdentityProv
       provider.use(async (ctx, next) => {
         await next();
         ctx.set(PAGE_HEADERS);
+        const own = (ctx.state as { pagePolicy?: string }).pagePolicy;
+        if (own) ctx.set('content-security-policy', own);
       });
       providers.set(origin, provider);
     }
