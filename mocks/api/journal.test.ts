@@ -57,4 +57,12 @@ describe('credentials in a query', () => {
     expect(redactPath('/api/s?%E0%A4%A=1&token=2')).toBe('/api/s?%E0%A4%A=1&token=REDACTED');
     expect(redactPath('/api/s?token=2#code=3')).toBe('/api/s?token=REDACTED#code=3');
   });
+
+  it("keeps a name the operation reached documents as its own query parameter (the symbols' filter code)", () => {
+    expect(redactPath('/api/symbols?code=MSFT&token=t', new Set(['code']))).toBe('/api/symbols?code=MSFT&token=REDACTED');
+    const journal = createJournal(3, (method, pathname) => new Set(method === 'GET' && pathname === '/api/symbols' ? ['code'] : []));
+    journal.record({ ...exchange(1), path: '/api/symbols?code=MSFT' });
+    journal.record({ ...exchange(2), path: '/api/accounts?code=abc' });
+    expect(journal.entries().map((e) => e.path)).toEqual(['/api/accounts?code=REDACTED', '/api/symbols?code=MSFT']);
+  });
 });

@@ -21,7 +21,9 @@ export interface Journal {
 
 /**
  * Query parameters whose values are credentials (OAuth and OpenID Connect names, and the usual
- * others): a token sent in the URL stays out of the list any page of the origin can read.
+ * others): a token sent in the URL stays out of the list any page of the origin can read. A name
+ * the operation documents as its own query parameter (the symbols' filter `code`) is no credential
+ * there and is listed as sent.
  */
 export const SECRET_PARAMS: ReadonlySet<string> = new Set([
   'access_token',
@@ -43,8 +45,8 @@ export const SECRET_PARAMS: ReadonlySet<string> = new Set([
 
 const REDACTED = 'REDACTED';
 
-/** The path as requested, the value of each credential-like query parameter replaced; the rest as written. */
-export function redactPath(path: string): string {
+/** The path as requested, the value of each credential-like query parameter replaced (but those in `documented`); the rest as written. */
+export function redactPath(path: string, documented: ReadonlySet<string> = new Set()): string {
   const at = path.indexOf('?');
   if (at < 0) return path;
   const [query, fragment = null] = path.slice(at + 1).split(/#(.*)/s, 2);
@@ -57,17 +59,22 @@ export function redactPath(path: string): string {
     } catch {
       // A name that is no valid %-encoding is compared as written.
     }
-    return SECRET_PARAMS.has(name.toLowerCase()) && eq >= 0 ? `${raw}=${REDACTED}` : pair;
+    const secret = SECRET_PARAMS.has(name.toLowerCase()) && !documented.has(name);
+    return secret && eq >= 0 ? `${raw}=${REDACTED}` : pair;
   });
   return `${path.slice(0, at)}?${pairs.join('&')}${fragment === null ? '' : `#${fragment}`}`;
 }
 
-export function createJournal(size: number): Journal {
+/** The query parameters the operation an exchange reached documents (none when it reached none). */
+export type DocumentedQuery = (method: string, pathname: string) => ReadonlySet<string>;
+
+export function createJournal(size: number, documented: DocumentedQuery = () => new Set()): Journal {
   const kept: Exchange[] = [];
   return {
     size,
     record(exchange) {
-      kept.push({ ...exchange, path: redactPath(exchange.path) });
+      const pathname = exchange.path.split(/[?#]/, 1)[0]!;
+      kept.push({ ...exchange, path: redactPath(exchange.path, documented(exchange.method, pathname)) });
       if (kept.length > size) kept.splice(0, kept.length - size);
     },
     entries: () => kept.toReversed(),

@@ -753,8 +753,13 @@ describe('the journal', () => {
   it('lists a credential sent in the query with its value redacted', async () => {
     const server = await start();
     await fetch(`${server.url}/api/symbols?access_token=secret-token&code=MSFT`);
-    const [entry] = (await (await fetch(`${server.url}/__mock/requests`)).json()) as { path: string }[];
-    expect(entry?.path).toBe('/api/symbols?access_token=REDACTED&code=REDACTED');
+    await fetch(`${server.url}/api/user/profile/myprofile?code=an-authorization-code`);
+    const entries = (await (await fetch(`${server.url}/__mock/requests`)).json()) as { path: string }[];
+    // The symbols' own filter `code` is listed; the same name elsewhere is taken for a credential.
+    expect(entries.map((e) => e.path)).toEqual([
+      '/api/user/profile/myprofile?code=REDACTED',
+      '/api/symbols?access_token=REDACTED&code=MSFT',
+    ]);
   });
 
   it('keeps as many exchanges as the server was told, the latest', async () => {

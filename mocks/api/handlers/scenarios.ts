@@ -80,7 +80,16 @@ export function scenarioHandlers(
       const op = spec.match(request.method, new URL(request.url).pathname.slice(basePath.length));
       // Security comes first, as in Prism: a refused caller is answered at once, and neither holds
       // a connection with a delay nor gets an asked-for answer of an operation it may not call.
-      if (op) await admit(request, op);
+      if (op) {
+        try {
+          await admit(request, op);
+        } catch (error) {
+          if (error instanceof Response) return error;
+          // A check that fails for another reason than a refusal is the mock's failure, never a way in.
+          console.error(`Mock backend failure in ${op.id}`, error);
+          return httpError(500, 'The mock backend failed; see its log');
+        }
+      }
       const prefer = parsePrefer(request.headers.get('prefer'));
       if ('problem' in prefer) return problem(422, 'UNPROCESSABLE_ENTITY', 'Invalid request', prefer.problem);
       const { preferences } = prefer;
