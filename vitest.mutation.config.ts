@@ -15,16 +15,13 @@ export default defineConfig({
     maxWorkers: 1,
     projects: [
       unitProject,
-      nodeProject(
-        'mock',
-        [
-          'contract-tests/{profile,xsrf,static-serving,server-delay,idempotency,accounts,oidc-provider,strict-checker}.test.ts',
-          'contract-tests/{mock-authentication,mock-control}.test.ts',
-          // The app's profile model (state/) against the mock, in one process.
-          'contract-tests/app-profile-conflicts.test.ts',
-          'contract-tests/verify-pieces.test.ts',
-        ],
-      ),
+      nodeProject('mock', [
+        'contract-tests/{profile,xsrf,static-serving,server-delay,idempotency,accounts,oidc-provider,strict-checker}.test.ts',
+        'contract-tests/{mock-authentication,mock-control}.test.ts',
+        // The app's profile model (state/) against the mock, in one process.
+        'contract-tests/app-profile-conflicts.test.ts',
+        'contract-tests/verify-pieces.test.ts',
+      ]),
     ],
   },
 });

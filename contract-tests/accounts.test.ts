@@ -9,7 +9,8 @@
  *   sees it as theirs (myprofile).
  * - A change needs If-Match: 428 without it, 412 (with the current ETag) when stale; `*` and
  *   strong comparison as the document states.
- * - Another site's page, holding only the browser's cookies, cannot change anything.
+ * - Another site's page, holding only the browser's cookies, cannot change anything (403).
+ * - Writing the shared collections needs an admin (ada): a member's token answers 403.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../mocks/server/index.ts';
@@ -30,7 +31,8 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 beforeEach(async () => {
-  expect((await fetch(`${api}/commands/reset`, { method: 'POST' })).status).toBe(204);
+  // The mock's own reset: the API's command is an admin's, and these tests are about members.
+  expect((await fetch(`${server.url}/__mock/reset`, { method: 'POST' })).status).toBe(204);
 });
 afterEach(() => {
   expect(server.exchanges().violations, 'answers that break openapi.yaml').toEqual([]);
@@ -99,16 +101,18 @@ describe('credentials', () => {
     expect(basic.headers.get('www-authenticate')).toContain('error="invalid_request"');
   });
 
-  it('the open operations need no token', async () => {
+  it('the open operations need no token; writing a shared collection needs an admin (401 without a token, 403 for a member)', async () => {
     expect((await call('GET', '/symbols', { as: null })).status).toBe(200);
-    expect(
-      (
-        await call('POST', '/notifications', {
-          as: null,
-          body: { title: 'Hi', body: 'Open.', level: 'info', read: false, createdAt: '2026-11-20T10:00:00Z' },
-        })
-      ).status,
-    ).toBe(201);
+    const subscription = { endpoint: 'https://push.example.org/send/open', keys: { p256dh: 'key', auth: 'secret' } };
+    expect((await call('POST', '/subscription', { as: null, body: subscription })).status).toBe(201);
+    const notification = { title: 'Hi', body: 'Shared.', level: 'info', read: false, createdAt: '2026-11-20T10:00:00Z' };
+    expect((await call('POST', '/notifications', { as: null, body: notification })).status).toBe(401);
+    const member = await call('POST', '/notifications', { as: 'grace', body: notification });
+    expect([member.status, await errorOf(member)]).toEqual([
+      403,
+      { status: 403, error: 'Forbidden', message: 'This operation needs the admin role' },
+    ]);
+    expect((await call('POST', '/notifications', { as: 'ada', body: notification })).status).toBe(201);
   });
 });
 
@@ -239,7 +243,10 @@ describe('cross-site requests', () => {
     ];
     for (const [method, path, body] of attempts) {
       const answer = await call(method, path, { as: null, headers: crossSite, body });
-      expect([method, answer.status]).toEqual([method, 401]);
+      expect([method, answer.status]).toEqual([method, 403]);
+      expect((await errorOf(answer)).message).toBe(
+        'Refused: a request from another site (Sec-Fetch-Site cross-site) without a bearer token cannot change anything',
+      );
       // No CORS grant either: the page could not even read the refusal.
       expect(answer.headers.get('access-control-allow-origin')).toBeNull();
     }

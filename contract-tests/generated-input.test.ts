@@ -110,9 +110,11 @@ const collectGarbage = () => {
 };
 
 /**
- * The profile's operations are secured: each request of one carries a member's bearer token. The
+ * The secured operations (the profile's, and the shared collections' writes and the commands, an
+ * admin's): each request of one carries ada's bearer token, who is a member and the admin. The
  * server reads the test double's tokens (support/test-identities.ts); Prism's proxy only checks
- * that a bearer token is there. What the server does without one is contract-tests/accounts.test.ts's.
+ * that a bearer token is there. What the server does without one, or with a member's who is no
+ * admin, is contract-tests/accounts.test.ts's and mocks/api/handlers/gate.test.ts's.
  */
 const MEMBER = bearerOf('ada');
 const endpoints = () => ({
@@ -149,8 +151,10 @@ afterAll(async () => {
 // Setting up state, sending, recording
 // -------------------------------------------------------------------------------------------------
 
+/** A set-up request straight to the mock, as ada (who may write the shared collections) unless it says otherwise. */
 async function direct(method: string, path: string, init: RequestInit = {}): Promise<Response> {
-  return fetch(`${server.url}/api${path}`, { method, ...init, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+  const headers = { ...MEMBER, ...Object.fromEntries(new Headers(init.headers)) };
+  return fetch(`${server.url}/api${path}`, { method, ...init, headers, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
 }
 
 async function expectStatus(response: Response, expected: number[], what: string): Promise<unknown> {

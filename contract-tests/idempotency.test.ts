@@ -31,7 +31,8 @@ const json = (method: string, body: unknown, { key, ifMatch, member = 'ada' }: S
   },
   body: JSON.stringify(body),
 });
-const reset = () => fetch(`${api}/commands/reset`, { method: 'POST' });
+// The mock's own reset: the API's command needs an admin, and these tests are about members' saves.
+const reset = () => fetch(`${server.url}/__mock/reset`, { method: 'POST' });
 const create = async (save: Save = {}) => {
   const answer = await fetch(`${api}/user/profile`, json('POST', PROFILE_FIELDS, save));
   expect(answer.status).toBe(201);
@@ -87,6 +88,66 @@ describe('Idempotency-Key on profile saves (the mock)', () => {
       json('PATCH', { bio: 'Ada' }, { key: 'edit-a', ifMatch: '*', member: 'grace' }),
     );
     expect(stolen.status).toBe(403);
+  });
+
+  it('a key sent again with another body, or on another operation or profile, answers 422 and changes nothing', async () => {
+    await reset();
+    const created = await fetch(`${api}/user/profile`, json('POST', PROFILE_FIELDS, { key: 'once' }));
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: string };
+    const etag = created.headers.get('etag')!;
+    const refusal = {
+      status: 422,
+      error: 'Unprocessable Entity',
+      message: 'This Idempotency-Key was already used for another save: send a fresh key with a new save',
+    };
+    // Another body on the same operation: the new create is not silently answered with the first one.
+    const otherBody = await fetch(`${api}/user/profile`, json('POST', { ...PROFILE_FIELDS, bio: 'Changed' }, { key: 'once' }));
+    expect([otherBody.status, await otherBody.json()]).toEqual([422, refusal]);
+    // Another operation: the create's key on an update.
+    const otherOperation = await fetch(`${api}/user/profile/${id}`, json('PATCH', { bio: 'Edit' }, { key: 'once', ifMatch: etag }));
+    expect([otherOperation.status, await otherOperation.json()]).toEqual([422, refusal]);
+    // An update's key on the same profile with another body, and on another profile id.
+    const edit = await fetch(`${api}/user/profile/${id}`, json('PATCH', { bio: 'Edit' }, { key: 'edit', ifMatch: etag }));
+    expect(edit.status).toBe(200);
+    const tag = edit.headers.get('etag')!;
+    const otherEdit = await fetch(`${api}/user/profile/${id}`, json('PATCH', { bio: 'Other edit' }, { key: 'edit', ifMatch: tag }));
+    expect([otherEdit.status, await otherEdit.json()]).toEqual([422, refusal]);
+    const otherProfile = await fetch(`${api}/user/profile/p-elsewhere`, json('PATCH', { bio: 'Edit' }, { key: 'edit', ifMatch: '*' }));
+    expect([otherProfile.status, await otherProfile.json()]).toEqual([422, refusal]);
+    // Nothing changed: the profile is the first edit's, its tag too.
+    const now = await fetch(`${api}/user/profile/myprofile`, { headers: { authorization: as.ada } });
+    expect([((await now.json()) as { bio?: string }).bio, now.headers.get('etag')]).toEqual(['Edit', tag]);
+  });
+
+  it('the same save sent again reads the same: JSON in another order, a form with another boundary', async () => {
+    await reset();
+    const reordered = Object.fromEntries(Object.entries(PROFILE_FIELDS).reverse());
+    const first = await fetch(`${api}/user/profile`, json('POST', PROFILE_FIELDS, { key: 'same' }));
+    const again = await fetch(`${api}/user/profile`, json('POST', reordered, { key: 'same' }));
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
+    const { id } = (await first.json()) as { id: string };
+    const form = () => {
+      const body = new FormData();
+      body.set('bio', 'From a form');
+      body.set(
+        'avatar',
+        new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0])], { type: 'image/png' }),
+        'a.png',
+      );
+      return body;
+    };
+    const send = (ifMatch: string) =>
+      fetch(`${api}/user/profile/${id}`, {
+        method: 'PATCH',
+        headers: { authorization: as.ada, 'idempotency-key': 'form-edit', 'if-match': ifMatch },
+        body: form(),
+      });
+    const edited = await send(first.headers.get('etag')!);
+    expect(edited.status).toBe(200);
+    const replayed = await send('*');
+    expect([replayed.status, replayed.headers.get('etag')]).toEqual([200, edited.headers.get('etag')]);
   });
 
   it('a key of a profile since deleted is a new save; a malformed key is refused', async () => {

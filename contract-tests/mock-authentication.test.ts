@@ -28,11 +28,36 @@ const send = async (handlers: HttpHandler[], method: string, path: string, heade
 };
 
 describe('which operations are secured', () => {
-  it('exactly the profile operations, as openapi.yaml declares them', () => {
-    const secured = contract.spec.operations.filter((op) => op.secured).map((op) => op.id);
-    expect(secured.sort()).toEqual(['createProfile', 'deleteProfile', 'getMyProfile', 'getProfileAvatar', 'updateProfile']);
+  it("the profile operations, and the shared collections' writes and the commands, which need an admin, as openapi.yaml declares them", () => {
+    const secured = contract.spec.operations.filter((op) => op.secured);
+    expect(
+      secured
+        .filter((op) => op.roles.length === 0)
+        .map((op) => op.id)
+        .sort(),
+    ).toEqual(['createProfile', 'deleteProfile', 'getMyProfile', 'getProfileAvatar', 'updateProfile']);
+    expect(
+      secured
+        .filter((op) => op.roles.includes('admin'))
+        .map((op) => op.id)
+        .sort(),
+    ).toEqual([
+      'createAccount',
+      'createNotification',
+      'createSymbol',
+      'deleteAccount',
+      'deleteNotification',
+      'deleteSymbol',
+      'replaceAccount',
+      'replaceNotification',
+      'replaceSubscription',
+      'replaceSymbol',
+      'runCommand',
+    ]);
     expect(contract.spec.byId('updateProfile').security).toEqual([{ bearer: [] }, { openId: ['openid'] }]);
+    expect(contract.spec.byId('createSymbol').security).toEqual([{ bearer: ['admin'] }]);
     expect(contract.spec.byId('listSymbols').security).toEqual([]);
+    expect(contract.spec.byId('createSubscription').security).toEqual([]);
   });
 });
 

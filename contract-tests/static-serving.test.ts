@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../mocks/server/index.ts';
+import { contentSecurityPolicy, startServer, type RunningServer } from '../mocks/server/index.ts';
 import { answerFile, type StaticFile } from '../mocks/server/static-files.ts';
 
 const APP_JS = Array.from({ length: 80 }, (_, i) => `export const line${i} = 'line ${i} of the app';\n`).join('');
@@ -371,7 +371,8 @@ describe('The rest of what the server does for files', () => {
 
   it('keeps the security headers and sets XSRF-TOKEN on HTML only, when the client has none', async () => {
     const page = await send('/settings');
-    expect(page.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(page.headers['content-security-policy']).toBe(contentSecurityPolicy());
+    expect(page.headers['cross-origin-resource-policy']).toBe('same-origin');
     expect(page.headers['x-content-type-options']).toBe('nosniff');
     expect(page.headers['set-cookie']?.[0]).toMatch(/^XSRF-TOKEN=[\w-]+; Path=\/; SameSite=Strict$/);
     expect((await send('/settings', { cookie: 'XSRF-TOKEN=abc' })).headers['set-cookie']).toBeUndefined();

@@ -3,7 +3,7 @@
  * behind the fault proxy of verify/faults/. Through the pass-through proxy it must find
  * the mock conformant (exit 0); with each fault of the table injected alone it must find the backend
  * not conformant (exit 1) and print a FAIL line for the operation the fault breaks, and for no other
- * (verify runs as ada, with grace as the other member, both signed in at the mock's provider):
+ * (verify runs as grace, with linus as the other member and ada as the admin, all signed in at the mock's provider):
  * an operation that answered correctly is never blamed (a list that breaks its schema, or lists a
  * record twice, must not lead verify's own set-up to fail the create or the delete that follow).
  *
@@ -43,8 +43,15 @@ async function limited<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-async function runVerify({ baseUrl, authorization, otherAuthorization }: FaultyBackend): Promise<VerifyRun> {
-  const members = ['--header', `Authorization: ${authorization}`, '--other-header', `Authorization: ${otherAuthorization}`];
+async function runVerify({ baseUrl, authorization, otherAuthorization, adminAuthorization }: FaultyBackend): Promise<VerifyRun> {
+  const members = [
+    '--header',
+    `Authorization: ${authorization}`,
+    '--other-header',
+    `Authorization: ${otherAuthorization}`,
+    '--admin-header',
+    `Authorization: ${adminAuthorization}`,
+  ];
   const { code, stdout, stderr } = await runVerifyProcess(['--base-url', baseUrl, ...members, '--seed', SEED, '--runs', RUNS], {
     timeoutMs: RUN_TIMEOUT_MS - 10_000,
   });

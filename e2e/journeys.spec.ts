@@ -693,12 +693,15 @@ test.describe('admin', () => {
     await page.goto('/sign-in');
     await expect(screenHeading(page)).toHaveText('Sign out');
     await expect(page.getByRole('main')).toContainText('Signed in as Ada Lovelace.');
+    const providerPages: string[] = [];
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame() && frame.url().includes('/oidc/')) providerPages.push(new URL(frame.url()).pathname);
+    });
     await page.getByRole('main').getByRole('button', { name: 'Sign out' }).click();
-    // The provider asks to confirm, ends its session and comes back to the app's home.
-    await page.waitForURL(/\/oidc\/session\/end/);
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Sign out of Circle?');
-    await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+    // The app has signed out: the provider ends its session without asking again, and comes back home.
     await expect(page).toHaveURL(/\/home$/);
+    expect(providerPages.length).toBeGreaterThan(0);
+    await expect(page.getByRole('heading', { name: 'Sign out of Circle?' })).toHaveCount(0);
     await expect(page.getByRole('link', { name: 'Admin' })).toHaveCount(0);
     await expect(page.getByRole('link', { name: 'Sign in' }).first()).toBeVisible();
     expect(await localStorageItem(page, 'auth.isLoggedIn')).toBe('false');
@@ -843,7 +846,7 @@ test.describe('snackbar', () => {
     await presetSignedIn(page);
     await page.goto('/admin/symbols');
     await page.getByRole('button', { name: 'Delete 2' }).click();
-    expect((await request.delete('/api/symbols/2')).status()).toBe(204);
+    expect((await request.delete('/api/symbols/2', { headers: { authorization: await bearerOf(request, 'ada') } })).status()).toBe(204);
     await page.getByRole('dialog', { name: 'Delete record 2?' }).getByRole('button', { name: 'Delete' }).click();
     const bar = snackbar(page);
     await expect(bar).toHaveText(/The backend answered: 404 Record '2' not found in collection 'symbols'/);

@@ -296,6 +296,36 @@ describe('operationSpecs', () => {
     expect(odd[0]).toMatchObject({ security: [{ k: [] }], secured: true });
   });
 
+  it('reads the roles a caller must hold: the names listed for a scheme that lists no scopes, asked by every requirement', () => {
+    const roles = operationSpecs(
+      doc(`openapi: 3.1.0
+paths:
+  /a:
+    get: { operationId: admin, security: [{ bearer: [admin] }] }
+    put: { operationId: either, security: [{ bearer: [admin, editor] }, { key: [editor] }] }
+    post: { operationId: scoped, security: [{ oidc: [openid] }, { oauth: [write] }] }
+    delete: { operationId: mixed, security: [{ bearer: [admin], oidc: [openid] }] }
+    patch: { operationId: open, security: [{}, { bearer: [admin] }] }
+    head: { operationId: unknownScheme, security: [{ nowhere: [admin] }] }
+components:
+  schemas: {}
+  securitySchemes:
+    bearer: { type: http, scheme: bearer }
+    key: { type: apiKey, in: header, name: X-Key }
+    oidc: { type: openIdConnect, openIdConnectUrl: /x }
+    oauth: { type: oauth2, flows: {} }
+`),
+    );
+    const of = (id: string) => roles.find((o) => o.id === id)?.roles;
+    expect(of('admin')).toEqual(['admin']);
+    expect(of('either')).toEqual(['editor']);
+    expect(of('scoped')).toEqual([]);
+    expect(of('mixed')).toEqual(['admin']);
+    expect(of('open')).toEqual([]);
+    expect(of('unknownScheme')).toEqual(['admin']);
+    expect(op('createThing').roles).toEqual([]);
+  });
+
   it('reads the responses, their headers, examples and content', () => {
     const list = op('listThings');
     expect(list.statuses).toEqual(['200', '4XX', 'default']);

@@ -141,6 +141,28 @@ export interface OperationSpec {
   security: Array<Record<string, string[]>>;
   /** Whether a request must carry credentials: a requirement applies and none of them is the empty `{}`. */
   secured: boolean;
+  /**
+   * The roles a caller must hold, whichever requirement it meets: OpenAPI 3.1 reads the list of a
+   * scheme that is neither OAuth 2 nor OpenID Connect (`bearer: [admin]`) as role names, where
+   * those two list scopes. Empty for an open operation, or one any signed-in caller may call.
+   */
+  roles: string[];
+}
+
+/** The roles every requirement asks for (see OperationSpec.roles). */
+function rolesOf(doc: OpenApiDocument, security: Array<Record<string, string[]>>, secured: boolean): string[] {
+  if (!secured) return [];
+  const schemes = isRecord(doc.components.securitySchemes) ? doc.components.securitySchemes : {};
+  const scopeLists = (name: string) => {
+    const scheme = schemes[name];
+    const type = isRecord(scheme) ? scheme.type : undefined;
+    return type === 'oauth2' || type === 'openIdConnect';
+  };
+  const perRequirement = security.map(
+    (requirement) => new Set(Object.entries(requirement).flatMap(([name, list]) => (scopeLists(name) ? [] : list))),
+  );
+  const [first, ...rest] = perRequirement;
+  return [...(first ?? [])].filter((role) => rest.every((roles) => roles.has(role)));
 }
 
 /** An OpenAPI `security` array as read here (anything that is no requirement object is left out). */
@@ -275,6 +297,7 @@ export function operationSpecs(doc: OpenApiDocument): OperationSpec[] {
         responses[status] = readResponse(doc, status, raw, `${opPointer}/responses/${pointerToken(status)}`);
       }
       const security = securityOf(op.security) ?? securityOf(doc.security) ?? [];
+      const secured = security.length > 0 && security.every((requirement) => Object.keys(requirement).length > 0);
       const spec: OperationSpec = {
         id: op.operationId,
         method: method.toUpperCase(),
@@ -286,7 +309,8 @@ export function operationSpecs(doc: OpenApiDocument): OperationSpec[] {
         statuses: Object.keys(responses),
         responses,
         security,
-        secured: security.length > 0 && security.every((requirement) => Object.keys(requirement).length > 0),
+        secured,
+        roles: rolesOf(doc, security, secured),
       };
       if (op.requestBody !== undefined) {
         const body = follow(doc, op.requestBody, `${opPointer}/requestBody`);

@@ -64,13 +64,13 @@ beforeAll(() => {
     // Exit 1 when a probe is refused: the report is on stdout all the same.
     output = String((error as { stdout?: unknown }).stdout ?? '');
   } finally {
-    CASES.forEach((c, i) => rmSync(resolve(ROOT, fileOf(c, i)), { force: true }));
+    for (const [i, c] of CASES.entries()) rmSync(resolve(ROOT, fileOf(c, i)), { force: true });
   }
   diagnostics = JSON.parse(output).diagnostics;
 }, 60_000);
 
 afterAll(() => {
-  CASES.forEach((c, i) => rmSync(resolve(ROOT, fileOf(c, i)), { force: true }));
+  for (const [i, c] of CASES.entries()) rmSync(resolve(ROOT, fileOf(c, i)), { force: true });
 });
 
 describe('npm run lint keeps the import boundaries', () => {

@@ -1,10 +1,12 @@
 /**
  * A test double of the mock's authentication for in-process, handler-level tests: the request's
- * `Authorization: Bearer test:<subject>` is that subject, anything else is refused as the real
+ * `Authorization: Bearer test:<subject>` is that subject (with the roles the embedded provider
+ * gives the member of that name: ada is the admin), anything else is refused as the real
  * check refuses it (401 with its challenge). Tests of the real server get real tokens from the
  * embedded provider instead (support/sign-in.ts).
  */
 import { type Authenticate, unauthorized } from '../mocks/api/index.ts';
+import { ACCOUNTS } from '../mocks/oidc/index.ts';
 
 const TEST_TOKEN = /^Bearer test:([A-Za-z0-9_-]+)$/;
 
@@ -13,7 +15,9 @@ export const testAuthenticate: Authenticate = async (request) => {
   if (header === null) throw unauthorized('Sign in: this operation needs a bearer access token');
   const subject = TEST_TOKEN.exec(header)?.[1];
   if (!subject) throw unauthorized('The access token is not one this server issued', 'invalid_token');
-  return { subject, scopes: ['openid', 'profile', 'email', 'offline_access'] };
+  // The roles the embedded provider gives the member of that name (ada is the admin); anyone else is a member.
+  const roles = ACCOUNTS.find((account) => account.id === subject)?.roles ?? ['member'];
+  return { subject, scopes: ['openid', 'profile', 'email', 'offline_access'], roles };
 };
 
 /** The Authorization header testAuthenticate reads as `subject`. */

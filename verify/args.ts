@@ -12,6 +12,11 @@ export interface Options {
   headers: Array<[name: string, value: string]>;
   /** The credentials of a second member: sent instead of `headers` by the checks that another member is refused (403). */
   otherHeaders: Array<[name: string, value: string]>;
+  /**
+   * An admin's credentials: sent instead of `headers` to the operations whose security names a
+   * role (`bearer: [admin]`), which `headers` (a member's) must then be refused (403).
+   */
+  adminHeaders: Array<[name: string, value: string]>;
   /** Safe methods only (GET, HEAD, OPTIONS, TRACE), for a production server. */
   readOnly: boolean;
   maxRequests?: number;
@@ -48,6 +53,11 @@ Options:
   --other-header "N: v"
                       a second member's credentials (repeatable): the first member's profile
                       and avatar must answer this member 403
+  --admin-header "N: v"
+                      an admin's credentials (repeatable), sent to the operations whose security
+                      names a role (bearer: [admin]); each of them must then answer 403 to the
+                      --header member and 401 without credentials. Without it those operations
+                      get the --header headers and the 403 is not checked
   --read-only         send safe methods only (GET, HEAD, OPTIONS): for a production server
   --max-requests N    send at most N requests (clean-up requests are always sent)
   --rate N            send at most N requests per second
@@ -69,6 +79,7 @@ const VALUE_OPTIONS = new Set([
   '--seed',
   '--header',
   '--other-header',
+  '--admin-header',
   '--max-requests',
   '--rate',
   '--runs',
@@ -105,6 +116,7 @@ export function parseArgs(argv: readonly string[], randomSeed: () => number = ()
     seed: 0,
     headers: [],
     otherHeaders: [],
+    adminHeaders: [],
     readOnly: false,
     runs: DEFAULT_RUNS,
     concurrency: 1,
@@ -151,11 +163,13 @@ export function parseArgs(argv: readonly string[], randomSeed: () => number = ()
         else options[name.slice(2) as 'junit' | 'json' | 'html'] = value;
         break;
       case '--header':
-      case '--other-header': {
+      case '--other-header':
+      case '--admin-header': {
         const colon = value.indexOf(':');
         const headerName = colon === -1 ? '' : value.slice(0, colon).trim();
         if (colon === -1 || !HEADER_NAME.test(headerName)) return fail(`${name} takes "Name: value", not '${value}'`);
-        (name === '--header' ? options.headers : options.otherHeaders).push([headerName, value.slice(colon + 1).trim()]);
+        const list = name === '--header' ? options.headers : name === '--other-header' ? options.otherHeaders : options.adminHeaders;
+        list.push([headerName, value.slice(colon + 1).trim()]);
         break;
       }
       case '--seed': {

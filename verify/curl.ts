@@ -2,10 +2,10 @@
  * A request as a curl command line a person can paste into a POSIX shell. Bodies that cannot ride on
  * the command line (control characters, binary files, long runs such as a 100 KB padding) are
  * written by a `perl -e` one-liner into curl's standard input. Headers given with --header are
- * printed as `Name: $VERIFY_<NAME>` (--other-header's as `$VERIFY_OTHER_<NAME>`), so a report
- * never carries a secret.
+ * printed as `Name: $VERIFY_<NAME>` (--other-header's as `$VERIFY_OTHER_<NAME>`, --admin-header's as
+ * `$VERIFY_ADMIN_<NAME>`), so a report never carries a secret.
  */
-import type { SentRequest } from './target.ts';
+import type { Credentials, SentRequest } from './target.ts';
 
 /** A string in single quotes, or in $'…' when it holds characters a terminal would swallow. */
 export function shellQuote(s: string): string {
@@ -24,10 +24,13 @@ export function shellQuote(s: string): string {
 
 /**
  * The environment variable a redacted header's value is read from: `Authorization` →
- * `$VERIFY_AUTHORIZATION`; the other member's (--other-header) → `$VERIFY_OTHER_AUTHORIZATION`.
+ * `$VERIFY_AUTHORIZATION`; the other member's (--other-header) → `$VERIFY_OTHER_AUTHORIZATION`;
+ * the admin's (--admin-header) → `$VERIFY_ADMIN_AUTHORIZATION`.
  */
-export const headerVariable = (name: string, other = false): string =>
-  `VERIFY_${other ? 'OTHER_' : ''}${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+export const headerVariable = (name: string, whose: Credentials = 'member'): string => {
+  const prefix = whose === 'other' ? 'OTHER_' : whose === 'admin' ? 'ADMIN_' : '';
+  return `VERIFY_${prefix}${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+};
 
 /** Text that can go on a command line as it is: no NUL, not too long. */
 function printable(bytes: Uint8Array): string | null {
@@ -70,7 +73,7 @@ export function toCurl(request: SentRequest): string {
   const body = request.body;
   const headers = request.headers.filter(([name]) => !(body.kind === 'form' && name.toLowerCase() === 'content-type'));
   for (const [name, value] of headers) args.push('-H', shellQuote(`${name}: ${value}`));
-  for (const name of request.injected) args.push('-H', `"${name}: $${headerVariable(name, request.credentials === 'other')}"`);
+  for (const name of request.injected) args.push('-H', `"${name}: $${headerVariable(name, request.credentials ?? 'member')}"`);
   if (body.kind !== 'none' && body.chunked) args.push('-H', shellQuote('Transfer-Encoding: chunked'));
   if (body.kind === 'bytes') {
     const text = printable(body.bytes);

@@ -73,7 +73,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   let target: Target | null = null;
   try {
     let baseUrl = options.baseUrl;
-    let { headers, otherHeaders } = options;
+    let { headers, otherHeaders, adminHeaders } = options;
     if (baseUrl === undefined) {
       try {
         // Loaded only when needed: a URL to check does not depend on the mock's code.
@@ -87,11 +87,13 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       // The embedded mock's own members, unless credentials were given.
       if (headers.length === 0) headers = mock.headers;
       if (otherHeaders.length === 0) otherHeaders = mock.otherHeaders;
+      if (adminHeaders.length === 0) adminHeaders = mock.adminHeaders;
     }
     target = new Target({
       baseUrl,
       headers,
       otherHeaders,
+      adminHeaders,
       ...(options.rate === undefined ? {} : { rate: options.rate }),
       ...(options.maxRequests === undefined ? {} : { maxRequests: options.maxRequests }),
     });

@@ -1,7 +1,8 @@
 /**
  * The embedded mock (mocks/server/server.ts) on a free port, with the one asset the contract serves
- * (assets/ui-config.json), and two members signed in at its own provider: ada (the member verify
- * acts as) and grace (the other member, who must be refused ada's profile).
+ * (assets/ui-config.json), and three members signed in at its own provider: grace (the member verify
+ * acts as), linus (the other member, who must be refused grace's profile) and ada (the admin, who
+ * writes the shared collections; grace must be refused those writes).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,10 +16,12 @@ const UI_CONFIG = { appTitle: 'Circle', logLevel: 3, defaultLanguage: 'en', defa
 export interface EmbeddedMock {
   /** The API base URL, e.g. `http://127.0.0.1:PORT/api`. */
   baseUrl: string;
-  /** ada's `Authorization` header. */
-  headers: Array<[string, string]>;
   /** grace's `Authorization` header. */
+  headers: Array<[string, string]>;
+  /** linus's `Authorization` header. */
   otherHeaders: Array<[string, string]>;
+  /** ada's (the admin's) `Authorization` header. */
+  adminHeaders: Array<[string, string]>;
   close(): Promise<void>;
 }
 
@@ -31,7 +34,7 @@ export async function startEmbeddedMock(): Promise<EmbeddedMock> {
   let members: Array<[string, string]>[];
   try {
     members = await Promise.all(
-      ['ada', 'grace'].map(
+      ['grace', 'linus', 'ada'].map(
         async (user) => [['Authorization', (await signInAs(server.url, user)).authorization]] as Array<[string, string]>,
       ),
     );
@@ -44,6 +47,7 @@ export async function startEmbeddedMock(): Promise<EmbeddedMock> {
     baseUrl: `${server.url}/api`,
     headers: members[0]!,
     otherHeaders: members[1]!,
+    adminHeaders: members[2]!,
     close: async () => {
       await server.close();
       rmSync(dir, { recursive: true, force: true });

@@ -11,7 +11,9 @@
  * is refused its update, its delete and its avatar (403) and changes nothing; a change without
  * If-Match answers 428, one with an ETag from before the last write 412 (the answer's ETag the
  * current one), and each write answers a new ETag. The member's If-Match is the last ETag the
- * server answered them (Target.etag).
+ * server answered them (Target.etag). Where the update takes an `Idempotency-Key`, the walk also
+ * sends one save twice with its key (the second answers the first's 200 and ETag and changes
+ * nothing more), then the same key with another body (422, and nothing changes).
  */
 import fc from 'fast-check';
 import { isRecord, type OperationSpec } from '../openapi-kit/index.ts';
@@ -210,6 +212,66 @@ export class ProfileModel {
         if (problem)
           disproved(real, exchange, op, `the 200 body is not the profile with the fields sent changed and the others kept: ${problem}`);
         await self.readMine(m, real, op, 'reading the updated profile back');
+      },
+    };
+  }
+
+  /** The update's `Idempotency-Key` header parameter, when it has one and documents the 422 a reused key answers. */
+  private keyHeader(): string | null {
+    const op = this.ops.update;
+    const param = op?.params.find((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
+    return param && op?.statuses.includes('422') ? param.name : null;
+  }
+
+  /**
+   * One update sent with an Idempotency-Key, then again (the first answer comes back, ETag and all,
+   * and nothing more changes), then the same key with another body: 422, and nothing changes
+   * (the IETF draft's answer; a server answering the first save again would drop the new edit unseen).
+   */
+  private keyReuse(first: Payload, other: Payload, key: string): Cmd {
+    const self = this;
+    const op = this.ops.update!;
+    const header = this.keyHeader()!;
+    const keyed = (id: string, p: Payload): Outgoing => {
+      const out = self.outgoing(op, id, p);
+      const headers = new Headers(out.headers);
+      headers.set(header, key);
+      return { ...out, headers };
+    };
+    return {
+      check: (m) => m.id !== null,
+      toString: () => 'keyReuse()',
+      async run(m, real) {
+        const id = m.id!;
+        const saved = await step(self.session, real, op, keyed(id, first), {
+          kind: 'exact',
+          statuses: [200],
+          why: `updating the profile with ${header} ${key}`,
+        });
+        self.noteTag(m, real, saved, op);
+        m.fields = { ...m.fields, ...first.fields };
+        if (first.avatar) m.avatar = { bytes: fileBytes(first.avatar), type: first.avatar.type };
+        m.writer = op;
+        const again = await step(self.session, real, op, keyed(id, first), {
+          kind: 'exact',
+          statuses: [200],
+          why: `the same update sent again with its ${header}`,
+        });
+        const tag = again.response?.headers.get('etag') ?? null;
+        if (tag !== m.tags.at(-1))
+          disproved(
+            real,
+            again,
+            op,
+            `the repeated save answered the ETag ${tag ?? '(none)'}, not its first answer's ${m.tags.at(-1) ?? '(none)'}`,
+          );
+        await self.readMine(m, real, op, `reading the profile after a save repeated with its ${header}`);
+        await step(self.session, real, op, keyed(id, other), {
+          kind: 'exact',
+          statuses: [422],
+          why: `another update sent with the ${header} of an earlier one`,
+        });
+        await self.readMine(m, real, op, `reading the profile after an update refused for its reused ${header}`);
       },
     };
   }
@@ -451,6 +513,11 @@ export class ProfileModel {
             "another member's access (403) not checked: give their credentials with --other-header",
           );
     if (changed) steps.push(this.update(changed));
+    if (this.keyHeader() !== null) {
+      const [first, other] = fc.sample(this.payloads(this.ops.update!, 1), { seed: seed + 3, numRuns: 2 });
+      // A fresh key each run: a key is one save for good, and a server may keep it across runs.
+      if (first && other && canonical(first) !== canonical(other)) steps.push(this.keyReuse(first, other, `verify-${crypto.randomUUID()}`));
+    }
     steps.push(this.preconditions(probe));
     if (this.ops.remove) {
       steps.push(this.remove());

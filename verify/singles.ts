@@ -7,7 +7,8 @@
  *   types, missing required fields, unknown fields, malformed JSON, wrong content types, hostile
  *   strings and path ids, multipart garbage; a few canonical cases first (each required field
  *   left out, malformed JSON, the wrong media type, no body, a bad id, a bad query value), and
- *   for a secured operation a valid request without credentials (401);
+ *   for a secured operation a valid request without credentials (401), for one that needs a role
+ *   a valid request with the member's credentials when an admin's were given (403);
  * - limits: bodies over `x-max-body-bytes` and files over their `maxLength`.
  *
  * What the document says about each request (valid, invalid and why, or nothing) comes from the
@@ -395,13 +396,18 @@ export class SingleExchanges {
   }
 
   /**
-   * A secured operation sent a valid request without any credentials (none of the --header
-   * headers) must answer 401, whatever else the request is: counted under "invalid input", sent
-   * on every run. An answer that serves it is a hole, reported on the operation.
+   * A valid request sent as someone who may not call the operation must be refused whatever else it
+   * is, counted under "invalid input", sent on every run; an answer that serves it is a hole,
+   * reported on the operation:
+   * - a secured operation, without any credentials (none of the --header headers): 401;
+   * - an operation whose security names a role, as the --header member when an admin's credentials
+   *   were given (--admin-header): 403.
    */
-  private async anonymous(op: OperationSpec): Promise<void> {
-    if (!op.secured) return;
-    const [r] = fc.sample(this.validRequest(op), { seed: this.session.seedOf(`${op.id}:anonymous`), numRuns: 1 });
+  private async refused(op: OperationSpec, as: 'none' | 'member'): Promise<void> {
+    const [r] = fc.sample(this.validRequest(op), {
+      seed: this.session.seedOf(`${op.id}:${as === 'none' ? 'anonymous' : 'member'}`),
+      numRuns: 1,
+    });
     if (!r) return;
     const existing = Object.values(r.path).some((v) => v.kind === 'existing') ? await this.existing(op) : MISSING_ID;
     const built = buildAt(op, { ...r, chunked: false }, this.session.target.bases, existing);
@@ -410,17 +416,38 @@ export class SingleExchanges {
       url: built.url,
       headers: new Headers(built.init.headers),
       sent: built.sent,
-      credentials: 'none',
+      credentials: as,
       ...(built.init.body === undefined || built.init.body === null ? {} : { body: built.init.body }),
     };
-    this.session.activity = `${op.id} without credentials`;
-    const { exchange, findings } = await this.session.send(op, out, 'invalid input', {
-      kind: 'exact',
-      statuses: [401],
-      why: `${op.method} ${op.path} without credentials (the operation is secured)`,
-    });
+    this.session.activity = `${op.id} ${as === 'none' ? 'without credentials' : 'as a member'}`;
+    const expectation: Expectation =
+      as === 'none'
+        ? { kind: 'exact', statuses: [401], why: `${op.method} ${op.path} without credentials (the operation is secured)` }
+        : {
+            kind: 'exact',
+            statuses: [403],
+            why: `${op.method} ${op.path} as the --header member (the operation needs the role ${op.roles.join(', ')})`,
+          };
+    const { exchange, findings } = await this.session.send(op, out, 'invalid input', expectation);
     this.track(exchange);
     for (const finding of findings) this.session.results.fail(op, 'invalid input', exchange, finding);
+  }
+
+  private async anonymous(op: OperationSpec): Promise<void> {
+    if (op.secured) await this.refused(op, 'none');
+  }
+
+  private async memberWithoutRole(op: OperationSpec): Promise<void> {
+    if (op.roles.length === 0) return;
+    if (this.session.target.adminHeaders.length === 0) {
+      this.session.results.note(
+        op,
+        'invalid input',
+        `sent with the --header headers; a member's refusal (403) not checked: give an admin's credentials (role ${op.roles.join(', ')}) with --admin-header`,
+      );
+      return;
+    }
+    await this.refused(op, 'member');
   }
 
   /** Every single-exchange check of one operation. */
@@ -435,6 +462,7 @@ export class SingleExchanges {
     await unlessBudgetSpent(() => this.property(op, 'valid input', this.validRequest(op), runs));
     await unlessBudgetSpent(() => this.property(op, 'invalid input', this.invalidRequest(op), runs, this.canonicalInvalid(op)));
     await unlessBudgetSpent(() => this.anonymous(op));
+    await unlessBudgetSpent(() => this.memberWithoutRole(op));
     const limits = this.limitRequest(op);
     if (limits) await unlessBudgetSpent(() => this.property(op, 'limits', limits, Math.max(3, Math.ceil(runs / 8))));
     else this.session.results.skip(op, 'limits', 'the document states no size limit for its input');

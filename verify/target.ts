@@ -4,7 +4,8 @@
  * in all. Every exchange is kept as sent and as answered, for the judge and the report.
  *
  * Credentials: a request goes as the member (the --header headers, by default), as nobody (none
- * of them: the 401 check) or as the other member (the --other-header headers: the 403 check).
+ * of them: the 401 check) or as the other member (the --other-header headers: the 403 check). An
+ * operation whose security names a role goes as the admin (--admin-header) when one is given.
  * Conditional requests: the last ETag the server answered the member is kept, and sent as
  * If-Match on every request of the member to an operation that requires If-Match, unless the
  * request sets its own (or asks for none, to check the 428).
@@ -27,13 +28,13 @@ export interface SentRequest {
   /** The request's own headers (content type and the like); the injected ones are listed by name only. */
   headers: Array<[string, string]>;
   injected: string[];
-  /** Whose credentials the injected headers were: the other member's (--other-header) when 'other'. */
+  /** Whose credentials the injected headers were, when not the member's (--header). */
   credentials?: Credentials;
   body: SentBody;
 }
 
-/** Whose credentials a request carries: the member's (--header), none, or the other member's (--other-header). */
-export type Credentials = 'member' | 'none' | 'other';
+/** Whose credentials a request carries: the member's (--header), none, the other member's (--other-header) or the admin's (--admin-header). */
+export type Credentials = 'member' | 'none' | 'other' | 'admin';
 
 export interface Received {
   status: number;
@@ -62,6 +63,8 @@ export interface TargetOptions {
   headers?: Array<[string, string]>;
   /** The credentials of a second member (--other-header). */
   otherHeaders?: Array<[string, string]>;
+  /** An admin's credentials (--admin-header). */
+  adminHeaders?: Array<[string, string]>;
   rate?: number;
   maxRequests?: number;
   timeoutMs?: number;
@@ -76,7 +79,7 @@ export interface Outgoing {
   sent?: SentBody;
   /** Sent as a stream (Transfer-Encoding: chunked). */
   stream?: boolean;
-  /** Whose credentials go with it (default: the member's). */
+  /** Whose credentials go with it (default: the admin's for an operation that needs a role and an admin was given, else the member's). */
   credentials?: Credentials;
   /**
    * If-Match for an operation that requires it: a value, null for none at all; left out, the
@@ -245,6 +248,8 @@ export class Target {
   }
   /** The other member's headers (--other-header); empty when none were given. */
   readonly otherHeaders: ReadonlyArray<[string, string]>;
+  /** The admin's headers (--admin-header); empty when none were given. */
+  readonly adminHeaders: ReadonlyArray<[string, string]>;
   /**
    * The last ETag an answer to the member carried (where the document gives the answer one), null
    * after a delete: what a conditional change of theirs sends as If-Match.
@@ -255,11 +260,20 @@ export class Target {
   /** Every exchange, oldest first, for listeners (progress, tests). */
   onExchange: ((exchange: Exchange) => void) | undefined;
 
-  constructor({ baseUrl, headers = [], otherHeaders = [], rate, maxRequests, timeoutMs = REQUEST_TIMEOUT_MS }: TargetOptions) {
+  constructor({
+    baseUrl,
+    headers = [],
+    otherHeaders = [],
+    adminHeaders = [],
+    rate,
+    maxRequests,
+    timeoutMs = REQUEST_TIMEOUT_MS,
+  }: TargetOptions) {
     const api = new URL(baseUrl);
     this.bases = { api: baseUrl.replace(/\/+$/, ''), root: api.origin };
     this.injected = headers;
     this.otherHeaders = otherHeaders;
+    this.adminHeaders = adminHeaders;
     this.interval = rate ? 1000 / rate : 0;
     this.maxRequests = maxRequests ?? Number.POSITIVE_INFINITY;
     this.timeoutMs = timeoutMs;
@@ -292,14 +306,14 @@ export class Target {
     await this.pace();
     this.sent++;
     const headers = new Headers(out.headers);
-    const credentials = out.credentials ?? 'member';
+    const credentials = out.credentials ?? this.defaultCredentials(op);
     if (op && requiresIfMatch(op)) {
       if (out.ifMatch === null) headers.delete('if-match');
       else if (out.ifMatch !== undefined) headers.set('if-match', out.ifMatch);
       else if (!headers.has('if-match') && credentials === 'member') headers.set('if-match', this.etags.get(resourceOf(op)) ?? '*');
     }
     const own: Array<[string, string]> = [...headers.entries()];
-    const injected = credentials === 'member' ? this.injected : credentials === 'other' ? this.otherHeaders : [];
+    const injected = { member: this.injected, other: this.otherHeaders, admin: this.adminHeaders, none: [] }[credentials];
     for (const [name, value] of injected) headers.set(name, value);
     const request: SentRequest = {
       method: out.method,
@@ -346,6 +360,11 @@ export class Target {
     }
     this.onExchange?.(exchange);
     return exchange;
+  }
+
+  /** Whose credentials a request of `op` carries unless it says: the admin's where the operation needs a role and an admin was given. */
+  defaultCredentials(op: OperationSpec | null): Credentials {
+    return op && op.roles.length > 0 && this.adminHeaders.length > 0 ? 'admin' : 'member';
   }
 
   /** Keeps the ETag of an answer to the member that documents one; forgets it once a delete went through. */

@@ -59,7 +59,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { auto: true },
   ],
   baseURL: async ({ server }, use) => {
-    await fetch(`${server.url}/api/commands/reset`, { method: 'POST' });
+    // The mock's own reset (same origin, no role): the API's command is an admin's.
+    await fetch(`${server.url}/__mock/reset`, { method: 'POST' });
     server.deploy(DIST);
     await use(server.url);
   },

@@ -45,7 +45,7 @@ export async function seedSession(page: Page, user = 'ada'): Promise<void> {
   await page.goto('/manifest.webmanifest');
   const origin = new URL(page.url()).origin;
   const tokens = await signInAs(origin, user);
-  const claims = claimsOf(tokens.idToken) as { sub: string; name?: string; email?: string };
+  const claims = claimsOf(tokens.idToken) as { sub: string; name?: string; email?: string; roles?: string[] };
   const session = {
     accessToken: tokens.accessToken,
     expiresAt: Date.now() + tokens.expiresIn * 1000,
@@ -55,6 +55,7 @@ export async function seedSession(page: Page, user = 'ada'): Promise<void> {
     subject: claims.sub,
     name: claims.name ?? claims.sub,
     email: claims.email ?? null,
+    roles: claims.roles ?? [],
   };
   await page.evaluate(async (stored) => {
     // idb-keyval's layout: database circle-session, object store session, out-of-line keys.

@@ -9,6 +9,8 @@ export interface Identity {
   /** The token's `sub`: the member the data belongs to. */
   subject: string;
   scopes: readonly string[];
+  /** The token's `roles` claim: what the member may do besides their own profile (`admin`: openapi.yaml, Roles). */
+  roles: readonly string[];
 }
 
 /** The caller's identity, or a thrown 401 answer (with WWW-Authenticate) saying what is wrong. */

@@ -12,6 +12,7 @@ export const REASONS: Readonly<Record<number, string>> = {
   413: 'Payload Too Large',
   415: 'Unsupported Media Type',
   416: 'Range Not Satisfiable',
+  421: 'Misdirected Request',
   422: 'Unprocessable Entity',
   428: 'Precondition Required',
   429: 'Too Many Requests',

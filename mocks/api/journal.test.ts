@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { createJournal, type Exchange } from './journal.ts';
+import { createJournal, redactPath, type Exchange } from './journal.ts';
 
 const exchange = (n: number): Exchange => ({
   method: 'GET',
@@ -34,5 +34,35 @@ describe('the journal of GET /__mock/requests', () => {
     expect(journal.entries()).toEqual([]);
     journal.record(exchange(3));
     expect(journal.entries()).toEqual([exchange(3)]);
+  });
+});
+
+describe('credentials in a query', () => {
+  it('are kept out of the journal: their values are redacted, everything else is listed as requested', () => {
+    const journal = createJournal(3);
+    journal.record({ ...exchange(1), path: '/api/symbols?access_token=eyJ.x.y&code=MSFT' });
+    expect(journal.entries()[0]?.path).toBe('/api/symbols?access_token=REDACTED&code=REDACTED');
+  });
+
+  it('each name, in any case or %-encoding; a name without a value, other names and the path stay', () => {
+    expect(
+      redactPath(
+        '/api/x/code?refresh_token=r&ID_TOKEN_HINT=h&id_token=i&client_secret=s&token=t&code_verifier=v&password=p&Access%5Ftoken=a&code&name=ada&tokens=1',
+      ),
+    ).toBe(
+      '/api/x/code?refresh_token=REDACTED&ID_TOKEN_HINT=REDACTED&id_token=REDACTED&client_secret=REDACTED&token=REDACTED&code_verifier=REDACTED&password=REDACTED&Access%5Ftoken=REDACTED&code&name=ada&tokens=1',
+    );
+    expect(redactPath('/api/symbols')).toBe('/api/symbols');
+    expect(redactPath('/api/symbols?')).toBe('/api/symbols?');
+    expect(redactPath('/api/s?%E0%A4%A=1&token=2')).toBe('/api/s?%E0%A4%A=1&token=REDACTED');
+    expect(redactPath('/api/s?token=2#code=3')).toBe('/api/s?token=REDACTED#code=3');
+  });
+
+  it("keeps a name the operation reached documents as its own query parameter (the symbols' filter code)", () => {
+    expect(redactPath('/api/symbols?code=MSFT&token=t', new Set(['code']))).toBe('/api/symbols?code=MSFT&token=REDACTED');
+    const journal = createJournal(3, (method, pathname) => new Set(method === 'GET' && pathname === '/api/symbols' ? ['code'] : []));
+    journal.record({ ...exchange(1), path: '/api/symbols?code=MSFT' });
+    journal.record({ ...exchange(2), path: '/api/accounts?code=abc' });
+    expect(journal.entries().map((e) => e.path)).toEqual(['/api/accounts?code=REDACTED', '/api/symbols?code=MSFT']);
   });
 });

@@ -1,7 +1,7 @@
 /** The last exchanges of the API, newest first, for GET /__mock/requests. */
 export interface Exchange {
   method: string;
-  /** Path and query, as requested. */
+  /** Path and query, as requested, credentials in the query redacted (redactPath). */
   path: string;
   /** The answer's status; 0 when the connection was dropped without one. */
   status: number;
@@ -19,12 +19,62 @@ export interface Journal {
   clear(): void;
 }
 
-export function createJournal(size: number): Journal {
+/**
+ * Query parameters whose values are credentials (OAuth and OpenID Connect names, and the usual
+ * others): a token sent in the URL stays out of the list any page of the origin can read. A name
+ * the operation documents as its own query parameter (the symbols' filter `code`) is no credential
+ * there and is listed as sent.
+ */
+export const SECRET_PARAMS: ReadonlySet<string> = new Set([
+  'access_token',
+  'refresh_token',
+  'id_token',
+  'id_token_hint',
+  'code',
+  'code_verifier',
+  'token',
+  'client_secret',
+  'client_assertion',
+  'assertion',
+  'password',
+  'api_key',
+  'apikey',
+  'key',
+  'secret',
+]);
+
+const REDACTED = 'REDACTED';
+
+/** The path as requested, the value of each credential-like query parameter replaced (but those in `documented`); the rest as written. */
+export function redactPath(path: string, documented: ReadonlySet<string> = new Set()): string {
+  const at = path.indexOf('?');
+  if (at < 0) return path;
+  const [query, fragment = null] = path.slice(at + 1).split(/#(.*)/s, 2);
+  const pairs = (query ?? '').split('&').map((pair) => {
+    const eq = pair.indexOf('=');
+    const raw = eq < 0 ? pair : pair.slice(0, eq);
+    let name = raw;
+    try {
+      name = decodeURIComponent(raw.replaceAll('+', ' '));
+    } catch {
+      // A name that is no valid %-encoding is compared as written.
+    }
+    const secret = SECRET_PARAMS.has(name.toLowerCase()) && !documented.has(name);
+    return secret && eq >= 0 ? `${raw}=${REDACTED}` : pair;
+  });
+  return `${path.slice(0, at)}?${pairs.join('&')}${fragment === null ? '' : `#${fragment}`}`;
+}
+
+/** The query parameters the operation an exchange reached documents (none when it reached none). */
+export type DocumentedQuery = (method: string, pathname: string) => ReadonlySet<string>;
+
+export function createJournal(size: number, documented: DocumentedQuery = () => new Set()): Journal {
   const kept: Exchange[] = [];
   return {
     size,
     record(exchange) {
-      kept.push(exchange);
+      const pathname = exchange.path.split(/[?#]/, 1)[0]!;
+      kept.push({ ...exchange, path: redactPath(exchange.path, documented(exchange.method, pathname)) });
       if (kept.length > size) kept.splice(0, kept.length - size);
     },
     entries: () => kept.toReversed(),

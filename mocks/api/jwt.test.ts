@@ -46,10 +46,19 @@ const refused = (message: string, error = 'invalid_token') => ({
 describe('the API’s check of a bearer access token', () => {
   it('answers the member and the scopes of a good token', async () => {
     const token = await sign({ iss: ISSUER, aud: AUDIENCE, sub: 'ada', scope: 'profile  email' });
-    expect(await answer(check, `Bearer ${token}`)).toEqual({ subject: 'ada', scopes: ['profile', 'email'] });
-    expect(await answer(check, `bearer  ${token}`)).toEqual({ subject: 'ada', scopes: ['profile', 'email'] });
+    expect(await answer(check, `Bearer ${token}`)).toEqual({ subject: 'ada', scopes: ['profile', 'email'], roles: [] });
+    expect(await answer(check, `bearer  ${token}`)).toEqual({ subject: 'ada', scopes: ['profile', 'email'], roles: [] });
     const listed = await sign({ iss: ISSUER, aud: ['other', AUDIENCE], sub: 'grace' });
-    expect(await answer(check, `Bearer ${listed}`)).toEqual({ subject: 'grace', scopes: [] });
+    expect(await answer(check, `Bearer ${listed}`)).toEqual({ subject: 'grace', scopes: [], roles: [] });
+  });
+
+  it('answers the roles the token names, and only names: a claim of another shape grants nothing', async () => {
+    const admin = await sign({ iss: ISSUER, aud: AUDIENCE, sub: 'ada', roles: ['member', 'admin'] });
+    expect(await answer(check, `Bearer ${admin}`)).toEqual({ subject: 'ada', scopes: [], roles: ['member', 'admin'] });
+    const odd = await sign({ iss: ISSUER, aud: AUDIENCE, sub: 'ada', roles: ['member', 7, { admin: true }] });
+    expect(await answer(check, `Bearer ${odd}`)).toEqual({ subject: 'ada', scopes: [], roles: ['member'] });
+    const text = await sign({ iss: ISSUER, aud: AUDIENCE, sub: 'ada', roles: 'admin' });
+    expect(await answer(check, `Bearer ${text}`)).toEqual({ subject: 'ada', scopes: [], roles: [] });
   });
 
   it('no header: asks for a token, without an error code', async () => {
@@ -109,6 +118,7 @@ describe('the embedded provider’s tokens', () => {
     expect(await answer(embedded, `Bearer ${await sign({ iss: ISSUER, aud: AUDIENCE, sub: 'ada', scope: 'profile' })}`)).toEqual({
       subject: 'ada',
       scopes: ['profile'],
+      roles: [],
     });
     expect(await answer(embedded, `Bearer ${await sign({ iss: 'https://elsewhere', aud: AUDIENCE, sub: 'ada' })}`)).toEqual(
       refused('The access token is not for this API'),
@@ -135,6 +145,7 @@ describe('another provider’s tokens, its keys found through discovery', () => 
     expect(await answer(authenticate, `Bearer ${await sign({ iss: ISSUER, aud: AUDIENCE, sub: 'grace' })}`)).toEqual({
       subject: 'grace',
       scopes: [],
+      roles: [],
     });
     expect(await answer(authenticate, `Bearer ${await sign({ iss: 'https://other', aud: AUDIENCE, sub: 'grace' })}`)).toEqual(
       refused('The access token is not for this API'),
@@ -192,7 +203,7 @@ describe('the header’s pattern, as the module makes it when it loads', () => {
         message: 'The Authorization header must be "Bearer <access token>"',
       });
     }
-    expect(await answer(strict, `Bearer ${token}`)).toEqual({ subject: 'ada', scopes: [] });
-    expect(await answer(strict, `Bearer   ${token}`)).toEqual({ subject: 'ada', scopes: [] });
+    expect(await answer(strict, `Bearer ${token}`)).toEqual({ subject: 'ada', scopes: [], roles: [] });
+    expect(await answer(strict, `Bearer   ${token}`)).toEqual({ subject: 'ada', scopes: [], roles: [] });
   });
 });

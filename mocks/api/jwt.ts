@@ -34,7 +34,9 @@ export function jwtAuthenticator(keys: JWTVerifyGetKey, audienceOf: (issuer: str
     if (audience === null || !audiences.includes(audience)) throw unauthorized('The access token is not for this API', 'invalid_token');
     if (typeof claims.sub !== 'string' || claims.sub === '') throw unauthorized('The access token names no member', 'invalid_token');
     const scopes = typeof claims.scope === 'string' ? claims.scope.split(' ').filter(Boolean) : [];
-    return { subject: claims.sub, scopes };
+    // Only names: a claim of another shape grants nothing rather than failing the token.
+    const roles = Array.isArray(claims.roles) ? claims.roles.filter((role): role is string => typeof role === 'string') : [];
+    return { subject: claims.sub, scopes, roles };
   };
 }
 

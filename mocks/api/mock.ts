@@ -41,7 +41,10 @@ export const DEFAULT_JOURNAL_SIZE = 100;
 export async function createMockBackend(options: MockOptions): Promise<MockBackend> {
   const { contract, delayMs, basePath = '/api', anyOrigin = false, scenario = {} } = options;
   const db = await createDatabase(contract, options.initial ?? SEED);
-  const journal = createJournal(options.journalSize ?? DEFAULT_JOURNAL_SIZE);
+  const journal = createJournal(options.journalSize ?? DEFAULT_JOURNAL_SIZE, (method, pathname) => {
+    const op = pathname.startsWith(`${basePath}/`) ? contract.spec.match(method, pathname.slice(basePath.length)) : undefined;
+    return new Set(op?.params.filter((p) => p.in === 'query').map((p) => p.name));
+  });
   const handlers = createHandlers({
     contract,
     db,

@@ -25,12 +25,12 @@ describe('the Prefer header, read as Prism reads it', () => {
     expect(parsePrefer(null)).toEqual({ preferences: {} });
   });
 
-  it('reads tokens in any case, and a delay of up to ten minutes', () => {
-    expect(parsePrefer('Code=404, EXAMPLE=missing, Delay=600000')).toEqual({
-      preferences: { code: 404, example: 'missing', delay: 600_000 },
+  it('reads tokens in any case, and a delay of up to thirty seconds', () => {
+    expect(parsePrefer('Code=404, EXAMPLE=missing, Delay=30000')).toEqual({
+      preferences: { code: 404, example: 'missing', delay: 30_000 },
     });
-    expect(parsePrefer('delay=600001')).toEqual({
-      problem: "Prefer: delay must be a whole number of milliseconds up to 600000, not '600001'",
+    expect(parsePrefer('delay=30001')).toEqual({
+      problem: "Prefer: delay must be a whole number of milliseconds up to 30000, not '30001'",
     });
   });
 
@@ -60,7 +60,7 @@ describe('the Prefer header, written loosely', () => {
   it('reads a token without a value as an empty value', () => {
     expect(parsePrefer('code')).toEqual({ problem: "Prefer: code must be a three-digit status, not ''" });
     expect(parsePrefer('delay; x=1')).toEqual({
-      problem: "Prefer: delay must be a whole number of milliseconds up to 600000, not ''",
+      problem: "Prefer: delay must be a whole number of milliseconds up to 30000, not ''",
     });
     expect(parsePrefer('example, code=404')).toEqual({ preferences: { example: '', code: 404 } });
   });
@@ -142,10 +142,10 @@ describe('a scenario file', () => {
     expect(refusal(rules(1, 2e-9))).toBe('scenario.json: listAccounts: the rates add up to 1.000000002, more than 1');
   });
 
-  it('refuses a delay that is no whole number of milliseconds up to ten minutes', () => {
-    for (const delay of [-1, 1.5, 600_001, '5']) {
+  it('refuses a delay that is no whole number of milliseconds up to thirty seconds', () => {
+    for (const delay of [-1, 1.5, 30_001, '5']) {
       expect(refusal({ getAccount: { delay } })).toBe(
-        `scenario.json: getAccount: delay must be a whole number of milliseconds from 0 to 600000, not ${JSON.stringify(delay)}`,
+        `scenario.json: getAccount: delay must be a whole number of milliseconds from 0 to 30000, not ${JSON.stringify(delay)}`,
       );
     }
     expect(
@@ -153,7 +153,7 @@ describe('a scenario file', () => {
         {
           getAccount: [
             { delay: 0, rate: 0.5 },
-            { delay: 600_000, rate: 0.5 },
+            { delay: 30_000, rate: 0.5 },
           ],
         },
         spec,
@@ -162,7 +162,7 @@ describe('a scenario file', () => {
     ).toEqual({
       getAccount: [
         { delay: 0, rate: 0.5 },
-        { delay: 600_000, rate: 0.5 },
+        { delay: 30_000, rate: 0.5 },
       ],
     });
   });
@@ -209,7 +209,7 @@ describe('a scenario file', () => {
       'scenario.json: getAccount: fault must be one of drop, invalid-json, not ["drop"]',
     );
     expect(refusal({ getAccount: { delay: null } })).toBe(
-      'scenario.json: getAccount: delay must be a whole number of milliseconds from 0 to 600000, not null',
+      'scenario.json: getAccount: delay must be a whole number of milliseconds from 0 to 30000, not null',
     );
   });
 

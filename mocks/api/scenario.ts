@@ -29,8 +29,11 @@ export interface ScenarioRule {
 /** Rules by operationId. */
 export type Scenario = Readonly<Record<string, readonly ScenarioRule[]>>;
 
-/** The longest delay a scenario or `Prefer: delay` may ask for: ten minutes. */
-export const MAX_DELAY_MS = 600_000;
+/**
+ * The longest delay a scenario or `Prefer: delay` may ask for: thirty seconds, longer than any
+ * client's patience worth testing, short enough that delayed requests cannot pile up connections.
+ */
+export const MAX_DELAY_MS = 30_000;
 
 const RULE_KEYS = ['status', 'delay', 'fault', 'rate'];
 

@@ -8,12 +8,12 @@ async function load() {
 }
 
 describe('the demo members', () => {
-  it('are the three docs/accounts.md lists, each with the password circle', async () => {
+  it('are the three the docs list, each with the password circle; ada is the one admin', async () => {
     const { ACCOUNTS, DEMO_PASSWORD } = await load();
     expect(ACCOUNTS).toEqual([
-      { id: 'ada', name: 'Ada Lovelace', email: 'ada@circle.example.org' },
-      { id: 'grace', name: 'Grace Hopper', email: 'grace@circle.example.org' },
-      { id: 'linus', name: 'Linus Pauling', email: 'linus@circle.example.org' },
+      { id: 'ada', name: 'Ada Lovelace', email: 'ada@circle.example.org', roles: ['member', 'admin'] },
+      { id: 'grace', name: 'Grace Hopper', email: 'grace@circle.example.org', roles: ['member'] },
+      { id: 'linus', name: 'Linus Pauling', email: 'linus@circle.example.org', roles: ['member'] },
     ]);
     expect(DEMO_PASSWORD).toBe('circle');
   });

@@ -1,6 +1,7 @@
 /**
  * The embedded provider's members. They exist so that a developer, a test or a demo can sign in
- * as two different people; docs/accounts.md lists them. Every one has the password `circle`.
+ * as different people; docs/accounts.md and docs/security.md list them. Every one has the password `circle`. ada is
+ * the admin: she may write the shared collections and run commands; grace and linus are members.
  */
 import { timingSafeEqual } from 'node:crypto';
 
@@ -9,12 +10,17 @@ export interface Account {
   id: string;
   name: string;
   email: string;
+  /** The `roles` claim of this member's ID and access tokens. */
+  roles: readonly Role[];
 }
 
+/** `admin` writes the shared collections and runs commands (openapi.yaml, Roles); every member has `member`. */
+export type Role = 'member' | 'admin';
+
 export const ACCOUNTS: readonly Account[] = [
-  { id: 'ada', name: 'Ada Lovelace', email: 'ada@circle.example.org' },
-  { id: 'grace', name: 'Grace Hopper', email: 'grace@circle.example.org' },
-  { id: 'linus', name: 'Linus Pauling', email: 'linus@circle.example.org' },
+  { id: 'ada', name: 'Ada Lovelace', email: 'ada@circle.example.org', roles: ['member', 'admin'] },
+  { id: 'grace', name: 'Grace Hopper', email: 'grace@circle.example.org', roles: ['member'] },
+  { id: 'linus', name: 'Linus Pauling', email: 'linus@circle.example.org', roles: ['member'] },
 ];
 
 export const DEMO_PASSWORD = 'circle';

@@ -4,7 +4,7 @@
  *
  * May import: oidc-provider and its own files; nothing else of the repository.
  */
-export { ACCOUNTS, DEMO_PASSWORD, type Account } from './accounts.ts';
+export { ACCOUNTS, DEMO_PASSWORD, type Account, type Role } from './accounts.ts';
 export { OIDC_PREFIX } from './paths.ts';
 export { API_SCOPE, CLIENT_ID, createEmbeddedProvider, SCOPES, type EmbeddedProvider, type IdentityProviderOptions } from './provider.ts';
 export { refresh, signInAs, SignInError, type Tokens } from './sign-in-flow.ts';

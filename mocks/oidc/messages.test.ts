@@ -12,6 +12,7 @@ const KEYS: (keyof PageMessages)[] = [
   'signInTitle',
   'signInHeading',
   'failed',
+  'throttled',
   'username',
   'password',
   'signIn',
@@ -23,6 +24,8 @@ const KEYS: (keyof PageMessages)[] = [
   'signOutNote',
   'signOut',
   'staySignedIn',
+  'signingOut',
+  'continue',
   'signedOutTitle',
   'signedOutHeading',
   'back',
@@ -42,7 +45,7 @@ function texts(m: PageMessages): [string, string][] {
   return Object.entries(m).map(([key, value]) => [
     key,
     typeof value === 'function'
-      ? (value as (a: string | number, b?: string) => string)(key === 'unknownHostDetail' ? 8080 : 'X', 'Y')
+      ? (value as (a: string | number, b?: string) => string)(key === 'unknownHostDetail' || key === 'throttled' ? 8080 : 'X', 'Y')
       : value,
   ]);
 }
@@ -121,6 +124,7 @@ describe('the provider pages speak the app’s languages', () => {
       expect(hint.startsWith('ada, grace'), language).toBe(true);
       expect(m.unknownHostDetail(5173), language).toContain('5173');
       expect(m.unknownHostDetail(5173), language).toMatch(/127\.0\.0\.1.*localhost/);
+      expect(m.throttled(5), language).toContain('5');
     }
   });
 

@@ -9,6 +9,8 @@ export interface PageMessages {
   signInTitle: string;
   signInHeading: (client: string) => string;
   failed: string;
+  /** Sign-in refused after too many failed attempts, for about `minutes` minutes. */
+  throttled: (minutes: number) => string;
   username: string;
   password: string;
   signIn: string;
@@ -20,6 +22,9 @@ export interface PageMessages {
   signOutNote: string;
   signOut: string;
   staySignedIn: string;
+  /** The heading while a sign-out the app made goes through. */
+  signingOut: string;
+  continue: string;
   signedOutTitle: string;
   signedOutHeading: string;
   back: string;
@@ -38,6 +43,7 @@ const en: PageMessages = {
   signInTitle: 'Sign in',
   signInHeading: (client) => `Sign in to ${client}`,
   failed: 'That username and password do not match. Check them and try again.',
+  throttled: (minutes) => `Too many failed sign-ins. Wait ${minutes} min, then try again.`,
   username: 'Username',
   password: 'Password',
   signIn: 'Sign in',
@@ -49,6 +55,8 @@ const en: PageMessages = {
   signOutNote: 'You will need to sign in again on this device.',
   signOut: 'Sign out',
   staySignedIn: 'Stay signed in',
+  signingOut: 'Signing you out…',
+  continue: 'Continue',
   signedOutTitle: 'Signed out',
   signedOutHeading: 'You are signed out',
   back: 'Back to Circle',
@@ -67,6 +75,7 @@ const es: PageMessages = {
   signInTitle: 'Iniciar sesión',
   signInHeading: (client) => `Inicia sesión en ${client}`,
   failed: 'El nombre de usuario y la contraseña no coinciden. Revísalos e inténtalo de nuevo.',
+  throttled: (minutes) => `Demasiados intentos fallidos. Espera ${minutes} min y vuelve a intentarlo.`,
   username: 'Nombre de usuario',
   password: 'Contraseña',
   signIn: 'Iniciar sesión',
@@ -78,6 +87,8 @@ const es: PageMessages = {
   signOutNote: 'Tendrás que volver a iniciar sesión en este dispositivo.',
   signOut: 'Cerrar sesión',
   staySignedIn: 'Mantener la sesión',
+  signingOut: 'Cerrando la sesión…',
+  continue: 'Continuar',
   signedOutTitle: 'Sesión cerrada',
   signedOutHeading: 'Has cerrado la sesión',
   back: 'Volver a Circle',
@@ -96,6 +107,7 @@ const de: PageMessages = {
   signInTitle: 'Anmelden',
   signInHeading: (client) => `Bei ${client} anmelden`,
   failed: 'Benutzername und Passwort passen nicht zusammen. Prüfen Sie beides und versuchen Sie es erneut.',
+  throttled: (minutes) => `Zu viele fehlgeschlagene Anmeldungen. Warten Sie ${minutes} Min. und versuchen Sie es dann erneut.`,
   username: 'Benutzername',
   password: 'Passwort',
   signIn: 'Anmelden',
@@ -107,6 +119,8 @@ const de: PageMessages = {
   signOutNote: 'Sie müssen sich auf diesem Gerät erneut anmelden.',
   signOut: 'Abmelden',
   staySignedIn: 'Angemeldet bleiben',
+  signingOut: 'Sie werden abgemeldet…',
+  continue: 'Weiter',
   signedOutTitle: 'Abgemeldet',
   signedOutHeading: 'Sie sind abgemeldet',
   back: 'Zurück zu Circle',
@@ -125,6 +139,7 @@ const fr: PageMessages = {
   signInTitle: 'Connexion',
   signInHeading: (client) => `Connexion à ${client}`,
   failed: 'Le nom d’utilisateur et le mot de passe ne correspondent pas. Vérifiez-les et réessayez.',
+  throttled: (minutes) => `Trop de connexions échouées. Attendez ${minutes}\u00a0min, puis réessayez.`,
   username: 'Nom d’utilisateur',
   password: 'Mot de passe',
   signIn: 'Se connecter',
@@ -136,6 +151,8 @@ const fr: PageMessages = {
   signOutNote: 'Vous devrez vous reconnecter sur cet appareil.',
   signOut: 'Se déconnecter',
   staySignedIn: 'Rester connecté',
+  signingOut: 'Déconnexion en cours…',
+  continue: 'Continuer',
   signedOutTitle: 'Déconnecté',
   signedOutHeading: 'Vous êtes déconnecté',
   back: 'Revenir à Circle',
@@ -154,6 +171,7 @@ const zhHans: PageMessages = {
   signInTitle: '登录',
   signInHeading: (client) => `登录 ${client}`,
   failed: '用户名与密码不匹配。请检查后重试。',
+  throttled: (minutes) => `登录失败次数过多。请等待 ${minutes} 分钟后再试。`,
   username: '用户名',
   password: '密码',
   signIn: '登录',
@@ -165,6 +183,8 @@ const zhHans: PageMessages = {
   signOutNote: '之后需要在此设备上重新登录。',
   signOut: '退出登录',
   staySignedIn: '保持登录',
+  signingOut: '正在退出登录…',
+  continue: '继续',
   signedOutTitle: '已退出登录',
   signedOutHeading: '你已退出登录',
   back: '返回 Circle',

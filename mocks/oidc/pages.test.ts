@@ -15,13 +15,16 @@ async function load() {
 }
 
 /** Every page is a whole document in its language, under the one stylesheet, kept out of search engines. */
-function expectDocument(html: string, language: PageLanguage, title: string) {
+function expectDocument(html: string, language: PageLanguage, title: string, script?: string) {
   expect(html.startsWith('<!doctype html>\n<html lang="')).toBe(true);
   expect(html).toContain(`<html lang="${language}">`);
   expect(html).toContain(`<title>${title} · Circle</title>`);
   expect(html).toContain('<link rel="stylesheet" href="/oidc/assets/pages.css">');
   expect(html).toContain('<meta name="robots" content="noindex">');
-  expect(html).not.toMatch(/<script|style=/);
+  // No inline style at all, and no script but the one a page is allowed by its hash.
+  const scripts = [...html.matchAll(/<script[^>]*>([^<]*)<\/script>/g)].map(([, text]) => text);
+  expect(scripts).toEqual(script === undefined ? [] : [script]);
+  expect(html.replace(/<script>[^<]*<\/script>/g, '')).not.toMatch(/<script|style=/);
 }
 
 describe('the sign-in page', () => {
@@ -86,6 +89,21 @@ describe('the sign-out pages', () => {
         `<button type="submit" form="op.logoutForm" name="logout" value="yes" class="primary" autofocus>${m.signOut}</button>`,
       );
       expect(html).toContain(`<button type="submit" form="op.logoutForm" class="secondary">${m.staySignedIn}</button>`);
+    }
+  });
+
+  it('signing out (asked by the app): the heading, the form sent with logout=yes by its script, a button without scripts', async () => {
+    const { PAGE_MESSAGES, SIGN_OUT_SCRIPT, signingOutPage } = await load();
+    const form = '<form id="op.logoutForm" method="post" action="/oidc/session/end/confirm"></form>';
+    for (const language of LANGUAGES) {
+      const m = PAGE_MESSAGES[language];
+      const html = signingOutPage(language, form);
+      expectDocument(html, language, m.signOutTitle, SIGN_OUT_SCRIPT);
+      expect(html).toContain(`<h1>${m.signingOut}</h1>\n${form}\n<input type="hidden" form="op.logoutForm" name="logout" value="yes">`);
+      expect(html).toContain(
+        `<noscript><div class="actions"><button type="submit" form="op.logoutForm" class="primary" autofocus>${m.continue}</button></div></noscript>`,
+      );
+      expect(html).toContain(`<script>${SIGN_OUT_SCRIPT}</script>`);
     }
   });
 

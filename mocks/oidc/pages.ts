@@ -62,18 +62,21 @@ export interface SignInPage {
   /** The name the member typed before, kept after a failed attempt. */
   username?: string;
   failed?: boolean;
+  /** Too many failed attempts: sign-in is refused for about this many minutes. */
+  throttledMinutes?: number;
   clientName: string;
 }
 
-export function signInPage({ language, action, cancel, username = '', failed = false, clientName }: SignInPage): string {
+export function signInPage({ language, action, cancel, username = '', failed = false, throttledMinutes, clientName }: SignInPage): string {
   const m = PAGE_MESSAGES[language];
   const invalid = failed ? ' aria-invalid="true" aria-describedby="problem"' : '';
+  const problem = throttledMinutes !== undefined ? m.throttled(throttledMinutes) : failed ? m.failed : null;
   const demo = ACCOUNTS.map((a) => `<code>${html(a.id)}</code>`).join(', ');
   return page(
     language,
     m.signInTitle,
     `<h1>${html(m.signInHeading(clientName))}</h1>
-${failed ? `<p id="problem" class="alert" role="alert">${html(m.failed)}</p>` : ''}
+${problem === null ? '' : `<p id="problem" class="alert" role="alert">${html(problem)}</p>`}
 <form method="post" action="${html(action)}">
 <label for="username">${html(m.username)}</label>
 <input id="username" name="username" autocomplete="username" autocapitalize="none" spellcheck="false" required maxlength="64" value="${html(username)}"${failed ? '' : ' autofocus'}${invalid}>
@@ -102,6 +105,27 @@ ${form}
 <button type="submit" form="op.logoutForm" name="logout" value="yes" class="primary" autofocus>${html(m.signOut)}</button>
 <button type="submit" form="op.logoutForm" class="secondary">${html(m.staySignedIn)}</button>
 </div>`,
+  );
+}
+
+/** The one script of the provider's pages: it sends the sign-out the app already made (see signingOutPage). */
+export const SIGN_OUT_SCRIPT = "document.getElementById('op.logoutForm').submit();";
+
+/**
+ * The sign-out the app asked for with the member's own ID token: the app has already signed out
+ * (and cleared the member's data), so asking "Sign out?" again would only offer a "Stay signed in"
+ * that keeps no one signed in. The form goes on by itself; without scripts, with one button.
+ */
+export function signingOutPage(language: PageLanguage, form: string): string {
+  const m = PAGE_MESSAGES[language];
+  return page(
+    language,
+    m.signOutTitle,
+    `<h1>${html(m.signingOut)}</h1>
+${form}
+<input type="hidden" form="op.logoutForm" name="logout" value="yes">
+<noscript><div class="actions"><button type="submit" form="op.logoutForm" class="primary" autofocus>${html(m.continue)}</button></div></noscript>
+<script>${SIGN_OUT_SCRIPT}</script>`,
   );
 }
 

@@ -67,6 +67,56 @@ function parts(html: string) {
   };
 }
 
+describe('repeated failed sign-ins', () => {
+  const QUICK = { baseDelayMs: 40, maxDelayMs: 80, lockMs: 120_000 };
+
+  it('are answered slower after the first few, then refused with 429 and Retry-After, the right password too', async () => {
+    const on = await start({ signInThrottle: QUICK });
+    const { page, cookie } = await openSignIn(on, { ui_locales: 'en' });
+    const times: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const started = performance.now();
+      const answer = await postForm(`${page.href}/login`, cookie, 'username=ada&password=wrong');
+      times.push(performance.now() - started);
+      expect(answer.status).toBe(200);
+      expect(parts(await answer.text()).alert).toBe(PAGE_MESSAGES.en.failed);
+    }
+    expect(Math.min(...times.slice(3))).toBeGreaterThanOrEqual(35);
+    const refused = await postForm(`${page.href}/login`, cookie, 'username=ada&password=circle');
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('120');
+    expect(refused.headers.get('cache-control')).toBe('no-store');
+    expect(parts(await refused.text()).alert).toBe(PAGE_MESSAGES.en.throttled(2));
+    // The refusal signed no one in: no redirect onwards.
+    expect(refused.headers.get('location')).toBeNull();
+  });
+
+  it('tell no one which names exist: a name no member has is answered and refused the same way', async () => {
+    /** Eleven wrong passwords for `name` on a server of its own (the client's count starts afresh): status and alert of each. */
+    const shape = async (name: string) => {
+      const on = await start({ signInThrottle: { ...QUICK, baseDelayMs: 1, maxDelayMs: 1 } });
+      const { page, cookie } = await openSignIn(on);
+      const answers: Array<[number, string | undefined]> = [];
+      for (let i = 0; i < 11; i++) {
+        const answer = await postForm(`${page.href}/login`, cookie, `username=${name}&password=wrong`);
+        answers.push([answer.status, parts(await answer.text()).alert]);
+      }
+      await on.close();
+      return answers;
+    };
+    const grace = await shape('grace');
+    expect(await shape('nobody')).toEqual(grace);
+    expect(grace.at(-1)).toEqual([429, PAGE_MESSAGES.en.throttled(2)]);
+  });
+
+  it('from one client, are counted across the names it tries', async () => {
+    const on = await start({ signInThrottle: { ...QUICK, baseDelayMs: 1, maxDelayMs: 1 } });
+    const { page, cookie } = await openSignIn(on);
+    for (let i = 0; i < 10; i++) await postForm(`${page.href}/login`, cookie, `username=guess${i}&password=wrong`);
+    expect((await postForm(`${page.href}/login`, cookie, 'username=linus&password=circle')).status).toBe(429);
+  });
+});
+
 describe('the sign-in form', () => {
   it('a wrong password shows the form again, in the language asked for, with the name kept', async () => {
     const on = await start();
@@ -290,17 +340,22 @@ async function authorizeAgain(on: RunningServer, cookies: string) {
 }
 
 describe('the pages’ protection', () => {
-  it('the sign-in page: a strict policy, no sniffing, no referrer, no framing, no caching, and a way to cancel', async () => {
+  it('the sign-in page: a strict policy, no sniffing, no referrer, no framing, no caching, no opener, and a way to cancel', async () => {
     const on = await start();
     const { page, cookie } = await openSignIn(on);
     const answer = await fetch(page, { headers: { cookie } });
     expect(answer.status).toBe(200);
     expect(
       Object.fromEntries(
-        ['content-security-policy', 'x-content-type-options', 'referrer-policy', 'x-frame-options', 'cache-control'].map((h) => [
-          h,
-          answer.headers.get(h),
-        ]),
+        [
+          'content-security-policy',
+          'x-content-type-options',
+          'referrer-policy',
+          'x-frame-options',
+          'cache-control',
+          'cross-origin-opener-policy',
+          'cross-origin-resource-policy',
+        ].map((h) => [h, answer.headers.get(h)]),
       ),
     ).toEqual({
       'content-security-policy':
@@ -309,6 +364,8 @@ describe('the pages’ protection', () => {
       'referrer-policy': 'no-referrer',
       'x-frame-options': 'DENY',
       'cache-control': 'no-store',
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-resource-policy': 'same-origin',
     });
     const html = await answer.text();
     expect(parts(html)).toMatchObject({
@@ -322,17 +379,18 @@ describe('the pages’ protection', () => {
     const on = await start();
     const css = await fetch(`${on.url}/oidc/assets/pages.css`);
     expect(css.status).toBe(200);
-    expect([css.headers.get('content-type'), css.headers.get('cache-control'), css.headers.get('x-content-type-options')]).toEqual([
-      'text/css; charset=utf-8',
-      'no-cache',
-      'nosniff',
-    ]);
+    expect(
+      ['content-type', 'cache-control', 'x-content-type-options', 'cross-origin-resource-policy'].map((h) => css.headers.get(h)),
+    ).toEqual(['text/css; charset=utf-8', 'no-cache', 'nosniff', 'same-origin']);
   });
 
   it('a host or port the server is not: 421, in the language asked for, linking home', async () => {
     const on = await start();
     const port = Number(new URL(on.url).port);
-    for (const host of [`evil.example:${port}`, `127.0.0.1:${port + 1}`]) {
+    // A name the server does not answer to is refused before the provider sees it, as every path is (JSON).
+    const named = await askAs(on, `evil.example:${port}`, '/oidc/.well-known/openid-configuration?ui_locales=fr');
+    expect([named.status, JSON.parse(named.body).status]).toEqual([421, 421]);
+    for (const host of [`127.0.0.1:${port + 1}`]) {
       const answer = await askAs(on, host, '/oidc/.well-known/openid-configuration?ui_locales=fr');
       expect(answer.status, host).toBe(421);
       expect(parts(answer.body), host).toEqual({
@@ -391,7 +449,20 @@ describe('sign-in and its tokens', () => {
     ).toEqual({
       subject: 'ada',
       scopes: ['profile'],
+      roles: ['member', 'admin'],
     });
+  });
+
+  it("both tokens carry the member's roles: ada is an admin, grace a member; a renewal carries them again", async () => {
+    const on = await start();
+    const [ada, grace] = [await signInAs(on.url, 'ada'), await signInAs(on.url, 'grace')];
+    expect(decodeJwt(ada.idToken).roles).toEqual(['member', 'admin']);
+    expect(decodeJwt(ada.accessToken).roles).toEqual(['member', 'admin']);
+    expect(decodeJwt(grace.idToken).roles).toEqual(['member']);
+    expect(decodeJwt(grace.accessToken).roles).toEqual(['member']);
+    const renewed = await refresh(on.url, grace.refreshToken);
+    expect(decodeJwt(renewed.accessToken).roles).toEqual(['member']);
+    expect(decodeJwt(renewed.idToken).roles).toEqual(['member']);
   });
 
   it('a token made on localhost is good for the API on localhost, and the other way round', async () => {
@@ -553,6 +624,61 @@ describe('the session, renewal and sign-out', () => {
     expect(confirm.headers.get('location')).toBe(`${on.url}/`);
     await expect(refresh(on.url, first.refreshToken)).rejects.toThrow(/invalid_grant/);
     await expect(refresh(on.url, secondRefresh)).rejects.toThrow(/invalid_grant/);
+  });
+});
+
+describe('RP-initiated sign-out', () => {
+  /** The provider's sign-out endpoint as the app calls it, with the session's cookies. */
+  const endSession = (on: RunningServer, cookies: string, idTokenHint?: string) =>
+    fetch(
+      `${on.url}/oidc/session/end?${new URLSearchParams({
+        ...(idTokenHint ? { id_token_hint: idTokenHint } : { client_id: 'circle-web' }),
+        post_logout_redirect_uri: `${on.url}/`,
+        ui_locales: 'de',
+      })}`,
+      { headers: { cookie: cookies } },
+    );
+
+  it("asked with the member's own ID token (the app has signed out): goes on by itself, with one script its policy allows by hash", async () => {
+    const on = await start();
+    const ada = await signInAs(on.url, 'ada');
+    const end = await endSession(on, ada.cookies, ada.idToken);
+    expect(end.status).toBe(200);
+    const html = await end.text();
+    expect(parts(html).heading).toBe(PAGE_MESSAGES.de.signingOut);
+    expect(html).not.toContain(PAGE_MESSAGES.de.signOutHeading('Circle'));
+    expect(html).not.toContain(PAGE_MESSAGES.de.staySignedIn);
+    const script = /<script>([^<]*)<\/script>/.exec(html)?.[1] ?? '';
+    expect(script).toContain('op.logoutForm');
+    const hash = createHash('sha256').update(script).digest('base64');
+    expect(end.headers.get('content-security-policy')).toBe(
+      `default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; script-src 'sha256-${hash}'`,
+    );
+    // What the script sends: the provider's form with logout=yes; the session ends and the app is next.
+    const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1] ?? '';
+    const xsrf = /name="xsrf" value="([^"]*)"/.exec(html)?.[1] ?? '';
+    expect(html).toContain('<input type="hidden" form="op.logoutForm" name="logout" value="yes">');
+    const confirm = await fetch(new URL(action, on.url), {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: [ada.cookies, cookiesOf(end)].filter(Boolean).join('; ') },
+      body: new URLSearchParams({ xsrf, logout: 'yes' }),
+    });
+    expect([confirm.status, confirm.headers.get('location')]).toEqual([303, `${on.url}/`]);
+    await expect(refresh(on.url, ada.refreshToken)).rejects.toThrow(/invalid_grant/);
+  });
+
+  it("asked without an ID token, or with another member's: asks first, under the strict policy (no script)", async () => {
+    const on = await start();
+    const ada = await signInAs(on.url, 'ada');
+    const grace = await signInAs(on.url, 'grace');
+    for (const hint of [undefined, grace.idToken]) {
+      const end = await endSession(on, ada.cookies, hint);
+      const html = await end.text();
+      expect(parts(html).heading, String(hint)).toBe(PAGE_MESSAGES.de.signOutHeading('Circle'));
+      expect(html).not.toContain('<script>');
+      expect(end.headers.get('content-security-policy')).not.toContain('script-src');
+    }
   });
 });
 

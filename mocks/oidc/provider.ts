@@ -9,7 +9,7 @@
  * listens on, at its port), so that the issuer a page discovers is always its own origin's; they
  * share one signing key, so a token is good on whichever of them the API is called.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import './runtime-notice.ts';
@@ -17,7 +17,17 @@ import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-prov
 import { checkCredentials, findAccount } from './accounts.ts';
 import { PAGE_MESSAGES, pageLanguage, type PageLanguage } from './messages.ts';
 import { memoryStore } from './store.ts';
-import { errorPage, signedOutPage, signInPage, signOutPage, STYLESHEET, STYLESHEET_PATH } from './pages.ts';
+import { attemptKeys, createThrottle, type ThrottleOptions } from './throttle.ts';
+import {
+  errorPage,
+  SIGN_OUT_SCRIPT,
+  signedOutPage,
+  signingOutPage,
+  signInPage,
+  signOutPage,
+  STYLESHEET,
+  STYLESHEET_PATH,
+} from './pages.ts';
 
 export { OIDC_PREFIX } from './paths.ts';
 import { OIDC_PREFIX } from './paths.ts';
@@ -33,6 +43,10 @@ export interface IdentityProviderOptions {
   accessTokenTtl?: number;
   /** Host names the server answers to (besides 127.0.0.1 and localhost). */
   hosts?: readonly string[];
+  /** Any other host name the server answers to (its allow-list: --allowed-hosts). */
+  allowHost?: (hostname: string) => boolean;
+  /** How failed sign-ins are slowed and then refused (./throttle.ts); tests make it quicker. */
+  signInThrottle?: Partial<ThrottleOptions>;
 }
 
 export interface EmbeddedProvider {
@@ -56,12 +70,19 @@ const PAGE_POLICY = [
   "base-uri 'none'",
 ].join('; ');
 
+/** The sign-out that goes on by itself runs one script, allowed by its hash alone. */
+const SIGNING_OUT_POLICY = `${PAGE_POLICY}; script-src 'sha256-${createHash('sha256').update(SIGN_OUT_SCRIPT).digest('base64')}'`;
+
 const PAGE_HEADERS = {
   'content-security-policy': PAGE_POLICY,
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'x-frame-options': 'DENY',
   'cache-control': 'no-store',
+  // A page of another site that opened this one (window.open) keeps no handle on it, and none
+  // of the provider's answers may be embedded by another site.
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
 };
 
 /** The pages' language: the request's ui_locales (the app sends its own), else the browser's. */
@@ -70,10 +91,12 @@ function languageOf(ctx: KoaContextWithOIDC): PageLanguage {
   return pageLanguage(params?.ui_locales ?? ctx.query?.ui_locales, ctx.get('accept-language'));
 }
 
-function sendHtml(res: ServerResponse, status: number, html: string) {
-  res.writeHead(status, { ...PAGE_HEADERS, 'content-type': 'text/html; charset=utf-8' });
+function sendHtml(res: ServerResponse, status: number, html: string, headers: Record<string, string> = {}) {
+  res.writeHead(status, { ...PAGE_HEADERS, ...headers, 'content-type': 'text/html; charset=utf-8' });
   res.end(html);
 }
+
+const pause = (ms: number) => new Promise((resume) => setTimeout(resume, ms));
 
 /** A form body, at most 4 KB: the sign-in form has two short fields. */
 function readForm(req: IncomingMessage): Promise<URLSearchParams> {
@@ -105,6 +128,7 @@ export async function createEmbeddedProvider(port: number, options: IdentityProv
   });
   const providers = new Map<string, Provider>();
   const adapter = memoryStore();
+  const throttle = createThrottle(options.signInThrottle);
 
   const audienceFor = (origin: string) => `${origin}/api`;
   const issuerFor = (origin: string) => `${origin}${OIDC_PREFIX}`;
@@ -132,7 +156,9 @@ export async function createEmbeddedProvider(port: number, options: IdentityProv
       claims: {
         // Stryker disable next-line ArrayDeclaration,StringLiteral: oidc-provider puts sub in every ID token and userinfo answer, listed or not
         openid: ['sub'],
-        profile: ['name', 'preferred_username'],
+        // The member's roles ride with the profile scope the app always asks for: the app shows
+        // Admin from the ID token, the API decides from the access token (extraTokenClaims).
+        profile: ['name', 'preferred_username', 'roles'],
         email: ['email', 'email_verified'],
       },
       // The ID token carries the member's name and e-mail, so the app shows who is signed in without a userinfo call.
@@ -150,6 +176,7 @@ export async function createEmbeddedProvider(port: number, options: IdentityProv
             preferred_username: account.id,
             email: account.email,
             email_verified: true,
+            roles: [...account.roles],
           }),
         };
       },
@@ -166,6 +193,13 @@ export async function createEmbeddedProvider(port: number, options: IdentityProv
         grant.addResourceScope(audience, API_SCOPE);
         await grant.save();
         return grant;
+      },
+      // The API's access tokens say what the member may do: `roles`, as read at each issue (a
+      // renewal after a change of role carries the new ones).
+      async extraTokenClaims(_ctx, token) {
+        const accountId = (token as { accountId?: unknown }).accountId;
+        const account = typeof accountId === 'string' ? findAccount(accountId) : undefined;
+        return account ? { roles: [...account.roles] } : undefined;
       },
       // A refresh token with every sign-in, so the app renews without sending the member back to this page.
       issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
@@ -186,7 +220,8 @@ export async function createEmbeddedProvider(port: number, options: IdentityProv
       interactions: { url: (_ctx, interaction) => `${OIDC_PREFIX}/interaction/${interaction.uid}` },
       features: {
         devInteractions: { enabled: false },
-        revocation: { enabled: true },
+        // A client revokes its own tokens only (the one client here has no secret to prove more).
+        revocation: { enabled: true, allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId },
         // Stryker disable next-line ObjectLiteral: oidc-provider turns userinfo on by default, so an empty setting keeps it on
         userinfo: { enabled: true },
         resourceIndicators: {
@@ -204,6 +239,15 @@ export async function createEmbeddedProvider(port: number, options: IdentityProv
         rpInitiatedLogout: {
           enabled: true,
           async logoutSource(ctx, form) {
+            // The app asks with the member's ID token once it has signed out on its side: ending
+            // the provider's session then goes on without a question. Anyone else is asked.
+            const hint = (ctx.oidc.entities as { IdTokenHint?: { payload?: { sub?: unknown } } }).IdTokenHint;
+            const fromApp = hint?.payload?.sub !== undefined && hint.payload.sub === ctx.oidc.session?.accountId;
+            if (fromApp) {
+              (ctx.state as { pagePolicy?: string }).pagePolicy = SIGNING_OUT_POLICY;
+              ctx.body = signingOutPage(languageOf(ctx), form);
+              return;
+            }
             ctx.body = signOutPage(languageOf(ctx), form, CLIENT_NAME);
           },
           async postLogoutSuccessSource(ctx) {
@@ -224,7 +268,8 @@ export async function createEmbeddedProvider(port: number, options: IdentityProv
 
   function providerFor(origin: string): Provider | null {
     const url = new URL(origin);
-    if (!hostNames.has(url.hostname) || Number(url.port) !== port) return null;
+    const known = hostNames.has(url.hostname) || options.allowHost?.(url.hostname) === true;
+    if (!known || Number(url.port) !== port) return null;
     let provider = providers.get(origin);
     if (!provider) {
       provider = new Provider(issuerFor(origin), configuration(origin));
@@ -232,6 +277,8 @@ export async function createEmbeddedProvider(port: number, options: IdentityProv
       provider.use(async (ctx, next) => {
         await next();
         ctx.set(PAGE_HEADERS);
+        const own = (ctx.state as { pagePolicy?: string }).pagePolicy;
+        if (own) ctx.set('content-security-policy', own);
       });
       providers.set(origin, provider);
     }
@@ -252,12 +299,25 @@ export async function createEmbeddedProvider(port: number, options: IdentityProv
     if (step === 'login' && req.method === 'POST') {
       const form = await readForm(req);
       const username = form.get('username') ?? '';
+      const keys = attemptKeys(username, req.socket.remoteAddress);
+      const wait = throttle.retryAfter(keys);
+      if (wait > 0) {
+        // Refused without looking at the password: the right one must not get through a guessing run either.
+        const seconds = Math.ceil(wait / 1000);
+        const page = signInPage({ language, action, cancel, username, throttledMinutes: Math.ceil(seconds / 60), clientName: CLIENT_NAME });
+        sendHtml(res, 429, page, { 'retry-after': String(seconds) });
+        return;
+      }
       // Stryker disable next-line StringLiteral: a missing password is refused whatever it defaults to
       const account = checkCredentials(username, form.get('password') ?? '');
       if (!account) {
+        // The same answer for a name no member has: only the time it takes grows, alike for both.
+        const delay = throttle.failed(keys);
+        if (delay > 0) await pause(delay);
         sendHtml(res, 200, signInPage({ language, action, cancel, username, failed: true, clientName: CLIENT_NAME }));
         return;
       }
+      throttle.succeeded(keys[0]!);
       // Stryker disable next-line BooleanLiteral: an authorization has this one interaction (the grant needs no consent), so there is never an earlier submission to merge
       await provider.interactionFinished(req, res, { login: { accountId: account.id } }, { mergeWithLastSubmission: false });
       return;
@@ -289,7 +349,12 @@ export async function createEmbeddedProvider(port: number, options: IdentityProv
         return;
       }
       if (url.pathname === STYLESHEET_PATH) {
-        res.writeHead(200, { 'content-type': 'text/css; charset=utf-8', 'cache-control': 'no-cache', 'x-content-type-options': 'nosniff' });
+        res.writeHead(200, {
+          'content-type': 'text/css; charset=utf-8',
+          'cache-control': 'no-cache',
+          'x-content-type-options': 'nosniff',
+          'cross-origin-resource-policy': 'same-origin',
+        });
         res.end(STYLESHEET);
         return;
       }

@@ -1,5 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
+import { MAX_DELAY_MS } from '../api/index.ts';
 import { OPTIONS, parseOptions, usage, UsageError } from './options.ts';
 
 const options = (argv: string[], env: Record<string, string> = {}) => {
@@ -32,6 +33,7 @@ describe('npm run serve options', () => {
       accessTokenTtl: 300,
       issuer: null,
       audience: null,
+      allowedHosts: [],
     });
   });
 
@@ -39,7 +41,8 @@ describe('npm run serve options', () => {
     const argv = ['--port', '0', '--host=localhost', '--delay', '0', '--dist', 'build', '--strict'];
     const files = ['--data', 'f.json', '--persist=db.json', '--scenario', 's.json'];
     const idp = ['--issuer', 'https://id.example.org/realms/circle/', '--audience', 'circle-api'];
-    expect(options([...argv, ...files, '--log-size', '5', '--token-ttl=30', ...idp])).toEqual({
+    const hosts = ['--allowed-hosts', 'Circle.test, .example.org'];
+    expect(options([...argv, ...files, '--log-size', '5', '--token-ttl=30', ...idp, ...hosts])).toEqual({
       port: 0,
       host: 'localhost',
       delayMs: 0,
@@ -52,6 +55,7 @@ describe('npm run serve options', () => {
       accessTokenTtl: 30,
       issuer: 'https://id.example.org/realms/circle',
       audience: 'circle-api',
+      allowedHosts: ['circle.test', '.example.org'],
     });
     const env = {
       PORT: '9000',
@@ -66,6 +70,7 @@ describe('npm run serve options', () => {
       OIDC_ACCESS_TOKEN_TTL: '60',
       OIDC_ISSUER: 'http://127.0.0.1:9000/oidc',
       OIDC_AUDIENCE: 'http://127.0.0.1:9000/api',
+      MOCK_ALLOWED_HOSTS: 'box.lan',
     };
     expect(options([], env)).toEqual({
       port: 9000,
@@ -80,6 +85,7 @@ describe('npm run serve options', () => {
       accessTokenTtl: 60,
       issuer: 'http://127.0.0.1:9000/oidc',
       audience: 'http://127.0.0.1:9000/api',
+      allowedHosts: ['box.lan'],
     });
     expect(options(['--port', '1234', '--dist', 'mine'], env)).toMatchObject({ port: 1234, distDir: 'mine', host: '0.0.0.0' });
   });
@@ -104,36 +110,36 @@ describe('npm run serve options', () => {
       '',
       'Serves the built app and the mock API (under /api/) on one origin.',
       '',
-      '  option           environment            what it does',
-      '  --port N         PORT                   port to listen on (default 8080; 0 takes a free one)',
-      '  --host HOST      HOST                   address to listen on (default 127.0.0.1)',
-      '  --delay MS       MOCK_DELAY_MS          delay of every mock API answer in milliseconds (default 1000; the tests use 0)',
-      '  --dist DIR       DIST_DIR               the build to serve (default dist)',
-      '  --strict         MOCK_STRICT            check every API exchange against openapi.yaml and print each violation (MOCK_STRICT=1)',
-      '  --data FILE      MOCK_DATA              initial records from a JSON file keyed by collection (and profile), instead of the seed',
-      '  --persist FILE   MOCK_PERSIST           keep the data in FILE: loaded at start, every change written before it is answered',
-      '  --scenario FILE  MOCK_SCENARIO          per operationId, a status, a delay or a fault for a share of its requests',
-      '  --log-size N     MOCK_LOG_SIZE          exchanges GET /__mock/requests keeps (default 100)',
-      "  --token-ttl S    OIDC_ACCESS_TOKEN_TTL  lifetime of the /oidc provider's access tokens in seconds (default 300; short to watch the app renew)",
-      "  --issuer URL     OIDC_ISSUER            accept access tokens of this OpenID Connect provider (Keycloak, Auth0, ...) instead of /oidc's",
-      "  --audience AUD   OIDC_AUDIENCE          the audience --issuer's tokens carry (default <origin>/api)",
-      '  --help                                  this help',
+      '  option               environment            what it does',
+      '  --port N             PORT                   port to listen on (default 8080; 0 takes a free one)',
+      '  --host HOST          HOST                   address to listen on (default 127.0.0.1)',
+      '  --allowed-hosts A,B  MOCK_ALLOWED_HOSTS     more host names to answer to (IPs, localhost and --host always; .example.org: it and below)',
+      '  --delay MS           MOCK_DELAY_MS          delay of every mock API answer in milliseconds, at most 30000 (default 1000; the tests use 0)',
+      '  --dist DIR           DIST_DIR               the build to serve (default dist)',
+      '  --strict             MOCK_STRICT            check every API exchange against openapi.yaml and print each violation (MOCK_STRICT=1)',
+      '  --data FILE          MOCK_DATA              initial records from a JSON file keyed by collection (and profile), instead of the seed',
+      '  --persist FILE       MOCK_PERSIST           keep the data in FILE: loaded at start, every change written before it is answered',
+      '  --scenario FILE      MOCK_SCENARIO          per operationId, a status, a delay or a fault for a share of its requests',
+      '  --log-size N         MOCK_LOG_SIZE          exchanges GET /__mock/requests keeps (default 100)',
+      "  --token-ttl S        OIDC_ACCESS_TOKEN_TTL  lifetime of the /oidc provider's access tokens in seconds (default 300; short to watch the app renew)",
+      "  --issuer URL         OIDC_ISSUER            accept access tokens of this OpenID Connect provider (Keycloak, Auth0, ...) instead of /oidc's",
+      "  --audience AUD       OIDC_AUDIENCE          the audience --issuer's tokens carry (default <origin>/api)",
+      '  --help                                      this help',
       '',
       'A flag wins over its environment variable. The mock also answers POST /__mock/reset (back to the',
       'seed or the --data file) and GET /__mock/requests (the last exchanges), from its own origin only.',
-      'Sign-in: an OpenID Connect provider under /oidc (members ada, grace and linus, password circle).',
+      'Sign-in: an OpenID Connect provider under /oidc (members ada, grace and linus, password circle;',
+      'ada is the admin). A request naming another Host is refused with 421 (see docs/security.md).',
     ]);
   });
 
   it('takes a number with spaces around it, and each number at both ends of its range', () => {
-    expect(options([], { PORT: ' 9000 ', MOCK_DELAY_MS: '600000', MOCK_LOG_SIZE: '100000', OIDC_ACCESS_TOKEN_TTL: '86400' })).toMatchObject(
-      {
-        port: 9000,
-        delayMs: 600_000,
-        journalSize: 100_000,
-        accessTokenTtl: 86_400,
-      },
-    );
+    expect(options([], { PORT: ' 9000 ', MOCK_DELAY_MS: '30000', MOCK_LOG_SIZE: '100000', OIDC_ACCESS_TOKEN_TTL: '86400' })).toMatchObject({
+      port: 9000,
+      delayMs: MAX_DELAY_MS,
+      journalSize: 100_000,
+      accessTokenTtl: 86_400,
+    });
     expect(options(['--port', '65535', '--delay', '0', '--log-size', '1', '--token-ttl', '5'])).toMatchObject({
       port: 65535,
       delayMs: 0,
@@ -146,7 +152,7 @@ describe('npm run serve options', () => {
     for (const raw of ['0x50', '+80', '1e3', '80.0', '8_0', ''])
       expect(usageError(['--port', raw])).toBe(`--port must be a port number from 0 to 65535, not '${raw}'`);
     expect(usageError(['--port', '65536'])).toBe("--port must be a port number from 0 to 65535, not '65536'");
-    expect(usageError(['--delay', '600001'])).toBe("--delay must be a whole number of milliseconds, not '600001'");
+    expect(usageError(['--delay', '30001'])).toBe("--delay must be a whole number of milliseconds up to 30000, not '30001'");
     expect(usageError(['--log-size', '100001'])).toBe("--log-size must be a number of exchanges from 1 to 100000, not '100001'");
     expect(usageError(['--token-ttl', '86401'])).toBe("--token-ttl must be a number of seconds from 5 to 86400, not '86401'");
   });
@@ -174,6 +180,15 @@ describe('npm run serve options', () => {
     expect(usageError(['--token-ttl', '--port', '80'])).toBe('--token-ttl needs a value (S)');
   });
 
+  it('takes host names separated by commas for --allowed-hosts, and refuses anything else in one line', () => {
+    expect(options(['--allowed-hosts', 'a.test,,b-c.example_x ']).allowedHosts).toEqual(['a.test', 'b-c.example_x']);
+    for (const raw of ['http://a.test', 'a.test:80', 'a b', '*.a.test', ',', 'a..b', '.']) {
+      expect(usageError(['--allowed-hosts', raw])).toBe(
+        `--allowed-hosts must be host names separated by commas (e.g. circle.test,.example.org), not '${raw}'`,
+      );
+    }
+  });
+
   it('is strict with --strict or MOCK_STRICT=1 only', () => {
     expect(options(['--strict']).strict).toBe(true);
     expect(options([], { MOCK_STRICT: 'true' }).strict).toBe(false);
@@ -188,7 +203,7 @@ describe('npm run serve options', () => {
     expect(usageError(['--strict=yes'])).toBe('--strict takes no value');
     expect(usageError(['--port', '80a'])).toBe("--port must be a port number from 0 to 65535, not '80a'");
     expect(usageError([], { PORT: '70000' })).toBe("PORT must be a port number from 0 to 65535, not '70000'");
-    expect(usageError([], { MOCK_DELAY_MS: '-5' })).toBe("MOCK_DELAY_MS must be a whole number of milliseconds, not '-5'");
+    expect(usageError([], { MOCK_DELAY_MS: '-5' })).toBe("MOCK_DELAY_MS must be a whole number of milliseconds up to 30000, not '-5'");
     expect(usageError(['--log-size', '0'])).toBe("--log-size must be a number of exchanges from 1 to 100000, not '0'");
     expect(usageError(['--issuer', 'id.example.org'])).toBe("--issuer must be an http(s) URL, not 'id.example.org'");
     expect(usageError([], { OIDC_ACCESS_TOKEN_TTL: '2' })).toBe(

@@ -20,6 +20,8 @@ export interface ServeOptions {
   issuer: string | null;
   /** The audience those tokens must carry (default: the API's URL on this origin). */
   audience: string | null;
+  /** Host names the server answers to besides IP addresses, localhost and --host (`.example.org`: the domain and below). */
+  allowedHosts: string[];
 }
 
 /** Bad flags or values: one line for stderr, exit code 2. */
@@ -37,10 +39,16 @@ export const OPTIONS: readonly OptionSpec[] = [
   { flag: '--port', env: 'PORT', value: 'N', help: 'port to listen on (default 8080; 0 takes a free one)' },
   { flag: '--host', env: 'HOST', value: 'HOST', help: 'address to listen on (default 127.0.0.1)' },
   {
+    flag: '--allowed-hosts',
+    env: 'MOCK_ALLOWED_HOSTS',
+    value: 'A,B',
+    help: 'more host names to answer to (IPs, localhost and --host always; .example.org: it and below)',
+  },
+  {
     flag: '--delay',
     env: 'MOCK_DELAY_MS',
     value: 'MS',
-    help: 'delay of every mock API answer in milliseconds (default 1000; the tests use 0)',
+    help: 'delay of every mock API answer in milliseconds, at most 30000 (default 1000; the tests use 0)',
   },
   { flag: '--dist', env: 'DIST_DIR', value: 'DIR', help: 'the build to serve (default dist)' },
   { flag: '--strict', env: 'MOCK_STRICT', help: 'check every API exchange against openapi.yaml and print each violation (MOCK_STRICT=1)' },
@@ -93,7 +101,8 @@ export function usage(): string {
     '',
     'A flag wins over its environment variable. The mock also answers POST /__mock/reset (back to the',
     'seed or the --data file) and GET /__mock/requests (the last exchanges), from its own origin only.',
-    'Sign-in: an OpenID Connect provider under /oidc (members ada, grace and linus, password circle).',
+    'Sign-in: an OpenID Connect provider under /oidc (members ada, grace and linus, password circle;',
+    'ada is the admin). A request naming another Host is refused with 421 (see docs/security.md).',
   ].join('\n');
 }
 
@@ -103,6 +112,19 @@ function integer(raw: string, source: string, min: number, max: number, what: st
     throw new UsageError(`${source} must be ${what}, not '${raw}'`);
   }
   return n;
+}
+
+/** A comma-separated list of host names, each optionally with a leading dot; lower-cased. */
+function hostNames(raw: string, source: string): string[] {
+  const names = raw
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter(Boolean);
+  const bad = names.find((name) => !/^\.?[a-z0-9_-]+(?:\.[a-z0-9_-]+)*$/.test(name));
+  if (bad !== undefined || names.length === 0) {
+    throw new UsageError(`${source} must be host names separated by commas (e.g. circle.test,.example.org), not '${raw}'`);
+  }
+  return names;
 }
 
 function httpUrl(raw: string, source: string): string {
@@ -160,6 +182,7 @@ export function parseOptions(
   const journal = read('--log-size');
   const ttl = read('--token-ttl');
   const issuer = read('--issuer');
+  const allowedHosts = read('--allowed-hosts');
   const strict = switches.has('--strict') || env.MOCK_STRICT === '1';
 
   return {
@@ -167,7 +190,8 @@ export function parseOptions(
     options: {
       port: port ? integer(port.value, port.source, 0, 65535, 'a port number from 0 to 65535') : 8080,
       host: read('--host')?.value ?? '127.0.0.1',
-      delayMs: delay ? integer(delay.value, delay.source, 0, 600_000, 'a whole number of milliseconds') : 1000,
+      // The mock API's MAX_DELAY_MS (this file imports nothing: options.test.ts holds the two equal).
+      delayMs: delay ? integer(delay.value, delay.source, 0, 30_000, 'a whole number of milliseconds up to 30000') : 1000,
       distDir: read('--dist')?.value ?? 'dist',
       strict,
       dataFile: file('--data'),
@@ -177,6 +201,7 @@ export function parseOptions(
       accessTokenTtl: ttl ? integer(ttl.value, ttl.source, 5, 86_400, 'a number of seconds from 5 to 86400') : 300,
       issuer: issuer ? httpUrl(issuer.value, issuer.source) : null,
       audience: read('--audience')?.value ?? null,
+      allowedHosts: allowedHosts ? hostNames(allowedHosts.value, allowedHosts.source) : [],
     },
   };
 }

@@ -5,7 +5,7 @@
  * A crash at any moment (even `kill -9`, even of the machine) leaves either the previous file or
  * the new one, never a torn one, and every change a client saw acknowledged is on the disk.
  */
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fchmodSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ConfigError } from '../api/index.ts';
 
@@ -37,8 +37,11 @@ export function fileStore(file: string): FileStore {
       }
     },
     write(text) {
-      const fd = openSync(temporary, 'w', 0o644);
+      // The members' e-mails and avatars: readable by the user who runs the mock only. The mode is
+      // set again on the open file, as a temporary file left by an older run keeps its own.
+      const fd = openSync(temporary, 'w', 0o600);
       try {
+        fchmodSync(fd, 0o600);
         writeFileSync(fd, text);
         // Stryker disable next-line CallExpression: the flush only matters to a crash of the machine, which no test can stage
         fsyncSync(fd);

@@ -57,13 +57,14 @@ describe('the security headers of every answer', () => {
     );
   });
 
-  it('carry the policy given, and turn off sniffing, framing, powerful features and cross-origin openers', () => {
+  it('carry the policy given, and turn off sniffing, framing, powerful features, cross-origin openers and embedding by other sites', () => {
     expect(securityHeaders('the policy')).toEqual({
       'content-security-policy': 'the policy',
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'strict-origin-when-cross-origin',
       'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()',
       'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-resource-policy': 'same-origin',
       'x-frame-options': 'DENY',
     });
   });

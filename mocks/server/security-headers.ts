@@ -40,6 +40,8 @@ export function securityHeaders(csp: string): Record<string, string> {
     'referrer-policy': 'strict-origin-when-cross-origin',
     'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), interest-cohort=()',
     'cross-origin-opener-policy': 'same-origin',
+    // Another site's page may not load the app's files or the API's answers (an image or a script tag reads across origins).
+    'cross-origin-resource-policy': 'same-origin',
     'x-frame-options': 'DENY',
   };
 }

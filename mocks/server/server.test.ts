@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ConfigError, errorBody } from '../api/index.ts';
+import { type Authenticate, ConfigError, errorBody } from '../api/index.ts';
 import { signInAs } from '../oidc/index.ts';
 import { contentSecurityPolicy } from './security-headers.ts';
 import { type RunningServer, type ServerOptions, startServer } from './server.ts';
@@ -42,6 +42,9 @@ const file = (name: string, content: unknown) => {
   return path;
 };
 const portOf = (server: RunningServer) => Number(new URL(server.url).port);
+/** Any request is the admin's, who may write every collection: for tests of what happens to a change, not of who may make it. */
+const asAdmin: Authenticate = async () => ({ subject: 'admin', scopes: [], roles: ['member', 'admin'] });
+const ADMIN = { authorization: 'Bearer admin' };
 
 /** One raw HTTP exchange on its own connection: what comes back before the server closes it. */
 const raw = (server: RunningServer, text: string) =>
@@ -265,21 +268,21 @@ describe('--persist', () => {
   it('leaves an existing file as it is until a change, then writes the change before answering it', async () => {
     const compact = JSON.stringify({ accounts: [{ id: 'a', name: 'Kept', currency: 'EUR', balance: 1 }] });
     const path = file('db.json', compact);
-    const server = await start({ persistFile: path });
+    const server = await start({ persistFile: path, authenticate: asAdmin });
     expect(readFileSync(path, 'utf8')).toBe(compact);
     expect((await fetch(`${server.url}/api/accounts`)).status).toBe(200);
     expect(readFileSync(path, 'utf8')).toBe(compact);
-    expect((await fetch(`${server.url}/api/accounts/a`, { method: 'DELETE' })).status).toBe(204);
+    expect((await fetch(`${server.url}/api/accounts/a`, { method: 'DELETE', headers: ADMIN })).status).toBe(204);
     expect(JSON.parse(readFileSync(path, 'utf8')).accounts).toEqual([]);
   });
 
   it('answers 500 naming the file when a change cannot be saved, and logs why', async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     const path = join(work, 'db.json');
-    const server = await start({ persistFile: path });
+    const server = await start({ persistFile: path, authenticate: asAdmin });
     // The temporary file the write goes through cannot be created.
     mkdirSync(join(work, '.db.json.tmp'));
-    const answer = await fetch(`${server.url}/api/accounts/1`, { method: 'DELETE' });
+    const answer = await fetch(`${server.url}/api/accounts/1`, { method: 'DELETE', headers: ADMIN });
     expect(answer.status).toBe(500);
     expect(answer.headers.get('content-type')).toBe('application/json');
     expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
@@ -361,11 +364,11 @@ describe("the build's UI configuration", () => {
 });
 
 describe('strict mode and request bodies', () => {
-  const APP = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64)' };
+  const APP = { 'user-agent': 'Mozilla/5.0 (X11; Linux x86_64)', ...ADMIN };
 
   it('judges the body the app sent', async () => {
     const violations: string[] = [];
-    const server = await start({ strict: true, onViolation: (message) => violations.push(message) });
+    const server = await start({ strict: true, onViolation: (message) => violations.push(message), authenticate: asAdmin });
     const answer = await fetch(`${server.url}/api/accounts`, {
       method: 'POST',
       headers: { ...APP, 'content-type': 'application/json' },
@@ -377,7 +380,7 @@ describe('strict mode and request bodies', () => {
 
   it('judges a body refused as too large without it: only its answer counts', async () => {
     const violations: string[] = [];
-    const server = await start({ strict: true, onViolation: (message) => violations.push(message) });
+    const server = await start({ strict: true, onViolation: (message) => violations.push(message), authenticate: asAdmin });
     expect((await post(server, '/api/accounts', MAX_BODY + 1, true, APP)).status).toBe(413);
     expect(violations.filter((v) => v.includes('request breaks'))).toEqual([]);
     expect(server.exchanges().checked).toBe(1);
@@ -423,7 +426,7 @@ describe('another identity provider', () => {
       .setExpirationTime('5m')
       .sign(privateKey);
     const request = new Request(`${server.url}/api/user/profile/myprofile`, { headers: { authorization: `Bearer ${token}` } });
-    expect(await server.authenticate(request)).toEqual({ subject: 'grace', scopes: [] });
+    expect(await server.authenticate(request)).toEqual({ subject: 'grace', scopes: [], roles: [] });
   });
 });
 
@@ -521,9 +524,27 @@ describe('answers of the API', () => {
     return { status, fields, rest: answer.slice(end + 4) };
   };
 
-  it('are never to be cached, unless the endpoint says otherwise', async () => {
+  it('are never to be cached, unless the endpoint says otherwise; other sites may not embed them', async () => {
     const server = await start();
-    expect((await fetch(`${server.url}/api/symbols`)).headers.get('cache-control')).toBe('no-store');
+    const answer = await fetch(`${server.url}/api/symbols`);
+    expect(answer.headers.get('cache-control')).toBe('no-store');
+    expect(answer.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+  });
+
+  it("that carry a member's data, the avatar included, are never stored by any cache", async () => {
+    const server = await start();
+    const authorization = (await signInAs(server.url, 'grace')).authorization;
+    const form = new FormData();
+    for (const [name, value] of Object.entries({ displayName: 'Grace', username: 'grace_h', email: 'grace@example.org' }))
+      form.set(name, value);
+    form.set('avatar', new Blob([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0])], { type: 'image/png' }), 'a.png');
+    const created = await fetch(`${server.url}/api/user/profile`, { method: 'POST', headers: { authorization }, body: form });
+    expect([created.status, created.headers.get('cache-control')]).toEqual([201, 'no-store']);
+    const { avatar } = (await created.json()) as { avatar: string };
+    const mine = await fetch(`${server.url}/api/user/profile/myprofile`, { headers: { authorization } });
+    expect(mine.headers.get('cache-control')).toBe('no-store');
+    const image = await fetch(`${server.url}${avatar}`, { headers: { authorization } });
+    expect([image.status, image.headers.get('cache-control')]).toEqual([200, 'no-store']);
   });
 
   it('to HEAD carry their head, with the length of the body they leave out', async () => {
@@ -577,12 +598,170 @@ describe('a server started on a host name', () => {
     const server = await startOn('circle.example');
     expect(await getAs(server, 'circle.example', '/__mock/requests')).toBe(200);
     expect(await getAs(server, 'circle.example', '/oidc/.well-known/openid-configuration')).toBe(200);
-    expect(await getAs(server, 'other.example', '/__mock/requests')).toBe(403);
+    expect(await getAs(server, 'other.example', '/__mock/requests')).toBe(421);
     expect(await getAs(server, 'other.example', '/oidc/.well-known/openid-configuration')).toBe(421);
   });
 });
 
+describe('the host names the server answers to', () => {
+  /** A request naming `host` in its Host header: its status, body and two headers. */
+  const as = (server: RunningServer, host: string, path: string, method = 'GET') =>
+    new Promise<{ status: number; body: string; type?: string; corp?: string }>((done, fail) => {
+      httpRequest({ host: '127.0.0.1', port: portOf(server), path, method, headers: { host } }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          done({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString(),
+            ...(res.headers['content-type'] ? { type: res.headers['content-type'] } : {}),
+            ...(res.headers['cross-origin-resource-policy'] ? { corp: String(res.headers['cross-origin-resource-policy']) } : {}),
+          }),
+        );
+      })
+        .on('error', fail)
+        .end();
+    });
+
+  it('refuses any other name with 421 and the Error body, on every path, before anything runs (a DNS-rebinding page)', async () => {
+    const server = await start();
+    const port = portOf(server);
+    for (const [method, path] of [
+      ['GET', '/api/symbols'],
+      ['POST', '/api/commands/reset'],
+      ['GET', '/__mock/requests'],
+      ['POST', '/__mock/reset'],
+      ['GET', '/oidc/.well-known/openid-configuration'],
+      ['GET', '/'],
+    ]) {
+      const answer = await as(server, `evil.example:${port}`, path!, method);
+      expect([method, path, answer.status, answer.type, JSON.parse(answer.body)]).toEqual([
+        method,
+        path,
+        421,
+        'application/json',
+        errorBody(421, "Host 'evil.example' is not a name this server answers to: start it with --allowed-hosts evil.example to add it"),
+      ]);
+    }
+    // The refused reset changed nothing.
+    expect((await (await fetch(`${server.url}/api/symbols`)).json()) as unknown[]).toHaveLength(3);
+  });
+
+  it('answers IP addresses, localhost and its names, the name it listens on and those given with --allowed-hosts', async () => {
+    const server = await start({ allowedHosts: ['circle.test', '.example.org'] });
+    const port = portOf(server);
+    const statuses: Record<string, number> = {};
+    for (const host of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '[::1]',
+      'localhost',
+      'app.localhost',
+      'circle.test',
+      'example.org',
+      'api.example.org',
+      'CIRCLE.TEST',
+      'circle.test.evil',
+      'notexample.org',
+      'bad.cafe',
+    ]) {
+      statuses[host] = (await as(server, `${host}:${port}`, '/api/symbols/1')).status;
+    }
+    expect(statuses).toEqual({
+      '127.0.0.1': 200,
+      '10.1.2.3': 200,
+      '[::1]': 200,
+      localhost: 200,
+      'app.localhost': 200,
+      'circle.test': 200,
+      'example.org': 200,
+      'api.example.org': 200,
+      'CIRCLE.TEST': 200,
+      'circle.test.evil': 421,
+      'notexample.org': 421,
+      'bad.cafe': 421,
+    });
+    // The sign-in provider answers the names the server was given, each as its own issuer.
+    expect((await as(server, `api.example.org:${port}`, '/oidc/.well-known/openid-configuration')).status).toBe(200);
+  });
+});
+
+describe('another site driving the API', () => {
+  it('a cross-site reset is refused (403) and every record stays; a member may not reset, nor an anonymous caller', async () => {
+    const server = await start();
+    const reset = (headers: Record<string, string>) => fetch(`${server.url}/api/commands/reset`, { method: 'POST', headers });
+    await fetch(`${server.url}/api/symbols/1`, {
+      method: 'DELETE',
+      headers: { authorization: (await signInAs(server.url, 'ada')).authorization },
+    });
+    const crossSite = await reset({ origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' });
+    expect([crossSite.status, ((await crossSite.json()) as { message: string }).message]).toEqual([
+      403,
+      'Refused: a request from another site (Sec-Fetch-Site cross-site) without a bearer token cannot change anything',
+    ]);
+    expect((await reset({})).status).toBe(401);
+    expect((await reset({ authorization: (await signInAs(server.url, 'grace')).authorization })).status).toBe(403);
+    // Still the two symbols left after ada's delete: no reset went through.
+    expect((await (await fetch(`${server.url}/api/symbols`)).json()) as unknown[]).toHaveLength(2);
+    expect((await reset({ authorization: (await signInAs(server.url, 'ada')).authorization })).status).toBe(204);
+    expect((await (await fetch(`${server.url}/api/symbols`)).json()) as unknown[]).toHaveLength(3);
+  });
+});
+
+describe('slow and many clients', () => {
+  /** A connection that sends `text` and stays open: resolves with what came back once the server ends it, and when. */
+  const openConnection = (server: RunningServer, text: string) => {
+    const socket = connect(portOf(server), '127.0.0.1');
+    const opened = Date.now();
+    const chunks: Buffer[] = [];
+    const ended = new Promise<{ text: string; ms: number }>((done) => {
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      socket.on('close', () => done({ text: Buffer.concat(chunks).toString('latin1'), ms: Date.now() - opened }));
+      socket.on('error', () => undefined);
+    });
+    socket.write(text);
+    return { socket, ended };
+  };
+
+  it('a client that does not finish its headers in time is answered 408 and cut off', async () => {
+    const server = await start({ headersTimeoutMs: 300 });
+    const { ended } = openConnection(server, 'GET /api/symbols HTTP/1.1\r\nHost: 127.0.0.1\r\n');
+    const { text, ms } = await ended;
+    expect(text).toMatch(/^HTTP\/1\.1 408 /);
+    expect(ms).toBeLessThan(3_000);
+  });
+
+  it('by default gives a client 10 s for its headers and holds at most 256 connections', async () => {
+    const server = await start();
+    expect(server.server.headersTimeout).toBe(10_000);
+    expect(server.server.maxConnections).toBe(256);
+  });
+
+  it('past its connections, closes a new one at once; once one closes, it answers again', async () => {
+    const server = await start({ maxConnections: 2 });
+    const held = [openConnection(server, ''), openConnection(server, '')];
+    await new Promise((settle) => setTimeout(settle, 100));
+    const third = openConnection(server, 'GET /api/symbols HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+    expect((await third.ended).text).toBe('');
+    for (const { socket } of held) socket.destroy();
+    await Promise.all(held.map((h) => h.ended));
+    expect((await fetch(`${server.url}/api/symbols`)).status).toBe(200);
+  });
+});
+
 describe('the journal', () => {
+  it('lists a credential sent in the query with its value redacted', async () => {
+    const server = await start();
+    await fetch(`${server.url}/api/symbols?access_token=secret-token&code=MSFT`);
+    await fetch(`${server.url}/api/user/profile/myprofile?code=an-authorization-code`);
+    const entries = (await (await fetch(`${server.url}/__mock/requests`)).json()) as { path: string }[];
+    // The symbols' own filter `code` is listed; the same name elsewhere is taken for a credential.
+    expect(entries.map((e) => e.path)).toEqual([
+      '/api/user/profile/myprofile?code=REDACTED',
+      '/api/symbols?access_token=REDACTED&code=MSFT',
+    ]);
+  });
+
   it('keeps as many exchanges as the server was told, the latest', async () => {
     const server = await start({ journalSize: 2 });
     for (const id of [1, 2, 3]) await fetch(`${server.url}/api/symbols/${id}`);

@@ -16,10 +16,11 @@ import { CONTROL_PREFIX } from '../api/index.ts';
 import { createMockBackend } from '../api/index.ts';
 import { SpecError } from '../../openapi-kit/index.ts';
 import { OIDC_PREFIX } from '../oidc/index.ts';
-import type { EmbeddedProvider } from '../oidc/index.ts';
+import type { EmbeddedProvider, IdentityProviderOptions } from '../oidc/index.ts';
 import { discoveredTokenAuthenticator, tokenAuthenticator } from '../api/index.ts';
 import { parseOptions, usage, UsageError } from './options.ts';
 import { fileStore, type FileStore } from './persist.ts';
+import { hostAllowed, hostNameOf } from './hosts.ts';
 import { parseScenario, type Scenario } from '../api/index.ts';
 import { contentSecurityPolicy, securityHeaders } from './security-headers.ts';
 import { loadSpecCached } from '../../openapi-kit/node.ts';
@@ -58,6 +59,14 @@ export interface ServerOptions {
    * (mocks/api/jwt.ts); a test may put another check in its place.
    */
   authenticate?: Authenticate;
+  /** Host names answered besides IP addresses, localhost and `host` (./hosts.ts); others get 421. */
+  allowedHosts?: readonly string[];
+  /** How long a client may take to send a request's headers, in ms (default 10 s): a slow client cannot hold a connection. */
+  headersTimeoutMs?: number;
+  /** Connections open at once at most (default 256); a connection past them is closed at once. */
+  maxConnections?: number;
+  /** How the embedded provider slows and then refuses failed sign-ins (mocks/oidc/throttle.ts); tests make it quicker. */
+  signInThrottle?: IdentityProviderOptions['signInThrottle'];
 }
 
 export interface RunningServer {
@@ -75,6 +84,11 @@ export interface RunningServer {
 }
 
 const API_PREFIX = '/api/';
+/** The defaults of ServerOptions' limits (docs/security.md). */
+export const HEADERS_TIMEOUT_MS = 10_000;
+export const MAX_CONNECTIONS = 256;
+/** A whole request, body included, must have arrived within this; an avatar of 2 MB takes a fraction of it. */
+const REQUEST_TIMEOUT_MS = 60_000;
 /** Past this many bytes of a body it has refused, the server stops reading and closes the connection. */
 const MAX_DISCARDED_BYTES = 64 * 1024 * 1024;
 
@@ -148,6 +162,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     return checkToken(request);
   };
 
+  const allowedHosts = [host, ...(options.allowedHosts ?? [])];
   const backend = await createMockBackend({
     contract,
     authenticate,
@@ -157,7 +172,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     initial,
     scenario,
     journalSize: options.journalSize ?? 100,
-    trustedHosts: [host],
+    trustedHosts: allowedHosts,
   });
   const { db, journal, handlers } = backend;
   if (current !== initial) await db.load(current);
@@ -272,47 +287,72 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   }
 
   let reachable = true;
-  const server = createServer((req, res) => {
-    if (!reachable) {
-      req.socket.destroy();
-      return;
-    }
-    const origin = `http://${req.headers.host ?? `${host}:${port}`}`;
-    let pathname: string;
-    try {
-      // Stryker disable next-line StringLiteral: a request the HTTP server hands over always has its URL
-      pathname = new URL(req.url ?? '/', origin).pathname;
-    } catch {
-      res.writeHead(400, { ...headers, 'content-type': 'application/json' });
-      res.end(JSON.stringify(errorBody(400, 'The URL is malformed')));
-      return;
-    }
-    // The API takes a path segment that is no valid %-encoding as written (an id that does not
-    // exist, say: mocks/api/handlers/index.ts); only file paths are decoded here.
-    const mock = pathname.startsWith(API_PREFIX) || pathname.startsWith(`${CONTROL_PREFIX}/`);
-    const oidc = provider !== null && (pathname === OIDC_PREFIX || pathname.startsWith(`${OIDC_PREFIX}/`));
-    let work: Promise<void>;
-    try {
-      work = oidc
-        ? provider!.handle(req, res, origin)
-        : mock
-          ? answerMock(req, res, origin, pathname)
-          : answerStatic(req, res, decodeURIComponent(pathname));
-    } catch {
-      res.writeHead(400, { ...headers, 'content-type': 'application/json' });
-      res.end(JSON.stringify(errorBody(400, 'The URL is malformed')));
-      return;
-    }
-    work.catch((error: unknown) => {
-      console.error('Server failure', error);
-      // A failure after the whole answer has left (while it is being journaled, say) changes nothing
-      // the client sees; a second end() would only raise an uncaught 'write after end'.
-      if (res.writableEnded) return;
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(errorBody(500, 'The server failed; see its log')));
-    });
-  });
+  const headersTimeout = options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
+  const server = createServer(
+    {
+      headersTimeout,
+      requestTimeout: Math.max(REQUEST_TIMEOUT_MS, headersTimeout),
+      // How often Node looks for requests past those limits: often enough for the limit to mean what it says.
+      connectionsCheckingInterval: Math.min(1_000, headersTimeout),
+    },
+    (req, res) => {
+      if (!reachable) {
+        req.socket.destroy();
+        return;
+      }
+      // Before any route: a page of another site reaching this server under its own name (DNS rebinding) gets nothing.
+      if (req.headers.host !== undefined) {
+        const named = hostNameOf(req.headers.host);
+        if (named === null) {
+          res.writeHead(400, { ...headers, 'content-type': 'application/json' });
+          res.end(JSON.stringify(errorBody(400, 'The URL is malformed')));
+          return;
+        }
+        if (!hostAllowed(named, allowedHosts)) {
+          const message = `Host '${named}' is not a name this server answers to: start it with --allowed-hosts ${named} to add it`;
+          res.writeHead(421, { ...headers, 'content-type': 'application/json', 'cache-control': 'no-store', connection: 'close' });
+          res.end(JSON.stringify(errorBody(421, message)));
+          return;
+        }
+      }
+      const origin = `http://${req.headers.host ?? `${host}:${port}`}`;
+      let pathname: string;
+      try {
+        // Stryker disable next-line StringLiteral: a request the HTTP server hands over always has its URL
+        pathname = new URL(req.url ?? '/', origin).pathname;
+      } catch {
+        res.writeHead(400, { ...headers, 'content-type': 'application/json' });
+        res.end(JSON.stringify(errorBody(400, 'The URL is malformed')));
+        return;
+      }
+      // The API takes a path segment that is no valid %-encoding as written (an id that does not
+      // exist, say: mocks/api/handlers/index.ts); only file paths are decoded here.
+      const mock = pathname.startsWith(API_PREFIX) || pathname.startsWith(`${CONTROL_PREFIX}/`);
+      const oidc = provider !== null && (pathname === OIDC_PREFIX || pathname.startsWith(`${OIDC_PREFIX}/`));
+      let work: Promise<void>;
+      try {
+        work = oidc
+          ? provider!.handle(req, res, origin)
+          : mock
+            ? answerMock(req, res, origin, pathname)
+            : answerStatic(req, res, decodeURIComponent(pathname));
+      } catch {
+        res.writeHead(400, { ...headers, 'content-type': 'application/json' });
+        res.end(JSON.stringify(errorBody(400, 'The URL is malformed')));
+        return;
+      }
+      work.catch((error: unknown) => {
+        console.error('Server failure', error);
+        // A failure after the whole answer has left (while it is being journaled, say) changes nothing
+        // the client sees; a second end() would only raise an uncaught 'write after end'.
+        if (res.writableEnded) return;
+        if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(errorBody(500, 'The server failed; see its log')));
+      });
+    },
+  );
   server.keepAliveTimeout = 5000;
+  server.maxConnections = options.maxConnections ?? MAX_CONNECTIONS;
 
   await new Promise<void>((ready, fail) => {
     server.once('error', fail);
@@ -326,6 +366,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const { createEmbeddedProvider } = await import('../oidc/index.ts');
   provider = await createEmbeddedProvider(address.port, {
     hosts: [host],
+    allowHost: (name) => hostAllowed(name, allowedHosts),
+    ...(options.signInThrottle ? { signInThrottle: options.signInThrottle } : {}),
     ...(options.accessTokenTtl ? { accessTokenTtl: options.accessTokenTtl } : {}),
   });
   const url = `http://${host}:${address.port}`;

@@ -94,7 +94,7 @@ describe('strict mode', () => {
     });
     const checker = createExchangeChecker('/api');
     const answered =
-      'createProfile (POST /api/user/profile) answered 204: status 204 is not documented for createProfile (documented: 201, 400, 401, 409, 413, 415, 422)';
+      'createProfile (POST /api/user/profile) answered 204: status 204 is not documented for createProfile (documented: 201, 400, 401, 403, 409, 413, 415, 422)';
     const sent = `header 'Idempotency-Key' must match pattern "^[\\x21-\\x7E]+$"; the operation is secured and the request carries no Authorization`;
     expect(await checker.record(unsigned(BROWSER))).toEqual([`${answered}; the app's request breaks the contract: ${sent}`]);
     expect(await checker.record(unsigned({}))).toEqual([`${answered}; it accepted a request that breaks the contract: ${sent}`]);

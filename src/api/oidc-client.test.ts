@@ -240,6 +240,7 @@ describe('coming back from the provider', () => {
       subject: 'ada',
       name: 'Ada Lovelace',
       email: 'ada@example.org',
+      roles: [],
     });
     const token = first(toProvider());
     expect(token.method).toBe('POST');
@@ -265,6 +266,15 @@ describe('coming back from the provider', () => {
     const bySubject = adaProvider({ name: 42, preferred_username: ['ada'], email: 7 });
     const second = await oidc.completeSignIn(bySubject.settings, (await bySubject.signIn()).callback);
     expect(second.session).toMatchObject({ name: 'ada', email: null, refreshToken: 'refresh-1' });
+  });
+
+  it("keeps the roles the ID token names, names only; a renewal without an ID token keeps the member's roles", async () => {
+    const admin = adaProvider({ roles: ['member', 'admin', 7] });
+    expect((await oidc.completeSignIn(admin.settings, (await admin.signIn()).callback)).session.roles).toEqual(['member', 'admin']);
+    const odd = adaProvider({ roles: 'admin' });
+    expect((await oidc.completeSignIn(odd.settings, (await odd.signIn()).callback)).session.roles).toEqual([]);
+    const { settings } = provider({ token: () => json({ access_token: 'access-2', token_type: 'Bearer', expires_in: 600 }) });
+    expect((await oidc.renewSession(settings, stored({ roles: ['member', 'admin'] }))).roles).toEqual(['member', 'admin']);
   });
 
   it('goes home when the sign-in kept no page to return to', async () => {
@@ -352,7 +362,7 @@ describe('renewing a session', () => {
     const { settings } = provider({ token: () => json({ access_token: 'access-2', token_type: 'Bearer', expires_in: 600 }) });
     const renewed = await oidc.renewSession(settings, stored());
 
-    expect(renewed).toEqual({ ...stored(), accessToken: 'access-2', expiresAt: NOW + 600 * 1000 });
+    expect(renewed).toEqual({ ...stored(), accessToken: 'access-2', expiresAt: NOW + 600 * 1000, roles: [] });
     const token = first(toProvider());
     expect(token.url.href).toBe(`${APP}/oidc/token`);
     expect(Object.fromEntries(token.form)).toEqual({ client_id: CLIENT, grant_type: 'refresh_token', refresh_token: 'refresh-0' });

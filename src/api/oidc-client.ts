@@ -116,6 +116,9 @@ function sessionOf(settings: OidcSettings, tokens: oauth.TokenEndpointResponse, 
         ? claims.preferred_username
         : (previous?.name ?? subject);
   const email = typeof claims?.email === 'string' ? claims.email : (previous?.email ?? null);
+  // Only names count; a renewal without an ID token keeps the roles the member had.
+  const listed = Array.isArray(claims?.roles) ? claims.roles.filter((role): role is string => typeof role === 'string') : null;
+  const roles = listed ?? previous?.roles ?? [];
   return {
     accessToken: tokens.access_token,
     expiresAt: Date.now() + (tokens.expires_in ?? 300) * 1000,
@@ -125,6 +128,7 @@ function sessionOf(settings: OidcSettings, tokens: oauth.TokenEndpointResponse, 
     subject,
     name,
     email,
+    roles,
   };
 }
 

@@ -11,8 +11,9 @@ export interface paths {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -41,8 +42,9 @@ export interface paths {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -58,6 +60,7 @@ export interface paths {
          *     list. The profile is the signed-in member's. A member has one profile: a second
          *     create answers 409, unless it repeats the first one's `Idempotency-Key` (the same
          *     member's), which answers the first 201 again, body and `ETag` as first answered.
+         *     The same key with another body answers 422.
          */
         post: operations["createProfile"];
         delete?: never;
@@ -73,8 +76,9 @@ export interface paths {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -107,7 +111,8 @@ export interface paths {
          *     `If-Match` must be the profile's current `ETag` (or `*`): without it the update
          *     answers 428, with a stale one 412 and the current `ETag`. An update repeating an
          *     earlier one's `Idempotency-Key` answers that update's 200 again (its `ETag` too); the
-         *     replay is looked up before `If-Match` is compared. Another member's profile answers 403.
+         *     replay is looked up before `If-Match` is compared; the same key with another body, or
+         *     for another profile, answers 422. Another member's profile answers 403.
          */
         patch: operations["updateProfile"];
         trace?: never;
@@ -119,8 +124,9 @@ export interface paths {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -153,8 +159,9 @@ export interface paths {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -169,7 +176,7 @@ export interface paths {
         put?: never;
         /**
          * Create an account
-         * @description Without an `id` the next numeric id is generated. At most three accounts exist.
+         * @description Without an `id` the next numeric id is generated. At most three accounts exist. Needs an admin (a member is refused with 403).
          */
         post: operations["createAccount"];
         delete?: never;
@@ -185,8 +192,9 @@ export interface paths {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -206,13 +214,13 @@ export interface paths {
         get: operations["getAccount"];
         /**
          * Replace an account
-         * @description The body's `id`, when given, must equal the URL's id (else 400).
+         * @description The body's `id`, when given, must equal the URL's id (else 400). Needs an admin (a member is refused with 403).
          */
         put: operations["replaceAccount"];
         post?: never;
         /**
          * Delete an account
-         * @description Removes the account with this id; 404 when there is none.
+         * @description Removes the account with this id; 404 when there is none. Needs an admin (a member is refused with 403).
          */
         delete: operations["deleteAccount"];
         options?: never;
@@ -231,8 +239,9 @@ export interface paths {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -247,7 +256,7 @@ export interface paths {
         put?: never;
         /**
          * Create a notification
-         * @description Without an `id` the next numeric id is generated. At most 100 notifications exist.
+         * @description Without an `id` the next numeric id is generated. At most 100 notifications exist. Needs an admin (a member is refused with 403).
          */
         post: operations["createNotification"];
         delete?: never;
@@ -263,8 +272,9 @@ export interface paths {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -284,13 +294,13 @@ export interface paths {
         get: operations["getNotification"];
         /**
          * Replace a notification
-         * @description The body's `id`, when given, must equal the URL's id (else 400).
+         * @description The body's `id`, when given, must equal the URL's id (else 400). Needs an admin (a member is refused with 403).
          */
         put: operations["replaceNotification"];
         post?: never;
         /**
          * Delete a notification
-         * @description Removes the notification with this id; 404 when there is none.
+         * @description Removes the notification with this id; 404 when there is none. Needs an admin (a member is refused with 403).
          */
         delete: operations["deleteNotification"];
         options?: never;
@@ -309,8 +319,9 @@ export interface paths {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -341,8 +352,9 @@ export interface paths {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -362,7 +374,7 @@ export interface paths {
         get: operations["getSubscription"];
         /**
          * Replace a push subscription
-         * @description The body's `id`, when given, must equal the URL's id (else 400).
+         * @description The body's `id`, when given, must equal the URL's id (else 400). Needs an admin (a member is refused with 403).
          */
         put: operations["replaceSubscription"];
         post?: never;
@@ -387,8 +399,9 @@ export interface paths {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -403,7 +416,7 @@ export interface paths {
         put?: never;
         /**
          * Create a symbol
-         * @description Without an `id` the next numeric id is generated. At most three symbols exist.
+         * @description Without an `id` the next numeric id is generated. At most three symbols exist. Needs an admin (a member is refused with 403).
          */
         post: operations["createSymbol"];
         delete?: never;
@@ -419,8 +432,9 @@ export interface paths {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -440,13 +454,13 @@ export interface paths {
         get: operations["getSymbol"];
         /**
          * Replace a symbol
-         * @description The body's `id`, when given, must equal the URL's id (else 400).
+         * @description The body's `id`, when given, must equal the URL's id (else 400). Needs an admin (a member is refused with 403).
          */
         put: operations["replaceSymbol"];
         post?: never;
         /**
          * Delete a symbol
-         * @description Removes the symbol with this id; 404 when there is none.
+         * @description Removes the symbol with this id; 404 when there is none. Needs an admin (a member is refused with 403).
          */
         delete: operations["deleteSymbol"];
         options?: never;
@@ -465,8 +479,9 @@ export interface paths {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -493,8 +508,9 @@ export interface paths {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -521,8 +537,9 @@ export interface paths {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -549,8 +566,9 @@ export interface paths {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -577,8 +595,9 @@ export interface paths {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -595,7 +614,7 @@ export interface paths {
         put?: never;
         /**
          * Run a backend command
-         * @description Runs a maintenance command of the backend: `reset` restores the seed data of every collection and removes the profile. Any other command answers 500.
+         * @description Runs a maintenance command of the backend: `reset` restores the seed data of every collection and removes the profile. A name that breaks its schema answers 400; any other command answers 500. Needs an admin (a member is refused with 403).
          */
         post: operations["runCommand"];
         delete?: never;
@@ -911,8 +930,36 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The profile belongs to another member; only its owner may read its avatar, change or delete it. */
+        /**
+         * @description The profile belongs to another member; only its owner may read its avatar, change or delete it.
+         *     A change without a bearer token sent from another site is refused with 403 as well.
+         */
         OtherMembersProfile: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The operation needs an admin: the access token names a member whose `roles` claim does not
+         *     hold `admin`. A request without a bearer token sent from another site is refused with 403 as well.
+         */
+        AdminOnly: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The request changes something, carries no bearer token and comes from another site (its
+         *     `Origin` is not the API's origin, or `Sec-Fetch-Site` says `cross-site` or `same-site`):
+         *     another site's page must not drive the API.
+         */
+        CrossSiteRefused: {
             headers: {
                 [name: string]: unknown;
             };
@@ -993,8 +1040,21 @@ export interface components {
             };
         };
         /**
+         * @description The request is well formed but cannot be carried out: the avatar's content is not the
+         *     image it claims to be, or the `Idempotency-Key` was already used for another save (another
+         *     body, another operation or another profile): nothing was changed.
+         */
+        ProfileUnprocessable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
          * @description The request is well formed but cannot be carried out: the collection is at its
-         *     limit of records, no id can be generated, or the avatar's content is not the image it claims to be.
+         *     limit of records, or no id can be generated.
          */
         Unprocessable: {
             headers: {
@@ -1009,15 +1069,17 @@ export interface components {
         /**
          * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
          *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-         *     name; the embedded mock also reads `delay=2000`.
-         * @example code=404
+         *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+         *     purpose: a tool that sends every parameter's example would turn each of its requests into
+         *     a 404.
          */
         Prefer: string;
         /**
          * @description Makes a save safe to send again. A client that cannot tell whether a save arrived (the
          *     page was closed mid-request, a queued save is replayed by the service worker) sends it
          *     again with the same key: the server answers what it answered the first time and changes
-         *     nothing more. A key is one save: a fresh one for every new save.
+         *     nothing more. A key is one save: a fresh one for every new save. The same key sent again
+         *     with another body, or on another operation or profile, answers 422 (`ProfileUnprocessable`).
          * @example 3f6c1a52-8a77-4c5e-9d0b-6a2f1e8b7c44
          */
         IdempotencyKey: string;
@@ -1097,8 +1159,9 @@ export interface operations {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -1135,15 +1198,17 @@ export interface operations {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
                 /**
                  * @description Makes a save safe to send again. A client that cannot tell whether a save arrived (the
                  *     page was closed mid-request, a queued save is replayed by the service worker) sends it
                  *     again with the same key: the server answers what it answered the first time and changes
-                 *     nothing more. A key is one save: a fresh one for every new save.
+                 *     nothing more. A key is one save: a fresh one for every new save. The same key sent again
+                 *     with another body, or on another operation or profile, answers 422 (`ProfileUnprocessable`).
                  * @example 3f6c1a52-8a77-4c5e-9d0b-6a2f1e8b7c44
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -1171,10 +1236,11 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossSiteRefused"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["Unprocessable"];
+            422: components["responses"]["ProfileUnprocessable"];
         };
     };
     deleteProfile: {
@@ -1184,8 +1250,9 @@ export interface operations {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
                 /**
@@ -1228,8 +1295,9 @@ export interface operations {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
                 /**
@@ -1243,7 +1311,8 @@ export interface operations {
                  * @description Makes a save safe to send again. A client that cannot tell whether a save arrived (the
                  *     page was closed mid-request, a queued save is replayed by the service worker) sends it
                  *     again with the same key: the server answers what it answered the first time and changes
-                 *     nothing more. A key is one save: a fresh one for every new save.
+                 *     nothing more. A key is one save: a fresh one for every new save. The same key sent again
+                 *     with another body, or on another operation or profile, answers 422 (`ProfileUnprocessable`).
                  * @example 3f6c1a52-8a77-4c5e-9d0b-6a2f1e8b7c44
                  */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -1281,7 +1350,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            422: components["responses"]["Unprocessable"];
+            422: components["responses"]["ProfileUnprocessable"];
             428: components["responses"]["PreconditionRequired"];
         };
     };
@@ -1292,8 +1361,9 @@ export interface operations {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -1336,8 +1406,9 @@ export interface operations {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -1365,8 +1436,9 @@ export interface operations {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -1377,6 +1449,8 @@ export interface operations {
         responses: {
             201: components["responses"]["AccountCreated"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminOnly"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -1390,8 +1464,9 @@ export interface operations {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -1425,8 +1500,9 @@ export interface operations {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -1451,6 +1527,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminOnly"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -1463,8 +1541,9 @@ export interface operations {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -1486,6 +1565,8 @@ export interface operations {
                 };
                 content?: never;
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminOnly"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -1496,8 +1577,9 @@ export interface operations {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -1527,8 +1609,9 @@ export interface operations {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -1548,8 +1631,9 @@ export interface operations {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -1560,6 +1644,8 @@ export interface operations {
         responses: {
             201: components["responses"]["NotificationCreated"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminOnly"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -1573,8 +1659,9 @@ export interface operations {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -1608,8 +1695,9 @@ export interface operations {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -1634,6 +1722,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminOnly"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -1646,8 +1736,9 @@ export interface operations {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -1669,6 +1760,8 @@ export interface operations {
                 };
                 content?: never;
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminOnly"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -1679,8 +1772,9 @@ export interface operations {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -1708,8 +1802,9 @@ export interface operations {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -1737,8 +1832,9 @@ export interface operations {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -1749,6 +1845,7 @@ export interface operations {
         responses: {
             201: components["responses"]["SubscriptionCreated"];
             400: components["responses"]["BadRequest"];
+            403: components["responses"]["CrossSiteRefused"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -1762,8 +1859,9 @@ export interface operations {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -1797,8 +1895,9 @@ export interface operations {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -1823,6 +1922,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminOnly"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -1835,8 +1936,9 @@ export interface operations {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -1858,6 +1960,7 @@ export interface operations {
                 };
                 content?: never;
             };
+            403: components["responses"]["CrossSiteRefused"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -1868,8 +1971,9 @@ export interface operations {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -1897,8 +2001,9 @@ export interface operations {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -1926,8 +2031,9 @@ export interface operations {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -1938,6 +2044,8 @@ export interface operations {
         responses: {
             201: components["responses"]["SymbolCreated"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminOnly"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -1951,8 +2059,9 @@ export interface operations {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -1986,8 +2095,9 @@ export interface operations {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -2012,6 +2122,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminOnly"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -2024,8 +2136,9 @@ export interface operations {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -2047,6 +2160,8 @@ export interface operations {
                 };
                 content?: never;
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminOnly"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -2057,8 +2172,9 @@ export interface operations {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -2083,8 +2199,9 @@ export interface operations {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -2104,8 +2221,9 @@ export interface operations {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -2124,8 +2242,9 @@ export interface operations {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -2144,8 +2263,9 @@ export interface operations {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -2164,8 +2284,9 @@ export interface operations {
                 /**
                  * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
                  *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
-                 *     name; the embedded mock also reads `delay=2000`.
-                 * @example code=404
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
             };
@@ -2187,6 +2308,9 @@ export interface operations {
                 };
                 content?: never;
             };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminOnly"];
             /** @description The command is unknown. */
             500: {
                 headers: {

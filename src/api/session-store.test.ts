@@ -106,6 +106,13 @@ describe('the session store', () => {
     expect(isStoredSession({ ...SESSION, name: '' })).toBe(true);
   });
 
+  it('takes roles as a short list of names, or none (a session stored before roles existed)', () => {
+    expect(isStoredSession({ ...SESSION, roles: ['member', 'admin'] })).toBe(true);
+    expect(isStoredSession({ ...SESSION, roles: [] })).toBe(true);
+    expect(isStoredSession({ ...SESSION, roles: Array.from({ length: 32 }, (_, i) => `r${i}`) })).toBe(true);
+    expect(isStoredSession({ ...SESSION, roles: Array.from({ length: 33 }, (_, i) => `r${i}`) })).toBe(false);
+  });
+
   it.each([
     ['nothing', undefined],
     ['null', null],
@@ -123,6 +130,9 @@ describe('the session store', () => {
     ['no subject', { ...SESSION, subject: undefined }],
     ['a name of another type', { ...SESSION, name: { first: 'Ada' } }],
     ['an e-mail of another type', { ...SESSION, email: ['ada@circle.example.org'] }],
+    ['roles that are no list', { ...SESSION, roles: 'admin' }],
+    ['a role that is no name', { ...SESSION, roles: ['member', 7] }],
+    ['an empty role', { ...SESSION, roles: [''] }],
   ])('reads %s back as no session (signed out)', async (_, value) => {
     expect(isStoredSession(value)).toBe(false);
     await plant(value);

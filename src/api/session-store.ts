@@ -16,6 +16,8 @@ export interface StoredSession {
   subject: string;
   name: string;
   email: string | null;
+  /** The ID token's `roles` claim; a session stored before roles existed has none. */
+  roles?: string[];
 }
 
 const store = () => createStore('circle-session', 'session');
@@ -41,7 +43,8 @@ export function isStoredSession(value: unknown): value is StoredSession {
     text(s.issuer) &&
     text(s.subject) &&
     typeof s.name === 'string' &&
-    (s.email === null || typeof s.email === 'string')
+    (s.email === null || typeof s.email === 'string') &&
+    (s.roles === undefined || (Array.isArray(s.roles) && s.roles.length <= 32 && s.roles.every(text)))
   );
 }
 

@@ -178,6 +178,10 @@ export const de: Messages = {
   'admin.error': 'Antwort des Backends: {message}',
   'admin.reset': 'Ausgangsdaten wiederherstellen',
   'admin.resetDone': 'Alle Sammlungen enthalten wieder ihre Ausgangsdaten.',
+  'admin.needsAdmin.title': 'Diese Seite ist für Administratoren',
+  'admin.needsAdmin.body':
+    'Nur Administratoren können die Sammlungen ändern, die alle Mitglieder teilen. Sie sind als {name} angemeldet, ein Mitglied: Bitten Sie einen Administrator, einen Eintrag zu ändern, wenn nötig.',
+  'admin.needsAdmin.home': 'Zurück zur Startseite',
 
   'signIn.intro': 'Melde dich mit deinem Circle-Konto bei {issuer} an.',
   'signIn.needed': 'Melde dich an, um die Verwaltung zu öffnen.',

@@ -175,6 +175,10 @@ export const en = {
   'admin.error': 'The backend answered: {message}',
   'admin.reset': 'Restore seed data',
   'admin.resetDone': 'Every collection holds its seed data again.',
+  'admin.needsAdmin.title': 'This page is for admins',
+  'admin.needsAdmin.body':
+    'Only an admin can change the collections every member shares. You are signed in as {name}, a member: ask an admin if a record needs changing.',
+  'admin.needsAdmin.home': 'Back to home',
 
   'signIn.intro': 'Sign in with your Circle account at {issuer}.',
   'signIn.needed': 'Sign in to open the admin screens.',

@@ -176,6 +176,10 @@ export const es: Messages = {
   'admin.error': 'El servidor ha respondido: {message}',
   'admin.reset': 'Restaurar los datos iniciales',
   'admin.resetDone': 'Todas las colecciones vuelven a tener sus datos iniciales.',
+  'admin.needsAdmin.title': 'Esta página es para administradores',
+  'admin.needsAdmin.body':
+    'Solo un administrador puede cambiar las colecciones que comparten todos los miembros. Has iniciado sesión como {name}, un miembro: pide a un administrador que cambie el registro que lo necesite.',
+  'admin.needsAdmin.home': 'Volver al inicio',
 
   'signIn.intro': 'Inicia sesión con tu cuenta de Circle en {issuer}.',
   'signIn.needed': 'Inicia sesión para abrir las pantallas de administración.',

@@ -181,6 +181,10 @@ export const fr: Messages = {
   'admin.error': 'Réponse du serveur : {message}',
   'admin.reset': 'Restaurer les données initiales',
   'admin.resetDone': 'Toutes les collections contiennent de nouveau leurs données initiales.',
+  'admin.needsAdmin.title': 'Cette page est réservée aux administrateurs',
+  'admin.needsAdmin.body':
+    'Seul un administrateur peut modifier les collections que partagent tous les membres. Vous êtes connecté en tant que {name}, un membre : demandez à un administrateur de modifier l’enregistrement qui doit l’être.',
+  'admin.needsAdmin.home': 'Retour à l’accueil',
 
   'signIn.intro': 'Connectez-vous avec votre compte Circle sur {issuer}.',
   'signIn.needed': 'Connectez-vous pour ouvrir les écrans d’administration.',

@@ -176,6 +176,9 @@ export const zhHans: Messages = {
   'admin.error': '服务器返回：{message}',
   'admin.reset': '恢复初始数据',
   'admin.resetDone': '所有集合均已恢复为初始数据。',
+  'admin.needsAdmin.title': '此页面仅供管理员使用',
+  'admin.needsAdmin.body': '只有管理员可以更改所有成员共享的集合。你当前以成员 {name} 的身份登录：如需更改记录，请联系管理员。',
+  'admin.needsAdmin.home': '返回首页',
 
   'signIn.intro': '使用你的 Circle 账户在 {issuer} 登录。',
   'signIn.needed': '请先登录，再打开管理页面。',

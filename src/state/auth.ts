@@ -10,6 +10,8 @@ export interface Member {
   subject: string;
   name: string;
   email: string | null;
+  /** The ID token's `roles`: `admin` opens the admin screens (the API decides again from the access token). */
+  roles?: readonly string[];
 }
 
 // The flag is the contract's (seed-spec: a persisted auth.isLoggedIn): it follows the session, and
@@ -21,6 +23,8 @@ const refused = signal(false);
 export const isLoggedIn = computed(() => loggedIn.value);
 /** The signed-in member, once the session is read back (null while signed out or not read yet). */
 export const member = computed(() => who.value);
+/** The signed-in member may write the shared collections: the provider gave them the admin role. */
+export const isAdmin = computed(() => who.value?.roles?.includes('admin') === true);
 /** The provider no longer renews the session: the member must sign in again (what they typed is kept). */
 export const sessionExpired = computed(() => refused.value);
 

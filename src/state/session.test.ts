@@ -124,7 +124,7 @@ describe('the session model', () => {
     const { store, auth, model } = await fresh();
     await store.writeSession(session());
     await model.restoreSession();
-    expect(auth.member.value).toEqual({ subject: 'ada', name: 'Ada Lovelace', email: 'ada@circle.example.org' });
+    expect(auth.member.value).toEqual({ subject: 'ada', name: 'Ada Lovelace', email: 'ada@circle.example.org', roles: [] });
     expect(auth.isLoggedIn.value).toBe(true);
     expect(await model.accessToken()).toBe('access-1');
     expect(oidc.renewSession).not.toHaveBeenCalled();
@@ -137,6 +137,52 @@ describe('the session model', () => {
     await model.restoreSession();
     expect(auth.isLoggedIn.value).toBe(false);
     expect(await store.readSession()).toBeNull();
+  });
+
+  it("a session of another provider found at start takes its member's drafts and queued save with it", async () => {
+    const { store, model } = await fresh();
+    const { writePendingSave, readPendingSave } = await import('../api/pending-save');
+    await store.writeSession(session({ issuer: 'https://elsewhere.example/realms/x' }));
+    localStorage.setItem('draft.profile.new', JSON.stringify({ displayName: 'Ada’s draft' }));
+    await writePendingSave(queuedCreate('k-elsewhere'));
+    await model.restoreSession();
+    expect(localStorage.getItem('draft.profile.new')).toBeNull();
+    expect(await readPendingSave()).toBeNull();
+    expect(await store.readDataOwner()).toBeNull();
+  });
+
+  it('another tab signing out signs this one out at once: the member and what is held of them in memory are gone', async () => {
+    const { store, auth, model } = await fresh();
+    const { setProfileState, profile } = await import('./profile/store');
+    await store.writeSession(session());
+    await model.restoreSession();
+    setProfileState('test', { profile: { id: 'p-1', displayName: 'Ada' } as never });
+    const otherTab = new BroadcastChannel('circle-session');
+    otherTab.postMessage({ type: 'signed-out' });
+    await eventually(async () => expect(auth.isLoggedIn.value).toBe(false));
+    expect(auth.member.value).toBeNull();
+    expect(auth.sessionExpired.value).toBe(false);
+    expect(profile.value).toBeNull();
+    // Another message on the channel changes nothing.
+    await store.writeSession(session());
+    await model.restoreSession();
+    otherTab.postMessage({ type: 'hello' });
+    otherTab.postMessage(null);
+    await settle();
+    expect(auth.isLoggedIn.value).toBe(true);
+    otherTab.close();
+  });
+
+  it('sign-out tells the other tabs of the app', async () => {
+    const { store, model } = await fresh();
+    await store.writeSession(session());
+    await model.restoreSession();
+    const otherTab = new BroadcastChannel('circle-session');
+    const heard: unknown[] = [];
+    otherTab.addEventListener('message', (event) => heard.push(event.data));
+    await model.endSession();
+    await eventually(async () => expect(heard).toEqual([{ type: 'signed-out' }]));
+    otherTab.close();
   });
 
   it('a flag left from an earlier visit with no session stored: the start shows the member signed out', async () => {

@@ -22,6 +22,9 @@ const issuerHref = () => new URL(config().identityProvider.issuer, location.orig
 /** Service-worker caches that may hold the member's answers. */
 const MEMBER_CACHES = ['api-reads'];
 const RENEW_LOCK = 'circle-session-renew';
+/** The tabs of the app tell each other about a sign-out on this channel. */
+const SESSION_CHANNEL = 'circle-session';
+type SessionMessage = { type: 'signed-out' };
 
 let current: StoredSession | null = null;
 /** The current token's lifetime, to renew at three quarters of it (at most a minute before its end). */
@@ -35,7 +38,7 @@ const fresh = (s: StoredSession) => s.expiresAt - Date.now() > margin();
 function adopt(session: StoredSession): void {
   if (session.accessToken !== current?.accessToken) lifetime = Math.max(5_000, session.expiresAt - Date.now());
   current = session;
-  sessionStarted({ subject: session.subject, name: session.name, email: session.email });
+  sessionStarted({ subject: session.subject, name: session.name, email: session.email, roles: session.roles ?? [] });
   clearTimeout(timer);
   timer = setTimeout(() => void renew(), Math.max(1_000, session.expiresAt - margin() - Date.now()));
 }
@@ -46,6 +49,24 @@ async function forget(reason: 'signed-out' | 'expired'): Promise<void> {
   await clearSession();
   sessionEnded(reason);
 }
+
+// Stryker disable next-line StringLiteral: typeof is never '', and every browser the app supports has BroadcastChannel
+const channel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(SESSION_CHANNEL);
+
+/**
+ * Another tab signed the member out: this one drops the session at once, and what it holds of the
+ * member in memory, instead of going on with a token kept in memory until it expires. The tab that
+ * signed out has already removed the member's data from the device.
+ */
+channel?.addEventListener('message', (event: MessageEvent<unknown>) => {
+  const message = event.data as Partial<SessionMessage> | null;
+  if (message?.type !== 'signed-out') return;
+  resetProfileState();
+  setProfileConflict(null);
+  clearTimeout(timer);
+  current = null;
+  sessionEnded('signed-out');
+});
 
 /**
  * New tokens, one renewal at a time across tabs (a Web Lock): a tab that waited takes the tokens
@@ -130,6 +151,9 @@ if (typeof document !== 'undefined') {
 export async function restoreSession(): Promise<void> {
   const stored = await readSession();
   if (!stored || stored.issuer !== issuerHref()) {
+    // A session of another provider (the configuration changed): its member's drafts and queued
+    // save go with it, as at a sign-out; they must not wait for whoever signs in next here.
+    if (stored) await clearMemberData();
     if (stored) await clearSession();
     // Stryker disable next-line StringLiteral: sessionEnded tells only 'expired' apart; any other reason is a sign-out
     sessionEnded('signed-out');
@@ -191,14 +215,18 @@ export async function clearMemberData(): Promise<void> {
 }
 
 /**
- * Signs out: the member's data leaves the device first (even offline), then the refresh token is
- * revoked and the provider's session ended on its own page, which comes back to the app.
+ * Signs out: the member's data leaves the device first (even offline), every other tab of the app
+ * is told, then the refresh token is revoked and the provider's session ended on its own page
+ * (which asks nothing more: the app sends the member's ID token), coming back to the app.
  */
 export async function endSession(): Promise<void> {
   const session = current ?? (await readSession());
   await clearMemberData();
   // Stryker disable next-line StringLiteral: sessionEnded tells only 'expired' apart; any other reason is a sign-out
   await forget('signed-out');
+  // Every other tab of the app is signed out at once, before this one goes to the provider.
+  const message: SessionMessage = { type: 'signed-out' };
+  channel?.postMessage(message);
   if (!session || navigator.onLine === false) return;
   try {
     const client = await oidc();

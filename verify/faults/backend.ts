@@ -21,10 +21,12 @@ export { FAULT_NAMES, FAULTS, type FaultName } from './faults.ts';
 export interface FaultyBackend {
   /** The API base URL, e.g. `http://127.0.0.1:PORT/api`. */
   baseUrl: string;
-  /** ada's `Bearer …`: verify's --header. */
+  /** grace's `Bearer …`: verify's --header. */
   authorization: string;
-  /** grace's `Bearer …`: verify's --other-header. */
+  /** linus's `Bearer …`: verify's --other-header. */
   otherAuthorization: string;
+  /** ada's (the admin's) `Bearer …`: verify's --admin-header. */
+  adminAuthorization: string;
   close(): Promise<void>;
 }
 
@@ -65,9 +67,10 @@ export async function startFaultyBackend(fault: FaultName | null): Promise<Fault
   if (fault !== null && !injected) throw new Error(`No fault named '${fault}'; known: ${FAULT_NAMES.join(', ')}`);
   const mock = await startServer({ port: 0, delayMs: 0, distDir: null });
   const upstream = new URL(mock.url);
-  // The members verify works as: ada, whose profile it creates, and grace, who must be refused it.
-  // Signed in at the mock's own provider, directly (the proxy only carries the API).
-  const [ada, grace] = await Promise.all([signInAs(mock.url, 'ada'), signInAs(mock.url, 'grace')]);
+  // The members verify works as: grace, whose profile it creates, linus, who must be refused it, and
+  // ada, the admin, who writes the shared collections (which grace must be refused). Signed in at
+  // the mock's own provider, directly (the proxy only carries the API).
+  const [grace, linus, ada] = await Promise.all([signInAs(mock.url, 'grace'), signInAs(mock.url, 'linus'), signInAs(mock.url, 'ada')]);
   const agent = new Agent({ keepAlive: true, maxSockets: 16 });
 
   const send = (method: string, url: string, headers: Record<string, string>, body: Buffer): Promise<Answer> =>
@@ -104,7 +107,8 @@ export async function startFaultyBackend(fault: FaultName | null): Promise<Fault
         headers,
         body,
         forward: (init = {}) => send(init.method ?? method, init.url ?? url, init.headers ?? headers, init.body ?? body),
-        ownerAuthorization: ada.authorization,
+        ownerAuthorization: grace.authorization,
+        adminAuthorization: ada.authorization,
       };
       const answer =
         injected && operationOf(method, url) === injected.operationId ? await injected.answer(exchange) : await exchange.forward();
@@ -130,8 +134,9 @@ export async function startFaultyBackend(fault: FaultName | null): Promise<Fault
 
   return {
     baseUrl: `http://127.0.0.1:${port}${API_BASE}`,
-    authorization: ada.authorization,
-    otherAuthorization: grace.authorization,
+    authorization: grace.authorization,
+    otherAuthorization: linus.authorization,
+    adminAuthorization: ada.authorization,
     close: async () => {
       await new Promise<void>((done) => {
         server.closeAllConnections();
@@ -153,7 +158,7 @@ if (isMain) {
   const backend = await startFaultyBackend((name as FaultName | undefined) ?? null);
   console.log(`${name ?? 'pass-through'}: API on ${backend.baseUrl}`);
   console.log(
-    `npm run verify -- --base-url ${backend.baseUrl} --header 'Authorization: ${backend.authorization}' --other-header 'Authorization: ${backend.otherAuthorization}'`,
+    `npm run verify -- --base-url ${backend.baseUrl} --header 'Authorization: ${backend.authorization}' --other-header 'Authorization: ${backend.otherAuthorization}' --admin-header 'Authorization: ${backend.adminAuthorization}'`,
   );
   const stop = () => void backend.close().then(() => process.exit(0));
   process.on('SIGINT', stop);

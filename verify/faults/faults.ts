@@ -22,8 +22,10 @@ export interface Exchange {
   body: Buffer;
   /** Sends this exchange (or, with `init`, another request) to the mock and buffers its answer. */
   forward(init?: { method?: string; url?: string; body?: Buffer; headers?: Record<string, string> }): Promise<Answer>;
-  /** The `Authorization` of the member whose profile verify works on (ada): what a fault that mixes members up sends instead. */
+  /** The `Authorization` of the member whose profile verify works on (grace): what a fault that mixes members up sends instead. */
   ownerAuthorization: string;
+  /** The `Authorization` of the admin (ada): what a fault that lets members do an admin's work sends instead. */
+  adminAuthorization: string;
 }
 
 export interface Fault {
@@ -42,6 +44,16 @@ async function asOwnerWhenForbidden(exchange: Exchange): Promise<Answer> {
   if (upstream.status !== 403) return upstream;
   return exchange.forward({ headers: { ...exchange.headers, authorization: exchange.ownerAuthorization } });
 }
+
+/** The exchange sent again as the admin when the mock refused it for its role (403): a role check that is not there. */
+async function asAdminWhenForbidden(exchange: Exchange): Promise<Answer> {
+  const upstream = await exchange.forward();
+  if (upstream.status !== 403) return upstream;
+  return exchange.forward({ headers: { ...exchange.headers, authorization: exchange.adminAuthorization } });
+}
+
+/** Per member and key, the first answer of a save made with an Idempotency-Key: what a server that ignores the body answers again. */
+const firstAnswers = new Map<string, Answer>();
 
 export function jsonAnswer(status: number, value: unknown, headers: Record<string, string> = {}): Answer {
   const body = Buffer.from(JSON.stringify(value));
@@ -152,7 +164,9 @@ export const FAULTS = {
       const before = await ex.forward({ method: 'GET', url: recordUrl(ex), body: Buffer.alloc(0), headers: {} });
       const upstream = await ex.forward();
       if (before.status === 200 && upstream.status === 200) {
-        await ex.forward({ method: 'PUT', url: recordUrl(ex), body: before.body, headers: { 'content-type': 'application/json' } });
+        // The old record put back by the backend itself, an admin's write.
+        const headers = { 'content-type': 'application/json', authorization: ex.adminAuthorization };
+        await ex.forward({ method: 'PUT', url: recordUrl(ex), body: before.body, headers });
       }
       return upstream;
     },
@@ -257,6 +271,27 @@ export const FAULTS = {
     operationId: 'updateProfile',
     breaks: 'If-Match is ignored: an update without it, or with a stale ETag, overwrites the profile (a lost update) instead of 428 or 412',
     answer: (ex) => ex.forward({ headers: { ...ex.headers, 'if-match': '*' } }),
+  },
+  'createSymbol-lets-members-write': {
+    operationId: 'createSymbol',
+    breaks:
+      "a member who is no admin creates a record of a shared collection (the route checks that the caller is signed in, not the caller's role)",
+    answer: asAdminWhenForbidden,
+  },
+  'updateProfile-reused-key-answers-first': {
+    operationId: 'updateProfile',
+    breaks:
+      "an Idempotency-Key sent again with another body is answered with the first save's 200 and the new edit is dropped unseen, instead of 422",
+    answer: async (ex) => {
+      const key = ex.headers['idempotency-key'];
+      const upstream = await ex.forward();
+      if (key === undefined) return upstream;
+      const id = `${ex.headers.authorization ?? ''} ${key}`;
+      const first = firstAnswers.get(id);
+      if (upstream.status === 422 && first) return first;
+      if (upstream.status === 200 && !first) firstAnswers.set(id, upstream);
+      return upstream;
+    },
   },
   'getMyProfile-no-etag': {
     operationId: 'getMyProfile',

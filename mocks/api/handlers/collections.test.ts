@@ -9,10 +9,12 @@ import notifications from '../data/notifications.json' with { type: 'json' };
 import symbols from '../data/symbols.json' with { type: 'json' };
 import { restCollection } from './collections.ts';
 import type { MockContext } from './context.ts';
-import { error, serverPerTest } from './server.test-support.ts';
+import { ADMIN, error, serverPerTest, testAuthenticate } from './server.test-support.ts';
 
-const server = serverPerTest();
-const { api } = server;
+const server = serverPerTest({ authenticate: testAuthenticate });
+/** A request to the API as the admin, who may write every collection (the role checks have tests of their own). */
+const api = (path: string, init: RequestInit & { json?: unknown } = {}) =>
+  server.api(path, { ...init, headers: { ...ADMIN, ...Object.fromEntries(new Headers(init.headers)) } });
 
 const newNotification = (title: string, createdAt: string) => ({ title, body: '', level: 'info', read: false, createdAt });
 const subscriptionInput = { endpoint: 'https://push.example/abc', keys: { p256dh: 'key', auth: 'secret' } };
@@ -271,6 +273,13 @@ describe('POST /commands/{name}', () => {
     expect([answer.status, answer.body]).toEqual([204, null]);
     expect((await api('/symbols')).body).toEqual(symbols);
     expect((await api('/accounts')).body).toEqual(accounts);
+  });
+
+  it('refuses a name longer than its schema allows with 400, before looking it up', async () => {
+    const answer = await api(`/commands/${'x'.repeat(65)}`, { method: 'POST' });
+    expect(answer.status).toBe(400);
+    expect((answer.body as { message: string }).message).toMatch(/^path parameter 'name' must NOT have more than 64 characters/);
+    expect((await api(`/commands/${'x'.repeat(64)}`, { method: 'POST' })).status).toBe(500);
   });
 
   it('answers any other command, even a name every object has, with 500 naming it', async () => {

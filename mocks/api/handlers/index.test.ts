@@ -6,9 +6,9 @@ import { createMockBackend } from '../mock.ts';
 import { loadSpecCached } from '../../../openapi-kit/node.ts';
 import notifications from '../data/notifications.json' with { type: 'json' };
 import { rewriteAlias } from './aliases.ts';
-import { error, serverPerTest } from './server.test-support.ts';
+import { ADMIN, error, serverPerTest, testAuthenticate } from './server.test-support.ts';
 
-const { api, call } = serverPerTest();
+const { api, call } = serverPerTest({ authenticate: testAuthenticate });
 const notFound = (message: string) => error(404, 'Not Found', message);
 
 describe('the legacy aliases', () => {
@@ -34,7 +34,7 @@ describe('the legacy aliases', () => {
     const read = await api('/notifications/own/2');
     expect([read.status, read.body]).toEqual([200, notifications[1]]);
     const changed = { ...notifications[1], read: true };
-    const put = await api('/notifications/own/2', { method: 'PUT', json: changed });
+    const put = await api('/notifications/own/2', { method: 'PUT', json: changed, headers: ADMIN });
     expect([put.status, put.body]).toEqual([200, changed]);
     expect((await api('/notifications/2')).body).toEqual(changed);
     const missing = await api('/notifications/own/9');
@@ -178,6 +178,7 @@ describe('the handlers, as the module builds them when it loads', () => {
         './collections.ts',
         './commands.ts',
         './control.ts',
+        './gate.ts',
         './profile.ts',
         './route.ts',
         './scenarios.ts',

@@ -2,7 +2,8 @@
  * Every handler of the mock, in the order MSW tries them:
  *
  * 1. the mock's own endpoints (`/__mock/…`, control.ts);
- * 2. the delay and the answers `Prefer` or the scenario file ask for (scenarios.ts);
+ * 2. who may call (gate.ts: another site's page, credentials, roles), then the delay and the
+ *    answers `Prefer` or the scenario file ask for (scenarios.ts);
  * 3. one typed route per documented path and method, grouped per resource (profile, aliases,
  *    collections, commands), in the order OpenAPI matches paths; after each path's routes, any other
  *    method on it answers 405 with Allow (route.ts);

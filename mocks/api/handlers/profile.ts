@@ -21,6 +21,7 @@
  *
  * A create or update that repeats an earlier one's Idempotency-Key (the same member's) answers that
  * earlier answer again, its ETag included, while the profile it made still exists, and changes nothing.
+ * The same key with another body, or on another operation or profile, answers 422.
  */
 import type { HttpHandler } from 'msw';
 import type { components } from '../../../src/api/schema';
@@ -84,6 +85,57 @@ interface Saved {
   etag: string;
 }
 
+/** A save made with an Idempotency-Key: what it was (operation and body) and what it answered. */
+interface KeyedSave {
+  /** `POST`, or `PATCH <id>`: a key is one save, of one profile. */
+  target: string;
+  body: string;
+  answer: Saved;
+}
+
+const hex = (bytes: ArrayBuffer) => Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
+const digest = async (bytes: BufferSource) => hex(await crypto.subtle.digest('SHA-256', bytes));
+
+/** JSON with its keys in order: the same value, whatever order its fields were written in. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (isRecord(value)) {
+    const keys = Object.keys(value).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'undefined';
+}
+
+/**
+ * What a save sent, as the server reads it: the same save sent again (a queued save replayed with
+ * a new multipart boundary, JSON written in another order) reads the same; another body does not.
+ */
+export async function bodyPrint(request: Request): Promise<string> {
+  const copy = request.clone();
+  const type = mediaType(request);
+  if (type === 'multipart/form-data') {
+    try {
+      const parts: string[] = [];
+      for (const [name, value] of await copy.formData()) {
+        parts.push(typeof value === 'string' ? `${name}=${value}` : `${name}:${value.type}:${await digest(await value.arrayBuffer())}`);
+      }
+      return `form ${canonicalJson(parts)}`;
+    } catch {
+      // Not readable as a form: compared as bytes (a fresh copy, this one may be partly read).
+      return `bytes ${await digest(await request.clone().arrayBuffer())}`;
+    }
+  }
+  const bytes = await copy.arrayBuffer();
+  if (type === 'application/json') {
+    try {
+      return `json ${canonicalJson(JSON.parse(new TextDecoder().decode(bytes)))}`;
+    } catch {
+      // Not JSON: compared as bytes, below.
+    }
+  }
+  return `${type} ${await digest(bytes)}`;
+}
+
 /**
  * Whether an If-Match value lets a change of the profile whose current tag is `current` through:
  * `*`, or a list of entity tags one of which is `current`, compared strongly (a weak `W/` tag
@@ -132,21 +184,32 @@ export function profileHandlers({ route, db, contract, basePath }: MockContext):
     }
   };
 
-  // "<subject> <method> <Idempotency-Key>[ <id>]" → the answer of that save. Per member: another
-  // member's key, even the same string, is another save.
-  const saves = new Map<string, Saved>();
-  const keyOf = (request: Request, subject: string) => {
+  // "<subject> <Idempotency-Key>" → that save. Per member: another member's key, even the same
+  // string, is another save.
+  const saves = new Map<string, KeyedSave>();
+  /** The save this request makes, when it carries an Idempotency-Key: its key, target and body. */
+  const keyedSave = async (request: Request, subject: string, target: string) => {
     const key = request.headers.get('idempotency-key');
     if (key === null) return null;
     if (!/^[\x21-\x7E]{1,128}$/.test(key)) throw httpError(400, 'header Idempotency-Key must be 1 to 128 visible ASCII characters');
-    return `${subject} ${request.method} ${key}`;
+    return { key: `${subject} ${key}`, target, body: await bodyPrint(request) };
   };
-  /** The answer given earlier for this key, while the profile it answered still exists. */
-  const replay = (key: string | null): Saved | null => {
-    const earlier = key === null ? undefined : saves.get(key);
-    return earlier && db.profiles.findFirst((q) => q.where({ id: earlier.profile.id }))
-      ? { ...earlier, profile: plain(earlier.profile) }
-      : null;
+  /**
+   * The answer given earlier for this key, while the profile it answered still exists; a key
+   * already used for another save (another body, operation or profile) is refused with 422, as
+   * the IETF Idempotency-Key draft asks: answering the first save again would drop this one unseen.
+   */
+  const replay = (save: { key: string; target: string; body: string } | null): Saved | null => {
+    const earlier = save === null ? undefined : saves.get(save.key);
+    if (!save || !earlier) return null;
+    if (earlier.target !== save.target || earlier.body !== save.body) {
+      throw httpError(422, 'This Idempotency-Key was already used for another save: send a fresh key with a new save');
+    }
+    const { answer } = earlier;
+    return db.profiles.findFirst((q) => q.where({ id: answer.profile.id })) ? { ...answer, profile: plain(answer.profile) } : null;
+  };
+  const remember = (save: { key: string; target: string; body: string } | null, answer: Saved) => {
+    if (save) saves.set(save.key, { target: save.target, body: save.body, answer });
   };
 
   /** A create or update body in either media type, read into the contract's JSON shape. */
@@ -204,8 +267,8 @@ export function profileHandlers({ route, db, contract, basePath }: MockContext):
 
     route('post', '/user/profile', async ({ request, identity }) => {
       const subject = subjectOf(identity);
-      const key = keyOf(request, subject);
-      const again = replay(key);
+      const save = await keyedSave(request, subject, 'POST');
+      const again = replay(save);
       if (again) {
         const { profile, etag } = again;
         return { status: 201, body: profile, headers: { location: `${basePath}/user/profile/${profile.id}`, etag } };
@@ -220,14 +283,14 @@ export function profileHandlers({ route, db, contract, basePath }: MockContext):
       db.owners.set(id, { owner: subject, version: 1 });
       if (image) await db.avatars.create({ id, ...image, version: 1 });
       const answer = { profile: plain(profile), etag: etag(id) };
-      if (key !== null) saves.set(key, answer);
+      remember(save, answer);
       return { status: 201, body: plain(profile), headers: { location: `${basePath}/user/profile/${id}`, etag: answer.etag } };
     }),
 
     route('patch', '/user/profile/{id}', async ({ request, identity, params: { id } }) => {
       const subject = subjectOf(identity);
-      const key = keyOf(request, subject);
-      const again = replay(key === null ? null : `${key} ${id}`);
+      const save = await keyedSave(request, subject, `PATCH ${id}`);
+      const again = replay(save);
       if (again) return { status: 200, body: again.profile, headers: { etag: again.etag } };
       const current = ownProfile(id, subject);
       precondition(request, id);
@@ -250,7 +313,7 @@ export function profileHandlers({ route, db, contract, basePath }: MockContext):
       }
       // Stryker disable next-line LogicalOperator: the update returns the stored profile, which holds exactly the fields of next, so either answers the same JSON
       const answer = { profile: plain(profile ?? next), etag: etag(id) };
-      if (key !== null) saves.set(`${key} ${id}`, answer);
+      remember(save, answer);
       return { status: 200, body: answer.profile, headers: { etag: answer.etag } };
     }),
 
@@ -267,7 +330,8 @@ export function profileHandlers({ route, db, contract, basePath }: MockContext):
       ownProfile(id, subjectOf(identity));
       const avatar = db.avatars.findFirst((q) => q.where({ id }));
       if (!avatar) throw httpError(404, `Profile '${id}' has no avatar`);
-      return { status: 200, bytes: avatar.bytes, type: avatar.type as ImageType, headers: { 'cache-control': 'no-cache' } };
+      // A member's image: kept by no cache, shared or private (its URL changes with each upload anyway).
+      return { status: 200, bytes: avatar.bytes, type: avatar.type as ImageType, headers: { 'cache-control': 'no-store' } };
     }),
   ];
 }

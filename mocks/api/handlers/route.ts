@@ -5,7 +5,7 @@
  * JSON body, and the resolver answers one of the documented statuses with the body documented for
  * it (or any Response, for a binary body). A handler that drifts from the document fails typecheck;
  * a document without the operation fails at start. An operation the document secures is only
- * resolved for a caller `authenticate` accepts.
+ * resolved for a caller `authenticate` accepts, holding the roles it names (./gate.ts).
  */
 import { http, type HttpHandler } from 'msw';
 import type { paths } from '../../../src/api/schema';
@@ -13,6 +13,7 @@ import type { Authenticate, Identity } from '../auth.ts';
 import { readJson } from '../body.ts';
 import type { Contract } from '../contract.ts';
 import { httpError } from '../errors.ts';
+import { createGate } from './gate.ts';
 import { SpecError, type OperationSpec } from '../../../openapi-kit/index.ts';
 
 export type Method = 'get' | 'put' | 'post' | 'delete' | 'patch';
@@ -45,8 +46,8 @@ export interface RouteRequest<O> {
   operation: OperationSpec;
   /**
    * Who is calling: for an operation openapi.yaml secures, the identity `authenticate` read from
-   * the request before the resolver runs (a request it refuses is answered 401 without reaching
-   * the resolver); null for an open operation.
+   * the request before the resolver runs (a request it refuses is answered 401, one without the
+   * role 403, without reaching the resolver); null for an open operation.
    */
   identity: Identity | null;
   /** The JSON body, read within its `x-max-body-bytes` (else 413), as JSON (415, 400) and valid against the operation's schema (400). */
@@ -91,6 +92,7 @@ function toResponse(reply: {
  * any scheme and host (`ANY_ORIGIN`) then `/api` in the Node server, which only sees its own requests.
  */
 export function createRouter(contract: Contract, prefix: string, authenticate: Authenticate): Router {
+  const admit = createGate(authenticate);
   const routed = new WeakMap<HttpHandler, { path: string; method: string }>();
 
   async function readBody(request: Request, operation: OperationSpec): Promise<unknown> {
@@ -108,9 +110,9 @@ export function createRouter(contract: Contract, prefix: string, authenticate: A
       if (!operation) throw new SpecError(`openapi.yaml has no ${method.toUpperCase()} ${path}`);
       const handler = http[method](`${prefix}${mswPath(path)}`, async ({ request, params }) => {
         try {
-          // Credentials come first, as a gateway in front of a real backend checks them: an
-          // anonymous caller learns nothing else (not even whether an id exists).
-          const identity = operation.secured ? await authenticate(request) : null;
+          // Who may call comes first, as a gateway in front of a real backend checks it: an
+          // anonymous caller, or a member without the role, learns nothing else (not even whether an id exists).
+          const identity = await admit(request, operation);
           const reply = await resolver({
             request,
             identity,

@@ -18,11 +18,14 @@ import { createRouter } from './route.ts';
 import { scenarioHandlers } from './scenarios.ts';
 import { error } from './server.test-support.ts';
 
-/** Signed in when the request carries `Bearer ok`. */
+/** Signed in as an admin when the request carries `Bearer ok`, as a member with `Bearer member`. */
 const authenticate: Authenticate = async (request) => {
-  if (request.headers.get('authorization') !== 'Bearer ok') throw unauthorized('Sign in: this operation needs a bearer access token');
-  return { subject: 'ada', scopes: ['openid'] };
+  const header = request.headers.get('authorization');
+  if (header === 'Bearer member') return { subject: 'grace', scopes: ['openid'], roles: ['member'] };
+  if (header !== 'Bearer ok') throw unauthorized('Sign in: this operation needs a bearer access token');
+  return { subject: 'ada', scopes: ['openid'], roles: ['member', 'admin'] };
 };
+const ADMIN = { authorization: 'Bearer ok' };
 
 interface Answer {
   status: number;
@@ -96,10 +99,10 @@ describe('on the mock of openapi.yaml', () => {
     });
 
     it('code gives the headers the answer documents with their examples, and changes no data', async () => {
-      const got = await call('/accounts', { method: 'POST', headers: { prefer: 'code=201' } });
+      const got = await call('/accounts', { method: 'POST', headers: { prefer: 'code=201', ...ADMIN } });
       expect(summary(got)).toEqual([201, 'application/json', { id: '4', name: 'Event budget', currency: 'EUR', balance: 300 }]);
       expect(got !== 'dropped' && got.headers.get('location')).toBe('/api/symbols/4');
-      const deleted = await call('/symbols/1', { method: 'DELETE', headers: { prefer: 'code=204' } });
+      const deleted = await call('/symbols/1', { method: 'DELETE', headers: { prefer: 'code=204', ...ADMIN } });
       expect(summary(deleted)).toEqual([204, null, null]);
       expect(summary(await call('/symbols/1'))).toEqual([
         200,
@@ -121,7 +124,7 @@ describe('on the mock of openapi.yaml', () => {
           createdAt: '2026-11-20T10:00:00Z',
         },
       ]);
-      const mismatch = await call('/symbols', { method: 'POST', headers: { prefer: 'code=400, example=mismatch' } });
+      const mismatch = await call('/symbols', { method: 'POST', headers: { prefer: 'code=400, example=mismatch', ...ADMIN } });
       expect(summary(mismatch)).toEqual([
         400,
         'application/json',
@@ -189,6 +192,38 @@ describe('on the mock of openapi.yaml', () => {
       ]);
     });
 
+    it('refuses a member the asked-for answer of an operation that needs an admin (403), and another site its change (403)', async () => {
+      const member = await call('/accounts', { method: 'POST', headers: { prefer: 'code=201', authorization: 'Bearer member' } });
+      expect(summary(member)).toEqual([403, 'application/json', error(403, 'Forbidden', 'This operation needs the admin role')]);
+      const crossSite = await call('/subscription', { method: 'POST', headers: { prefer: 'code=201', 'sec-fetch-site': 'cross-site' } });
+      expect(summary(crossSite)).toEqual([
+        403,
+        'application/json',
+        error(
+          403,
+          'Forbidden',
+          'Refused: a request from another site (Sec-Fetch-Site cross-site) without a bearer token cannot change anything',
+        ),
+      ]);
+    });
+
+    it('judges the caller before any delay: a refused request is answered at once, an admitted one after its delay', async () => {
+      const refusals: Array<[Record<string, string>, number]> = [
+        [{}, 401],
+        [{ authorization: 'Bearer member' }, 403],
+        [{ 'sec-fetch-site': 'cross-site' }, 403],
+      ];
+      for (const [headers, status] of refusals) {
+        const started = performance.now();
+        const got = await call('/symbols/1', { method: 'DELETE', headers: { prefer: 'delay=30000', ...headers } });
+        expect(summary(got)[0], JSON.stringify(headers)).toBe(status);
+        expect(performance.now() - started, JSON.stringify(headers)).toBeLessThan(5_000);
+      }
+      const started = performance.now();
+      expect(summary(await call('/symbols/1', { method: 'DELETE', headers: { prefer: 'delay=60', ...ADMIN } }))[0]).toBe(204);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(55);
+    });
+
     it('leaves a path that is no operation to the routes', async () => {
       const got = await call('/nothing', { headers: { prefer: 'code=200' } });
       expect(summary(got)).toEqual([404, 'application/json', error(404, 'Not Found', "Collection 'nothing' not found")]);
@@ -226,7 +261,7 @@ describe('on the mock of openapi.yaml', () => {
         ['POST', 201],
         ['PATCH', 200],
       ] as const) {
-        const got = await call('/accounts/1'.slice(0, method === 'POST' ? 9 : 11), { method });
+        const got = await call('/accounts/1'.slice(0, method === 'POST' ? 9 : 11), { method, headers: ADMIN });
         expect([
           method,
           got !== 'dropped' && got.status,
@@ -237,7 +272,7 @@ describe('on the mock of openapi.yaml', () => {
     });
 
     it('drop closes the connection with no answer', async () => {
-      expect(await call('/accounts/1', { method: 'DELETE' })).toBe('dropped');
+      expect(await call('/accounts/1', { method: 'DELETE', headers: ADMIN })).toBe('dropped');
     });
 
     it('delay holds the answer, then the route answers', async () => {

@@ -1,12 +1,14 @@
 /**
- * What happens before a route answers: the delay, and the answers asked for by `Prefer` or by the
- * scenario file (mocks/api/scenario.ts). Returning nothing lets the request go on to the routes.
+ * What happens before a route answers: who may call (./gate.ts), then the delay, and the answers
+ * asked for by `Prefer` or by the scenario file (mocks/api/scenario.ts). Returning nothing lets
+ * the request go on to the routes.
  */
 import { delay, http, HttpResponse, type HttpHandler } from 'msw';
 import { httpError } from '../errors.ts';
 import { isJsonMedia, responseFor, type OpenApiSpec, type OperationSpec, type ResponseSpec } from '../../../openapi-kit/index.ts';
 import { parsePrefer, pickRule, type Preferences, type Scenario } from '../scenario.ts';
 import type { MockContext } from './context.ts';
+import { createGate } from './gate.ts';
 
 export interface ScenarioOptions {
   /** The delay of every answer, unless `Prefer: delay` or a scenario rule gives another. */
@@ -72,9 +74,22 @@ export function scenarioHandlers(
 ): HttpHandler[] {
   const spec: OpenApiSpec = contract.spec;
   const { delayMs, scenario, random = Math.random } = options;
+  const admit = createGate(authenticate);
   return [
     http.all(`${prefix}/*`, async ({ request }) => {
       const op = spec.match(request.method, new URL(request.url).pathname.slice(basePath.length));
+      // Security comes first, as in Prism: a refused caller is answered at once, and neither holds
+      // a connection with a delay nor gets an asked-for answer of an operation it may not call.
+      if (op) {
+        try {
+          await admit(request, op);
+        } catch (error) {
+          if (error instanceof Response) return error;
+          // A check that fails for another reason than a refusal is the mock's failure, never a way in.
+          console.error(`Mock backend failure in ${op.id}`, error);
+          return httpError(500, 'The mock backend failed; see its log');
+        }
+      }
       const prefer = parsePrefer(request.headers.get('prefer'));
       if ('problem' in prefer) return problem(422, 'UNPROCESSABLE_ENTITY', 'Invalid request', prefer.problem);
       const { preferences } = prefer;
@@ -83,10 +98,6 @@ export function scenarioHandlers(
       const wait = preferences.delay ?? rule?.delay ?? delayMs;
       if (wait > 0) await delay(wait);
       if (!op) return undefined;
-      const answersHere =
-        preferences.code !== undefined || preferences.example !== undefined || rule?.fault !== undefined || rule?.status !== undefined;
-      // Security comes first, as in Prism: an asked-for answer of a secured operation is the caller's only once signed in.
-      if (answersHere && op.secured) await authenticate(request);
       if (preferences.code !== undefined || preferences.example !== undefined) return documentedAnswer(op, preferences);
       if (rule?.fault === 'drop') return HttpResponse.error();
       if (rule?.fault === 'invalid-json') return invalidJson(op);

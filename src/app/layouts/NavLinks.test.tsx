@@ -22,7 +22,7 @@ const current = () =>
     .filter((l) => l.getAttribute('aria-current') !== null)
     .map((l) => [l.textContent, l.getAttribute('aria-current')]);
 
-const signIn = () => act(() => sessionStarted({ subject: 'ada', name: 'Ada', email: null }));
+const signIn = (roles = ['member', 'admin']) => act(() => sessionStarted({ subject: 'ada', name: 'Ada', email: null, roles }));
 
 describe('MainNav', () => {
   it('lists the main screens in order, by name and address', () => {
@@ -47,8 +47,10 @@ describe('MainNav', () => {
     expect(current()).toEqual([]);
   });
 
-  it('offers Admin only to a signed-in member', () => {
+  it('offers Admin only to an admin: not signed out, not to a member', () => {
     at('/home', <MainNav variant="bar" />);
+    expect(screen.queryByRole('link', { name: 'Admin' })).toBeNull();
+    signIn(['member']);
     expect(screen.queryByRole('link', { name: 'Admin' })).toBeNull();
     signIn();
     expect(screen.getByRole('link', { name: 'Admin' }).getAttribute('href')).toBe('/admin');

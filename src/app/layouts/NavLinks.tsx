@@ -2,7 +2,7 @@ import { Link, useLocation } from 'wouter';
 import { Icon, type IconName } from '../../ui/icons';
 import { t } from '../../i18n';
 import type { MessageKey } from '../../i18n/en';
-import { isLoggedIn } from '../../state/auth';
+import { isAdmin } from '../../state/auth';
 import { COLLECTION_NAMES } from '../../api/collection-names';
 
 interface NavItem {
@@ -40,7 +40,8 @@ function NavLink({
 
 /** The app's main navigation, the same list in the top bar, the drawer and the modal drawer. */
 export function MainNav({ onNavigate, variant }: { onNavigate?: () => void; variant: 'bar' | 'drawer' }) {
-  const signedIn = isLoggedIn.value;
+  // Admin is offered to admins only; the screen tells a member who opens it by its address why not.
+  const admin = isAdmin.value;
   return (
     <ul className={`nav-list nav-list--${variant}`}>
       {MAIN.map((item) => (
@@ -51,7 +52,7 @@ export function MainNav({ onNavigate, variant }: { onNavigate?: () => void; vari
           </NavLink>
         </li>
       ))}
-      {signedIn && (
+      {admin && (
         <li>
           <NavLink to="/admin" onNavigate={onNavigate} exact={false}>
             <Icon name="admin" />

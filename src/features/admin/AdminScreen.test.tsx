@@ -6,6 +6,7 @@ import { memoryLocation } from 'wouter/memory-location';
 import AdminScreen from './AdminScreen';
 import { ApiError } from '../../api/errors';
 import { resetSnackbar, snackbar } from '../../ui/snackbar/store';
+import { sessionEnded, sessionStarted } from '../../state/auth';
 
 type Row = { id: string } & Record<string, unknown>;
 
@@ -44,11 +45,14 @@ beforeEach(() => {
   HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) {
     this.setAttribute('open', '');
   };
+  // The screens below are an admin's; the member's own screen has its tests at the end.
+  sessionStarted({ subject: 'ada', name: 'Ada Lovelace', email: null, roles: ['member', 'admin'] });
 });
 
 afterEach(() => {
   for (const fn of Object.values(backend)) fn.mockReset();
   act(() => resetSnackbar());
+  act(() => sessionEnded('signed-out'));
 });
 
 // The confirmation is in the page closed, as the browser keeps a closed <dialog>: hidden, so not found by role.
@@ -231,5 +235,32 @@ describe('<AdminScreen> of a collection', () => {
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Edit record a1' })).toBeNull());
     expect(snackbar.value).toMatchObject({ message: 'Record a1 saved.', duration: 4000 });
     expect(backend.list).toHaveBeenCalledTimes(2);
+  });
+});
+
+describe('<AdminScreen> for a member who is no admin', () => {
+  it('says the page is for admins, names the member, links home, and asks the backend nothing', () => {
+    act(() => sessionStarted({ subject: 'grace', name: 'Grace Hopper', email: null, roles: ['member'] }));
+    visit('/admin/symbols');
+    expect(screen.getByRole('heading', { level: 1, name: 'This page is for admins' })).toBeTruthy();
+    expect(screen.getByText(/You are signed in as Grace Hopper, a member/)).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Back to home' }).getAttribute('href')).toBe('/home');
+    expect(screen.queryByRole('button', { name: 'Restore seed data' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'New record' })).toBeNull();
+    expect(backend.list).not.toHaveBeenCalled();
+  });
+
+  it('a session stored before roles existed counts as no admin; its subject stands in for a missing name', () => {
+    act(() => sessionStarted({ subject: 'grace', name: '', email: null }));
+    visit('/admin');
+    expect(screen.getByText(/You are signed in as grace, a member/)).toBeTruthy();
+  });
+
+  it('shows nothing of the collections while the session is not read back yet', () => {
+    act(() => sessionEnded('signed-out'));
+    visit('/admin/symbols');
+    expect(screen.getByRole('status')).toBeTruthy();
+    expect(screen.queryByRole('heading', { level: 1 })).toBeNull();
+    expect(backend.list).not.toHaveBeenCalled();
   });
 });

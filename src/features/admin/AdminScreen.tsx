@@ -9,6 +9,7 @@ import { backendMessage } from './backend-message';
 import { ConfirmDialog } from '../../ui/widgets/ConfirmDialog';
 import { showSnackbar } from '../../ui/snackbar/store';
 import { RecordEditor, type EditTarget } from './RecordEditor';
+import { isAdmin, member } from '../../state/auth';
 
 type Row = { id: string } & Record<string, unknown>;
 
@@ -122,7 +123,30 @@ function CollectionTable({ name }: { name: CollectionName }) {
   );
 }
 
+/** What a signed-in member who is no admin sees here: why, and the way back. */
+function NeedsAdmin({ name }: { name: string }) {
+  return (
+    <div className="screen admin">
+      <h1 tabIndex={-1}>{t('admin.needsAdmin.title')}</h1>
+      <p>{t('admin.needsAdmin.body', { name })}</p>
+      <p>
+        <Link href="/home" className="button button--tonal">
+          {t('admin.needsAdmin.home')}
+        </Link>
+      </p>
+    </div>
+  );
+}
+
 export default function AdminScreen() {
+  // The route asks for a signed-in member; the session is read back after the first render, and
+  // nothing of the collections is shown (or requested) until it says whether they are an admin.
+  if (!member.value) return <LoadingState />;
+  if (!isAdmin.value) return <NeedsAdmin name={member.value.name || member.value.subject} />;
+  return <CollectionsAdmin />;
+}
+
+function CollectionsAdmin() {
   const params = useParams<{ collection?: string }>();
   const [resetting, setResetting] = useState(false);
   const [generation, setGeneration] = useState(0);
