@@ -37,6 +37,7 @@ describe('verify/action.yml', () => {
     env.CIRCLE_VERIFY_BASE_URL = 'http://127.0.0.1:1/api';
     env.CIRCLE_VERIFY_HEADERS = 'Authorization: Bearer a';
     env.CIRCLE_VERIFY_OTHER_HEADERS = 'Authorization: Bearer b';
+    env.CIRCLE_VERIFY_ADMIN_HEADERS = 'Authorization: Bearer c';
     env.CIRCLE_VERIFY_ARGS = '--runs 2';
     const inputs = readInputs(env);
     if ('problem' in inputs) throw new Error(inputs.problem);
@@ -49,6 +50,8 @@ describe('verify/action.yml', () => {
       'Authorization: Bearer a',
       '--other-header',
       'Authorization: Bearer b',
+      '--admin-header',
+      'Authorization: Bearer c',
       '--junit',
       '/work/v-circle_verify_junit',
       '--html',
@@ -73,6 +76,7 @@ describe('the step, piece by piece', () => {
       spec: '',
       headers: ['Authorization: Bearer x', 'X-Api-Key: k'],
       otherHeaders: [],
+      adminHeaders: [],
       junit: '',
       html: '',
       json: '',
@@ -143,6 +147,7 @@ describe('the step, run as the action runs it', () => {
       CIRCLE_VERIFY_BASE_URL: mock.baseUrl,
       CIRCLE_VERIFY_HEADERS: header(mock.headers),
       CIRCLE_VERIFY_OTHER_HEADERS: header(mock.otherHeaders),
+      CIRCLE_VERIFY_ADMIN_HEADERS: header(mock.adminHeaders),
       CIRCLE_VERIFY_JUNIT: 'reports/verify.xml',
       CIRCLE_VERIFY_HTML: 'verify.html',
       CIRCLE_VERIFY_ARGS: '--runs 2 --quiet',

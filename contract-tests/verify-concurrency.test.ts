@@ -68,7 +68,12 @@ describe('a run side by side', () => {
   async function recordRun(concurrency: number) {
     const mock = await startEmbeddedMock();
     mocks.push(mock);
-    const target = new Target({ baseUrl: mock.baseUrl, headers: mock.headers, otherHeaders: mock.otherHeaders });
+    const target = new Target({
+      baseUrl: mock.baseUrl,
+      headers: mock.headers,
+      otherHeaders: mock.otherHeaders,
+      adminHeaders: mock.adminHeaders,
+    });
     const sent = new Map<string, string[]>();
     target.onExchange = (exchange) => {
       if (!exchange.op) return;

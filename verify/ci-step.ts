@@ -14,6 +14,7 @@ export interface StepInputs {
   spec: string;
   headers: string[];
   otherHeaders: string[];
+  adminHeaders: string[];
   junit: string;
   html: string;
   json: string;
@@ -37,6 +38,7 @@ export function readInputs(env: Env): StepInputs | { problem: string } {
     spec: (env.CIRCLE_VERIFY_SPEC ?? '').trim(),
     headers: lines(env.CIRCLE_VERIFY_HEADERS),
     otherHeaders: lines(env.CIRCLE_VERIFY_OTHER_HEADERS),
+    adminHeaders: lines(env.CIRCLE_VERIFY_ADMIN_HEADERS),
     junit: (env.CIRCLE_VERIFY_JUNIT ?? '').trim(),
     html: (env.CIRCLE_VERIFY_HTML ?? '').trim(),
     json: (env.CIRCLE_VERIFY_JSON ?? '').trim(),
@@ -54,6 +56,7 @@ export function verifyArgs(inputs: StepInputs, workspace: string): string[] {
     ...(inputs.spec ? ['--spec', file(inputs.spec)] : []),
     ...inputs.headers.flatMap((h) => ['--header', h]),
     ...inputs.otherHeaders.flatMap((h) => ['--other-header', h]),
+    ...inputs.adminHeaders.flatMap((h) => ['--admin-header', h]),
     ...(inputs.junit ? ['--junit', file(inputs.junit)] : []),
     ...(inputs.html ? ['--html', file(inputs.html)] : []),
     ...(inputs.json ? ['--json', file(inputs.json)] : []),
@@ -63,7 +66,7 @@ export function verifyArgs(inputs: StepInputs, workspace: string): string[] {
 
 /** The values of the headers (tokens, keys): GitHub hides each in the log once told. */
 export function maskCommands(inputs: StepInputs): string[] {
-  const values = [...inputs.headers, ...inputs.otherHeaders]
+  const values = [...inputs.headers, ...inputs.otherHeaders, ...inputs.adminHeaders]
     .map((h) => h.slice(h.indexOf(':') + 1).trim())
     .flatMap((value) => [value, ...value.split(/\s+/).filter((part) => part.length >= 8)]);
   return [...new Set(values)].filter(Boolean).map((value) => `::add-mask::${value}`);
