@@ -31,6 +31,9 @@ async function compilePrePaint(root: string, entry: string): Promise<string> {
   return chunk.code;
 }
 
+/** The empty element after the prerendered screen that the first paint waits for. */
+export const SCREEN_END_ID = 'screen-end';
+
 /** The app's entry module the built index.html loads: the pre-paint script loads it instead, after the first paint. */
 const ENTRY_SCRIPT = /\s*<script type="module" crossorigin src="([^"]+)"><\/script>/;
 
@@ -45,17 +48,26 @@ export function fillTemplate(template: string, page: PrerenderedPage, render: Pa
   const preloads = page.html.match(/^(?:<link [^>]*\/>)*/)?.[0] ?? '';
   const body = page.html.slice(preloads.length);
   const mark = render.kind === 'route' ? ` ${PRERENDER_ATTRIBUTE}="${escapeHtml(render.route)}"` : '';
-  return template
-    .replace(
-      /<html lang="[^"]*"/,
-      // data-build names the build in the page itself (the entry sets it too, for the dev server).
-      `<html lang="${PRERENDER_LANGUAGE}" data-build="${escapeHtml(buildId)}" data-prerender-lang="${PRERENDER_LANGUAGE}" data-prerender-theme="${DEFAULT_THEME}" data-theme="${DEFAULT_THEME}"`,
-    )
-    .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(page.title)}</title>`)
-    .replace(ENTRY_SCRIPT, '')
-    .replace(/(<meta name="viewport"[^>]*>)/, `$1\n    <script async src="${prePaintUrl}"></script>`)
-    .replace('</head>', `  ${preloads}\n  </head>`)
-    .replace('<div id="root"></div>', `<div id="root"${mark}>${body}</div>`);
+  return (
+    template
+      .replace(
+        /<html lang="[^"]*"/,
+        // data-build names the build in the page itself (the entry sets it too, for the dev server).
+        `<html lang="${PRERENDER_LANGUAGE}" data-build="${escapeHtml(buildId)}" data-prerender-lang="${PRERENDER_LANGUAGE}" data-prerender-theme="${DEFAULT_THEME}" data-theme="${DEFAULT_THEME}"`,
+      )
+      .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(page.title)}</title>`)
+      .replace(ENTRY_SCRIPT, '')
+      // The first frame waits for the whole screen: the parser may yield part way through the body,
+      // and a frame painted then would show the top bar alone, the screen's largest element a frame
+      // later (its largest contentful paint after the first one). Chromium lifts the block once the
+      // named element is inserted, so it names an empty marker just after the screen.
+      .replace(
+        /(<meta name="viewport"[^>]*>)/,
+        `$1\n    <script async src="${prePaintUrl}"></script>\n    <link rel="expect" href="#${SCREEN_END_ID}" blocking="render" />`,
+      )
+      .replace('</head>', `  ${preloads}\n  </head>`)
+      .replace('<div id="root"></div>', `<div id="root"${mark}>${body}</div><template id="${SCREEN_END_ID}"></template>`)
+  );
 }
 
 /**
