@@ -511,6 +511,17 @@ function lighthouseRows(path: string, lh: RouteLighthouse): Figure[] {
   const o = lh.median.observed;
   const runs = `median of ${lh.runs}`;
   const gap = Math.round(lh.lcpAfterFcp);
+  if (lh.median.error) {
+    // Nothing measured: a hydrated route's budget cannot be said to hold.
+    return [
+      {
+        figure: `${path} LCP − FCP (mobile, simulated)`,
+        value: 'not measured',
+        ...(lh.hydrated ? { goal: `≤ ${LCP_AFTER_FCP_BUDGET_MS} ms`, met: false, budget: true } : {}),
+        notes: `Lighthouse: ${lh.median.error}`,
+      },
+    ];
+  }
   return [
     {
       figure: `${path} LCP − FCP (mobile, simulated, ${runs})`,

@@ -104,6 +104,8 @@ export interface LighthouseRun {
   /** The element of the largest contentful paint: its selector and its text (or markup). */
   lcpElement: string | null;
   failedAudits: Record<string, string[]>;
+  /** Why Lighthouse measured nothing (its runtime error, or no paint found); null when it did. */
+  error: string | null;
 }
 
 /**
@@ -198,6 +200,11 @@ export async function runLighthouse(
         },
         lcpElement: lcpElementOf(lhr.audits['lcp-breakdown-insight']),
         failedAudits,
+        error:
+          lhr.runtimeError?.message ??
+          (Number.isFinite(numeric('first-contentful-paint')) && Number.isFinite(numeric('largest-contentful-paint'))
+            ? null
+            : 'no first or largest contentful paint measured'),
       });
       mkdirSync(resolve(import.meta.dirname, 'reports'), { recursive: true });
       writeFileSync(resolve(import.meta.dirname, `reports/run-${i + 1}.json`), result.report as string);
@@ -206,25 +213,28 @@ export async function runLighthouse(
     chrome.kill();
     forget();
   }
-  const keys = Object.keys(results[0]!.categories);
+  // A run that measured nothing (a runtime error on a busy machine) is left out of the median.
+  const measured = results.some((r) => !r.error) ? results.filter((r) => !r.error) : results;
+  const keys = Object.keys(measured[0]!.categories);
   const med: LighthouseRun = {
-    categories: Object.fromEntries(keys.map((k) => [k, median(results.map((r) => r.categories[k]!))])),
+    categories: Object.fromEntries(keys.map((k) => [k, median(measured.map((r) => r.categories[k]!))])),
     metrics: {
-      lcp: median(results.map((r) => r.metrics.lcp)),
-      tbt: median(results.map((r) => r.metrics.tbt)),
-      cls: median(results.map((r) => r.metrics.cls)),
-      fcp: median(results.map((r) => r.metrics.fcp)),
-      si: median(results.map((r) => r.metrics.si)),
+      lcp: median(measured.map((r) => r.metrics.lcp)),
+      tbt: median(measured.map((r) => r.metrics.tbt)),
+      cls: median(measured.map((r) => r.metrics.cls)),
+      fcp: median(measured.map((r) => r.metrics.fcp)),
+      si: median(measured.map((r) => r.metrics.si)),
     },
     observed: {
-      fcp: median(results.map((r) => r.observed.fcp)),
-      lcp: median(results.map((r) => r.observed.lcp)),
+      fcp: median(measured.map((r) => r.observed.fcp)),
+      lcp: median(measured.map((r) => r.observed.lcp)),
     },
     // The element most runs found (a tie goes to the first run's).
-    lcpElement: mostFrequent(results.map((r) => r.lcpElement)),
-    failedAudits: results[0]!.failedAudits,
+    lcpElement: mostFrequent(measured.map((r) => r.lcpElement)),
+    failedAudits: measured[0]!.failedAudits,
+    error: measured[0]!.error,
   };
-  return { runs: results, median: med };
+  return { runs: measured, median: med };
 }
 
 async function main() {
