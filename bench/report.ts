@@ -8,6 +8,8 @@ export interface Figure {
   goal?: string;
   /** true: meets the goal; false: misses it; undefined: no goal. */
   met?: boolean;
+  /** The goal is a budget: missing it fails the bench. */
+  budget?: boolean;
   peer?: string;
   notes?: string;
 }
@@ -17,7 +19,7 @@ export function printFigures(figures: readonly Figure[]): void {
   const cols = [
     ['figure', ...figures.map((f) => f.figure)],
     ['value', ...figures.map((f) => f.value)],
-    ['goal', ...figures.map((f) => (f.goal ? `${mark(f)} ${f.goal}` : ''))],
+    ['goal', ...figures.map((f) => (f.goal ? `${mark(f)} ${f.goal}${f.budget ? ' (budget)' : ''}` : ''))],
     ['peer (same run)', ...figures.map((f) => f.peer ?? '')],
   ];
   const widths = cols.map((c) => Math.max(...c.map((x) => x.length)));
@@ -35,7 +37,8 @@ export function writeHtmlReport(file: string, figures: readonly Figure[], meta: 
   const rows = figures
     .map((f) => {
       const state = f.met === undefined ? '' : f.met ? 'met' : 'missed';
-      return `<tr class="${state}"><th scope="row">${escapeHtml(f.figure)}</th><td>${escapeHtml(f.value)}</td><td>${escapeHtml(f.goal ?? '')}${
+      const goal = f.goal ? `${f.goal}${f.budget ? ' (budget)' : ''}` : '';
+      return `<tr class="${state}"><th scope="row">${escapeHtml(f.figure)}</th><td>${escapeHtml(f.value)}</td><td>${escapeHtml(goal)}${
         state ? ` <span>(${state})</span>` : ''
       }</td><td>${escapeHtml(f.peer ?? '')}</td><td>${escapeHtml(f.notes ?? '')}</td></tr>`;
     })

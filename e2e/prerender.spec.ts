@@ -1,5 +1,5 @@
 import { test, expect } from './support/fixtures';
-import { holdScripts } from './support/pages';
+import { appRunning, holdScripts, settled } from './support/pages';
 
 /**
  * Each public route's first screen comes in its HTML (React's static rendering at build time), is
@@ -109,6 +109,47 @@ test.describe('prerendered pages', () => {
       await context.close();
     }
   });
+
+  // Lighthouse's phone: the screen's largest element is painted from the HTML in the page's first
+  // contentful frame (the whole screen at once), and nothing the app or its data paints later,
+  // hydrated in place, is larger.
+  const LARGEST = [
+    { path: '/home', largest: 'p.hero__intro' },
+    { path: '/settings', largest: 'p#notifications-hint' },
+    { path: '/dashboard', largest: 'p.screen__intro' },
+    { path: '/404', largest: 'main p' },
+  ];
+  for (const { path, largest } of LARGEST) {
+    test(`${path}: the largest paint is the first one, of an element of the HTML that hydration keeps`, async ({ page, consoleErrors }) => {
+      await page.setViewportSize({ width: 412, height: 823 });
+      await page.addInitScript(`window.__largest = [];
+        new PerformanceObserver((list) => { for (const e of list.getEntries()) window.__largest.push(e); })
+          .observe({ type: 'largest-contentful-paint', buffered: true });`);
+      const release = await holdScripts(page);
+      await page.goto(path, { waitUntil: 'commit' });
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+      await page.evaluate((selector) => {
+        (window as unknown as { prerendered: Element | null }).prerendered = document.querySelector(selector);
+      }, largest);
+      release();
+      await appRunning(page);
+      await settled(page);
+      // Two frames after the last change, so that any later paint has been reported.
+      await page.evaluate(() => new Promise((painted) => requestAnimationFrame(() => requestAnimationFrame(painted))));
+      const seen = await page.evaluate(() => {
+        const w = window as unknown as { __largest: LargestContentfulPaint[]; prerendered: Element | null };
+        const fcp = performance.getEntriesByName('first-contentful-paint')[0]!.startTime;
+        const last = w.__largest.at(-1)!;
+        return {
+          allAtFirstPaint: w.__largest.every((e) => e.startTime === fcp),
+          isPrerendered: last.element !== null && last.element === w.prerendered,
+          connected: last.element?.isConnected ?? false,
+        };
+      });
+      expect(seen).toEqual({ allAtFirstPaint: true, isPrerendered: true, connected: true });
+      expect(consoleErrors).toEqual([]);
+    });
+  }
 
   // A phone (Lighthouse's mobile width), where the panels stack: a short loading state would push the
   // ones below down as each list came in.

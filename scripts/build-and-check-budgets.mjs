@@ -11,6 +11,7 @@ const budgets = JSON.parse(readFileSync(resolve(root, 'budgets.json'), 'utf8'));
 const f = bundleFigures(resolve(root, 'dist'));
 const rows = [
   ['first load JS+CSS (gzip)', f.firstLoad.gzip, budgets.firstLoadGzip],
+  ["first load JS, the app's own (gzip, React apart)", f.firstLoad.appJs, budgets.firstLoadAppJsGzip],
   [`largest lazy chunk (gzip, ${f.largestLazyChunk.file})`, f.largestLazyChunk.gzip, budgets.largestLazyChunkGzip],
   [`precache (${f.precache.entries} entries)`, f.precache.bytes, budgets.precacheBytes],
   ['sign-in client, on demand (gzip)', f.signInClient.gzip, budgets.signInClientGzip],

@@ -5,6 +5,9 @@ import { gzipSync } from 'node:zlib';
 
 const gz = (file) => gzipSync(readFileSync(file), { level: 9 }).length;
 
+/** The chunk of vite.config.ts's 'react' group: react, react-dom and the scheduler. */
+export const REACT_CHUNK = /^assets\/react-[\w-]+\.js$/;
+
 /** What the first visit to '/' downloads before the home screen renders: the pre-paint script, the
  * entry and its CSS, the boot chunk it loads, and the home route, each with its static imports. */
 export function bundleFigures(dist) {
@@ -30,6 +33,9 @@ export function bundleFigures(dist) {
   // The pre-paint script every page runs in its <head> (written by the prerender, not in the manifest).
   for (const name of readdirSync(resolve(dist, 'assets'))) if (/^pre-paint-.*\.js$/.test(name)) firstLoad.add(`assets/${name}`);
   const files = [...firstLoad].map((file) => ({ file, bytes: statSync(resolve(dist, file)).size, gzip: gz(resolve(dist, file)) }));
+  const jsFiles = files.filter((f) => f.file.endsWith('.js'));
+  // React's own chunk (react, react-dom, the scheduler: vite.config.ts's 'react' group) and the rest.
+  const reactFiles = jsFiles.filter((f) => REACT_CHUNK.test(f.file));
   const lazy = Object.values(manifest)
     .filter((c) => c.file.endsWith('.js') && !firstLoad.has(c.file))
     .map((c) => ({ file: c.file, gzip: gz(resolve(dist, c.file)) }))
@@ -45,7 +51,9 @@ export function bundleFigures(dist) {
   return {
     firstLoad: {
       files,
-      js: files.filter((f) => f.file.endsWith('.js')).reduce((s, f) => s + f.gzip, 0),
+      js: jsFiles.reduce((s, f) => s + f.gzip, 0),
+      reactJs: reactFiles.reduce((s, f) => s + f.gzip, 0),
+      appJs: jsFiles.filter((f) => !reactFiles.includes(f)).reduce((s, f) => s + f.gzip, 0),
       css: files.filter((f) => f.file.endsWith('.css')).reduce((s, f) => s + f.gzip, 0),
       gzip: files.reduce((s, f) => s + f.gzip, 0),
       bytes: files.reduce((s, f) => s + f.bytes, 0),

@@ -6,10 +6,10 @@ import { reportStartFailure } from './lib/start-failure';
 import { recordEarlyInstallEvents } from './lib/early-install';
 
 /**
- * First in <head> (a classic script, so the strict CSP needs no inline code; async, so it holds
- * up no paint, and it is small enough to run before the stylesheet is in): the member's theme and
- * language from storage apply, and what the prerendered HTML shows that would not be theirs is
- * hidden until the app renders over it. Then it loads the app.
+ * First in <head> (a classic script, so the strict CSP needs no inline code; deferred, so it holds
+ * up no parsing, and render-blocking, so the first paint waits for it and has the whole screen):
+ * the member's theme and language from storage apply, and what the prerendered HTML shows that
+ * would not be theirs is hidden until the app renders over it. Then it loads the app.
  */
 function stored(key: string): unknown {
   try {

@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { signal } from '@preact/signals-core';
 import { act, render, screen } from '@testing-library/react';
 import { Component, createElement, Suspense, type ComponentType, type ReactNode } from 'react';
 import { forget, lazyScreen, prefetchRoute, prefetchRoutes, shouldPrefetch } from './lazy-routes';
@@ -59,6 +60,29 @@ describe('prefetchRoutes', () => {
     expect(a.load).toHaveBeenCalledTimes(1);
     expect(b.load).not.toHaveBeenCalled();
     expect(c.load).toHaveBeenCalledTimes(1);
+  });
+
+  it('leaves the screens that need a session until one starts, then loads them once', () => {
+    const open = fakeRoute();
+    const member = fakeRoute({ requiresAuth: true });
+    const signedIn = signal(false);
+    expect(prefetchRoutes([open, member], {}, signedIn)).toBe(1);
+    expect(open.load).toHaveBeenCalledTimes(1);
+    expect(member.load).not.toHaveBeenCalled();
+    signedIn.value = true;
+    expect(member.load).toHaveBeenCalledTimes(1);
+    // Signed out and in again: nothing is asked twice.
+    signedIn.value = false;
+    signedIn.value = true;
+    expect(member.load).toHaveBeenCalledTimes(1);
+    expect(open.load).toHaveBeenCalledTimes(1);
+  });
+
+  it('loads the screens that need a session at once for a member signed in', () => {
+    const open = fakeRoute();
+    const member = fakeRoute({ requiresAuth: true });
+    expect(prefetchRoutes([open, member], {}, signal(true))).toBe(2);
+    expect(member.load).toHaveBeenCalledTimes(1);
   });
 
   it('loads nothing on a 2g or data-saver connection', () => {

@@ -1,4 +1,6 @@
 import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import { effect, type ReadonlySignal } from '@preact/signals-core';
+import { isLoggedIn } from '../state/auth';
 import { ROUTES, type RouteDef } from './routes';
 
 /** One lazy component per route module; a failed load is forgotten so that a retry fetches again. */
@@ -54,10 +56,28 @@ export function shouldPrefetch(
   return !/(^|-)2g$/.test(connection.effectiveType ?? '');
 }
 
-/** After load, fetch every lazy route that asks for it, unless the connection says not to. */
-export function prefetchRoutes(routes: readonly RouteDef[] = ROUTES, connection?: NetworkInformation): number {
+/**
+ * After load, fetch every lazy route that asks for it, unless the connection says not to. The
+ * screens that need a session come once one has started: a visitor signed out is sent to sign in
+ * from them, so their code (a tenth of a first visit's bytes) would be of no use yet. Returns how
+ * many routes it fetches now.
+ */
+export function prefetchRoutes(
+  routes: readonly RouteDef[] = ROUTES,
+  connection?: NetworkInformation,
+  signedIn: ReadonlySignal<boolean> = isLoggedIn,
+): number {
   if (!shouldPrefetch(connection ?? (navigator as { connection?: NetworkInformation }).connection)) return 0;
   const wanted = routes.filter((r) => !r.noPrefetch);
-  for (const r of wanted) void prefetchRoute(r);
-  return wanted.length;
+  const open = signedIn.peek() ? wanted : wanted.filter((r) => !r.requiresAuth);
+  for (const r of open) void prefetchRoute(r);
+  const members = wanted.filter((r) => !open.includes(r));
+  if (members.length > 0) {
+    const stop = effect(() => {
+      if (!signedIn.value) return;
+      for (const r of members) void prefetchRoute(r);
+      stop();
+    });
+  }
+  return open.length;
 }

@@ -156,6 +156,8 @@ export const de: Messages = {
   'settings.storageRefused': 'Dein Browser lässt das Speichern dieser Einstellung nicht zu: Sie geht verloren, wenn du die App schließt.',
 
   'dashboard.title': 'Übersicht',
+  'dashboard.intro':
+    'Dein Kreis auf einen Blick: die Salden seiner Konten, die Symbole, denen er folgt, und die neuesten Nachrichten seiner Mitglieder.',
   'dashboard.accounts': 'Konten',
   'dashboard.symbols': 'Symbole',
   'dashboard.notifications': 'Benachrichtigungen',

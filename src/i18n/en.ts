@@ -153,6 +153,7 @@ export const en = {
   'settings.storageRefused': 'Your browser refused to store this setting: it will be lost when you close the app.',
 
   'dashboard.title': 'Dashboard',
+  'dashboard.intro': 'Your circle at a glance: the balances of its accounts, the symbols it follows and the latest news from its members.',
   'dashboard.accounts': 'Accounts',
   'dashboard.symbols': 'Symbols',
   'dashboard.notifications': 'Notifications',

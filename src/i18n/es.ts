@@ -154,6 +154,7 @@ export const es: Messages = {
   'settings.storageRefused': 'Tu navegador no ha permitido guardar este ajuste: se perderá al cerrar la app.',
 
   'dashboard.title': 'Panel',
+  'dashboard.intro': 'Tu círculo de un vistazo: los saldos de sus cuentas, los símbolos que sigue y las últimas noticias de sus miembros.',
   'dashboard.accounts': 'Cuentas',
   'dashboard.symbols': 'Símbolos',
   'dashboard.notifications': 'Notificaciones',

@@ -159,6 +159,8 @@ export const fr: Messages = {
   'settings.storageRefused': 'Votre navigateur a refusé d’enregistrer ce paramètre : il sera perdu à la fermeture de l’application.',
 
   'dashboard.title': 'Tableau de bord',
+  'dashboard.intro':
+    'Votre cercle d’un coup d’œil : les soldes de ses comptes, les symboles qu’il suit et les dernières nouvelles de ses membres.',
   'dashboard.accounts': 'Comptes',
   'dashboard.symbols': 'Symboles',
   'dashboard.notifications': 'Notifications',

@@ -154,6 +154,7 @@ export const zhHans: Messages = {
   'settings.storageRefused': '浏览器拒绝保存此设置：关闭应用后，该设置将会丢失。',
 
   'dashboard.title': '仪表板',
+  'dashboard.intro': '一览你的圈子：各账户的余额、关注的股票代码，以及成员的最新动态。',
   'dashboard.accounts': '账户',
   'dashboard.symbols': '股票代码',
   'dashboard.notifications': '通知',

@@ -22,6 +22,10 @@ describe('<DashboardScreen>', () => {
     serve({});
     render(<DashboardScreen />);
     expect(screen.getByRole('heading', { level: 1, name: 'Dashboard' }).tabIndex).toBe(-1);
+    // What the screen is for, from its first render: the panels fill in below it.
+    expect(screen.getByRole('heading', { level: 1 }).nextElementSibling?.textContent).toBe(
+      'Your circle at a glance: the balances of its accounts, the symbols it follows and the latest news from its members.',
+    );
     expect(backend.list.mock.calls.map((c) => c[0])).toEqual(['accounts', 'symbols', 'notifications']);
     for (const name of ['Accounts', 'Symbols', 'Notifications']) {
       expect(panel(name).getAttribute('aria-busy')).toBe('true');

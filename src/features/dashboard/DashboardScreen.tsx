@@ -43,6 +43,7 @@ export default function DashboardScreen() {
   return (
     <div className="screen dashboard">
       <h1 tabIndex={-1}>{t('dashboard.title')}</h1>
+      <p className="screen__intro">{t('dashboard.intro')}</p>
       <div className="card-grid">
         <Panel
           id="dash-accounts"

@@ -70,6 +70,11 @@ describe('<HomeScreen>', () => {
     const title = screen.getByRole('heading', { level: 1, name: 'Welcome to Circle' });
     expect(title.tabIndex).toBe(-1);
     expect(screen.getByRole('region', { name: 'Welcome to Circle' })).toBeTruthy();
+    // The art is the stylesheet's decoration: no image to fetch, nothing for assistive technology.
+    const art = screen.getByRole('region', { name: 'Welcome to Circle' }).querySelector('.hero__art');
+    expect(art?.getAttribute('aria-hidden')).toBe('true');
+    expect(art?.childNodes).toHaveLength(0);
+    expect(document.querySelector('img')).toBeNull();
     expect(
       screen.getByText(
         'Meet people who learn what you learn. Keep your profile up to date, follow the news of your circle and pick up where you left off, even on a train.',

@@ -35,10 +35,10 @@ export default function HomeScreen() {
   return (
     <div className="screen home">
       <section className="hero" aria-labelledby="home-title">
-        {/* The same art home.html paints before the scripts run: it stays in place. Decoded with the
-            page's first frame (it is a small SVG, asked for first), not a frame later: the screen's
-            largest paint is then its first one. */}
-        <img className="hero__art" src="/hero.svg" alt="" width="640" height="240" fetchPriority="high" decoding="sync" />
+        {/* Decoration drawn by the stylesheet, not an image: it needs no request, paints with the
+            HTML's first frame in the theme's colours, and is never the screen's largest paint (the
+            heading and intro, in the HTML, are). */}
+        <div className="hero__art" aria-hidden="true" />
         <h1 id="home-title" tabIndex={-1}>
           {member ? t('home.welcomeBack', { name: member.displayName }) : t('home.title')}
         </h1>

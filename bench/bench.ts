@@ -1,0 +1,621 @@
+/**
+ * What `npm run bench` measures (bench/run.ts reads its options first): the build's bytes, the
+ * first load and cold visit in a browser, Lighthouse on each prerendered route, long tasks at 4×
+ * CPU, warm loads, the server under load and the mock's throughput. Each figure is printed beside
+ * its goal; a missed budget (a hydrated route's largest paint more than 50 ms after its first one, a
+ * cold visit's bytes over budgets.json's) makes the run fail.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import { tmpdir } from 'node:os';
+import { basename, join, resolve } from 'node:path';
+import autocannon from 'autocannon';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { chromium, type Browser } from '@playwright/test';
+import { startServer, type RunningServer } from '../mocks/server/index.ts';
+import { PAGE_FILES, PRERENDER_ATTRIBUTE } from '../src/index.ts';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../playwright.config.ts';
+import { runLighthouse, type LighthouseRun } from '../lighthouse/audit.ts';
+import { freePort, startServerProcess, tinyBuild } from '../testkit/index.ts';
+// @ts-expect-error: a plain .mjs module without type declarations, shared with the budget check.
+import { bundleFigures, REACT_CHUNK } from '../scripts/bundle-figures.mjs';
+import { measureLongTasks, type LongTask, type LongTasks } from './long-tasks.ts';
+import { isFullRun, type BenchOptions } from './options.ts';
+import { printFigures, writeHtmlReport, type Figure } from './report.ts';
+import { track } from './shutdown.ts';
+
+const ROOT = resolve(import.meta.dirname, '..');
+
+// Set by runBench: one run per process.
+let options: BenchOptions;
+let quick: boolean;
+let DIST: string;
+
+/** The largest contentful paint of a hydrated route may come at most this long after its first one. */
+const LCP_AFTER_FCP_BUDGET_MS = 50;
+const BUDGETS = JSON.parse(readFileSync(resolve(ROOT, 'budgets.json'), 'utf8')) as Record<string, { limit: number; goal: number }>;
+
+/** A full garbage collection, so heap figures compare live memory only. */
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+interface FirstLoad {
+  requests: number;
+  jsCssTransferred: number;
+  jsCssRequests: number;
+  /** Every JS and CSS file fetched once the page is idle (the prefetch of other screens included), gzip. */
+  idleJsCssGzip: number;
+  idleJsCssFiles: number;
+  /** Those files with their gzip bytes, largest first: what a growth is made of. */
+  idleFiles: { file: string; gzip: number }[];
+}
+
+/** A prerendered route, and whether its page is hydrated (else the app renders over a frame). */
+interface Route {
+  path: string;
+  hydrated: boolean;
+}
+
+/** Every path of a prerendered page (src/config/page-files.ts), or the ones asked for. */
+function routesToMeasure(asked: readonly string[] | null): Route[] {
+  const fileOf = (path: string) =>
+    Object.entries(PAGE_FILES).find(([, paths]) =>
+      paths.some((p) => p === path || (p.endsWith('/*') && path.startsWith(p.slice(0, -1)))),
+    )?.[0];
+  const paths = asked ?? Object.values(PAGE_FILES).flatMap((list) => list.filter((p) => !p.endsWith('/*')));
+  return paths.map((path) => {
+    const file = fileOf(path);
+    const html = file && existsSync(join(DIST, file)) ? readFileSync(join(DIST, file), 'utf8') : '';
+    return { path, hydrated: html.includes(` ${PRERENDER_ATTRIBUTE}="`) };
+  });
+}
+
+/** Chromium for a measure, closed by the bench itself when it is stopped. */
+async function launchBrowser(): Promise<{ browser: Browser; forget: () => void }> {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
+  return { browser, forget: track(() => browser.close()) };
+}
+
+/** What a first visit to '/' downloads until the home screen has rendered, measured in the browser. */
+async function measureFirstLoad(server: RunningServer): Promise<FirstLoad> {
+  const { browser, forget } = await launchBrowser();
+  try {
+    const page = await browser.newPage();
+    // The moment the app has rendered its first screen (the heading is already in the prerendered
+    // HTML: the app's own event says when its code has hydrated it): requests started before it are
+    // the first load; the idle prefetch of other screens comes after.
+    await page.addInitScript(
+      `addEventListener('circle:first-screen', () => { window.__renderedAt = performance.now(); }, { once: true });`,
+    );
+    await page.goto(`${server.url}/`);
+    // A function, not a string: the page's CSP forbids evaluating strings.
+    await page.waitForFunction(() => (window as unknown as { __renderedAt?: number }).__renderedAt !== undefined);
+    const first = (await page.evaluate(`(() => {
+      const before = performance.getEntriesByType('resource').filter((e) => e.startTime <= window.__renderedAt);
+      const jsCss = before.filter((e) => /\\.(js|css)$/.test(new URL(e.name).pathname));
+      return {
+        requests: before.length + 1,
+        jsCssRequests: jsCss.length,
+        jsCssTransferred: jsCss.reduce((sum, e) => sum + e.encodedBodySize, 0),
+      };
+    })()`)) as Omit<FirstLoad, 'idleJsCssGzip' | 'idleJsCssFiles' | 'idleFiles'>;
+    // The idle prefetch: the app fetches the other screens once the first one is up and the page idle.
+    await page.waitForLoadState('networkidle');
+    await page.waitForTimeout(2000);
+    const paths = (await page.evaluate(`[...new Set(performance.getEntriesByType('resource')
+      .map((e) => new URL(e.name).pathname).filter((p) => /\\.(js|css)$/.test(p)))]`)) as string[];
+    const idleFiles = paths
+      .map((file) => ({ file, gzip: gzipSync(readFileSync(join(DIST, file)), { level: 9 }).length }))
+      .sort((a, b) => b.gzip - a.gzip);
+    const idleJsCssGzip = idleFiles.reduce((sum, f) => sum + f.gzip, 0);
+    return { ...first, idleJsCssGzip, idleJsCssFiles: paths.length, idleFiles };
+  } finally {
+    await browser.close();
+    forget();
+  }
+}
+
+/** Repeat visits served by the service worker: FCP and DOMContentLoaded, median of `runs`. */
+async function measureWarmLoads(server: RunningServer, runs: number) {
+  const { browser, forget } = await launchBrowser();
+  try {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`${server.url}/home`);
+    await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated', undefined, { timeout: 20_000 });
+    const fcp: number[] = [];
+    const dcl: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      await page.goto(`${server.url}/home`, { waitUntil: 'load' });
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      // A string, not a function: tsx would wrap named inner functions in a helper the page lacks.
+      const timing = (await page.evaluate(`new Promise((done) => {
+        const nav = performance.getEntriesByType('navigation')[0];
+        const poll = () => {
+          const paint = performance.getEntriesByName('first-contentful-paint')[0];
+          if (!paint) return requestAnimationFrame(poll);
+          done({ fcp: paint.startTime, dcl: nav.domContentLoadedEventEnd, viaWorker: nav.workerStart > 0 });
+        };
+        poll();
+      })`)) as { fcp: number; dcl: number; viaWorker: boolean };
+      if (!timing.viaWorker) throw new Error('A warm load was not served by the service worker');
+      fcp.push(timing.fcp);
+      dcl.push(timing.dcl);
+    }
+    return { fcp: median(fcp), dcl: median(dcl), runs };
+  } finally {
+    await browser.close();
+    forget();
+  }
+}
+
+interface LoadResult {
+  target: string;
+  connections: number;
+  seconds: number;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  heapGrowthMb?: number;
+}
+
+async function load(url: string, connections: number, seconds: number): Promise<LoadResult> {
+  const result = await autocannon({ url, connections, duration: seconds, pipelining: 1 });
+  return {
+    target: new URL(url).pathname,
+    connections,
+    seconds,
+    requestsPerSecond: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+/** One server's figures on one request: what `load` measures, named by server and request. */
+type ThroughputResult = Omit<LoadResult, 'target' | 'heapGrowthMb'> & { server: string; request: string };
+
+/**
+ * The mock API's throughput, each server in its own process as `npm run serve` runs it: a GET of
+ * a list and a create followed by its delete, with --persist off and on (every change written
+ * and flushed to the disk before it is answered), beside Prism's mock (`npm run prism`) on the
+ * same GET. Each figure is requests answered per second (a POST and its DELETE are two).
+ */
+async function measureMockThroughput(seconds: number): Promise<ThroughputResult[]> {
+  const build = tinyBuild();
+  const dbFile = join(mkdtempSync(join(tmpdir(), 'circle-bench-persist-')), 'db.json');
+  const plain = await startServerProcess([], { DIST_DIR: build });
+  const forgetPlain = track(() => plain.kill('SIGTERM'));
+  const persisting = await startServerProcess(['--persist', dbFile], { DIST_DIR: build });
+  const forgetPersisting = track(() => persisting.kill('SIGTERM'));
+  const prismPort = await freePort();
+  const prism = spawn(
+    process.execPath,
+    [resolve(ROOT, 'node_modules/@stoplight/prism-cli/dist/index.js'), 'mock', 'openapi.yaml', '-h', '127.0.0.1', '-p', String(prismPort)],
+    {
+      cwd: ROOT,
+      env: { ...process.env, SCARF_ANALYTICS: 'false' },
+      stdio: 'ignore',
+    },
+  );
+  const forgetPrism = track(() => prism.kill('SIGTERM'));
+  const prismUrl = `http://127.0.0.1:${prismPort}`;
+  try {
+    for (let waited = 0; ; waited += 200) {
+      if (
+        await fetch(`${prismUrl}/accounts`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
+      if (waited > 30_000) throw new Error("Prism's mock did not start within 30 s");
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const notification = JSON.stringify({ title: 'Bench', body: '', level: 'info', read: false, createdAt: '2026-11-23T10:00:00Z' });
+    type Context = { id?: string };
+    const createThenDelete: autocannon.Request[] = [
+      {
+        method: 'POST',
+        path: '/api/notifications',
+        headers: { 'content-type': 'application/json' },
+        body: notification,
+        onResponse: (_status, body, context) => {
+          (context as Context).id = (JSON.parse(body) as { id: string }).id;
+        },
+      },
+      { method: 'DELETE', setupRequest: (request, context) => ({ ...request, path: `/api/notifications/${(context as Context).id}` }) },
+    ];
+    const measure = async (server: string, request: string, url: string, connections: number, requests?: autocannon.Request[]) => {
+      const result = await autocannon({ url, connections, duration: seconds, pipelining: 1, ...(requests ? { requests } : {}) });
+      return {
+        server,
+        request,
+        connections,
+        seconds,
+        requestsPerSecond: Math.round(result.requests.average),
+        p50: result.latency.p50,
+        p99: result.latency.p99,
+        errors: result.errors + result.timeouts,
+        non2xx: result.non2xx,
+      };
+    };
+    return [
+      await measure('mock', 'GET /api/accounts', `${plain.url}/api/accounts`, 50),
+      await measure('mock --persist', 'GET /api/accounts', `${persisting.url}/api/accounts`, 50),
+      await measure('Prism mock', 'GET /accounts', `${prismUrl}/accounts`, 50),
+      await measure('mock', 'POST+DELETE /api/notifications', plain.url, 10, createThenDelete),
+      await measure('mock --persist', 'POST+DELETE /api/notifications', persisting.url, 10, createThenDelete),
+    ];
+  } finally {
+    prism.kill('SIGTERM');
+    await Promise.all([plain.kill('SIGTERM'), persisting.kill('SIGTERM')]);
+    forgetPrism();
+    forgetPlain();
+    forgetPersisting();
+  }
+}
+
+/** The build's size figures (scripts/bundle-figures.mjs). */
+interface Bundle {
+  firstLoad: { files: { file: string; gzip: number }[]; js: number; css: number; gzip: number; reactJs: number; appJs: number };
+  largestLazyChunk: { file: string | null; gzip: number };
+  precache: { entries: number; bytes: number; gzip: number };
+}
+
+interface RouteLighthouse {
+  hydrated: boolean;
+  runs: number;
+  median: LighthouseRun;
+  /** The median over the runs of each run's largest paint less its first paint (simulated). */
+  lcpAfterFcp: number;
+}
+
+interface RouteLongTasks extends LongTasks {
+  /** Tasks over 50 ms other than the evaluation of React's module graph. */
+  others: LongTask[];
+  /** That evaluation's task, when it was over 50 ms. */
+  reactEvaluation: LongTask | null;
+}
+
+interface Results {
+  at: string;
+  node: string;
+  bundle: Bundle | null;
+  firstLoad?: FirstLoad;
+  lighthouse?: Record<string, RouteLighthouse>;
+  longTasks?: RouteLongTasks[];
+  warm?: { fcp: number; dcl: number; runs: number };
+  load?: LoadResult[];
+  mockThroughput?: ThroughputResult[];
+  testTimes?: { results: { suite: string; seconds: number; ok: boolean }[]; total: number; at: string } | null;
+}
+
+/** `vite build` into dist/, stopped with the bench if it is stopped. */
+function build(): Promise<void> {
+  const child = spawn(process.execPath, [resolve(ROOT, 'node_modules/vite/bin/vite.js'), 'build'], { cwd: ROOT, stdio: 'ignore' });
+  const forget = track(() => child.kill('SIGTERM'));
+  return new Promise((done, fail) => {
+    child.once('exit', (code, signal) => {
+      forget();
+      if (code === 0) done();
+      else fail(new Error(`vite build failed (${code ?? signal})`));
+    });
+  });
+}
+
+/**
+ * The files whose static imports reach React's chunk: evaluating one of them evaluates React (and
+ * the app's modules on the way) in the same task.
+ */
+function filesReachingReact(dist: string): Set<string> {
+  const manifestFile = join(dist, '.vite/manifest.json');
+  if (!existsSync(manifestFile)) return new Set();
+  const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, { file: string; imports?: string[] }>;
+  const reaches = new Map<string, boolean>();
+  const visit = (key: string): boolean => {
+    const known = reaches.get(key);
+    if (known !== undefined) return known;
+    reaches.set(key, false);
+    const chunk = manifest[key];
+    const result = !!chunk && (REACT_CHUNK.test(chunk.file) || (chunk.imports ?? []).some(visit));
+    reaches.set(key, result);
+    return result;
+  };
+  return new Set(
+    Object.keys(manifest)
+      .filter(visit)
+      .map((key) => `/${manifest[key]!.file}`),
+  );
+}
+
+/** Splits each route's tasks over 50 ms into React's evaluation and the others. */
+function classify(measured: LongTasks[], reactGraph: ReadonlySet<string>): RouteLongTasks[] {
+  const isReactEvaluation = (task: LongTask) => {
+    const main = task.scripts[0];
+    return !!main && (main.kind === 'module-script' || main.kind === 'classic-script') && reactGraph.has(main.file);
+  };
+  return measured.map((route) => {
+    const reactEvaluation = route.tasks.find(isReactEvaluation) ?? null;
+    return { ...route, reactEvaluation, others: route.tasks.filter((t) => t !== reactEvaluation) };
+  });
+}
+
+/** What ran in a task, in a few words: its longest script and what called it. */
+function scriptName(task: LongTask): string {
+  const main = task.scripts[0];
+  if (!main) return 'no script (style, layout or parsing)';
+  const file = main.file ? basename(main.file) : "the browser's";
+  const caller = main.invoker && !/^https?:/.test(main.invoker) ? `, ${main.invoker}` : '';
+  return `${file} (${main.kind}${caller}${main.functionName ? `, ${main.functionName}()` : ''})`;
+}
+
+/** Measures what `given` asks for and prints it: 0, or 1 when a budget is missed. */
+export async function runBench(given: BenchOptions): Promise<number> {
+  options = given;
+  quick = given.quick;
+  DIST = resolve(ROOT, given.dist);
+  if (options.build) {
+    console.log('Building for production…');
+    await build();
+  }
+  const parts = options.parts;
+  // The build's own figures (bytes, from its files) go with the first load's, measured in the browser.
+  const bundle = parts.has('first-load') && existsSync(join(DIST, '.vite/manifest.json')) ? (bundleFigures(DIST) as Bundle) : null;
+  const results: Results = { at: new Date().toISOString(), node: process.version, bundle };
+  const routes = routesToMeasure(options.routes);
+  const hydrated = routes.filter((r) => r.hydrated).map((r) => r.path);
+  if (['first-load', 'lighthouse', 'long-tasks', 'warm', 'load'].some((part) => parts.has(part as never))) {
+    const server = await startServer({ port: 0, delayMs: 0, distDir: DIST });
+    const forget = track(() => server.close());
+    try {
+      if (parts.has('first-load')) {
+        console.log('First load…');
+        results.firstLoad = await measureFirstLoad(server);
+      }
+      if (parts.has('lighthouse')) {
+        console.log(`Lighthouse on ${routes.map((r) => r.path).join(', ')}…`);
+        results.lighthouse = {};
+        for (const route of routes) {
+          const lh = await runLighthouse(`${server.url}${route.path}`, quick ? 1 : 3, track);
+          results.lighthouse[route.path] = {
+            hydrated: route.hydrated,
+            runs: lh.runs.length,
+            median: lh.median,
+            lcpAfterFcp: median(lh.runs.map((run) => run.metrics.lcp - run.metrics.fcp)),
+          };
+        }
+      }
+      if (parts.has('long-tasks') && hydrated.length > 0) {
+        console.log('Long tasks at 4× CPU slowdown…');
+        results.longTasks = classify(await measureLongTasks(server.url, hydrated, 4, track), filesReachingReact(DIST));
+      }
+      if (parts.has('warm')) {
+        console.log('Warm loads…');
+        results.warm = await measureWarmLoads(server, 5);
+      }
+      if (parts.has('load')) {
+        console.log('Server under load…');
+        const asset = readdirSync(join(DIST, 'assets')).find((file) => file.endsWith('.css'));
+        const seconds = quick ? 3 : 10;
+        const staticLoad = await load(`${server.url}/${asset ? `assets/${asset}` : 'index.html'}`, 50, seconds);
+        const apiLoad = await load(`${server.url}/api/symbols`, 50, seconds);
+        collectGarbage();
+        const heapBefore = process.memoryUsage().heapUsed;
+        const soak = await load(`${server.url}/api/symbols`, 100, quick ? 5 : 20);
+        collectGarbage();
+        soak.heapGrowthMb = Math.round(((process.memoryUsage().heapUsed - heapBefore) / 1024 / 1024) * 10) / 10;
+        results.load = [staticLoad, apiLoad, soak];
+      }
+    } finally {
+      await server.close();
+      forget();
+    }
+  }
+  if (parts.has('mock-throughput')) {
+    console.log('Mock API throughput, with and without --persist, and Prism…');
+    results.mockThroughput = await measureMockThroughput(quick ? 3 : 10);
+  }
+  const timesFile = resolve(ROOT, '.cache/test-times.json');
+  results.testTimes = existsSync(timesFile) ? JSON.parse(readFileSync(timesFile, 'utf8')) : null;
+  const all = figures(results);
+  console.log('');
+  printFigures(all);
+  if (isFullRun(options)) {
+    writeFileSync(resolve(ROOT, 'bench/results.json'), JSON.stringify(results, null, 2));
+    writeHtmlReport(REPORT, all, { at: results.at, node: results.node, ...(existsSync(TREEMAP) ? { treemap: TREEMAP } : {}) });
+    console.log(`\nWritten to bench/results.json; report: ${REPORT}${existsSync(TREEMAP) ? `; treemap: ${TREEMAP}` : ''}`);
+  }
+  const missed = all.filter((f) => f.budget && f.met === false);
+  if (missed.length > 0) {
+    console.error(`\nBudget missed: ${missed.map((f) => `${f.figure} ${f.value} (${f.goal})`).join('; ')}`);
+    return 1;
+  }
+  return 0;
+}
+
+const TREEMAP = resolve(ROOT, 'reports/bundle/treemap.html');
+const REPORT = resolve(ROOT, 'reports/bench/index.html');
+const KB = 1024;
+
+function bundleRows(b: Bundle): Figure[] {
+  const react = b.firstLoad.files.filter((f) => REACT_CHUNK.test(f.file)).map((f) => basename(f.file));
+  const app = BUDGETS.firstLoadAppJsGzip!;
+  return [
+    {
+      figure: 'first load JS+CSS gzip',
+      value: kb(b.firstLoad.gzip),
+      goal: '≤ 75 KB',
+      met: b.firstLoad.gzip <= 75 * KB,
+      notes: `JS ${kb(b.firstLoad.js)}, CSS ${kb(b.firstLoad.css)}; treemap: reports/bundle/treemap.html`,
+    },
+    { figure: "first load JS: React's part (react, react-dom, scheduler)", value: kb(b.firstLoad.reactJs), notes: react.join(', ') },
+    {
+      figure: "first load JS: the app's own",
+      value: kb(b.firstLoad.appJs),
+      goal: `≤ ${kb(app.goal)}`,
+      met: b.firstLoad.appJs <= app.goal,
+      notes: `every other JS file of the first load; budgets.json limit ${kb(app.limit)}`,
+    },
+    { figure: 'largest lazy chunk gzip', value: kb(b.largestLazyChunk.gzip), notes: b.largestLazyChunk.file ?? '' },
+    {
+      figure: 'precache',
+      value: kb(b.precache.bytes),
+      goal: '≤ 350 KB',
+      met: b.precache.bytes <= 350 * KB,
+      notes: `${b.precache.entries} entries, ${kb(b.precache.gzip)} gzip`,
+    },
+  ];
+}
+
+function firstLoadRows(first: FirstLoad): Figure[] {
+  const cold = BUDGETS.coldVisitGzip!;
+  return [
+    { figure: 'first load of / : requests', value: String(first.requests) },
+    {
+      figure: 'first load JS+CSS, as served (brotli)',
+      value: kb(first.jsCssTransferred),
+      notes: `${first.jsCssRequests} files`,
+    },
+    {
+      figure: 'cold visit of /: all JS+CSS by idle, gzip',
+      value: kb(first.idleJsCssGzip),
+      goal: `≤ ${kb(cold.limit)}`,
+      met: first.idleJsCssGzip <= cold.limit,
+      budget: true,
+      notes: `${first.idleJsCssFiles} files, the prefetch of other screens included; largest: ${first.idleFiles
+        .slice(0, 6)
+        .map((f) => `${basename(f.file)} ${kb(f.gzip)}`)
+        .join(', ')}`,
+    },
+  ];
+}
+
+function lighthouseRows(path: string, lh: RouteLighthouse): Figure[] {
+  const c = lh.median.categories;
+  const m = lh.median.metrics;
+  const o = lh.median.observed;
+  const runs = `median of ${lh.runs}`;
+  const gap = Math.round(lh.lcpAfterFcp);
+  if (lh.median.error) {
+    // Nothing measured: a hydrated route's budget cannot be said to hold.
+    return [
+      {
+        figure: `${path} LCP − FCP (mobile, simulated)`,
+        value: 'not measured',
+        ...(lh.hydrated ? { goal: `≤ ${LCP_AFTER_FCP_BUDGET_MS} ms`, met: false, budget: true } : {}),
+        notes: `Lighthouse: ${lh.median.error}`,
+      },
+    ];
+  }
+  return [
+    {
+      figure: `${path} LCP − FCP (mobile, simulated, ${runs})`,
+      value: `${gap} ms`,
+      ...(lh.hydrated ? { goal: `≤ ${LCP_AFTER_FCP_BUDGET_MS} ms`, met: lh.lcpAfterFcp <= LCP_AFTER_FCP_BUDGET_MS, budget: true } : {}),
+      notes: `LCP element: ${lh.median.lcpElement ?? 'none found'}; observed FCP ${Math.round(o.fcp)} ms, LCP ${Math.round(o.lcp)} ms${
+        lh.hydrated ? '' : '; not held to the budget: the app renders this page over its frame (its screen depends on the session)'
+      }`,
+    },
+    { figure: `${path} Lighthouse performance`, value: String(c.performance), goal: '100', met: c.performance === 100 },
+    {
+      figure: `${path} Lighthouse a11y / BP / SEO`,
+      value: `${c.accessibility} / ${c['best-practices']} / ${c.seo}`,
+      goal: '100 each',
+      met: c.accessibility === 100 && c['best-practices'] === 100 && c.seo === 100,
+    },
+    { figure: `${path} FCP (mobile, simulated)`, value: `${Math.round(m.fcp)} ms`, goal: '≤ 800 ms', met: m.fcp <= 800 },
+    { figure: `${path} LCP`, value: `${Math.round(m.lcp)} ms`, goal: '≤ 800 ms', met: m.lcp <= 800 },
+    { figure: `${path} CLS`, value: m.cls.toFixed(3), goal: '0', met: m.cls === 0 },
+    { figure: `${path} TBT`, value: `${Math.round(m.tbt)} ms`, goal: '≤ 50 ms', met: m.tbt <= 50 },
+  ];
+}
+
+function longTaskRows(t: RouteLongTasks): Figure[] {
+  const longest = t.tasks[0];
+  const react = t.reactEvaluation;
+  return [
+    {
+      figure: `${t.path} longest task during load, 4× CPU`,
+      value: `${t.longestMs} ms`,
+      notes: longest
+        ? `script: ${scriptName(longest)}${longest === react ? ": React's evaluation (with the app's modules)" : ''}`
+        : 'none over 50 ms',
+    },
+    {
+      figure: `${t.path} tasks over 50 ms but React's evaluation`,
+      value: String(t.others.length),
+      goal: '0',
+      met: t.others.length === 0,
+      notes: t.others
+        .slice(0, 4)
+        .map((task) => `${task.duration} ms ${scriptName(task)}`)
+        .join('; '),
+    },
+  ];
+}
+
+function figures(r: Results): Figure[] {
+  const f: Figure[] = [];
+  if (r.bundle) f.push(...bundleRows(r.bundle));
+  if (r.firstLoad) f.push(...firstLoadRows(r.firstLoad));
+  for (const [path, lh] of Object.entries(r.lighthouse ?? {})) f.push(...lighthouseRows(path, lh));
+  for (const t of r.longTasks ?? []) f.push(...longTaskRows(t));
+  if (r.warm) {
+    f.push({
+      figure: 'warm FCP via service worker (median of 5)',
+      value: `${Math.round(r.warm.fcp)} ms`,
+      goal: '≤ 150 ms',
+      met: r.warm.fcp <= 150,
+    });
+    f.push({ figure: 'warm DOMContentLoaded (median of 5)', value: `${Math.round(r.warm.dcl)} ms` });
+  }
+  for (const l of r.load ?? []) {
+    f.push({
+      figure: `GET ${l.target}, ${l.connections} conns, ${l.seconds} s`,
+      value: `${l.requestsPerSecond} req/s`,
+      notes: `p50 ${l.p50} ms, p99 ${l.p99} ms, errors ${l.errors}, non-2xx ${l.non2xx}${l.heapGrowthMb !== undefined ? `, live heap ${l.heapGrowthMb >= 0 ? '+' : ''}${l.heapGrowthMb} MB after the soak` : ''}`,
+    });
+  }
+  if (r.mockThroughput) f.push(...throughputFigures(r.mockThroughput));
+  if (r.testTimes) {
+    for (const t of r.testTimes.results) f.push({ figure: `npm test: ${t.suite}`, value: `${t.seconds} s`, notes: t.ok ? 'pass' : 'FAIL' });
+    f.push({
+      figure: 'npm test: total',
+      value: `${r.testTimes.total.toFixed(1)} s`,
+      goal: '≤ 300 s',
+      met: r.testTimes.total <= 300,
+      notes: `measured ${r.testTimes.at}`,
+    });
+  } else if (isFullRun(options)) {
+    f.push({ figure: 'npm test suite times', value: 'not measured', notes: 'run npm test first (it writes .cache/test-times.json)' });
+  }
+  return f;
+}
+
+/** The mock's throughput beside Prism's on the same request, measured in the same run. */
+function throughputFigures(results: ThroughputResult[]): Figure[] {
+  const prism = results.find((t) => t.server === 'Prism mock');
+  return results
+    .filter((t) => t !== prism)
+    .map((t) => ({
+      figure: `${t.server}: ${t.request}, ${t.connections} conns, ${t.seconds} s`,
+      value: `${t.requestsPerSecond} req/s`,
+      ...(prism && t.request.startsWith('GET') ? { peer: `Prism: ${prism.requestsPerSecond} req/s` } : {}),
+      notes: `p50 ${t.p50} ms, p99 ${t.p99} ms, errors ${t.errors}, non-2xx ${t.non2xx}`,
+    }));
+}
