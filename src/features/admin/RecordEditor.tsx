@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useModalDialog } from '../../ui/widgets/useModalDialog';
 import { t } from '../../i18n';
+import '../../i18n/en-admin';
 import { api } from '../../api/instance';
 import type { CollectionName, CollectionTypes } from '../../api/collections';
 import { backendMessage } from './backend-message';

@@ -10,6 +10,8 @@ import {
   type Side,
 } from '../../state/profile';
 import { type MessageKey, t } from '../../i18n';
+import '../../i18n/en-conflict';
+import '../../i18n/en-profile';
 import { isLanguage, LANGUAGE_NAMES } from '../../config/languages';
 import { showSnackbar } from '../../ui/snackbar/store';
 import { errorText } from '../../ui/widgets/states';

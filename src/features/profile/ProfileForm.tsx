@@ -8,6 +8,8 @@ import {
   saveProfile,
 } from '../../state/profile';
 import { activeLanguage, t } from '../../i18n';
+import '../../i18n/en-forms';
+import '../../i18n/en-profile';
 import { LANGUAGES, LANGUAGE_NAMES } from '../../config/languages';
 import { Field, focusFirstError } from '../../ui/form/Field';
 import type { Profile } from '../../api/profile';

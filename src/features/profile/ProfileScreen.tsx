@@ -14,6 +14,7 @@ import {
   sendQueuedSave,
 } from '../../state/profile';
 import { t } from '../../i18n';
+import '../../i18n/en-profile';
 import { showSnackbar } from '../../ui/snackbar/store';
 import { ConfirmDialog } from '../../ui/widgets/ConfirmDialog';
 import { ErrorState, LoadingState } from '../../ui/widgets/states';

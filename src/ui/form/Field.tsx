@@ -1,6 +1,7 @@
 import { useId, type ChangeEvent, type FocusEvent, type InputHTMLAttributes } from 'react';
 import type { FormState } from './form-state';
 import { t } from '../../i18n';
+import '../../i18n/en-forms';
 
 interface FieldProps<Name extends string> {
   form: FormState<Name>;

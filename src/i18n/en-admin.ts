@@ -1,0 +1,27 @@
+import { addEnglish } from './index';
+
+/**
+ * The admin screens' words in English: they load with those screens, which only admins open.
+ * Every other language keeps these keys in its one catalogue (loaded when chosen).
+ */
+export const enAdmin = {
+  'admin.title': 'Admin',
+  'admin.intro': 'Create, edit and delete the records of each collection. The backend checks every change.',
+  'admin.collection': 'Collection: {name}',
+  'admin.new': 'New record',
+  'admin.editRecord': 'Edit record {id}',
+  'admin.newRecord': 'New record in {name}',
+  'admin.json': 'Record as JSON',
+  'admin.jsonHint': 'Leave out the id to have one generated.',
+  'admin.invalidJson': 'This is not valid JSON: {message}',
+  'admin.actions': 'Actions',
+  'admin.empty': 'This collection is empty.',
+  'admin.deleteConfirm': 'Delete record {id}?',
+  'admin.saved': 'Record {id} saved.',
+  'admin.deletedRecord': 'Record {id} deleted.',
+  'admin.error': 'The backend answered: {message}',
+  'admin.reset': 'Restore seed data',
+  'admin.resetDone': 'Every collection holds its seed data again.',
+} as const;
+
+addEnglish(enAdmin);
