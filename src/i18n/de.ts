@@ -95,14 +95,15 @@ export const de: Messages = {
   'profile.conflict.title': 'Dein Profil wurde auf einem anderen Gerät geändert',
   'profile.conflict.body':
     'Es wurde anderswo gespeichert, nachdem du mit dem Bearbeiten begonnen hast, deshalb wurden deine Änderungen nicht gespeichert. Nichts ist verloren: Wähle, was du behalten möchtest.',
-  'profile.conflict.announce':
-    'Deine Änderungen wurden nicht gespeichert, weil das Profil anderswo geändert wurde. Wähle, was du behalten möchtest.',
   'profile.conflict.field': 'Feld',
   'profile.conflict.mine': 'Deine Version',
   'profile.conflict.theirs': 'Gespeicherte Version',
   'profile.conflict.empty': '(leer)',
   'profile.conflict.avatar': 'Dein neuer Avatar bleibt mit deiner Version und beim Zusammenführen erhalten.',
-  'profile.conflict.keepMine': 'Meine behalten',
+  'profile.conflict.keepMine': 'Meine Änderungen behalten',
+  'profile.conflict.keepMineHint':
+    '„Meine Änderungen behalten“ speichert die Felder, die Sie geändert haben; die anderen behalten die gespeicherte Fassung.',
+  'profile.conflict.keepMineAllHint': '„Meine Änderungen behalten“ speichert jedes Feld so, wie es auf diesem Gerät steht.',
   'profile.conflict.takeTheirs': 'Gespeicherte übernehmen',
   'profile.conflict.merge': 'Feldweise zusammenführen',
   'profile.conflict.mergeHint': 'Wähle für jedes Feld die Version, die du behalten möchtest.',

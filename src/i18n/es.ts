@@ -94,13 +94,15 @@ export const es: Messages = {
   'profile.conflict.title': 'Tu perfil cambió en otro dispositivo',
   'profile.conflict.body':
     'Se guardó en otro lugar después de que empezaras a editarlo, así que tus cambios no se guardaron. No se ha perdido nada: elige qué conservar.',
-  'profile.conflict.announce': 'Tus cambios no se guardaron porque el perfil cambió en otro lugar. Elige qué conservar.',
   'profile.conflict.field': 'Campo',
   'profile.conflict.mine': 'Tu versión',
   'profile.conflict.theirs': 'Versión guardada',
   'profile.conflict.empty': '(vacío)',
   'profile.conflict.avatar': 'Tu nuevo avatar se conserva con tu versión y al combinar.',
-  'profile.conflict.keepMine': 'Conservar la mía',
+  'profile.conflict.keepMine': 'Conservar mis cambios',
+  'profile.conflict.keepMineHint':
+    'Conservar mis cambios guarda los campos que cambiaste; los que no cambiaste conservan la versión guardada.',
+  'profile.conflict.keepMineAllHint': 'Conservar mis cambios guarda cada campo tal como lo tienes en este dispositivo.',
   'profile.conflict.takeTheirs': 'Usar la guardada',
   'profile.conflict.merge': 'Combinar campo por campo',
   'profile.conflict.mergeHint': 'Para cada campo, elige la versión que quieres conservar.',

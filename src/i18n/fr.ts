@@ -98,14 +98,15 @@ export const fr: Messages = {
   'profile.conflict.title': 'Votre profil a changé sur un autre appareil',
   'profile.conflict.body':
     'Il a été enregistré ailleurs après le début de votre saisie, vos modifications n’ont donc pas été enregistrées. Rien n’est perdu : choisissez ce que vous gardez.',
-  'profile.conflict.announce':
-    'Vos modifications n’ont pas été enregistrées, car le profil a changé ailleurs. Choisissez ce que vous gardez.',
   'profile.conflict.field': 'Champ',
   'profile.conflict.mine': 'Votre version',
   'profile.conflict.theirs': 'Version enregistrée',
   'profile.conflict.empty': '(vide)',
   'profile.conflict.avatar': 'Votre nouvel avatar est gardé avec votre version et avec la fusion.',
-  'profile.conflict.keepMine': 'Garder la mienne',
+  'profile.conflict.keepMine': 'Garder mes modifications',
+  'profile.conflict.keepMineHint':
+    '« Garder mes modifications » enregistre les champs que vous avez modifiés ; les autres gardent la version enregistrée.',
+  'profile.conflict.keepMineAllHint': '« Garder mes modifications » enregistre chaque champ tel qu’il est sur cet appareil.',
   'profile.conflict.takeTheirs': 'Prendre la version enregistrée',
   'profile.conflict.merge': 'Fusionner champ par champ',
   'profile.conflict.mergeHint': 'Pour chaque champ, choisissez la version à garder.',
