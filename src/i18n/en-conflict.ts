@@ -14,8 +14,7 @@ export const enConflict = {
   'profile.conflict.empty': '(empty)',
   'profile.conflict.avatar': 'Your new avatar is kept with your version and with a merge.',
   'profile.conflict.keepMine': 'Keep my changes',
-  'profile.conflict.keepMineHint':
-    'Keep my changes saves the fields you changed; the fields you did not change keep the saved version.',
+  'profile.conflict.keepMineHint': 'Keep my changes saves the fields you changed; the fields you did not change keep the saved version.',
   'profile.conflict.keepMineAllHint': 'Keep my changes saves every field as you have it on this device.',
   'profile.conflict.takeTheirs': 'Take theirs',
   'profile.conflict.merge': 'Merge field by field',
