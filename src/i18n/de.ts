@@ -19,6 +19,8 @@ export const de: Messages = {
   'nav.admin': 'Verwaltung',
   'nav.signIn': 'Anmelden',
   'nav.signOut': 'Abmelden',
+  'nav.account': 'Konto: {name}',
+  'nav.yourProfile': 'Dein Profil',
   'nav.openMenu': 'Menü öffnen',
   'nav.closeMenu': 'Menü schließen',
   'nav.notFound': 'Seite nicht gefunden',

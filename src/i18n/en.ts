@@ -25,6 +25,8 @@ export const en = {
   'nav.admin': 'Admin',
   'nav.signIn': 'Sign in',
   'nav.signOut': 'Sign out',
+  'nav.account': 'Account: {name}',
+  'nav.yourProfile': 'Your profile',
   'nav.openMenu': 'Open menu',
   'nav.closeMenu': 'Close menu',
   'nav.notFound': 'Page not found',

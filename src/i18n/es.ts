@@ -18,6 +18,8 @@ export const es: Messages = {
   'nav.admin': 'Administración',
   'nav.signIn': 'Iniciar sesión',
   'nav.signOut': 'Cerrar sesión',
+  'nav.account': 'Cuenta: {name}',
+  'nav.yourProfile': 'Tu perfil',
   'nav.openMenu': 'Abrir menú',
   'nav.closeMenu': 'Cerrar menú',
   'nav.notFound': 'Página no encontrada',

@@ -22,6 +22,8 @@ export const fr: Messages = {
   'nav.admin': 'Administration',
   'nav.signIn': 'Se connecter',
   'nav.signOut': 'Se déconnecter',
+  'nav.account': 'Compte : {name}',
+  'nav.yourProfile': 'Votre profil',
   'nav.openMenu': 'Ouvrir le menu',
   'nav.closeMenu': 'Fermer le menu',
   'nav.notFound': 'Page introuvable',

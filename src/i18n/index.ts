@@ -125,3 +125,15 @@ export function formatMoney(value: number, currency: string): string {
     return `${formatNumber(value)} ${currency}`;
   }
 }
+
+/**
+ * A language's name in the language on screen ("anglais" on a French screen), for text that names
+ * one; a picker lists each language by its own name instead (config/languages.ts).
+ */
+export function languageName(code: string): string {
+  try {
+    return new Intl.DisplayNames(activeLanguage.value, { type: 'language' }).of(code) ?? code;
+  } catch {
+    return code;
+  }
+}

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link, Redirect, useParams } from 'wouter';
 import { t } from '../../i18n';
 import '../../i18n/en-admin';
+import './admin.css';
 import { api } from '../../api/instance';
 import { COLLECTION_NAMES, type CollectionName } from '../../api/collections';
 import { useAsync } from '../../ui/widgets/useAsync';

@@ -79,7 +79,7 @@ describe('<ConflictResolver>', () => {
       ['Username', 'countess', 'ada'],
       ['Email', 'ada@lovelace.org', 'ada@example.org'],
       ['About you', '(empty)', 'Theirs'],
-      ['Preferred language', 'Français', 'Deutsch'],
+      ['Preferred language', 'French', 'German'],
       ['Interests', 'engines', 'maths, poetry'],
     ]);
     expect(screen.queryByText('Your new avatar is kept with your version and with a merge.')).toBeNull();
@@ -115,7 +115,7 @@ describe('<ConflictResolver>', () => {
     });
     expect(rows().slice(1)).toEqual([
       ['About you', 'de', 'Theirs'],
-      ['Preferred language', 'xx', 'Deutsch'],
+      ['Preferred language', 'xx', 'German'],
     ]);
   });
 
@@ -196,7 +196,7 @@ describe('<ConflictResolver>', () => {
         ['Username', 'Yours: countess', 'Saved: ada *'],
         ['Email', 'Yours: ada@lovelace.org *', 'Saved: ada@example.org'],
         ['About you', 'Yours: (empty) *', 'Saved: Theirs'],
-        ['Preferred language', 'Yours: Français *', 'Saved: Deutsch'],
+        ['Preferred language', 'Yours: French *', 'Saved: German'],
         ['Interests', 'Yours: engines *', 'Saved: maths, poetry'],
       ]);
       // Each field is its own choice: the radios of one are one group.

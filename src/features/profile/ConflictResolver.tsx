@@ -9,10 +9,10 @@ import {
   type Resolution,
   type Side,
 } from '../../state/profile';
-import { type MessageKey, t } from '../../i18n';
+import { languageName, type MessageKey, t } from '../../i18n';
 import '../../i18n/en-conflict';
 import '../../i18n/en-profile';
-import { isLanguage, LANGUAGE_NAMES } from '../../config/languages';
+import { isLanguage } from '../../config/languages';
 import { showSnackbar } from '../../ui/snackbar/store';
 import { errorText } from '../../ui/widgets/states';
 
@@ -34,7 +34,7 @@ const LABELS: Record<ConflictField, MessageKey> = {
 /** A value as the member reads it: a language by its name, nothing as "(empty)". */
 function shown(field: ConflictField, text: string): string {
   if (text === '') return t('profile.conflict.empty');
-  return field === 'language' && isLanguage(text) ? LANGUAGE_NAMES[text] : text;
+  return field === 'language' && isLanguage(text) ? languageName(text) : text;
 }
 
 /**
