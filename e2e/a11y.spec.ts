@@ -163,6 +163,17 @@ const SCENARIOS: Scenario[] = [
     },
   },
   {
+    name: 'account menu open',
+    signedIn: true,
+    async open(page, request) {
+      await seedProfile(request);
+      await page.goto('/settings');
+      await appRunning(page);
+      await page.getByRole('banner').getByRole('button', { name: 'Account: Ada Lovelace' }).click();
+      await expect(page.locator('#account-menu').getByRole('link', { name: 'Your profile' })).toBeVisible();
+    },
+  },
+  {
     name: 'modal drawer open',
     only: 'mobile',
     async open(page) {

@@ -65,9 +65,16 @@ function AccountMenu() {
   };
   return (
     <>
-      <button type="button" className="account-button" popoverTarget={ACCOUNT_MENU} aria-label={t('nav.account', { name })}>
-        <Avatar name={name} url={own?.avatar} size={32} />
-        <span className="account-button__name">{name}</span>
+      <button type="button" className="account-button" popoverTarget={ACCOUNT_MENU}>
+        {/* Named in words ("Account: Ada"), which hold the name shown; the picture, the initials and
+            the name shown (hidden on phones) would only repeat it. */}
+        <span className="visually-hidden">{t('nav.account', { name })}</span>
+        <span className="account-button__avatar" aria-hidden="true">
+          <Avatar name={name} url={own?.avatar} size={32} />
+        </span>
+        <span className="account-button__name" aria-hidden="true">
+          {name}
+        </span>
       </button>
       <div id={ACCOUNT_MENU} popover="auto" className="account-menu">
         <div className="account-menu__who">
