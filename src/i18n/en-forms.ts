@@ -11,6 +11,8 @@ export const enForms = {
   'validation.min': 'Must be at least {min}.',
   'validation.max': 'Must be at most {max}.',
   'validation.pattern': 'This value is not in the expected format.',
+  'validation.number': 'Enter a number.',
+  'validation.choice': 'Choose one of the values offered.',
   'validation.username': 'Use 3 to 20 lower-case letters, digits or _.',
   'validation.email': 'Enter an email address like name@example.org.',
   'validation.interests': 'Give at most 10 interests of at most 24 characters each.',
