@@ -145,10 +145,15 @@ export default defineConfig(({ command }) => ({
         // The prerendered pages: the worker serves the app shell (index.html) in their place, and the
         // app, in the precache too, renders the route over it at once. Their markup is for a first
         // visit, which the server answers.
-        // The admin screen, cached when first used: it shows what the API answered, met online.
+        // The admin screen, cached when first used: it shows what the API answered, met online. The
+        // English words of the admin screens and of the conflict resolver go with their code.
         globIgnores: [
           ...Object.keys(PAGE_FILES),
-          'assets/AdminScreen-*.js',
+          'assets/AdminScreen-*.{js,css}',
+          'assets/{en-admin,en-conflict}-*.js',
+          // The transport that reports upload progress sends a save, which needs the network: offline
+          // the save is kept on the device without it (and a failed load of it keeps the save too).
+          'assets/transport-*.js',
           '**/screenshots/**',
           'assets/ui-config.json',
           'assets/{es,de,fr,zh-Hans}-*.js',
@@ -186,6 +191,9 @@ export default defineConfig(({ command }) => ({
             // What changes the profile (the save, drafts, a conflict's state): the profile screen, the
             // outbox, the conflict code and sign-out share it, in one chunk beside the screen's.
             { name: 'profile-edit', test: /[\\/]src[\\/]state[\\/](profile-edit|profile-draft|edit-conflict)\./, priority: 1 },
+            // Each part of the English catalogue is a file of its own, loaded beside the screen that
+            // shows it: the screen's own chunk keeps its budget for code.
+            { name: (id) => /[\\/]src[\\/]i18n[\\/](en-\w+)\.ts$/.exec(id)?.[1] ?? null, debugName: 'english-parts', priority: 1 },
           ],
         },
       },

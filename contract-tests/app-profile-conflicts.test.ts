@@ -177,7 +177,7 @@ describe('a save the profile changed under (412)', () => {
     expect(pendingProfileSave.value).toBeNull();
   });
 
-  it('"keep mine" sends mine with the server version\'s ETag', async () => {
+  it('"keep mine" sends the fields I changed, over the server version\'s ETag: a field I never touched keeps what the other device saved', async () => {
     const read = await fetchProfile();
     await otherDevice({ displayName: 'Countess Ada' });
     await saveProfile({ kind: 'update', id: read!.id, fields: edit({ bio: 'Mine' }) }, null);
@@ -185,9 +185,17 @@ describe('a save the profile changed under (412)', () => {
 
     await expect(resolveProfileConflict({ kind: 'mine' })).resolves.toBe('saved');
     expect(sent.at(-1)).toMatchObject({ method: 'PATCH', ifMatch: etag });
-    expect(await serverProfile()).toMatchObject({ displayName: 'Ada Lovelace', bio: 'Mine' });
+    expect(await serverProfile()).toMatchObject({ displayName: 'Countess Ada', bio: 'Mine' });
     expect(profileConflict.value).toBeNull();
-    expect(profileState.value.profile).toMatchObject({ bio: 'Mine' });
+    expect(profileState.value.profile).toMatchObject({ displayName: 'Countess Ada', bio: 'Mine' });
+  });
+
+  it('"keep mine" where both devices changed the same field: mine wins there', async () => {
+    const read = await fetchProfile();
+    await otherDevice({ displayName: 'Countess Ada', bio: 'Theirs' });
+    await saveProfile({ kind: 'update', id: read!.id, fields: edit({ bio: 'Mine' }) }, null);
+    await expect(resolveProfileConflict({ kind: 'mine' })).resolves.toBe('saved');
+    expect(await serverProfile()).toMatchObject({ displayName: 'Countess Ada', bio: 'Mine' });
   });
 
   it('"take theirs" drops the edit and its draft, sends nothing, and shows the server version', async () => {

@@ -137,15 +137,22 @@ const SCENARIOS: Scenario[] = [
     },
   },
   {
-    name: 'admin: record editor open, with the backend error',
+    name: 'admin: a full collection, its New record explained',
     signedIn: true,
     async open(page) {
       await page.goto('/admin/symbols');
+      await expect(page.getByRole('button', { name: 'New record' })).toHaveAttribute('aria-disabled', 'true');
+    },
+  },
+  {
+    name: 'admin: record form open, with errors on its fields',
+    signedIn: true,
+    async open(page) {
+      await page.goto('/admin/notifications');
       await page.getByRole('button', { name: 'New record' }).click();
-      const editor = page.getByRole('dialog', { name: 'New record in symbols' });
-      await editor.getByLabel('Record as JSON').fill('{"code":"AMZN","entity":"Amazon"}');
+      const editor = page.getByRole('dialog', { name: 'New record in notifications' });
       await editor.getByRole('button', { name: 'Save' }).click();
-      await expect(editor.getByRole('alert')).toContainText('422');
+      await expect(editor.getByRole('alert')).toHaveText('Please correct 1 field before saving.');
     },
   },
   {
@@ -160,6 +167,17 @@ const SCENARIOS: Scenario[] = [
     async open(page) {
       await page.goto('/404');
       await expect(page.getByRole('link', { name: 'Go to the home page' })).toBeVisible();
+    },
+  },
+  {
+    name: 'account menu open',
+    signedIn: true,
+    async open(page, request) {
+      await seedProfile(request);
+      await page.goto('/settings');
+      await appRunning(page);
+      await page.getByRole('banner').getByRole('button', { name: 'Account: Ada Lovelace' }).click();
+      await expect(page.locator('#account-menu').getByRole('link', { name: 'Your profile' })).toBeVisible();
     },
   },
   {

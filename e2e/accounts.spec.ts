@@ -57,12 +57,14 @@ test.describe('accounts', () => {
     await page.goto('/home');
     await expect(topBar(page).getByRole('link', { name: 'Sign in' })).toBeVisible();
     await signIn(page, 'grace', '/home');
-    await expect(topBar(page).getByText('Grace Hopper')).toBeVisible();
-    await expect(topBar(page).getByRole('button', { name: 'Sign out' })).toBeVisible();
+    const account = topBar(page).getByRole('button', { name: 'Account: Grace Hopper' });
+    await expect(account).toBeVisible();
+    await account.click();
+    await expect(page.locator('#account-menu').getByRole('button', { name: 'Sign out' })).toBeVisible();
     expect((await storedSession(page))?.subject).toBe('grace');
 
     await page.reload();
-    await expect(topBar(page).getByText('Grace Hopper')).toBeVisible();
+    await expect(topBar(page).getByRole('button', { name: 'Account: Grace Hopper' })).toBeVisible();
     await page.goto('/profile');
     await expect(page).toHaveURL(/\/profile$/);
     await expect(page.getByRole('heading', { name: 'Create your profile' })).toBeVisible();
@@ -140,7 +142,10 @@ test.describe('accounts', () => {
     expect(before.cachedMemberReads.length).toBeGreaterThan(0);
 
     const revoked = page.waitForRequest((r) => r.url().endsWith('/oidc/token/revocation') && r.method() === 'POST');
-    await topBar(page).getByRole('button', { name: 'Sign out' }).click();
+    await topBar(page)
+      .getByRole('button', { name: /^Account: / })
+      .click();
+    await page.locator('#account-menu').getByRole('button', { name: 'Sign out' }).click();
     await revoked;
     // The provider's own page ends its session, then comes back to the app's home.
     await page.waitForURL(/\/oidc\/session\/end/);

@@ -2,7 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Browser, Locator, Page } from '@playwright/test';
 import { test, expect, waitForServiceWorker } from './support/fixtures';
 import { bearerOf, signIn } from './support/sign-in';
-import { ADA, seedProfile, snackbar, unexpectedErrors } from './support/pages';
+import { ADA, DESKTOP, seedProfile, snackbar, unexpectedErrors } from './support/pages';
 
 /**
  * One member, two devices: each edits the profile from the version it read. The second save names
@@ -18,7 +18,7 @@ interface Device {
 
 /** A browser context of its own (its own storage, its own service worker), signed in as ada. */
 async function device(browser: Browser, baseURL: string): Promise<Device> {
-  const context = await browser.newContext({ baseURL, serviceWorkers: 'allow' });
+  const context = await browser.newContext({ baseURL, serviceWorkers: 'allow', viewport: DESKTOP });
   const page = await context.newPage();
   const errors: string[] = [];
   page.on('console', (message) => {
@@ -100,7 +100,11 @@ twoDevices.describe('two devices edit the same profile', () => {
       const resolver = resolverOf(b.page);
       await expect(resolver).toBeVisible();
       await expect(resolver.getByRole('heading', { name: 'Your profile changed on another device' })).toBeFocused();
-      await expect(snackbar(b.page)).toContainText('Your changes were not saved because the profile changed elsewhere.');
+      await expect(resolver.getByRole('heading', { name: 'Your profile changed on another device' })).toHaveAccessibleDescription(
+        'It was saved elsewhere after you started editing, so your changes were not saved. Nothing is lost: choose what to keep.',
+      );
+      // The safe way out comes first and is the filled button.
+      await expect(resolver.getByRole('button')).toHaveText(['Merge field by field', 'Keep my changes', 'Take theirs']);
       await expectSideBySide(resolver, [
         ['Display name', ADA.displayName, 'Countess Ada'],
         ['About you', 'Poetical science.', ADA.bio ?? ''],
@@ -118,7 +122,17 @@ twoDevices.describe('two devices edit the same profile', () => {
       await expect(bio.getByRole('radio', { name: 'Yours: Poetical science.' })).toBeChecked();
       await expect(name.getByRole('radio', { name: `Yours: ${ADA.displayName}` })).not.toBeChecked();
       expect(await axeViolations(b.page)).toEqual([]);
-      await resolver.getByRole('button', { name: 'Save merged profile' }).click();
+      // On a desktop screen nothing lies over the button that saves the merge.
+      const save = resolver.getByRole('button', { name: 'Save merged profile' });
+      await save.scrollIntoViewIfNeeded();
+      expect(
+        await save.evaluate((button) => {
+          const box = button.getBoundingClientRect();
+          return button.contains(document.elementFromPoint(box.x + box.width / 2, box.y + box.height / 2));
+        }),
+      ).toBe(true);
+      await expect(snackbar(b.page)).toHaveCount(0);
+      await save.click();
 
       await expect(resolver).toHaveCount(0);
       await expect(b.page.getByRole('article', { name: 'Countess Ada' })).toBeVisible();
@@ -148,6 +162,30 @@ twoDevices.describe('two devices edit the same profile', () => {
     await expect(resolver).toHaveCount(0);
     expect(await storedProfile(request)).toMatchObject({ bio: 'From device B.', interests: ['engines'] });
   });
+
+  twoDevices(
+    'keep my changes: the fields this device changed win, the others keep what the other device saved',
+    async ({ devices: { a, b }, request }) => {
+      const formA = await openEditForm(a.page);
+      const formB = await openEditForm(b.page);
+      // The laptop changes the bio, the phone the name.
+      await formA.getByLabel('About you').fill('Written on the laptop.');
+      await formA.getByRole('button', { name: 'Save changes' }).click();
+      await expect(a.page.getByRole('article', { name: ADA.displayName })).toContainText('Written on the laptop.');
+      await formB.getByLabel('Display name').fill('Countess Ada');
+      await formB.getByRole('button', { name: 'Save changes' }).click();
+
+      const resolver = resolverOf(b.page);
+      await expect(resolver.getByRole('button', { name: 'Keep my changes' })).toHaveAccessibleDescription(
+        'Keep my changes saves the fields you changed; the fields you did not change keep the saved version.',
+      );
+      await resolver.getByRole('button', { name: 'Keep my changes' }).click();
+      await expect(resolver).toHaveCount(0);
+      // The phone's stale copy of the bio does not undo the laptop's.
+      expect(await storedProfile(request)).toMatchObject({ displayName: 'Countess Ada', bio: 'Written on the laptop.' });
+      await expect(b.page.getByRole('article', { name: 'Countess Ada' })).toContainText('Written on the laptop.');
+    },
+  );
 
   twoDevices('take theirs: the edit is dropped and the saved version shown', async ({ devices: { a, b }, request }) => {
     const formA = await openEditForm(a.page);

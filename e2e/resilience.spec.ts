@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import type { Page } from '@playwright/test';
 import type { RunningServer } from '../mocks/server/index.ts';
 import { test, expect, waitForServiceWorker, collectCspViolations, cspViolations } from './support/fixtures';
-import { appRunning } from './support/pages';
+import { ADA, appRunning, seedProfile } from './support/pages';
 
 async function openCreateForm(page: Page) {
   await signIn(page, 'ada', '/profile');
@@ -53,8 +53,10 @@ test.describe('nothing the user typed is lost', () => {
     await context.setOffline(true);
     await page.getByRole('button', { name: 'Create profile' }).click();
     await expect(page.getByTestId('pending-save')).toHaveText('Saved on this device. It will be sent when you are back online.');
-    // Still offline: the form keeps what was typed and nothing reached the server.
-    await expect(page.getByLabel('Display name')).toHaveValue('Ada Lovelace');
+    // Still offline: the profile is shown as saved, the notice said once, and nothing reached the server.
+    await expect(page.getByRole('article', { name: 'Ada Lovelace' })).toContainText('Analytical engines.');
+    await expect(page.getByRole('form')).toHaveCount(0);
+    await expect(page.getByText('Saved on this device. It will be sent when you are back online.')).toHaveCount(1);
     expect(await storedProfile(baseURL!)).toBeNull();
 
     await context.setOffline(false);
@@ -67,6 +69,34 @@ test.describe('nothing the user typed is lost', () => {
     // One request, which carried its key: a replay without it could create the profile twice,
     // and a second send (even with the key) is not "sent once".
     expect(creates.keys).toEqual([expect.stringMatching(/^[\x21-\x7E]{1,128}$/)]);
+  });
+
+  test('an edit saved offline shows as saved; back online it is sent and no form is left open', async ({
+    page,
+    context,
+    baseURL,
+    request,
+  }) => {
+    await seedProfile(request);
+    await signIn(page, 'ada', '/profile');
+    await waitForServiceWorker(page);
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await context.setOffline(true);
+    await page.getByLabel('About you').fill('Written on the train.');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    const notice = page.getByText('Saved on this device. It will be sent when you are back online.');
+    await expect(notice).toHaveCount(1);
+    await expect(page.getByRole('article', { name: ADA.displayName })).toContainText('Written on the train.');
+    // Nothing to discard or cancel: the only action offered is to edit again.
+    await expect(page.getByRole('main').getByRole('button')).toHaveText(['Edit']);
+
+    await context.setOffline(false);
+    await expect(page.getByTestId('snackbar')).toContainText('Your offline changes were sent.');
+    await expect(notice).toHaveCount(0);
+    await expect(page.getByRole('form')).toHaveCount(0);
+    await expect(page.getByRole('article', { name: ADA.displayName })).toContainText('Written on the train.');
+    await expect(page.getByRole('button', { name: 'Delete profile' })).toBeVisible();
+    expect((await storedProfile(baseURL!)) as unknown).toMatchObject({ bio: 'Written on the train.' });
   });
 
   test('a queued save survives a reload and goes out when the app starts online', async ({ page, context, baseURL, server }) => {

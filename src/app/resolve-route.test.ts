@@ -13,7 +13,8 @@ function defaultParser(): Parser {
   return result.current;
 }
 const parser = defaultParser();
-const translate = (key: MessageKey) => en[key];
+// Route titles are all of the first screens' part of the catalogue.
+const translate = (key: MessageKey) => (en as Record<MessageKey, string>)[key];
 
 function route(id: string): RouteDef {
   const r = routeById(id);

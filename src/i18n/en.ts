@@ -1,4 +1,13 @@
-/** English, the reference catalogue: every other language must have exactly these keys. */
+import type { enAdmin } from './en-admin';
+import type { enConflict } from './en-conflict';
+import type { enForms } from './en-forms';
+import type { enProfile } from './en-profile';
+
+/**
+ * English, the reference catalogue, in parts: this one, with the first screens' words, and the
+ * parts of screens met later (en-profile, en-forms, en-conflict, en-admin), each loaded with the
+ * code that shows it. Every other language has exactly the keys of all the parts, in one file.
+ */
 export const en = {
   'app.name': 'Circle',
   'app.skipToContent': 'Skip to content',
@@ -16,6 +25,8 @@ export const en = {
   'nav.admin': 'Admin',
   'nav.signIn': 'Sign in',
   'nav.signOut': 'Sign out',
+  'nav.account': 'Account: {name}',
+  'nav.yourProfile': 'Your profile',
   'nav.openMenu': 'Open menu',
   'nav.closeMenu': 'Close menu',
   'nav.notFound': 'Page not found',
@@ -62,79 +73,14 @@ export const en = {
   // Follows a field's label, with the language's own separator: a space, or none before a full-width bracket.
   'common.required': ' (required)',
 
-  'profile.title': 'Your profile',
-  'profile.none': 'You have no profile yet.',
-  'profile.createTitle': 'Create your profile',
-  'profile.editTitle': 'Edit your profile',
-  'profile.create': 'Create profile',
-  'profile.save': 'Save changes',
-  'profile.delete': 'Delete profile',
-  'profile.deleteConfirmTitle': 'Delete your profile?',
-  'profile.deleteConfirmBody': 'Your profile and avatar will be removed. This cannot be undone.',
-  'profile.deleted': 'Your profile was deleted.',
-  'profile.created': 'Your profile was created.',
-  'profile.saved': 'Your changes were saved.',
   'profile.avatarAlt': 'Avatar of {name}',
   'profile.noAvatar': 'No avatar',
   'profile.memberSince': 'Member since {date}',
   'profile.preferredLanguage': 'Preferred language: {language}',
   'profile.interestsNone': 'No interests listed.',
-  'profile.draftRestored': 'Your unsaved changes were restored.',
-  'profile.discardDraft': 'Discard changes',
-  'profile.pendingSave': 'Saved on this device. It will be sent when you are back online.',
   'profile.pendingSent': 'Your offline changes were sent.',
-  'profile.saveFailed': 'Your changes were not saved: {message}. The form keeps what you typed.',
-  'profile.uploading': 'Upload progress',
-  'profile.cancelUpload': 'Cancel upload',
-  'profile.progress.sent': 'Uploading Files',
-  'profile.progress.upload': 'Files are {percent}% uploaded',
-  'profile.progress.download': 'Files are {percent}% downloaded',
-  'profile.progress.unknown': 'Something went wrong',
-  'profile.conflict.title': 'Your profile changed on another device',
-  'profile.conflict.body':
-    'It was saved elsewhere after you started editing, so your changes were not saved. Nothing is lost: choose what to keep.',
-  'profile.conflict.announce': 'Your changes were not saved because the profile changed elsewhere. Choose what to keep.',
-  'profile.conflict.field': 'Field',
-  'profile.conflict.mine': 'Your version',
-  'profile.conflict.theirs': 'Saved version',
-  'profile.conflict.empty': '(empty)',
-  'profile.conflict.avatar': 'Your new avatar is kept with your version and with a merge.',
-  'profile.conflict.keepMine': 'Keep mine',
-  'profile.conflict.takeTheirs': 'Take theirs',
-  'profile.conflict.merge': 'Merge field by field',
-  'profile.conflict.mergeHint': 'For each field, choose the version to keep.',
-  'profile.conflict.mineValue': 'Yours: {value}',
-  'profile.conflict.theirsValue': 'Saved: {value}',
-  'profile.conflict.saveMerged': 'Save merged profile',
-  'profile.conflict.discarded': 'Your changes were discarded. The saved version is shown.',
-  'profile.deleteChanged':
-    'Your profile was changed on another device after you opened it. The current version is now shown. Delete it anyway?',
 
-  'field.displayName': 'Display name',
-  'field.displayName.hint': '2 to 50 characters.',
-  'field.username': 'Username',
-  'field.username.hint': 'Lower-case letters, digits and _, 3 to 20 characters.',
-  'field.email': 'Email',
-  'field.bio': 'About you',
-  'field.bio.hint': 'At most 280 characters.',
-  'field.language': 'Preferred language',
   'field.interests': 'Interests',
-  'field.interests.hint': 'Separate with commas, at most 10.',
-  'field.avatar': 'Avatar',
-  'field.avatar.hint': 'PNG, JPEG or WebP, at most 2 MB.',
-
-  'validation.required': 'This field is required.',
-  'validation.minLength': 'Use at least {min} characters.',
-  'validation.maxLength': 'Use at most {max} characters.',
-  'validation.min': 'Must be at least {min}.',
-  'validation.max': 'Must be at most {max}.',
-  'validation.pattern': 'This value is not in the expected format.',
-  'validation.username': 'Use 3 to 20 lower-case letters, digits or _.',
-  'validation.email': 'Enter an email address like name@example.org.',
-  'validation.interests': 'Give at most 10 interests of at most 24 characters each.',
-  'validation.avatarType': 'Choose a PNG, JPEG or WebP image.',
-  'validation.avatarSize': 'Choose an image of at most 2 MB.',
-  'validation.summary': 'Please correct {count, plural, one {# field} other {# fields}} before saving.',
 
   'settings.title': 'Settings',
   'settings.language': 'Language',
@@ -159,28 +105,6 @@ export const en = {
   'dashboard.notifications': 'Notifications',
   'dashboard.empty': 'Nothing here yet.',
 
-  'admin.title': 'Admin',
-  'admin.intro': 'Create, edit and delete the records of each collection. The backend checks every change.',
-  'admin.collection': 'Collection: {name}',
-  'admin.new': 'New record',
-  'admin.editRecord': 'Edit record {id}',
-  'admin.newRecord': 'New record in {name}',
-  'admin.json': 'Record as JSON',
-  'admin.jsonHint': 'Leave out the id to have one generated.',
-  'admin.invalidJson': 'This is not valid JSON: {message}',
-  'admin.actions': 'Actions',
-  'admin.empty': 'This collection is empty.',
-  'admin.deleteConfirm': 'Delete record {id}?',
-  'admin.saved': 'Record {id} saved.',
-  'admin.deletedRecord': 'Record {id} deleted.',
-  'admin.error': 'The backend answered: {message}',
-  'admin.reset': 'Restore seed data',
-  'admin.resetDone': 'Every collection holds its seed data again.',
-  'admin.needsAdmin.title': 'This page is for admins',
-  'admin.needsAdmin.body':
-    'Only an admin can change the collections every member shares. You are signed in as {name}, a member: ask an admin if a record needs changing.',
-  'admin.needsAdmin.home': 'Back to home',
-
   'signIn.intro': 'Sign in with your Circle account at {issuer}.',
   'signIn.needed': 'Sign in to open the admin screens.',
   'signIn.profileNeeded': 'Sign in to see and edit your profile.',
@@ -202,5 +126,5 @@ export const en = {
   'push.subscribeFailed': 'Could not turn on push notifications: {message}',
 } as const;
 
-export type MessageKey = keyof typeof en;
+export type MessageKey = keyof typeof en | keyof typeof enProfile | keyof typeof enForms | keyof typeof enConflict | keyof typeof enAdmin;
 export type Messages = Record<MessageKey, string>;

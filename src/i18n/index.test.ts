@@ -2,12 +2,20 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { effect } from '@preact/signals-core';
 import { activeLanguage, format, formatDate, formatMoney, formatNumber, formatRelativeTime, loadLanguage, t } from './index';
-import { en, type Messages } from './en';
+import { en as enCore, type Messages } from './en';
+import { enAdmin } from './en-admin';
+import { enConflict } from './en-conflict';
+import { enForms } from './en-forms';
+import { enProfile } from './en-profile';
 import { es } from './es';
 import { de } from './de';
 import { fr } from './fr';
 import { zhHans } from './zh-Hans';
 import { LANGUAGES, type Language } from '../config/languages';
+
+const PARTS = [enCore, enProfile, enForms, enConflict, enAdmin];
+/** The whole English catalogue: its parts together (each loads with the code that shows it). */
+const en = Object.assign({}, ...PARTS) as Messages;
 
 const TRANSLATIONS: Record<Exclude<Language, 'en'>, Messages> = { es, de, fr, 'zh-Hans': zhHans };
 const TRANSLATED_LANGUAGES = Object.keys(TRANSLATIONS) as Exclude<Language, 'en'>[];
@@ -181,6 +189,10 @@ function pluralCategories(message: string): string[][] {
 }
 
 describe('catalogues', () => {
+  it('the parts of English share no key', () => {
+    expect(PARTS.reduce((n, part) => n + Object.keys(part).length, 0)).toBe(Object.keys(en).length);
+  });
+
   it('there is one for every language, and nothing else', () => {
     expect(Object.keys(TRANSLATIONS).sort()).toEqual(LANGUAGES.filter((l) => l !== 'en').sort());
   });

@@ -4,9 +4,20 @@ import type { Language } from '../config/languages';
 
 export type { MessageKey };
 
+/**
+ * English as far as it has loaded: the first screens' part, then each part a screen brings
+ * (addEnglish). Its keys are all there by the time the code that reads them runs.
+ */
+const english: Partial<Messages> = { ...en };
+
 /** Catalogues other than English load on demand; English is always there as the fallback. */
-// Stryker disable next-line ObjectLiteral: t() falls back to en when the active catalogue is missing, so an empty start shows the same
-const catalogues = signal<Partial<Record<Language, Messages>>>({ en });
+// Stryker disable next-line ObjectLiteral: t() falls back to English when the active catalogue is missing, so an empty start shows the same
+const catalogues = signal<Partial<Record<Language, Partial<Messages>>>>({ en: english });
+
+/** A part of the English catalogue, brought by the screen that uses it (en-profile.ts, en-admin.ts…). */
+export function addEnglish(part: Partial<Messages>): void {
+  Object.assign(english, part);
+}
 
 const loaders: Record<Exclude<Language, 'en'>, () => Promise<Messages>> = {
   es: () => import('./es').then((m) => m.es),
@@ -70,9 +81,9 @@ export function format(template: string, lang: Language, params: Record<string, 
 /** The message for `key` in the active language. Reading it in a component subscribes to language changes. */
 export function t(key: MessageKey, params?: Record<string, string | number>): string {
   const lang = activeLanguage.value;
-  const messages = catalogues.value[lang] ?? en;
+  const messages = catalogues.value[lang] ?? english;
   // A key built from data (a notification level, say) may be unknown: show the key, never crash.
-  return format(messages[key] ?? en[key] ?? String(key), lang, params);
+  return format(messages[key] ?? english[key] ?? String(key), lang, params);
 }
 
 export function formatDate(value: string | number | Date, options: Intl.DateTimeFormatOptions = { dateStyle: 'medium' }): string {
@@ -112,5 +123,17 @@ export function formatMoney(value: number, currency: string): string {
     return formatNumber(value, { style: 'currency', currency });
   } catch {
     return `${formatNumber(value)} ${currency}`;
+  }
+}
+
+/**
+ * A language's name in the language on screen ("anglais" on a French screen), for text that names
+ * one; a picker lists each language by its own name instead (config/languages.ts).
+ */
+export function languageName(code: string): string {
+  try {
+    return new Intl.DisplayNames(activeLanguage.value, { type: 'language' }).of(code) ?? code;
+  } catch {
+    return code;
   }
 }

@@ -1,8 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Shell } from './Shell';
+import { Icon } from '../../ui/icons';
 import { sessionEnded, sessionStarted } from '../../state/auth';
+import { resetProfileStore, setProfileState } from '../../state/profile/store';
+import { PROFILE } from '../../test/profile-fixture';
 import { setRenderMode } from '../../state/render-mode';
 import { navigate } from 'wouter/use-browser-location';
 import { Router } from 'wouter';
@@ -10,12 +13,22 @@ import { renderToString } from 'react-dom/server';
 
 const session = vi.hoisted(() => ({ endSession: vi.fn(async () => undefined) }));
 vi.mock('../../state/session', () => session);
+// The top bar asks for the profile once a member is known: the read itself is the model's.
+const reads = vi.hoisted(() => ({ fetchProfile: vi.fn(async () => null) }));
+vi.mock('../../state/profile/read', () => reads);
 
 afterEach(() => {
-  act(() => sessionEnded('signed-out'));
+  act(() => {
+    sessionEnded('signed-out');
+    resetProfileStore();
+  });
   session.endSession.mockClear();
   window.history.replaceState(null, '', '/');
 });
+
+/** The account button and the menu it opens (a popover: in the page, shown by the browser). */
+const accountButton = (name: string) => topBar().getByRole('button', { name: `Account: ${name}` });
+const accountMenu = () => within(document.getElementById('account-menu') as HTMLElement);
 
 const topBar = () => within(screen.getByRole('banner'));
 
@@ -42,17 +55,54 @@ describe('<Shell> top bar', () => {
     expect(topBar().getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/sign-in');
   });
 
-  it('signed in: the member’s name and a Sign out action that ends the session', async () => {
+  it('signed in: an account button with the member’s name opens their menu: who, their profile, Sign out', async () => {
     act(() => sessionStarted({ subject: 'ada', name: 'Ada Lovelace', email: 'ada@circle.example.org' }));
     render(
       <Shell layout="home">
         <p>content</p>
       </Shell>,
     );
-    expect(topBar().getByText('Ada Lovelace')).toBeTruthy();
+    const button = accountButton('Ada Lovelace');
+    expect(button.querySelector('.account-button__name')?.textContent).toBe('Ada Lovelace');
+    expect(button.getAttribute('popovertarget')).toBe('account-menu');
     expect(topBar().queryByRole('link', { name: 'Sign in' })).toBeNull();
-    await userEvent.setup().click(topBar().getByRole('button', { name: 'Sign out' }));
+    expect(accountMenu().getByText('Ada Lovelace')).toBeTruthy();
+    expect(accountMenu().getByText('ada@circle.example.org')).toBeTruthy();
+    expect(accountMenu().getByRole('link', { name: 'Your profile' }).getAttribute('href')).toBe('/profile');
+    await userEvent.setup().click(accountMenu().getByRole('button', { name: 'Sign out' }));
     await waitFor(() => expect(session.endSession).toHaveBeenCalledTimes(1));
+  });
+
+  it('Sign out shows the sign-out icon, not the sign-in one', () => {
+    act(() => sessionStarted({ subject: 'ada', name: 'Ada Lovelace', email: null }));
+    shell('home');
+    const path = accountMenu().getByRole('button', { name: 'Sign out' }).querySelector('svg path')?.getAttribute('d');
+    const iconPath = (name: 'signIn' | 'signOut') =>
+      render(<Icon name={name} />)
+        .container.querySelector('path')
+        ?.getAttribute('d');
+    expect(path).toBe(iconPath('signOut'));
+    expect(path).not.toBe(iconPath('signIn'));
+  });
+
+  it('one name for one person: the profile’s display name once there is a profile, the provider’s before', () => {
+    act(() => sessionStarted({ subject: 'ada', name: 'Ada Lovelace', email: 'ada@circle.example.org' }));
+    shell('sidenav');
+    expect(accountButton('Ada Lovelace')).toBeTruthy();
+    act(() => setProfileState('fetch:success', { profile: { ...PROFILE, displayName: 'Countess Ada', email: 'countess@example.org' } }));
+    expect(accountButton('Countess Ada').querySelector('.account-button__name')?.textContent).toBe('Countess Ada');
+    expect(topBar().queryByText('Ada Lovelace')).toBeNull();
+    expect(accountMenu().getByText('countess@example.org')).toBeTruthy();
+  });
+
+  it('asks for the profile once the member is known, once per visit and member', async () => {
+    reads.fetchProfile.mockClear();
+    act(() => sessionStarted({ subject: 'grace', name: 'Grace Hopper', email: null }));
+    shell('sidenav');
+    await waitFor(() => expect(reads.fetchProfile).toHaveBeenCalledTimes(1));
+    cleanup();
+    shell('sidenav');
+    expect(reads.fetchProfile).toHaveBeenCalledTimes(1);
   });
 
   it('follows the session: signing out shows the Sign in link again', () => {
@@ -62,7 +112,7 @@ describe('<Shell> top bar', () => {
         <p>content</p>
       </Shell>,
     );
-    expect(topBar().getByText('Grace Hopper')).toBeTruthy();
+    expect(accountButton('Grace Hopper')).toBeTruthy();
     act(() => sessionEnded('signed-out'));
     expect(topBar().queryByText('Grace Hopper')).toBeNull();
     expect(topBar().getByRole('link', { name: 'Sign in' })).toBeTruthy();
@@ -130,50 +180,27 @@ describe('<Shell> account actions', () => {
     expect(link.getAttribute('href')).toBe('/sign-in?next=%2Fdocs%2Fsign-in');
   });
 
-  it('names the sign-out button even when only its icon shows, and keeps the name in its own place', () => {
-    act(() => sessionStarted({ subject: 'ada', name: 'Ada Lovelace', email: null }));
-    const container = shell('home');
-    const button = topBar().getByRole('button', { name: 'Sign out' });
-    expect(button.getAttribute('aria-label')).toBe('Sign out');
-    expect(button.textContent).toBe('Sign out');
-    expect(container.querySelector('.topbar__who')?.textContent).toBe('Ada Lovelace');
-  });
-
-  it('shows no name for a member the provider gave none', () => {
-    act(() => sessionStarted({ subject: 'anon', name: '', email: null }));
-    const container = shell('home');
-    expect(container.querySelector('.topbar__who')).toBeNull();
-    expect(topBar().getByRole('button', { name: 'Sign out' })).toBeTruthy();
-  });
-});
-
-describe('<Shell> after a reload, before the session is read back', () => {
-  it('shows the sign-out action without a name while who is signed in is not known yet', async () => {
-    // The signed-in flag is kept across reloads; the member comes later, from IndexedDB.
-    localStorage.setItem('auth.isLoggedIn', 'true');
-    vi.resetModules();
-    const testing = await import('@testing-library/react');
-    const { Shell: FreshShell } = await import('./Shell');
-    const { container } = testing.render(
-      <FreshShell layout="home">
-        <p>content</p>
-      </FreshShell>,
-    );
+  it('on a phone the account is still there, named by the member, the avatar standing for them', async () => {
+    await viewport(390);
     try {
-      expect(testing.screen.getByRole('button', { name: 'Sign out' })).toBeTruthy();
-      expect(container.querySelector('.topbar__who')).toBeNull();
+      act(() => sessionStarted({ subject: 'ada', name: 'Ada Lovelace', email: null }));
+      shell('sidenav');
+      const button = accountButton('Ada Lovelace');
+      expect(button.querySelector('.avatar--initials')?.textContent).toBe('AL');
+      expect(accountMenu().getByRole('button', { name: 'Sign out' })).toBeTruthy();
     } finally {
-      testing.cleanup();
+      await viewport(1024);
     }
   });
 });
 
-describe('<Shell> account actions, as loaded', () => {
-  it('styles the way in and the way out as small tonal buttons of the top bar (only the icon under the breakpoint)', async () => {
-    // The class list is fixed when the module loads: a fresh load sees it as the code has it.
+describe('<Shell> after a reload, before the session is read back', () => {
+  it('shows the account menu while who is signed in is not known yet, with the profile kept from the last visit', async () => {
+    // The signed-in flag is kept across reloads; the member comes later, from IndexedDB.
+    localStorage.setItem('auth.isLoggedIn', 'true');
+    localStorage.setItem('profile.last', JSON.stringify({ ...PROFILE, displayName: 'Countess Ada' }));
     vi.resetModules();
     const testing = await import('@testing-library/react');
-    const auth = await import('../../state/auth');
     const { Shell: FreshShell } = await import('./Shell');
     testing.render(
       <FreshShell layout="home">
@@ -181,12 +208,28 @@ describe('<Shell> account actions, as loaded', () => {
       </FreshShell>,
     );
     try {
-      const ACTION = 'button button--tonal button--small topbar__action';
-      expect(testing.screen.getByRole('link', { name: 'Sign in' }).className).toBe(ACTION);
-      testing.act(() => auth.sessionStarted({ subject: 'ada', name: 'Ada', email: null }));
-      expect(testing.screen.getByRole('button', { name: 'Sign out' }).className).toBe(ACTION);
+      expect(testing.screen.getByRole('button', { name: 'Account: Countess Ada' })).toBeTruthy();
     } finally {
-      testing.act(() => auth.sessionEnded('signed-out'));
+      testing.cleanup();
+      localStorage.clear();
+    }
+  });
+});
+
+describe('<Shell> account actions, as loaded', () => {
+  it('styles the way in as a small tonal button of the top bar (only the icon under the breakpoint)', async () => {
+    // The class list is fixed when the module loads: a fresh load sees it as the code has it.
+    vi.resetModules();
+    const testing = await import('@testing-library/react');
+    const { Shell: FreshShell } = await import('./Shell');
+    testing.render(
+      <FreshShell layout="home">
+        <p>content</p>
+      </FreshShell>,
+    );
+    try {
+      expect(testing.screen.getByRole('link', { name: 'Sign in' }).className).toBe('button button--tonal button--small topbar__action');
+    } finally {
       testing.cleanup();
     }
   });

@@ -11,12 +11,15 @@ import { Snackbar } from '../../ui/snackbar/Snackbar';
 import { OnlineStatus } from '../../pwa/OnlineStatus';
 import { InstallButton } from '../../pwa/InstallButton';
 import { isLoggedIn, member } from '../../state/auth';
+import { fetchProfile } from '../../state/profile/read';
+import { profile, profileLoading } from '../../state/profile/store';
+import { Avatar } from '../../ui/widgets/Avatar';
 import { renderMode } from '../../state/render-mode';
 
 // Under the mobile breakpoint only the icon shows (the label stays the accessible name).
 const ACTION = 'button button--tonal button--small topbar__action';
 
-/** Who is signed in and the way out, or the way in (coming back to this screen afterwards). */
+/** The signed-in member's menu, or the way in (coming back to this screen afterwards). */
 function Account({ location }: { location: string }) {
   if (!isLoggedIn.value) {
     // The sign-in screen and the provider's way back are no place to return to.
@@ -28,17 +31,74 @@ function Account({ location }: { location: string }) {
       </Link>
     );
   }
-  const name = member.value?.name;
-  // Loaded only now: it clears the member's data at once (this button goes), revokes the session
+  return <AccountMenu />;
+}
+
+const ACCOUNT_MENU = 'account-menu';
+const closeAccountMenu = () => document.getElementById(ACCOUNT_MENU)?.hidePopover?.();
+// The profile is read once per visit and member for the top bar, unless a screen reads it first:
+// the name and avatar kept from the last visit may have changed on another device.
+let askedFor: string | undefined;
+
+/**
+ * The signed-in member at every width: their avatar (and name, where there is room) opens a small
+ * panel with who they are, their profile and the way out. One name for one person: the profile's
+ * display name once there is a profile (the last one seen, while it is read again), else the name
+ * the provider gave. A native popover: it closes on Escape or a click elsewhere, and returns focus.
+ */
+function AccountMenu() {
+  const who = member.value;
+  const own = profile.value;
+  const name = own?.displayName ?? who?.name ?? '';
+  const subject = who?.subject;
+  useEffect(() => {
+    // A screen that reads the profile itself (home, profile) has started already.
+    if (!subject || askedFor === subject || profileLoading.peek()) return;
+    askedFor = subject;
+    fetchProfile().catch(() => undefined);
+  }, [subject]);
+  // Loaded only now: it clears the member's data at once (this menu goes), revokes the session
   // and goes to the provider's sign-out page.
-  const signOut = () => void import('../../state/session').then((session) => session.endSession());
+  const signOut = () => {
+    closeAccountMenu();
+    void import('../../state/session').then((session) => session.endSession());
+  };
   return (
     <>
-      {name && <span className="topbar__who">{name}</span>}
-      <button type="button" className={ACTION} aria-label={t('nav.signOut')} onClick={signOut}>
-        <Icon name="signIn" />
-        <span>{t('nav.signOut')}</span>
+      <button type="button" className="account-button" popoverTarget={ACCOUNT_MENU}>
+        {/* Named in words ("Account: Ada"), which hold the name shown; the picture, the initials and
+            the name shown (hidden on phones) would only repeat it. */}
+        <span className="visually-hidden">{t('nav.account', { name })}</span>
+        <span className="account-button__avatar" aria-hidden="true">
+          <Avatar name={name} url={own?.avatar} size={32} />
+        </span>
+        <span className="account-button__name" aria-hidden="true">
+          {name}
+        </span>
       </button>
+      <div id={ACCOUNT_MENU} popover="auto" className="account-menu">
+        <div className="account-menu__who">
+          <Avatar name={name} url={own?.avatar} size={48} />
+          <p>
+            <strong>{name}</strong>
+            {(own?.email ?? who?.email) && <span className="muted">{own?.email ?? who?.email}</span>}
+          </p>
+        </div>
+        <ul className="nav-list">
+          <li>
+            <Link href="/profile" className="nav-link" onClick={closeAccountMenu}>
+              <Icon name="profile" />
+              <span>{t('nav.yourProfile')}</span>
+            </Link>
+          </li>
+          <li>
+            <button type="button" className="nav-link" onClick={signOut}>
+              <Icon name="signOut" />
+              <span>{t('nav.signOut')}</span>
+            </button>
+          </li>
+        </ul>
+      </div>
     </>
   );
 }

@@ -118,7 +118,7 @@ describe('<AdminScreen> of a collection', () => {
     await act(async () => answer(ROWS));
 
     expect(screen.queryByRole('status')).toBeNull();
-    expect(screen.queryByText('This collection is empty.')).toBeNull();
+    expect(screen.queryByText('This collection is empty. Add its first record with New record.')).toBeNull();
     const table = screen.getByRole('region', { name: 'Collection: accounts' });
     expect(table.tabIndex).toBe(0);
     const headers = within(table)
@@ -136,10 +136,10 @@ describe('<AdminScreen> of a collection', () => {
     expect(screen.getByRole('button', { name: 'Delete a2' }).textContent).toBe('Delete');
   });
 
-  it('an empty collection says so, with no table', async () => {
+  it('an empty collection says so and what to do next, with no table', async () => {
     backend.list.mockResolvedValueOnce([]);
     visit('/admin/symbols');
-    expect(await screen.findByText('This collection is empty.')).toBeTruthy();
+    expect(await screen.findByText('This collection is empty. Add its first record with New record.')).toBeTruthy();
     expect(screen.queryByRole('table')).toBeNull();
     expect(screen.queryByRole('status')).toBeNull();
   });
@@ -215,7 +215,7 @@ describe('<AdminScreen> of a collection', () => {
     const user = userEvent.setup();
     backend.list.mockResolvedValueOnce([]);
     visit('/admin/symbols');
-    await screen.findByText('This collection is empty.');
+    await screen.findByText('This collection is empty. Add its first record with New record.');
     await user.click(screen.getByRole('button', { name: 'New record' }));
     expect(screen.getByRole('dialog', { name: 'New record in symbols' })).toBeTruthy();
     await user.click(within(screen.getByRole('dialog', { name: 'New record in symbols' })).getByRole('button', { name: 'Cancel' }));
@@ -229,12 +229,41 @@ describe('<AdminScreen> of a collection', () => {
     visit('/admin/accounts');
     await user.click(await screen.findByRole('button', { name: 'Edit a1' }));
     const editor = screen.getByRole('dialog', { name: 'Edit record a1' });
-    expect(JSON.parse((within(editor).getByRole('textbox') as HTMLTextAreaElement).value)).toEqual(ROWS[0]);
+    expect((within(editor).getByLabelText('name', { exact: false }) as HTMLInputElement).value).toBe('Main');
+    await user.type(within(editor).getByLabelText('currency', { exact: false }), 'EUR');
     await user.click(within(editor).getByRole('button', { name: 'Save' }));
-    expect(backend.replace).toHaveBeenCalledWith('accounts', 'a1', ROWS[0]);
+    expect(backend.replace).toHaveBeenCalledWith('accounts', 'a1', { id: 'a1', name: 'Main', currency: 'EUR', balance: 0 });
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Edit record a1' })).toBeNull());
     expect(snackbar.value).toMatchObject({ message: 'Record a1 saved.', duration: 4000 });
     expect(backend.list).toHaveBeenCalledTimes(2);
+  });
+
+  it('a full collection offers New record with the reason it cannot be used, and opens no editor', async () => {
+    const user = userEvent.setup();
+    backend.list.mockResolvedValueOnce([
+      { id: '1', code: 'MSFT', entity: 'Microsoft' },
+      { id: '2', code: 'AAPL', entity: 'Apple' },
+      { id: '3', code: 'GOOG', entity: 'Alphabet' },
+    ]);
+    visit('/admin/symbols');
+    await screen.findByRole('button', { name: 'Edit 3' });
+    const button = screen.getByRole('button', { name: 'New record' });
+    expect(button.getAttribute('aria-disabled')).toBe('true');
+    const reason = 'This collection is full: it holds at most 3 records. Delete one to add another.';
+    expect(document.getElementById(button.getAttribute('aria-describedby') ?? '')?.textContent).toBe(reason);
+    expect(screen.getByText(reason)).toBeTruthy();
+    await user.click(button);
+    expect(screen.queryByRole('dialog', { name: 'New record in symbols' })).toBeNull();
+    expect(backend.create).not.toHaveBeenCalled();
+  });
+
+  it('a collection with room offers New record as any button', async () => {
+    backend.list.mockResolvedValueOnce([{ id: '1', code: 'MSFT', entity: 'Microsoft' }]);
+    visit('/admin/symbols');
+    await screen.findByRole('button', { name: 'Edit 1' });
+    const button = screen.getByRole('button', { name: 'New record' });
+    expect(button.getAttribute('aria-disabled')).toBeNull();
+    expect(button.getAttribute('aria-describedby')).toBeNull();
   });
 });
 

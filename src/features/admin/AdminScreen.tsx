@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import { Link, Redirect, useParams } from 'wouter';
 import { t } from '../../i18n';
+import '../../i18n/en-admin';
+import './admin.css';
 import { api } from '../../api/instance';
 import { COLLECTION_NAMES, type CollectionName } from '../../api/collections';
 import { useAsync } from '../../ui/widgets/useAsync';
@@ -10,6 +12,7 @@ import { ConfirmDialog } from '../../ui/widgets/ConfirmDialog';
 import { showSnackbar } from '../../ui/snackbar/store';
 import { RecordEditor, type EditTarget } from './RecordEditor';
 import { isAdmin, member } from '../../state/auth';
+import { COLLECTION_SCHEMAS } from '../../api/collection-fields';
 
 type Row = { id: string } & Record<string, unknown>;
 
@@ -30,6 +33,9 @@ function CollectionTable({ name }: { name: CollectionName }) {
   const [deleting, setDeleting] = useState<Row | null>(null);
   // Stryker disable next-line ArrayDeclaration: without rows no table is drawn, so the columns of the fallback are never shown
   const columns = [...new Set((rows.data ?? []).flatMap((r) => Object.keys(r)))];
+  // A full collection refuses a new record (422): the button says so before it is pressed.
+  const max = COLLECTION_SCHEMAS[name].maxRecords;
+  const full = max !== undefined && rows.data !== undefined && rows.data.length >= max;
 
   async function remove(row: Row) {
     setDeleting(null);
@@ -47,10 +53,22 @@ function CollectionTable({ name }: { name: CollectionName }) {
     <section className="admin-table">
       <div className="admin-table__head">
         <h2 id="admin-collection-title">{t('admin.collection', { name })}</h2>
-        <button type="button" className="button button--filled" onClick={() => setEditing({ collection: name, record: null })}>
+        {/* Not disabled outright: a disabled button takes no focus, and its reason would go unheard. */}
+        <button
+          type="button"
+          className="button button--filled"
+          aria-disabled={full || undefined}
+          aria-describedby={full ? 'admin-full' : undefined}
+          onClick={() => !full && setEditing({ collection: name, record: null })}
+        >
           {t('admin.new')}
         </button>
       </div>
+      {full && (
+        <p className="field__hint admin-table__full" id="admin-full">
+          {t('admin.full', { max })}
+        </p>
+      )}
       {rows.status === 'loading' && !rows.data && <LoadingState />}
       {rows.status === 'error' && <ErrorState error={rows.error} onRetry={rows.reload} />}
       {rows.data && rows.data.length === 0 && <EmptyState>{t('admin.empty')}</EmptyState>}

@@ -12,7 +12,7 @@ const backend = vi.hoisted(() => ({
 }));
 vi.mock('../../api/instance', () => ({ api: { collections: () => backend } }));
 
-// The templates are built when the module loads: each test reads a fresh copy.
+// The forms are built from tables made when the modules load: each test reads a fresh copy.
 // The error class too: the editor tells the backend's refusals apart by it.
 let RecordEditor: typeof import('./RecordEditor').RecordEditor;
 let ApiError: typeof import('../../api/errors').ApiError;
@@ -34,54 +34,52 @@ function open(target: EditTarget) {
   const onClose = vi.fn();
   const onSaved = vi.fn();
   render(<RecordEditor target={target} onClose={onClose} onSaved={onSaved} />);
-  const json = screen.getByLabelText('Record as JSON') as HTMLTextAreaElement;
-  return { onClose, onSaved, json, dialog: screen.getByRole('dialog') as HTMLDialogElement };
+  return { onClose, onSaved, dialog: screen.getByRole('dialog') as HTMLDialogElement };
 }
 
+const field = (label: string) => screen.getByLabelText(label, { exact: false }) as HTMLInputElement;
 const RECORD = { id: 's1', code: 'MSFT', entity: 'Microsoft' };
 
 describe('<RecordEditor>', () => {
-  it('opens as a modal titled for the record, with the record as JSON and a hint', () => {
-    const { json, dialog } = open({ collection: 'symbols', record: RECORD });
+  it('opens as a modal titled for the record, a labelled field per property of its schema, with what it asks for', () => {
+    const { dialog } = open({ collection: 'symbols', record: RECORD });
     expect(dialog.open).toBe(true);
     expect(screen.getByRole('dialog', { name: 'Edit record s1' })).toBe(dialog);
-    expect(screen.getByRole('heading', { name: 'Edit record s1' })).toBeTruthy();
-    expect(json.value).toBe(JSON.stringify(RECORD, null, 2));
-    expect(json.getAttribute('spellcheck')).toBe('false');
-    expect(json.getAttribute('aria-invalid')).toBeNull();
-    const hint = screen.getByText('Leave out the id to have one generated.');
-    expect(json.getAttribute('aria-describedby')).toBe(hint.id);
-    expect(hint.id).toMatch(/-hint$/);
+    expect(field('code').value).toBe('MSFT');
+    expect(field('entity').value).toBe('Microsoft');
+    expect(screen.getAllByRole('textbox').map((f) => f.getAttribute('name'))).toEqual(['code', 'entity']);
+    expect(field('code').getAttribute('aria-required')).toBe('true');
+    const hint = screen.getByText('Format: ^[A-Z]{1,5}$');
+    expect(field('code').getAttribute('aria-describedby')).toBe(hint.id);
+    expect(screen.getByText('At most 120 characters.')).toBeTruthy();
     expect(screen.queryByRole('alert')).toBeNull();
-    expect((screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement).disabled).toBe(false);
   });
 
-  it.each([
-    ['accounts', { name: '', currency: 'EUR', balance: 0 }],
-    ['subscription', { endpoint: 'https://', expirationTime: null, keys: { p256dh: '', auth: '' } }],
-    ['symbols', { code: '', entity: '' }],
-  ] as const)('a new record in %s starts from what its schema asks', (collection, template) => {
-    const { json } = open({ collection, record: null });
-    expect(screen.getByRole('dialog', { name: `New record in ${collection}` })).toBeTruthy();
-    expect(JSON.parse(json.value)).toEqual(template);
-  });
-
-  it('a new notification is dated now', () => {
+  it('offers each kind of field as it should be filled: a choice, yes or no, a date and time, a number', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
-    vi.setSystemTime(new Date('2025-03-04T05:06:07.000Z'));
-    const { json } = open({ collection: 'notifications', record: null });
-    expect(JSON.parse(json.value)).toEqual({ title: '', body: '', level: 'info', read: false, createdAt: '2025-03-04T05:06:07.000Z' });
+    vi.setSystemTime(new Date(2025, 2, 4, 5, 6, 7));
+    open({ collection: 'notifications', record: null });
+    expect(screen.getByRole('dialog', { name: 'New record in notifications' })).toBeTruthy();
+    const level = screen.getByRole('combobox', { name: 'level (required)' }) as HTMLSelectElement;
+    expect([...level.options].map((o) => o.value)).toEqual(['info', 'success', 'warning', 'error']);
+    const read = screen.getByRole('combobox', { name: 'read' }) as HTMLSelectElement;
+    expect([...read.options].map((o) => o.textContent)).toEqual(['Yes', 'No']);
+    expect(read.value).toBe('false');
+    expect(field('createdAt').type).toBe('datetime-local');
+    expect(field('createdAt').value).toBe('2025-03-04T05:06:07');
+    vi.useRealTimers();
   });
 
-  it('saves what was typed as a new record and hands back its id', async () => {
+  it('saves what was typed as a new record, in its types, and hands back its id', async () => {
     const user = userEvent.setup();
     backend.create.mockResolvedValueOnce({ id: 'new-1' });
-    const { json, onSaved } = open({ collection: 'symbols', record: null });
-    await user.clear(json);
-    await user.click(json);
-    await user.paste('{"code":"AAPL","entity":"Apple"}');
+    const { onSaved } = open({ collection: 'accounts', record: null });
+    expect(field('balance').getAttribute('inputmode')).toBe('decimal');
+    await user.type(field('name'), 'Savings');
+    await user.type(field('currency'), 'EUR');
+    await user.type(field('balance'), '12.5');
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    expect(backend.create).toHaveBeenCalledWith('symbols', { code: 'AAPL', entity: 'Apple' });
+    expect(backend.create).toHaveBeenCalledWith('accounts', { name: 'Savings', currency: 'EUR', balance: 12.5 });
     await waitFor(() => expect(onSaved).toHaveBeenCalledWith('new-1'));
     expect(backend.replace).not.toHaveBeenCalled();
   });
@@ -97,40 +95,49 @@ describe('<RecordEditor>', () => {
     await waitFor(() => expect(onSaved).toHaveBeenCalledWith('s1'));
   });
 
-  it('text that is not JSON is refused before sending, linked to the field', async () => {
+  it('what breaks the contract is said on its field before anything is sent, and the first such field takes the focus', async () => {
     const user = userEvent.setup();
-    const { json } = open({ collection: 'symbols', record: RECORD });
-    await user.clear(json);
-    await user.type(json, 'nope');
+    open({ collection: 'symbols', record: null });
+    await user.type(field('code'), 'msft');
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    const alert = screen.getByRole('alert');
-    // The parser's own reason, as it words it.
-    const reason = (() => {
-      try {
-        JSON.parse('nope');
-      } catch (e) {
-        return (e as Error).message;
-      }
-    })();
-    expect(reason).toBeTruthy();
-    expect(alert.textContent).toBe(`This is not valid JSON: ${reason}`);
-    expect(json.getAttribute('aria-invalid')).toBe('true');
-    const hint = screen.getByText('Leave out the id to have one generated.');
-    expect(json.getAttribute('aria-describedby')).toBe(`${hint.id} ${alert.id}`);
-    expect(alert.id).toMatch(/-error$/);
-    expect(backend.replace).not.toHaveBeenCalled();
+    expect(screen.getByRole('alert').textContent).toBe('Please correct 2 fields before saving.');
+    expect(field('code').getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByText('This value is not in the expected format.')).toBeTruthy();
+    expect(screen.getByText('This field is required.')).toBeTruthy();
+    await waitFor(() => expect(document.activeElement).toBe(field('code')));
+    expect(backend.create).not.toHaveBeenCalled();
   });
 
-  it('shows what the backend answered, keeps the dialog, and clears it on the next attempt', async () => {
+  it('a field the backend refuses is marked with the reason in words, until it is typed anew', async () => {
+    const user = userEvent.setup();
+    backend.replace.mockRejectedValueOnce(
+      new ApiError(400, { status: 400, error: 'Bad Request', message: 'body.entity must NOT have fewer than 1 characters' }),
+    );
+    open({ collection: 'symbols', record: RECORD });
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(field('entity').getAttribute('aria-invalid')).toBe('true'));
+    const error = screen.getByText('This field is required.');
+    expect(field('entity').getAttribute('aria-describedby')).toContain(error.id);
+    expect(screen.getByRole('alert').textContent).toBe('Please correct 1 field before saving.');
+    // Not the raw answer.
+    expect(screen.queryByText(/must NOT have/)).toBeNull();
+    await waitFor(() => expect(document.activeElement).toBe(field('entity')));
+    await user.type(field('entity'), 'x');
+    expect(field('entity').getAttribute('aria-invalid')).toBeNull();
+  });
+
+  it('shows what the backend answered about no field, keeps the dialog, and clears it on the next attempt', async () => {
     const user = userEvent.setup();
     let finish: (row: Row) => void = () => undefined;
-    backend.replace
-      .mockRejectedValueOnce(new ApiError(400, { status: 400, error: 'Bad Request', message: 'code too long' }))
+    backend.create
+      .mockRejectedValueOnce(new ApiError(409, { status: 409, error: 'Conflict', message: "Record 'x' already exists" }))
       .mockImplementationOnce(() => new Promise((resolve) => (finish = resolve)));
-    const { onSaved } = open({ collection: 'symbols', record: RECORD });
+    const { onSaved } = open({ collection: 'symbols', record: null });
+    await user.type(field('code'), 'AMZN');
+    await user.type(field('entity'), 'Amazon');
     const save = screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement;
     await user.click(save);
-    expect((await screen.findByRole('alert')).textContent).toBe('The backend answered: 400 code too long');
+    expect((await screen.findByRole('alert')).textContent).toBe("The backend answered: 409 Record 'x' already exists");
     expect(onSaved).not.toHaveBeenCalled();
     expect(save.disabled).toBe(false);
 
@@ -138,9 +145,8 @@ describe('<RecordEditor>', () => {
     expect(screen.queryByRole('alert')).toBeNull();
     // Sending: not pressed twice.
     expect(save.disabled).toBe(true);
-    finish({ id: 's1' });
-    await waitFor(() => expect(onSaved).toHaveBeenCalledWith('s1'));
-    expect(save.disabled).toBe(false);
+    finish({ id: 's4' });
+    await waitFor(() => expect(onSaved).toHaveBeenCalledWith('s4'));
   });
 
   it('Cancel closes without saving', async () => {

@@ -1,88 +1,121 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useModalDialog } from '../../ui/widgets/useModalDialog';
-import { t } from '../../i18n';
+import { formatNumber, t } from '../../i18n';
+import '../../i18n/en-admin';
+import '../../i18n/en-forms';
 import { api } from '../../api/instance';
+import { ApiError } from '../../api/errors';
 import type { CollectionName, CollectionTypes } from '../../api/collections';
+import { COLLECTION_SCHEMAS, type RecordField } from '../../api/collection-fields';
+import { createFormState } from '../../ui/form/form-state';
+import { Field, focusFirstError } from '../../ui/form/Field';
+import type { ValidationError } from '../../ui/form/validators';
 import { backendMessage } from './backend-message';
+import { bodyOf, fieldConfigs, fieldErrorOf, mustFill, valuesOf } from './record-form';
 
 export interface EditTarget {
   collection: CollectionName;
   record: ({ id: string } & Record<string, unknown>) | null;
 }
 
-/** A starting point for a new record of each collection, as its schema asks. */
-const TEMPLATES: Record<CollectionName, Record<string, unknown>> = {
-  accounts: { name: '', currency: 'EUR', balance: 0 },
-  notifications: { title: '', body: '', level: 'info', read: false, createdAt: new Date(0).toISOString() },
-  subscription: { endpoint: 'https://', expirationTime: null, keys: { p256dh: '', auth: '' } },
-  symbols: { code: '', entity: '' },
-};
+/** What a field asks for, in words: its format, its length, its range. */
+function hintOf(field: RecordField): string | undefined {
+  if (field.pattern) return t('admin.hint.format', { pattern: field.pattern });
+  if (field.minimum !== undefined && field.maximum !== undefined)
+    return t('admin.hint.range', { min: formatNumber(field.minimum), max: formatNumber(field.maximum) });
+  if (field.maxLength !== undefined && field.kind !== 'datetime') return t('admin.hint.maxLength', { max: field.maxLength });
+  return undefined;
+}
 
-/** Edits one record as JSON in a modal dialog; the backend's verdict is shown as it answered. */
+const INPUT_TYPES = { text: 'text', url: 'url', number: 'number', datetime: 'datetime-local' } as const;
+
+/**
+ * Creates or edits one record in a modal dialog, through a form made from the collection's schema:
+ * each field with the contract's rules, checked as it is typed; what the backend still refuses is
+ * put on its field in words, anything else said above the buttons.
+ */
 export function RecordEditor({ target, onClose, onSaved }: { target: EditTarget; onClose: () => void; onSaved: (id: string) => void }) {
   const ref = useModalDialog(true);
   const id = useId();
-  const initial = target.record ?? {
-    ...TEMPLATES[target.collection],
-    ...(target.collection === 'notifications' ? { createdAt: new Date().toISOString() } : {}),
-  };
-  const [text, setText] = useState(() => JSON.stringify(initial, null, 2));
+  const schema = COLLECTION_SCHEMAS[target.collection];
+  const form = useMemo(() => createFormState(fieldConfigs(schema), { initial: valuesOf(schema, target.record) }), [schema, target.record]);
+  // Stryker disable next-line ArrowFunction,ArrayDeclaration: a form left undisposed only keeps watching values nothing changes any more
+  useEffect(() => () => form.dispose(), [form]);
+  const formRef = useRef<HTMLFormElement>(null);
   const [error, setError] = useState<string | null>(null);
+  // The backend's verdict on a field holds for the value it judged: typing anew takes it away.
+  const [refused, setRefused] = useState<{ field: string; value: string; error: ValidationError } | null>(null);
   const [busy, setBusy] = useState(false);
+  const values = form.values.value;
+  const refusedError = refused && values[refused.field] === refused.value ? refused : null;
+  // The field refused takes the focus once it shows why.
+  useEffect(() => {
+    if (refused) focusFirstError(formRef.current);
+  }, [refused]);
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch (e) {
-      setError(t('admin.invalidJson', { message: e instanceof Error ? e.message : String(e) }));
+    setError(null);
+    setRefused(null);
+    if (!form.submit()) {
+      requestAnimationFrame(() => focusFirstError(formRef.current));
       return;
     }
     setBusy(true);
-    setError(null);
     try {
       const collections = api.collections();
       type Input = CollectionTypes[CollectionName]['input'];
+      const body = bodyOf(schema, values) as Input;
       const saved = target.record
-        ? await collections.replace(target.collection, target.record.id, body as Input)
-        : await collections.create(target.collection, body as Input);
+        ? await collections.replace(target.collection, target.record.id, { ...body, id: target.record.id } as Input)
+        : await collections.create(target.collection, body);
       onSaved(saved.id);
     } catch (e) {
-      setError(backendMessage(e));
+      const onField = e instanceof ApiError && e.status === 400 ? fieldErrorOf(schema, e.body.message) : null;
+      if (onField) setRefused({ ...onField, value: values[onField.field] ?? '' });
+      else setError(backendMessage(e));
     } finally {
       setBusy(false);
     }
   }
 
+  const errorCount = Object.keys(form.errors.value).length + (refusedError && !form.errors.value[refusedError.field] ? 1 : 0);
   const title = target.record ? t('admin.editRecord', { id: target.record.id }) : t('admin.newRecord', { name: target.collection });
   return (
     <dialog ref={ref} className="dialog dialog--wide" aria-labelledby={`${id}-title`} onClose={onClose}>
-      <form onSubmit={onSubmit} noValidate>
+      <form ref={formRef} onSubmit={onSubmit} noValidate>
         <h2 id={`${id}-title`}>{title}</h2>
-        <div className="field">
-          <label className="field__label" htmlFor={`${id}-json`}>
-            {t('admin.json')}
-          </label>
-          <textarea
-            id={`${id}-json`}
-            className="field__control field__control--code"
-            rows={12}
-            spellCheck={false}
-            value={text}
-            aria-describedby={`${id}-hint${error ? ` ${id}-error` : ''}`}
-            aria-invalid={error ? true : undefined}
-            onChange={(e) => setText(e.target.value)}
-          />
-          <p className="field__hint" id={`${id}-hint`}>
-            {t('admin.jsonHint')}
+        {form.submitted.value && errorCount > 0 && (
+          <p className="form__summary" role="alert">
+            {t('validation.summary', { count: errorCount })}
           </p>
-          {error && (
-            <p className="field__error" id={`${id}-error`} role="alert">
-              {error}
-            </p>
-          )}
-        </div>
+        )}
+        {schema.fields.map((field) => (
+          <Field
+            key={field.name}
+            form={form}
+            name={field.name}
+            label={field.name}
+            hint={hintOf(field)}
+            required={mustFill(field)}
+            error={refusedError?.field === field.name ? refusedError.error : null}
+            {...(field.kind === 'choice'
+              ? { options: (field.options ?? []).map((o) => [o, o] as const) }
+              : field.kind === 'boolean'
+                ? {
+                    options: [
+                      ['true', t('admin.yes')],
+                      ['false', t('admin.no')],
+                    ] as const,
+                  }
+                : { type: INPUT_TYPES[field.kind], inputMode: field.kind === 'number' ? ('decimal' as const) : undefined })}
+          />
+        ))}
+        {error && (
+          <p className="form__error" role="alert">
+            {error}
+          </p>
+        )}
         <div className="dialog__actions">
           <button type="button" className="button button--text" onClick={onClose}>
             {t('common.cancel')}

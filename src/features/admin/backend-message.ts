@@ -1,4 +1,5 @@
 import { t } from '../../i18n';
+import '../../i18n/en-admin';
 import { ApiError } from '../../api/errors';
 import { errorText } from '../../ui/widgets/states';
 

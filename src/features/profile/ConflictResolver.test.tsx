@@ -63,34 +63,48 @@ const rows = () =>
     .map((r) => [...r.querySelectorAll('th,td')].map((c) => c.textContent));
 
 describe('<ConflictResolver>', () => {
-  it('puts both versions of every differing field side by side, focuses its heading and announces itself', () => {
+  it('puts both versions of every differing field side by side, focuses its heading, which says what happened', () => {
     show();
     const heading = screen.getByRole('heading', { name: 'Your profile changed on another device' });
     expect(document.activeElement).toBe(heading);
     expect(heading.tabIndex).toBe(-1);
-    expect(
-      screen.getByText(
-        'It was saved elsewhere after you started editing, so your changes were not saved. Nothing is lost: choose what to keep.',
-      ),
-    ).toBeTruthy();
-    expect(snackbar.value).toMatchObject({
-      message: 'Your changes were not saved because the profile changed elsewhere. Choose what to keep.',
-      duration: 8000,
-    });
+    const body = 'It was saved elsewhere after you started editing, so your changes were not saved. Nothing is lost: choose what to keep.';
+    expect(screen.getByText(body)).toBeTruthy();
+    // Read with the heading as it takes the focus: no snackbar to cover the actions.
+    expect(document.getElementById(heading.getAttribute('aria-describedby') ?? '')?.textContent).toBe(body);
+    expect(snackbar.value).toBeNull();
     expect(rows()).toEqual([
       ['Field', 'Your version', 'Saved version'],
       ['Display name', 'Ada Lovelace', 'Ada L.'],
       ['Username', 'countess', 'ada'],
       ['Email', 'ada@lovelace.org', 'ada@example.org'],
       ['About you', '(empty)', 'Theirs'],
-      ['Preferred language', 'Français', 'Deutsch'],
+      ['Preferred language', 'French', 'German'],
       ['Interests', 'engines', 'maths, poetry'],
     ]);
     expect(screen.queryByText('Your new avatar is kept with your version and with a merge.')).toBeNull();
     expect(screen.queryByRole('form')).toBeNull();
     expect(screen.queryByRole('alert')).toBeNull();
-    for (const name of ['Keep mine', 'Take theirs', 'Merge field by field'])
+    for (const name of ['Keep my changes', 'Take theirs', 'Merge field by field'])
       expect((screen.getByRole('button', { name }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it('offers the merge first, as the one filled button; keeping my changes says it keeps only the fields I changed', () => {
+    show();
+    const actions = screen.getAllByRole('button');
+    expect(actions.map((b) => b.textContent)).toEqual(['Merge field by field', 'Keep my changes', 'Take theirs']);
+    expect(actions.filter((b) => b.classList.contains('button--filled')).map((b) => b.textContent)).toEqual(['Merge field by field']);
+    expect(screen.getByRole('button', { name: 'Keep my changes' }).getAttribute('aria-describedby')).toBe('profile-conflict-keep-hint');
+    expect(document.getElementById('profile-conflict-keep-hint')?.textContent).toBe(
+      'Keep my changes saves the fields you changed; the fields you did not change keep the saved version.',
+    );
+  });
+
+  it('without the version the edit started from, keeping my changes says it keeps every field as it is here', () => {
+    show({ ...CONFLICT, base: null });
+    expect(document.getElementById('profile-conflict-keep-hint')?.textContent).toBe(
+      'Keep my changes saves every field as you have it on this device.',
+    );
   });
 
   it('a language it does not know, or text in another field that names one, is shown as it is', () => {
@@ -101,7 +115,7 @@ describe('<ConflictResolver>', () => {
     });
     expect(rows().slice(1)).toEqual([
       ['About you', 'de', 'Theirs'],
-      ['Preferred language', 'xx', 'Deutsch'],
+      ['Preferred language', 'xx', 'German'],
     ]);
   });
 
@@ -110,13 +124,14 @@ describe('<ConflictResolver>', () => {
     expect(screen.queryByRole('table')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Merge field by field' })).toBeNull();
     expect(screen.getByText('Your new avatar is kept with your version and with a merge.')).toBeTruthy();
-    expect(screen.getByRole('button', { name: 'Keep mine' })).toBeTruthy();
+    // Then keeping my changes is the one way to keep the new avatar: the filled button.
+    expect(screen.getByRole('button', { name: 'Keep my changes' }).classList.contains('button--filled')).toBe(true);
   });
 
   it.each([
-    ['Keep mine', { kind: 'mine' }, 'saved', 'Your changes were saved.'],
+    ['Keep my changes', { kind: 'mine' }, 'saved', 'Your changes were saved.'],
     ['Take theirs', { kind: 'theirs' }, 'discarded', 'Your changes were discarded. The saved version is shown.'],
-    ['Keep mine', { kind: 'mine' }, 'queued', 'Saved on this device. It will be sent when you are back online.'],
+    ['Keep my changes', { kind: 'mine' }, 'queued', 'Saved on this device. It will be sent when you are back online.'],
   ] as const)('%s sends that choice, says what became of it and hands back', async (button, sent, outcome, said) => {
     const user = userEvent.setup();
     resolution.resolveProfileConflict.mockResolvedValueOnce(outcome);
@@ -133,13 +148,13 @@ describe('<ConflictResolver>', () => {
     resolution.resolveProfileConflict.mockImplementationOnce(() => new Promise((resolve) => (finish = resolve)));
     const { onResolved } = show();
     await user.click(screen.getByRole('button', { name: 'Take theirs' }));
-    for (const name of ['Keep mine', 'Take theirs', 'Merge field by field'])
+    for (const name of ['Keep my changes', 'Take theirs', 'Merge field by field'])
       expect((screen.getByRole('button', { name }) as HTMLButtonElement).disabled).toBe(true);
     // A newer change elsewhere: the new conflict replaces this one, nothing is said and nothing handed back.
     await act(async () => finish('conflict'));
     expect(onResolved).not.toHaveBeenCalled();
-    expect(snackbar.value?.message).toBe('Your changes were not saved because the profile changed elsewhere. Choose what to keep.');
-    expect((screen.getByRole('button', { name: 'Keep mine' }) as HTMLButtonElement).disabled).toBe(false);
+    expect(snackbar.value).toBeNull();
+    expect((screen.getByRole('button', { name: 'Keep my changes' }) as HTMLButtonElement).disabled).toBe(false);
   });
 
   it('a failed choice says why and can be tried again', async () => {
@@ -148,11 +163,11 @@ describe('<ConflictResolver>', () => {
       .mockRejectedValueOnce(new ApiError(500, { status: 500, error: 'Server Error', message: 'down' }))
       .mockImplementationOnce(() => new Promise(() => undefined));
     const { onResolved } = show();
-    await user.click(screen.getByRole('button', { name: 'Keep mine' }));
+    await user.click(screen.getByRole('button', { name: 'Keep my changes' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Your changes were not saved: down. The form keeps what you typed.');
     expect(onResolved).not.toHaveBeenCalled();
-    expect((screen.getByRole('button', { name: 'Keep mine' }) as HTMLButtonElement).disabled).toBe(false);
-    await user.click(screen.getByRole('button', { name: 'Keep mine' }));
+    expect((screen.getByRole('button', { name: 'Keep my changes' }) as HTMLButtonElement).disabled).toBe(false);
+    await user.click(screen.getByRole('button', { name: 'Keep my changes' }));
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
@@ -165,7 +180,7 @@ describe('<ConflictResolver>', () => {
       show();
       await user.click(screen.getByRole('button', { name: 'Merge field by field' }));
       expect(screen.queryByRole('table')).toBeNull();
-      expect(screen.queryByRole('button', { name: 'Keep mine' })).toBeNull();
+      expect(screen.queryByRole('button', { name: 'Keep my changes' })).toBeNull();
       expect(screen.getByText('For each field, choose the version to keep.')).toBeTruthy();
       expect(
         screen
@@ -181,7 +196,7 @@ describe('<ConflictResolver>', () => {
         ['Username', 'Yours: countess', 'Saved: ada *'],
         ['Email', 'Yours: ada@lovelace.org *', 'Saved: ada@example.org'],
         ['About you', 'Yours: (empty) *', 'Saved: Theirs'],
-        ['Preferred language', 'Yours: Français *', 'Saved: Deutsch'],
+        ['Preferred language', 'Yours: French *', 'Saved: German'],
         ['Interests', 'Yours: engines *', 'Saved: maths, poetry'],
       ]);
       // Each field is its own choice: the radios of one are one group.
@@ -225,7 +240,7 @@ describe('<ConflictResolver>', () => {
       await user.click(screen.getByRole('button', { name: 'Cancel' }));
       expect(screen.queryByRole('group')).toBeNull();
       expect(screen.getByRole('table')).toBeTruthy();
-      expect(screen.getByRole('button', { name: 'Keep mine' })).toBeTruthy();
+      expect(screen.getByRole('button', { name: 'Keep my changes' })).toBeTruthy();
     });
   });
 });

@@ -9,8 +9,10 @@ import {
   type Resolution,
   type Side,
 } from '../../state/profile';
-import { type MessageKey, t } from '../../i18n';
-import { isLanguage, LANGUAGE_NAMES } from '../../config/languages';
+import { languageName, type MessageKey, t } from '../../i18n';
+import '../../i18n/en-conflict';
+import '../../i18n/en-profile';
+import { isLanguage } from '../../config/languages';
 import { showSnackbar } from '../../ui/snackbar/store';
 import { errorText } from '../../ui/widgets/states';
 
@@ -32,7 +34,7 @@ const LABELS: Record<ConflictField, MessageKey> = {
 /** A value as the member reads it: a language by its name, nothing as "(empty)". */
 function shown(field: ConflictField, text: string): string {
   if (text === '') return t('profile.conflict.empty');
-  return field === 'language' && isLanguage(text) ? LANGUAGE_NAMES[text] : text;
+  return field === 'language' && isLanguage(text) ? languageName(text) : text;
 }
 
 /**
@@ -50,15 +52,12 @@ export default function ConflictResolver({ conflict, onResolved }: Props) {
   const theirs = fieldsOf(conflict.theirs);
 
   useEffect(() => {
+    // The heading takes the focus, and its description (what happened, what to do) is read with
+    // it. No snackbar: it would say the same, and cover the actions at the bottom of the screen.
     // Stryker disable next-line OptionalChaining: the heading is always rendered when the effect runs
     heading.current?.focus();
-    // The snackbar's region is always in the page: a polite live region that exists before its news.
-    // A range up to the restore below: a next-line comment just before `}, []);` belongs to no node and silences nothing.
-    // Stryker disable ArrayDeclaration: any constant list runs the effect once, as the empty one does
-    showSnackbar({ message: t('profile.conflict.announce'), duration: 8000 });
   }, []);
 
-  // Stryker restore ArrayDeclaration
   async function resolve(resolution: Resolution) {
     setBusy(true);
     setError(null);
@@ -85,10 +84,10 @@ export default function ConflictResolver({ conflict, onResolved }: Props) {
 
   return (
     <section id="profile-conflict" className="card" aria-labelledby="profile-conflict-title" data-testid="profile-conflict">
-      <h2 id="profile-conflict-title" ref={heading} tabIndex={-1}>
+      <h2 id="profile-conflict-title" ref={heading} tabIndex={-1} aria-describedby="profile-conflict-body">
         {t('profile.conflict.title')}
       </h2>
-      <p>{t('profile.conflict.body')}</p>
+      <p id="profile-conflict-body">{t('profile.conflict.body')}</p>
       {conflict.fields.length > 0 && !merging && (
         <div className="table-scroll">
           <table className="table">
@@ -158,19 +157,31 @@ export default function ConflictResolver({ conflict, onResolved }: Props) {
         </p>
       )}
       {!merging && (
-        <div className="actions">
-          <button type="button" className="button button--filled" disabled={busy} onClick={() => void resolve({ kind: 'mine' })}>
-            {t('profile.conflict.keepMine')}
-          </button>
-          <button type="button" className="button button--outlined" disabled={busy} onClick={() => void resolve({ kind: 'theirs' })}>
-            {t('profile.conflict.takeTheirs')}
-          </button>
-          {conflict.fields.length > 0 && (
-            <button type="button" className="button button--text" disabled={busy} onClick={startMerge}>
-              {t('profile.conflict.merge')}
+        <>
+          {/* Merging is the safe way out, and the first offered: each field starts on the side that changed it. */}
+          <div className="actions">
+            {conflict.fields.length > 0 && (
+              <button type="button" className="button button--filled" disabled={busy} onClick={startMerge}>
+                {t('profile.conflict.merge')}
+              </button>
+            )}
+            <button
+              type="button"
+              className={`button ${conflict.fields.length > 0 ? 'button--outlined' : 'button--filled'}`}
+              disabled={busy}
+              aria-describedby="profile-conflict-keep-hint"
+              onClick={() => void resolve({ kind: 'mine' })}
+            >
+              {t('profile.conflict.keepMine')}
             </button>
-          )}
-        </div>
+            <button type="button" className="button button--text" disabled={busy} onClick={() => void resolve({ kind: 'theirs' })}>
+              {t('profile.conflict.takeTheirs')}
+            </button>
+          </div>
+          <p className="field__hint" id="profile-conflict-keep-hint">
+            {t(conflict.base ? 'profile.conflict.keepMineHint' : 'profile.conflict.keepMineAllHint')}
+          </p>
+        </>
       )}
     </section>
   );

@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import {
   keepDraftAvatar,
+  pendingProfileSave,
   profileLoading,
   profileProgress,
   profileProgressMessage,
@@ -8,6 +9,8 @@ import {
   saveProfile,
 } from '../../state/profile';
 import { activeLanguage, t } from '../../i18n';
+import '../../i18n/en-forms';
+import '../../i18n/en-profile';
 import { LANGUAGES, LANGUAGE_NAMES } from '../../config/languages';
 import { Field, focusFirstError } from '../../ui/form/Field';
 import type { Profile } from '../../api/profile';
@@ -36,12 +39,12 @@ export function ProfileForm({ profile, onDone, onCancel, initialError = null }: 
   // image never points at a URL revoked when another file was chosen.
   const [preview, setPreview] = useState<{ file: File; url: string } | null>(null);
   const [saveError, setSaveError] = useState<string | null>(initialError);
-  const [queued, setQueued] = useState(false);
   const controller = useRef<AbortController | null>(null);
   const busy = profileLoading.value;
 
   useEffect(() => {
-    if (form.restoredDraft) showSnackbar({ message: t('profile.draftRestored'), duration: 5000 });
+    // A draft of a save that waits on the device is that save, which the screen already speaks of.
+    if (form.restoredDraft && !pendingProfileSave.peek()) showSnackbar({ message: t('profile.draftRestored'), duration: 5000 });
   }, [form]);
 
   // An avatar chosen before a reload comes back with the typed fields.
@@ -88,18 +91,16 @@ export function ProfileForm({ profile, onDone, onCancel, initialError = null }: 
       return;
     }
     const input = toInput(form.values.value);
-    setQueued(false);
     controller.current = new AbortController();
     try {
       const request = profile ? ({ kind: 'update', id: profile.id, fields: input } as const) : ({ kind: 'create', fields: input } as const);
       // The model sends it, or keeps it on this device until the network is back.
       const outcome = await saveProfile(request, avatar, controller.current.signal);
-      if (outcome === 'queued') {
-        setQueued(true);
-        return;
-      }
       // The profile changed elsewhere: the screen puts both versions side by side; what was typed stays the draft.
       if (outcome === 'conflict') return;
+      // Kept on this device: the screen shows the profile as saved, and says it waits for the
+      // network. What was typed stays the draft until it is sent, for a refusal to give it back.
+      if (outcome === 'queued') return onDone();
       form.reset();
       showSnackbar({ message: t(profile ? 'profile.saved' : 'profile.created'), duration: 4000 });
       onDone();
@@ -183,11 +184,6 @@ export function ProfileForm({ profile, onDone, onCancel, initialError = null }: 
       {saveError && (
         <p className="form__error" role="alert">
           {saveError}
-        </p>
-      )}
-      {queued && (
-        <p className="notice" role="status">
-          {t('profile.pendingSave')}
         </p>
       )}
 

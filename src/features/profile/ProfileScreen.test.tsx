@@ -285,13 +285,102 @@ describe('<ProfileScreen>', () => {
     expect(screen.getByTestId('pending-save').textContent).toBe('Saved on this device. It will be sent when you are back online.');
     expect(screen.getByTestId('pending-save').getAttribute('role')).toBe('status');
     act(() => {
-      outbox.pending.value = { kind: 'create', fields: {}, key: 'k', conflict: true } as unknown as PendingProfileSave;
+      outbox.pending.value = { kind: 'create', fields: {}, key: 'k', conflict: true, queuedAt: 0 } as unknown as PendingProfileSave;
     });
     expect(screen.getByTestId('pending-save')).toBeTruthy();
     act(() => {
       outbox.pending.value = update(true);
     });
     expect(screen.queryByTestId('pending-save')).toBeNull();
+  });
+
+  describe('a save made offline', () => {
+    const queuedEdit = (fields: Record<string, unknown>): PendingProfileSave =>
+      ({ kind: 'update', id: 'p-1', fields, ifMatch: '"1"', key: 'k', avatar: null, queuedAt: 0 }) as unknown as PendingProfileSave;
+
+    /** The model keeps the edit on the device, as it does offline. */
+    function offlineSave() {
+      edits.saveProfile.mockImplementationOnce(async (edit) => {
+        outbox.pending.value = queuedEdit((edit as { fields: Record<string, unknown> }).fields);
+        return 'queued';
+      });
+    }
+
+    it('closes the form and shows the profile as saved, says once that it waits, and offers only Edit', async () => {
+      const user = userEvent.setup();
+      serverHolds(PROFILE);
+      offlineSave();
+      render(<ProfileScreen />);
+      await user.click(await screen.findByRole('button', { name: 'Edit' }));
+      const name = screen.getByLabelText('Display name', { exact: false });
+      await user.clear(name);
+      await user.type(name, 'Countess Ada');
+      await user.click(screen.getByRole('button', { name: 'Save changes' }));
+
+      await waitFor(() => expect(screen.queryByRole('form')).toBeNull());
+      expect(screen.getByRole('heading', { level: 2, name: 'Countess Ada' })).toBeTruthy();
+      expect(screen.getAllByText('Saved on this device. It will be sent when you are back online.')).toHaveLength(1);
+      expect(screen.getAllByRole('button').map((b) => b.textContent)).toEqual(['Edit']);
+      // Nothing else to say: the notice is the news.
+      expect(snackbar.value).toBeNull();
+    });
+
+    it('once sent, leaves the form (one opened meanwhile too) for the profile the server now has', async () => {
+      const user = userEvent.setup();
+      serverHolds(PROFILE);
+      offlineSave();
+      render(<ProfileScreen />);
+      await user.click(await screen.findByRole('button', { name: 'Edit' }));
+      await user.click(screen.getByRole('button', { name: 'Save changes' }));
+      await waitFor(() => expect(screen.queryByRole('form')).toBeNull());
+      await user.click(screen.getByRole('button', { name: 'Edit' }));
+      expect(screen.getByRole('form', { name: 'Edit your profile' })).toBeTruthy();
+
+      // Back online, the outbox sends it: the store has the server's answer, nothing waits.
+      act(() => {
+        setProfileState('save:sent-queued', { profile: { ...PROFILE, displayName: 'Countess Ada' } });
+        outbox.pending.value = null;
+      });
+      expect(screen.queryByRole('form')).toBeNull();
+      expect(screen.queryByTestId('pending-save')).toBeNull();
+      expect(screen.getByRole('heading', { level: 2, name: 'Countess Ada' })).toBeTruthy();
+      expect(screen.getByRole('button', { name: 'Delete profile' })).toBeTruthy();
+    });
+
+    it('a create kept on the device is shown as the profile to come, not as an empty form', async () => {
+      serverHolds(null);
+      outbox.loadPendingSave.mockImplementation(async () => {
+        const save = {
+          kind: 'create',
+          fields: { displayName: 'Grace Hopper', username: 'grace', email: 'grace@example.org', interests: [] },
+          key: 'k',
+          avatar: null,
+          queuedAt: 0,
+        } as unknown as PendingProfileSave;
+        outbox.pending.value = save;
+        return save;
+      });
+      render(<ProfileScreen />);
+      expect(await screen.findByRole('heading', { level: 2, name: 'Grace Hopper' })).toBeTruthy();
+      expect(screen.queryByRole('form')).toBeNull();
+      expect(screen.queryByText('You have no profile yet.')).toBeNull();
+      expect(screen.getAllByTestId('pending-save')).toHaveLength(1);
+    });
+
+    it('a draft of a save that waits does not reopen the form after a reload', async () => {
+      serverHolds(PROFILE);
+      localStorage.setItem(draftKey('p-1'), JSON.stringify({ displayName: 'Countess Ada' }));
+      outbox.loadPendingSave.mockImplementation(async () => {
+        const save = queuedEdit({ displayName: 'Countess Ada' });
+        outbox.pending.value = save;
+        return save;
+      });
+      render(<ProfileScreen />);
+      expect(await screen.findByRole('heading', { level: 2, name: 'Countess Ada' })).toBeTruthy();
+      await act(async () => undefined);
+      expect(screen.queryByRole('form')).toBeNull();
+      localStorage.clear();
+    });
   });
 
   it('an open conflict replaces the profile, its form and the pending notice until resolved', async () => {

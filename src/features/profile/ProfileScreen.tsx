@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import {
   deleteProfile,
   dismissRefusedSave,
@@ -10,10 +10,12 @@ import {
   profileConflict,
   profileError,
   profileLoading,
+  profileWithPending,
   refusedProfileSave,
   sendQueuedSave,
 } from '../../state/profile';
 import { t } from '../../i18n';
+import '../../i18n/en-profile';
 import { showSnackbar } from '../../ui/snackbar/store';
 import { ConfirmDialog } from '../../ui/widgets/ConfirmDialog';
 import { ErrorState, LoadingState } from '../../ui/widgets/states';
@@ -35,6 +37,11 @@ export default function ProfileScreen() {
   // A save kept as a conflict does not wait for the network: it waits for the member's choice.
   const pending = pendingProfileSave.value;
   const waiting = pending !== null && !(pending.kind === 'update' && pending.conflict);
+  // A save made offline is shown as it will be, its avatar included, until the network takes it.
+  const waitingAvatar = waiting ? pending.avatar : null;
+  const avatarUrl = useMemo(() => (waitingAvatar ? URL.createObjectURL(waitingAvatar) : null), [waitingAvatar]);
+  useEffect(() => () => (avatarUrl ? URL.revokeObjectURL(avatarUrl) : undefined), [avatarUrl]);
+  const shown = profileWithPending(member, waiting ? pending : null, avatarUrl);
 
   const refused = refusedProfileSave.value;
   const refusedMessage = refused ? t('profile.saveFailed', { message: refused.message }) : null;
@@ -43,20 +50,25 @@ export default function ProfileScreen() {
     // A queued edit the server refused reopens the form, with the reason and what was typed.
     if (refusedUpdate) setEditing(true);
   }, [refusedUpdate]);
+  // The save that waited has gone out: the screen shows the profile as the server now has it, not
+  // a form (one opened meanwhile included) over what was sent.
+  const [wasWaiting, setWasWaiting] = useState(waiting);
+  if (wasWaiting !== waiting) {
+    setWasWaiting(waiting);
+    if (!waiting && !refused) setEditing(false);
+  }
 
   const load = () => {
     setFailed(null);
     fetchProfile()
-      .then((p) => {
-        // An edit left unsaved (reload, crash, update) reopens the form with what was typed.
-        if (p && hasProfileDraft(p.id)) setEditing(true);
+      .then(async (p) => {
+        const kept = await loadPendingSave().catch(() => null);
+        // An edit left unsaved (reload, crash, update) reopens the form with what was typed; one
+        // saved on the device and waiting for the network is shown as saved.
+        if (p && hasProfileDraft(p.id) && !kept) setEditing(true);
         // A save kept as a conflict that could not be shown yet (at start, before the session was back).
-        loadPendingSave()
-          .then((kept) =>
-            // Stryker disable next-line OptionalChaining: reading a missing save's kind throws into the catch below, which does nothing too
-            kept?.kind === 'update' && kept.conflict && !profileConflict.peek() ? sendQueuedSave() : undefined,
-          )
-          .catch(() => undefined);
+        // Stryker disable next-line OptionalChaining: reading a missing save's kind throws into the catch below, which does nothing too
+        if (kept?.kind === 'update' && kept.conflict && !profileConflict.peek()) sendQueuedSave().catch(() => undefined);
       })
       .catch((error: unknown) => setFailed(error))
       .finally(() => setLoaded(true));
@@ -81,6 +93,9 @@ export default function ProfileScreen() {
     }
   }
 
+  // The form: while editing, or to create a profile when there is none (and none waits to be sent).
+  const formOpen = !conflict && (editing || (loaded && failed === null && !shown));
+
   return (
     <div className="screen profile">
       <h1 tabIndex={-1}>{t('profile.title')}</h1>
@@ -95,46 +110,42 @@ export default function ProfileScreen() {
         </p>
       )}
       {!loaded && !member && profileLoading.value && <LoadingState />}
-      {failed !== null && !member && <ErrorState error={failed} onRetry={load} />}
-      {loaded && failed === null && !member && (
+      {failed !== null && !shown && <ErrorState error={failed} onRetry={load} />}
+      {formOpen && (
         <>
-          <p>{t('profile.none')}</p>
+          {!shown && <p>{t('profile.none')}</p>}
           <ProfileForm
-            profile={null}
+            profile={member}
             initialError={refusedMessage}
             onDone={() => {
               dismissRefusedSave();
               setEditing(false);
             }}
+            onCancel={
+              shown
+                ? () => {
+                    dismissRefusedSave();
+                    setEditing(false);
+                  }
+                : undefined
+            }
           />
         </>
       )}
-      {member && !editing && !conflict && (
+      {shown && !formOpen && !conflict && (
         <>
-          <ProfileCard profile={member} />
+          <ProfileCard profile={shown} />
           <div className="actions">
             <button type="button" className="button button--filled" onClick={() => setEditing(true)}>
               {t('common.edit')}
             </button>
-            <button type="button" className="button button--danger-outlined" onClick={() => setConfirming(true)}>
-              {t('profile.delete')}
-            </button>
+            {member && !waiting && (
+              <button type="button" className="button button--danger-outlined" onClick={() => setConfirming(true)}>
+                {t('profile.delete')}
+              </button>
+            )}
           </div>
         </>
-      )}
-      {member && editing && !conflict && (
-        <ProfileForm
-          profile={member}
-          initialError={refusedMessage}
-          onDone={() => {
-            dismissRefusedSave();
-            setEditing(false);
-          }}
-          onCancel={() => {
-            dismissRefusedSave();
-            setEditing(false);
-          }}
-        />
       )}
       <ConfirmDialog
         open={confirming}

@@ -44,6 +44,7 @@ export {
   type ProfileConflict,
   type Side,
 } from './edit-conflict';
+export { profileWithPending } from './pending-view';
 export { differingFields, mergedFields, resetProfileConflict, suggestedChoice, textOf } from './conflict';
 import type { Resolution } from './resolution';
 

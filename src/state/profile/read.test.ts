@@ -9,6 +9,8 @@ import { setConnectivity } from '../../lib/connectivity';
 import { configureApi } from '../../api/instance';
 import { setAccessTokenSource } from '../../api/credentials';
 import { t } from '../../i18n';
+// The progress messages are the profile screen's words, loaded with it.
+import '../../i18n/en-profile';
 import type { Profile, ProfileInput } from '../../api/profile';
 import { clearStateHistory, stateHistory } from '../history';
 

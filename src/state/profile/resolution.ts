@@ -1,16 +1,29 @@
 import type { ProfilePatch } from '../../api/profile-save';
 import { saveProfile } from './save';
-import { type ConflictField, closeConflict, mergedFields, type ProfileConflict, profileConflict, type Side } from './conflict';
+import {
+  type ConflictField,
+  closeConflict,
+  mergedFields,
+  type ProfileConflict,
+  profileConflict,
+  type Side,
+  suggestedChoice,
+} from './conflict';
 import { clearProfileDraft } from './draft';
 import { dropQueuedSave } from './outbox';
 import { setProfileState as set } from './store';
 
-/** What the member chose for a conflict: their version, the server's, or field by field. */
+/**
+ * What the member chose for a conflict: their changes ("keep mine": each field they changed from
+ * the version their edit started from wins, every other keeps the server's value), the server's
+ * version, or field by field.
+ */
 export type Resolution = { kind: 'mine' } | { kind: 'theirs' } | { kind: 'merge'; choice: Record<ConflictField, Side> };
 
 /**
  * Ends the conflict as the member chose. "Theirs" drops the edit (draft, avatar, queued save) and
- * shows the server's version; "mine" and a merge are saved over the server's version, naming its
+ * shows the server's version; "mine" (a three-way merge from the edit's base: a field this device
+ * never touched keeps what another device saved) and a merge are saved over the server's version, naming its
  * ETag, through the one save path (sent, or queued when offline; a newer change elsewhere opens a
  * new conflict). Rejects, the conflict still open, when the save is refused.
  */
@@ -26,7 +39,9 @@ export async function resolveProfileConflict(resolution: Resolution): Promise<'d
     closeConflict(conflict);
     return 'discarded';
   }
-  const fields: ProfilePatch = resolution.kind === 'mine' ? conflict.mine : mergedFields(conflict, resolution.choice);
+  // Without the base, which fields the member changed is unknown: "mine" is then all of theirs (suggestedChoice).
+  const choice = resolution.kind === 'mine' ? suggestedChoice(conflict) : resolution.choice;
+  const fields: ProfilePatch = mergedFields(conflict, choice);
   // The conflict stays on screen until the save is through; a newer conflict replaces it.
   const outcome = await saveProfile({ kind: 'update', id: conflict.id, fields }, conflict.avatar);
   closeConflict(conflict);

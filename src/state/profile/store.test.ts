@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { TransferEvent } from '../../api/progress';
 import { PROFILE } from '../../test/profile-fixture';
 
@@ -78,5 +78,46 @@ describe('onTransfer', () => {
     // A newer transport may report steps this version does not know of.
     store.onTransfer({ type: 'response-header' } as unknown as TransferEvent);
     expect(store.profileState.value).toMatchObject({ progress: 50, progressMessage: { key: 'profile.progress.unknown' } });
+  });
+});
+
+describe('the profile kept for the next visit', () => {
+  const KEY = 'profile.last';
+
+  afterEach(() => localStorage.clear());
+
+  async function freshStore(signedIn: boolean) {
+    localStorage.setItem('auth.isLoggedIn', JSON.stringify(signedIn));
+    vi.resetModules();
+    return import('./store');
+  }
+
+  it('is what the server last answered, without its ETag, and goes with the profile', () => {
+    store.setProfileState('fetch:success', { profile: PROFILE, etag: '"v1"' });
+    expect(JSON.parse(localStorage.getItem(KEY) ?? 'null')).toEqual(PROFILE);
+    store.setProfileState('fetch:start', { loading: true });
+    expect(JSON.parse(localStorage.getItem(KEY) ?? 'null')).toEqual(PROFILE);
+    store.setProfileState('delete:success', { profile: null, etag: null });
+    expect(localStorage.getItem(KEY)).toBeNull();
+  });
+
+  it('is shown at once to the member signed in, while it is read again; its ETag is not known', async () => {
+    localStorage.setItem(KEY, JSON.stringify(PROFILE));
+    const next = await freshStore(true);
+    expect(next.profileState.value).toMatchObject({ profile: PROFILE, etag: null, loading: false });
+  });
+
+  it('is never shown to a visitor signed out, nor when it is not a profile', async () => {
+    localStorage.setItem(KEY, JSON.stringify(PROFILE));
+    expect((await freshStore(false)).profile.value).toBeNull();
+    localStorage.setItem(KEY, JSON.stringify({ id: 'p-1', displayName: 42 }));
+    expect((await freshStore(true)).profile.value).toBeNull();
+  });
+
+  it('is removed with the rest when the store is reset (sign-out)', () => {
+    store.setProfileState('fetch:success', { profile: PROFILE });
+    store.resetProfileStore();
+    expect(localStorage.getItem(KEY)).toBeNull();
+    expect(store.profile.value).toBeNull();
   });
 });

@@ -3,6 +3,9 @@ import type { Profile } from '../../api/profile-save';
 import { percentOf, type TransferEvent } from '../../api/progress';
 import type { MessageKey } from '../../i18n';
 import { recordChange } from '../history';
+import { LAST_PROFILE_KEY } from '../../config/storage-keys';
+import { readPersisted, removePersisted, writePersisted } from '../../lib/persist';
+import { isLoggedIn } from '../auth';
 
 /** The member's profile as the app holds it: shared by the profile actions and the outbox. */
 export interface ProfileState {
@@ -18,7 +21,21 @@ export interface ProfileState {
 }
 
 const INITIAL: ProfileState = { profile: null, etag: null, error: null, loading: false, progress: undefined, progressMessage: null };
-const state = signal<ProfileState>(INITIAL);
+
+/** A profile kept from the last visit, if it still has the shape of one: anything else counts as none. */
+function decodeLast(raw: unknown): Profile | null {
+  const p = raw as Partial<Profile> | null;
+  return typeof p?.id === 'string' && typeof p.displayName === 'string' && typeof p.username === 'string' && Array.isArray(p.interests)
+    ? (p as Profile)
+    : null;
+}
+
+/**
+ * The profile of the member's last visit is shown at once (the top bar's name, the home card, the
+ * profile screen) while it is read again; its ETag is not kept, so a change waits for that read.
+ */
+const lastProfile = (): Profile | null => (isLoggedIn.peek() ? readPersisted(LAST_PROFILE_KEY, decodeLast, null) : null);
+const state = signal<ProfileState>({ ...INITIAL, profile: lastProfile() });
 
 export const profileState = computed(() => state.value);
 export const profile = computed(() => state.value.profile);
@@ -31,6 +48,8 @@ export const profileProgressMessage = computed(() => state.value.progressMessage
 /** The one writer of the profile state; every change is recorded in the state history. */
 export function setProfileState(action: string, patch: Partial<ProfileState>): void {
   state.value = { ...state.value, ...patch };
+  if (patch.profile) writePersisted(LAST_PROFILE_KEY, patch.profile);
+  else if (patch.profile === null) removePersisted(LAST_PROFILE_KEY);
   recordChange('profile', action, { ...state.value, profile: state.value.profile?.id ?? null });
 }
 
@@ -66,6 +85,8 @@ export function onTransfer(event: TransferEvent): void {
   );
 }
 
+/** Back to no profile: nothing of the member's is left in memory or kept for the next visit. */
 export function resetProfileStore(): void {
   state.value = INITIAL;
+  removePersisted(LAST_PROFILE_KEY);
 }

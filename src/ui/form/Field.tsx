@@ -1,6 +1,8 @@
 import { useId, type ChangeEvent, type FocusEvent, type InputHTMLAttributes } from 'react';
 import type { FormState } from './form-state';
+import type { ValidationError } from './validators';
 import { t } from '../../i18n';
+import '../../i18n/en-forms';
 
 interface FieldProps<Name extends string> {
   form: FormState<Name>;
@@ -14,6 +16,8 @@ interface FieldProps<Name extends string> {
   inputMode?: InputHTMLAttributes<HTMLInputElement>['inputMode'];
   /** For a select: its options as [value, label]. */
   options?: ReadonlyArray<readonly [string, string]>;
+  /** An error found elsewhere (the server refused the value), shown when the rules find none. */
+  error?: ValidationError | null;
 }
 
 /**
@@ -32,11 +36,12 @@ export function Field<Name extends string>({
   autoComplete,
   inputMode,
   options,
+  error: outside = null,
 }: FieldProps<Name>) {
   const id = useId();
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
-  const error = form.visibleError(name);
+  const error = form.visibleError(name) ?? outside;
   const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
   const common = {
     id,

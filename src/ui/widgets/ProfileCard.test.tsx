@@ -45,7 +45,7 @@ describe('<ProfileCard>', () => {
         .map((li) => li.textContent),
     ).toEqual(['maths', 'poetry']);
     expect(within(card).queryByText('No interests listed.')).toBeNull();
-    expect(within(card).getByText('Preferred language: Français')).toBeTruthy();
+    expect(within(card).getByText('Preferred language: French')).toBeTruthy();
     expect(within(card).getByText(`Member since ${formatDate('2024-01-05T10:00:00Z')}`)).toBeTruthy();
     expect(card.className).toBe('card profile-card');
   });
@@ -99,14 +99,35 @@ describe('<ProfileCard>', () => {
     vi.stubGlobal('fetch', fetchMock);
     vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:avatar-1');
     vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
-    render(<ProfileCard profile={profile({ avatar: 'https://api.example.org/avatars/p-1' })} compact />);
-    // Until the image is here, the initials stand in.
-    expect(initialsAvatar().textContent).toBe('AL');
+    const { container } = render(<ProfileCard profile={profile({ avatar: 'https://api.example.org/avatars/p-1' })} compact />);
+    // Until the image is here its place stays empty: no initials that would flash before it.
+    expect(screen.queryByRole('img')).toBeNull();
+    expect(container.querySelector('.avatar')?.textContent).toBe('');
     const image = (await screen.findByRole('img', { name: 'Avatar of ada lovelace' })) as HTMLImageElement;
     expect(image.getAttribute('src')).toBe('blob:avatar-1');
     expect(image.getAttribute('width')).toBe('64');
     expect(image.getAttribute('height')).toBe('64');
     expect(screen.queryByRole('img', { name: 'No avatar' })).toBeNull();
     await waitFor(() => expect(fetchMock).toHaveBeenCalledOnce());
+  });
+
+  it('an avatar that cannot be had (offline, refused) gives way to the initials', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('gone', { status: 404 })),
+    );
+    render(<ProfileCard profile={profile({ avatar: 'https://api.example.org/avatars/p-1' })} />);
+    expect((await screen.findByRole('img', { name: 'No avatar' })).textContent).toBe('AL');
+  });
+
+  it('names a preferred language in the language on screen', async () => {
+    const { loadLanguage } = await import('../../i18n');
+    await loadLanguage('fr');
+    try {
+      render(<ProfileCard profile={profile({ language: 'en' })} />);
+      expect(screen.getByText('Langue préférée : anglais')).toBeTruthy();
+    } finally {
+      await loadLanguage('en');
+    }
   });
 });

@@ -1,34 +1,12 @@
 import type { Profile } from '../../api/profile';
-import { formatDate, t } from '../../i18n/index';
-import { LANGUAGE_NAMES, isLanguage } from '../../config/languages';
-import { useAvatarSrc } from './useAvatarSrc';
-
-/** Initials shown when there is no avatar. */
-function initials(name: string): string {
-  return name
-    .split(/\s+/)
-    .filter(Boolean)
-    .slice(0, 2)
-    .map((w) => [...w][0]!.toUpperCase())
-    .join('');
-}
-
-export function Avatar({ profile, size = 96 }: { profile: Profile; size?: number }) {
-  const src = useAvatarSrc(profile.avatar);
-  if (src) {
-    return <img className="avatar" src={src} alt={t('profile.avatarAlt', { name: profile.displayName })} width={size} height={size} />;
-  }
-  return (
-    <span className="avatar avatar--initials" role="img" aria-label={t('profile.noAvatar')} data-size={size}>
-      {initials(profile.displayName)}
-    </span>
-  );
-}
+import { formatDate, languageName, t } from '../../i18n/index';
+import { isLanguage } from '../../config/languages';
+import { Avatar } from './Avatar';
 
 export function ProfileCard({ profile, compact = false }: { profile: Profile; compact?: boolean }) {
   return (
     <article className={`card profile-card${compact ? ' profile-card--compact' : ''}`} aria-labelledby="profile-card-name">
-      <Avatar profile={profile} size={compact ? 64 : 96} />
+      <Avatar name={profile.displayName} url={profile.avatar} size={compact ? 64 : 96} />
       <div className="profile-card__body">
         <h2 id="profile-card-name" className="profile-card__name">
           {profile.displayName}
@@ -50,7 +28,7 @@ export function ProfileCard({ profile, compact = false }: { profile: Profile; co
               <p className="muted">{t('profile.interestsNone')}</p>
             )}
             {profile.language && isLanguage(profile.language) && (
-              <p className="muted">{t('profile.preferredLanguage', { language: LANGUAGE_NAMES[profile.language] })}</p>
+              <p className="muted">{t('profile.preferredLanguage', { language: languageName(profile.language) })}</p>
             )}
           </>
         )}

@@ -41,13 +41,21 @@ afterEach(() => {
 });
 
 describe('useAvatarSrc', () => {
-  it('fetches nothing when there is no avatar', async () => {
+  it('fetches nothing when there is no avatar, and says there is none', async () => {
     const { fetchMock } = controlledFetch();
     const { result } = renderHook(() => useAvatarSrc(null));
     // Give a load that should not have started the time to reach fetch.
     await new Promise((r) => setTimeout(r, 20));
     expect(fetchMock).not.toHaveBeenCalled();
-    expect(result.current).toBeUndefined();
+    expect(result.current).toBeNull();
+  });
+
+  it('shows an image made on this device as it is', async () => {
+    const { fetchMock } = controlledFetch();
+    const { result } = renderHook(() => useAvatarSrc('blob:chosen'));
+    expect(result.current).toBe('blob:chosen');
+    await new Promise((r) => setTimeout(r, 20));
+    expect(fetchMock).not.toHaveBeenCalled();
   });
 
   it('fetches the avatar with the member token and gives it as an object URL once here', async () => {
@@ -63,17 +71,19 @@ describe('useAvatarSrc', () => {
     expect(revoked).toEqual([]);
   });
 
-  it('gives nothing for an image the server refused, nor for one it could not fetch', async () => {
+  it('says there is none for an image the server refused, and for one it could not fetch', async () => {
     const { fetchMock, pending } = controlledFetch();
     const { result, rerender } = renderHook(({ url }) => useAvatarSrc(url), { initialProps: { url: AVATAR } });
     await waitFor(() => expect(fetchMock).toHaveBeenCalledOnce());
     pending[0]!.answer(new Response('gone', { status: 404 }));
+    await waitFor(() => expect(result.current).toBeNull());
     rerender({ url: OTHER });
+    // Another avatar: on its way again, not the first one's answer.
+    expect(result.current).toBeUndefined();
     await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
     pending[1]!.fail(new TypeError('Failed to fetch'));
-    await new Promise((r) => setTimeout(r, 20));
+    await waitFor(() => expect(result.current).toBeNull());
     expect(made).toEqual([]);
-    expect(result.current).toBeUndefined();
   });
 
   it('on unmount cancels a fetch under way and frees an image that arrives after', async () => {

@@ -1,0 +1,74 @@
+// @vitest-environment node
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { COLLECTION_NAMES } from './collection-names';
+import { COLLECTION_SCHEMAS, type FieldKind, type RecordField } from './collection-fields';
+
+/** openapi.yaml, the contract the descriptions are written from. */
+const spec = parse(readFileSync(new URL('../../openapi.yaml', import.meta.url), 'utf8')) as {
+  paths: Record<string, { 'x-max-records'?: number }>;
+  components: { schemas: Record<string, Schema> };
+};
+
+interface Schema {
+  $ref?: string;
+  type?: string | string[];
+  format?: string;
+  enum?: string[];
+  required?: string[];
+  properties?: Record<string, Schema>;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  minimum?: number;
+  maximum?: number;
+  description?: string;
+}
+
+const resolve = (schema: Schema): Schema =>
+  schema.$ref ? resolve(spec.components.schemas[schema.$ref.replace('#/components/schemas/', '')]!) : schema;
+
+function kindOf(schema: Schema): FieldKind {
+  if (schema.enum) return 'choice';
+  const type = [schema.type].flat().find((t) => t !== 'null');
+  if (type === 'number' || type === 'integer') return 'number';
+  if (type === 'boolean') return 'boolean';
+  if (schema.format === 'uri') return 'url';
+  if (schema.format === 'date-time') return 'datetime';
+  return 'text';
+}
+
+/** The fields of an input schema as the form takes them: the id left out (the server makes one), objects flattened. */
+function fieldsOf(schema: Schema, prefix = '', parentRequired = true): RecordField[] {
+  return Object.entries(schema.properties ?? {}).flatMap(([name, raw]) => {
+    if (!prefix && name === 'id') return [];
+    const property = resolve(raw);
+    const required = parentRequired && (schema.required ?? []).includes(name);
+    if (property.properties) return fieldsOf(property, `${prefix}${name}.`, required);
+    const field: RecordField = { name: `${prefix}${name}`, kind: kindOf(property), required };
+    if ([property.type].flat().includes('null')) field.nullable = true;
+    for (const key of ['minLength', 'maxLength', 'pattern', 'minimum', 'maximum', 'description'] as const) {
+      if (property[key] !== undefined) Object.assign(field, { [key]: property[key] });
+    }
+    if (property.enum) field.options = property.enum;
+    return [field];
+  });
+}
+
+const INPUT_SCHEMA = {
+  accounts: 'AccountInput',
+  notifications: 'NotificationInput',
+  subscription: 'SubscriptionInput',
+  symbols: 'SymbolInput',
+};
+
+describe('the collections as the admin forms take them', () => {
+  it.each(COLLECTION_NAMES)('%s: its fields and its most records are those of openapi.yaml', (name) => {
+    const input = spec.components.schemas[INPUT_SCHEMA[name]]!;
+    expect(COLLECTION_SCHEMAS[name]).toEqual({
+      fields: fieldsOf(input),
+      maxRecords: spec.paths[`/${name}`]?.['x-max-records'],
+    });
+  });
+});
