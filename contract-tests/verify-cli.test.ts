@@ -115,7 +115,7 @@ describe('npm run verify, end to end', () => {
     const hook = join(dir, 'no-mock.mjs');
     writeFileSync(
       hook,
-      `import { registerHooks } from 'node:module';\nregisterHooks({ resolve(s, c, next) { if (s.endsWith('/mocks/server.ts')) throw new Error('the mock does not load'); return next(s, c); } });\n`,
+      `import { registerHooks } from 'node:module';\nregisterHooks({ resolve(s, c, next) { if (s.endsWith('/mocks/server/index.ts')) throw new Error('the mock does not load'); return next(s, c); } });\n`,
     );
     const without = await verify(['--quiet'], ['--import', hook]);
     expect(without.code, without.stderr).toBe(2);
