@@ -9,3 +9,5 @@ export { ROOT, run, runServer, startServerProcess, tinyBuild, type Finished, typ
 export { runVerifyProcess, type VerifyProcessOptions } from './verify-process.ts';
 export { PROFILE_FIELDS, REPLACEMENT, SAMPLE_INPUT } from './samples.ts';
 export { bearerOf, testAuthenticate } from './test-identities.ts';
+/** Real tokens from the embedded provider of a running mock server: who writes what is an admin's (ada). */
+export { signInAs, type Tokens } from '../mocks/oidc/index.ts';
