@@ -18,7 +18,7 @@ import { startServer, type RunningServer } from '../mocks/server/index.ts';
 import { PAGE_FILES, PRERENDER_ATTRIBUTE } from '../src/index.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../playwright.config.ts';
 import { runLighthouse, type LighthouseRun } from '../lighthouse/audit.ts';
-import { freePort, startServerProcess, tinyBuild } from '../testkit/index.ts';
+import { freePort, signInAs, startServerProcess, tinyBuild } from '../testkit/index.ts';
 // @ts-expect-error: a plain .mjs module without type declarations, shared with the budget check.
 import { bundleFigures, REACT_CHUNK } from '../scripts/bundle-figures.mjs';
 import { measureLongTasks, type LongTask, type LongTasks } from './long-tasks.ts';
@@ -228,18 +228,26 @@ async function measureMockThroughput(seconds: number): Promise<ThroughputResult[
     }
     const notification = JSON.stringify({ title: 'Bench', body: '', level: 'info', read: false, createdAt: '2026-11-23T10:00:00Z' });
     type Context = { id?: string };
-    const createThenDelete: autocannon.Request[] = [
-      {
-        method: 'POST',
-        path: '/api/notifications',
-        headers: { 'content-type': 'application/json' },
-        body: notification,
-        onResponse: (_status, body, context) => {
-          (context as Context).id = (JSON.parse(body) as { id: string }).id;
+    // Notifications are written by the admin (ada), signed in at each server's own provider.
+    const createThenDelete = async (server: { url: string }): Promise<autocannon.Request[]> => {
+      const { authorization } = await signInAs(server.url, 'ada');
+      return [
+        {
+          method: 'POST',
+          path: '/api/notifications',
+          headers: { 'content-type': 'application/json', authorization },
+          body: notification,
+          onResponse: (_status, body, context) => {
+            (context as Context).id = (JSON.parse(body) as { id: string }).id;
+          },
         },
-      },
-      { method: 'DELETE', setupRequest: (request, context) => ({ ...request, path: `/api/notifications/${(context as Context).id}` }) },
-    ];
+        {
+          method: 'DELETE',
+          headers: { authorization },
+          setupRequest: (request, context) => ({ ...request, path: `/api/notifications/${(context as Context).id}` }),
+        },
+      ];
+    };
     const measure = async (server: string, request: string, url: string, connections: number, requests?: autocannon.Request[]) => {
       const result = await autocannon({ url, connections, duration: seconds, pipelining: 1, ...(requests ? { requests } : {}) });
       return {
@@ -258,8 +266,8 @@ async function measureMockThroughput(seconds: number): Promise<ThroughputResult[
       await measure('mock', 'GET /api/accounts', `${plain.url}/api/accounts`, 50),
       await measure('mock --persist', 'GET /api/accounts', `${persisting.url}/api/accounts`, 50),
       await measure('Prism mock', 'GET /accounts', `${prismUrl}/accounts`, 50),
-      await measure('mock', 'POST+DELETE /api/notifications', plain.url, 10, createThenDelete),
-      await measure('mock --persist', 'POST+DELETE /api/notifications', persisting.url, 10, createThenDelete),
+      await measure('mock', 'POST+DELETE /api/notifications', plain.url, 10, await createThenDelete(plain)),
+      await measure('mock --persist', 'POST+DELETE /api/notifications', persisting.url, 10, await createThenDelete(persisting)),
     ];
   } finally {
     prism.kill('SIGTERM');

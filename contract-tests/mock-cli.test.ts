@@ -2,7 +2,7 @@
  * `npm run serve` and `npm start` as a developer types them: --help, a mistyped flag, a data file
  * (good and bad), a persisted file across restarts (and a corrupted one), a bad scenario file.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -73,8 +73,10 @@ describe('--data FILE (MOCK_DATA): fixtures', () => {
       expect(await json(`${server.url}/api/accounts`)).toEqual({ status: 200, body: [ACCOUNT] });
       expect(await json(`${server.url}/api/notifications`)).toEqual({ status: 200, body: [] });
       expect((await json(`${server.url}/api/symbols`)).body).toHaveLength(3);
-      expect((await json(`${server.url}/api/accounts/fx`, { method: 'DELETE' })).status).toBe(204);
-      expect((await json(`${server.url}/api/commands/reset`, { method: 'POST' })).status).toBe(204);
+      // The admin's changes and command.
+      const headers = { authorization: (await signInAs(server.url, 'ada')).authorization };
+      expect((await json(`${server.url}/api/accounts/fx`, { method: 'DELETE', headers })).status).toBe(204);
+      expect((await json(`${server.url}/api/commands/reset`, { method: 'POST', headers })).status).toBe(204);
       expect(await json(`${server.url}/api/accounts`)).toEqual({ status: 200, body: [ACCOUNT] });
     } finally {
       await server.kill('SIGTERM');
@@ -115,13 +117,15 @@ describe('--persist FILE (MOCK_PERSIST)', () => {
     let profileId: string;
     try {
       expect(JSON.parse(readFileSync(path, 'utf8')).symbols).toHaveLength(3);
-      expect((await json(`${first.url}/api/accounts/1`, { method: 'DELETE' })).status).toBe(204);
+      // The members' e-mails and avatars: the file is readable by its owner only.
+      expect(statSync(path).mode & 0o777).toBe(0o600);
+      const { authorization } = await signInAs(first.url, 'ada');
+      expect((await json(`${first.url}/api/accounts/1`, { method: 'DELETE', headers: { authorization } })).status).toBe(204);
       const form = new FormData();
       form.set('displayName', 'Ada Lovelace');
       form.set('username', 'ada_l');
       form.set('email', 'ada@example.org');
       form.set('avatar', new Blob([png], { type: 'image/png' }), 'ada.png');
-      const { authorization } = await signInAs(first.url, 'ada');
       const created = await json(`${first.url}/api/user/profile`, { method: 'POST', body: form, headers: { authorization } });
       expect(created.status).toBe(201);
       profileId = (created.body as { id: string }).id;
@@ -142,7 +146,7 @@ describe('--persist FILE (MOCK_PERSIST)', () => {
       const avatar = await fetch(`${second.url}/api/user/profile/${profileId}/avatar`, { headers });
       expect(avatar.headers.get('content-type')).toBe('image/png');
       expect(Buffer.from(await avatar.arrayBuffer())).toEqual(png);
-      expect((await fetch(`${second.url}/api/commands/reset`, { method: 'POST' })).status).toBe(204);
+      expect((await fetch(`${second.url}/api/commands/reset`, { method: 'POST', headers })).status).toBe(204);
       expect(JSON.parse(readFileSync(path, 'utf8'))).toMatchObject({ profiles: [] });
       expect(JSON.parse(readFileSync(path, 'utf8')).accounts).toHaveLength(3);
     } finally {

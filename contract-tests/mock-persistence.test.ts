@@ -24,20 +24,17 @@ interface LaneFigures {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const notification = (id: string) => ({
-  id,
-  title: `Write ${id}`,
-  body: '',
-  level: 'info',
-  read: false,
-  createdAt: '2026-11-23T10:00:00Z',
-});
+/**
+ * The writes are push subscriptions: a collection anyone may write (a device stores its own), so
+ * that no sign-in (new keys at each restart) slows the cycles down; what is kept is the same file.
+ */
+const subscription = (id: string) => ({ id, endpoint: `https://push.example.org/send/${id}`, keys: { p256dh: 'key', auth: 'secret' } });
 
 async function lane(index: number, kills: number, build: string, lost: string[]): Promise<LaneFigures> {
   const path = join(mkdtempSync(join(tmpdir(), `circle-kill-${index}-`)), 'db.json');
   const figures: LaneFigures = { kills: 0, acknowledged: 0, inFlightDone: 0, inFlightNotDone: 0, restartMs: [] };
-  // The model: the notifications the server acknowledged, in the order they were created.
-  let present = ['1', '2', '3'];
+  // The model: the subscriptions the server acknowledged, in the order they were created (the seed has none).
+  let present: string[] = [];
   let inFlight: Write | null = null;
   let next = 0;
 
@@ -46,7 +43,7 @@ async function lane(index: number, kills: number, build: string, lost: string[])
     const server = await startServerProcess(['--persist', path], { DIST_DIR: build });
     if (cycle > 0) figures.restartMs.push(performance.now() - started);
 
-    const listed = ((await (await fetch(`${server.url}/api/notifications`)).json()) as { id: string }[]).map((n) => n.id).sort();
+    const listed = ((await (await fetch(`${server.url}/api/subscription`)).json()) as { id: string }[]).map((n) => n.id).sort();
     const expected = [...present].sort();
     const withInFlight =
       inFlight === null
@@ -83,12 +80,12 @@ async function lane(index: number, kills: number, build: string, lost: string[])
       try {
         const response =
           write.kind === 'create'
-            ? await fetch(`${server.url}/api/notifications`, {
+            ? await fetch(`${server.url}/api/subscription`, {
                 method: 'POST',
                 headers: { 'content-type': 'application/json' },
-                body: JSON.stringify(notification(write.id)),
+                body: JSON.stringify(subscription(write.id)),
               })
-            : await fetch(`${server.url}/api/notifications/${write.id}`, { method: 'DELETE' });
+            : await fetch(`${server.url}/api/subscription/${write.id}`, { method: 'DELETE' });
         await response.arrayBuffer();
         if (response.status !== (write.kind === 'create' ? 201 : 204))
           throw new Error(`${write.kind} ${write.id} answered ${response.status}`);

@@ -47,6 +47,7 @@ describe('verify: the command line', () => {
       '--header=X-Tenant:  t1 ',
       '--other-header',
       'Authorization: Bearer other',
+      '--admin-header=Authorization: Bearer admin',
       '--read-only',
       '--max-requests',
       '500',
@@ -71,7 +72,7 @@ describe('verify: the command line', () => {
           ['X-Tenant', 't1'],
         ],
         otherHeaders: [['Authorization', 'Bearer other']],
-        adminHeaders: [],
+        adminHeaders: [['Authorization', 'Bearer admin']],
         readOnly: true,
         maxRequests: 500,
         rate: 20,
@@ -114,6 +115,7 @@ describe('verify: the command line', () => {
     [['--header', 'NoColon'], '--header takes "Name: value"'],
     [['--header', 'Bad Name: v'], '--header takes "Name: value"'],
     [['--other-header', 'NoColon'], '--other-header takes "Name: value"'],
+    [['--admin-header', 'NoColon'], '--admin-header takes "Name: value"'],
     [['--seed', '1.5'], '--seed takes an integer'],
     [['--runs', '0'], '--runs must be at least 1'],
     [['--concurrency', '0'], '--concurrency must be at least 1'],
@@ -402,6 +404,20 @@ describe('verify: curl lines', () => {
     expect(toCurl(request)).toContain('"Authorization: $VERIFY_OTHER_AUTHORIZATION"');
     const got = await viaShell(request, { VERIFY_AUTHORIZATION: 'Bearer first', VERIFY_OTHER_AUTHORIZATION: 'Bearer second' });
     expect(got.headers.authorization).toBe('Bearer second');
+  });
+
+  it("the admin's headers (--admin-header) are read from $VERIFY_ADMIN_<NAME>", async () => {
+    const request: SentRequest = {
+      method: 'DELETE',
+      url: `${base}/api/accounts/1`,
+      headers: [],
+      injected: ['Authorization'],
+      credentials: 'admin',
+      body: { kind: 'none' },
+    };
+    expect(toCurl(request)).toContain('"Authorization: $VERIFY_ADMIN_AUTHORIZATION"');
+    const got = await viaShell(request, { VERIFY_AUTHORIZATION: 'Bearer member', VERIFY_ADMIN_AUTHORIZATION: 'Bearer admin' });
+    expect(got.headers.authorization).toBe('Bearer admin');
   });
 });
 

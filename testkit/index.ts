@@ -10,3 +10,5 @@ export { runVerifyProcess, type VerifyProcessOptions } from './verify-process.ts
 export { PROFILE_FIELDS, REPLACEMENT, SAMPLE_INPUT } from './samples.ts';
 export { bearerOf, testAuthenticate } from './test-identities.ts';
 export { routesFor, VISITED_ROUTES, type VisitedRoute } from './routes.ts';
+/** Real tokens from the embedded provider of a running mock server: who writes what is an admin's (ada). */
+export { signInAs, type Tokens } from '../mocks/oidc/index.ts';
