@@ -6,11 +6,24 @@ import { startServerProcess, tinyBuild } from '../testkit/index.ts';
 import { runVerifyProcess } from '../testkit/index.ts';
 import { signInAs } from './support/sign-in.ts';
 
-const KILLS = 200;
 /** Independent servers, each with its own file, killed and restarted side by side. */
 const LANES = 4;
-/** A kill comes this long at most after the server is up, while it is busy writing. */
+/**
+ * How many kills: a short run in `npm test` (a few per server, enough to meet a kill during a write
+ * and a restart from a file written under way), the 200-kill soak as a step of its own in .ci/run
+ * (PERSIST_SOAK_KILLS=200).
+ */
+const KILLS = soakKills(process.env.PERSIST_SOAK_KILLS);
+/** A kill comes this long at most after the server's first acknowledged write, while it is busy writing. */
 const MAX_KILL_DELAY_MS = 150;
+
+function soakKills(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 24;
+  const kills = Number(raw);
+  if (!Number.isSafeInteger(kills) || kills < LANES)
+    throw new Error(`PERSIST_SOAK_KILLS must be a whole number of ${LANES} or more, not '${raw}'`);
+  return kills;
+}
 
 type Write = { kind: 'create' | 'delete'; id: string };
 
@@ -69,10 +82,9 @@ async function lane(index: number, kills: number, build: string, lost: string[])
     }
 
     let killed = false;
-    const killer = sleep(Math.random() * MAX_KILL_DELAY_MS).then(async () => {
-      killed = true;
-      await server.kill('SIGKILL');
-    });
+    // Set off once the cycle's first write is acknowledged: every kill then has a write to keep,
+    // however slow the machine (on a busy one, a kill set off at once often came before any).
+    let killer: Promise<void> | undefined;
     while (!killed) {
       // Creates, and deletes of the oldest once the collection nears its 100 records.
       const write: Write = present.length >= 90 ? { kind: 'delete', id: present[0]! } : { kind: 'create', id: `L${index}-${next++}` };
@@ -97,6 +109,10 @@ async function lane(index: number, kills: number, build: string, lost: string[])
       present = write.kind === 'create' ? [...present, write.id] : present.filter((id) => id !== write.id);
       inFlight = null;
       figures.acknowledged++;
+      killer ??= sleep(Math.random() * MAX_KILL_DELAY_MS).then(async () => {
+        killed = true;
+        await server.kill('SIGKILL');
+      });
     }
     await killer;
     figures.kills++;
