@@ -75,7 +75,11 @@ export interface Identity {
  * The form for `profile`, or for a new one, whose preferred language starts as `language` (the one
  * on screen) and whose name and e-mail start as the provider gave them.
  */
-export function createProfileForm(profile: Profile | null, language: Language = 'en', identity: Identity | null = null): FormState<ProfileField> {
+export function createProfileForm(
+  profile: Profile | null,
+  language: Language = 'en',
+  identity: Identity | null = null,
+): FormState<ProfileField> {
   return createFormState<ProfileField>(PROFILE_FIELDS, {
     draftKey: draftKey(profile?.id ?? null),
     initial: profile ? valuesOf(profile) : { language, displayName: identity?.name ?? '', email: identity?.email ?? '' },
