@@ -146,7 +146,7 @@ describe('<HomeScreen>', () => {
   it('reads the profile when a session starts while it is shown', async () => {
     backend.list.mockResolvedValue([]);
     render(<HomeScreen />);
-    await screen.findByText('No notifications yet.');
+    await screen.findByText('No notifications yet. News from your circle will show here.');
     expect(backend.read).not.toHaveBeenCalled();
     act(() => auth.sessionStarted({ subject: 'ada', name: 'Ada', email: null }));
     await waitFor(() => expect(backend.read).toHaveBeenCalledTimes(1));
@@ -167,13 +167,13 @@ describe('<HomeScreen>', () => {
     expect(await screen.findByRole('heading', { name: 'First' })).toBeTruthy();
     expect(screen.getAllByRole('heading', { level: 3 }).map((h) => h.textContent)).toEqual(['First', 'Second', 'Third']);
     expect(screen.getByRole('region', { name: 'Latest notifications' }).textContent).not.toContain('Loading…');
-    expect(screen.queryByText('No notifications yet.')).toBeNull();
+    expect(screen.queryByText('No notifications yet. News from your circle will show here.')).toBeNull();
   });
 
   it('says when there are none', async () => {
     backend.list.mockResolvedValue([]);
     render(<HomeScreen />);
-    expect(await screen.findByText('No notifications yet.')).toBeTruthy();
+    expect(await screen.findByText('No notifications yet. News from your circle will show here.')).toBeTruthy();
     expect(screen.getByRole('region', { name: 'Latest notifications' }).textContent).not.toContain('Loading…');
   });
 

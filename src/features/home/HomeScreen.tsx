@@ -5,6 +5,7 @@ import { fetchProfile, profile, profileLoading } from '../../state/profile/read'
 import { installOffered, isInstalled, isOnline } from '../../state/app';
 import { isLoggedIn } from '../../state/auth';
 import { useAsync } from '../../ui/widgets/useAsync';
+import { renderMode } from '../../state/render-mode';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/widgets/states';
 import { InstallButton } from '../../pwa/InstallButton';
 
@@ -19,13 +20,18 @@ export default function HomeScreen() {
   // A profile left in memory by another session is never shown to a visitor who is signed out.
   const member = signedIn ? profile.value : null;
   // The API client loads with this first call, after the screen has painted.
-  const notifications = useAsync(async (signal) => {
-    // The list's code comes alongside the data it shows.
-    void loadNotificationList();
-    // A range up to the restore below: a next-line comment just before `}, []);` belongs to no node and silences nothing.
-    // Stryker disable ArrayDeclaration: any constant list loads once, as the empty one does
-    return (await import('../../api/instance')).api.collections().list('notifications', undefined, signal);
-  }, []);
+  const notifications = useAsync(
+    async (signal) => {
+      // The list's code comes alongside the data it shows.
+      void loadNotificationList();
+      // A range up to the restore below: a next-line comment just before `}, []);` belongs to no node and silences nothing.
+      // Stryker disable ArrayDeclaration: any constant list loads once, as the empty one does
+      return (await import('../../api/instance')).api.collections().list('notifications', undefined, signal);
+      // What the last visit showed shows while it is read again (after hydrating, on the prerendered page).
+    },
+    [],
+    { key: 'notifications', atOnce: renderMode.peek() === 'live' },
+  );
   // Stryker restore ArrayDeclaration
   // biome-ignore lint/correctness/useExhaustiveDependencies: signedIn is a signal read in render; the profile is fetched again when a session starts.
   useEffect(() => {
