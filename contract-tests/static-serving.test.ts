@@ -360,10 +360,14 @@ describe('The rest of what the server does for files', () => {
     }
   });
 
-  it('serves home.html for / and /home, the shell for other app routes, and the JSON 404 for a missing file', async () => {
+  it('serves home.html for / and /home, the shell for other app routes, a page with 404 for no route, and the JSON 404 for a missing file', async () => {
     expect((await send('/')).body.toString()).toBe(BUILD['home.html']);
     expect((await send('/home')).body.toString()).toBe(BUILD['home.html']);
-    expect((await send('/profile/edit')).body.toString()).toBe(BUILD['index.html']);
+    expect((await send('/auth/callback')).body.toString()).toBe(BUILD['index.html']);
+    // No route has it: 404, with the not-found page (this build has none: the shell renders it).
+    const unknown = await send('/profile/edit');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.toString()).toBe(BUILD['index.html']);
     const missing = await send('/assets/missing-AbCdEf12.js');
     expect(missing.status).toBe(404);
     expect(json(missing)).toEqual({ status: 404, error: 'Not Found', message: expect.any(String) });

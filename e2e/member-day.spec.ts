@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { test, expect } from './support/fixtures';
+import { test, expect, waitForServiceWorker } from './support/fixtures';
 import { ADA, appRunning, MOBILE, presetSignedIn, seedProfile } from './support/pages';
 
 /**
@@ -44,5 +44,24 @@ test.describe('the account menu', () => {
     await expect(menu).toBeHidden();
     await expect(page.getByRole('article', { name: 'Countess Ada' })).toBeVisible();
     expect(consoleErrors).toEqual([]);
+  });
+});
+
+test.describe('data screens', () => {
+  test('the dashboard shows what it showed last at once, offline too, with one notice and no error per panel', async ({
+    page,
+    context,
+  }) => {
+    await page.goto('/dashboard');
+    await waitForServiceWorker(page);
+    const symbols = page.getByRole('region', { name: 'Symbols' });
+    await expect(symbols.locator('.symbol-code')).toHaveText(['MSFT', 'AAPL', 'GOOG']);
+    // The network gone, the page and the lists come from the device.
+    await context.setOffline(true);
+    await page.route('**/api/**', (route) => route.abort('internetdisconnected'));
+    await page.reload();
+    await expect(symbols.locator('.symbol-code')).toHaveText(['MSFT', 'AAPL', 'GOOG']);
+    await expect(page.getByRole('region', { name: 'Accounts' })).toContainText('Membership fees');
+    await expect(page.getByRole('main').getByRole('alert')).toHaveCount(0);
   });
 });

@@ -6,6 +6,6 @@
  * May import: its own layers' leaf modules (config, ui's tokens); never mocks or a tool.
  */
 export { BUILTIN_CONFIG, type AppConfig } from './config/builtin.ts';
-export { PAGE_FILES, pageFileFor, PRERENDER_ATTRIBUTE } from './config/page-files.ts';
+export { isAppPath, PAGE_FILES, pageFileFor, PRERENDER_ATTRIBUTE } from './config/page-files.ts';
 export { DEFAULT_THEME, THEME_NAMES, THEMES } from './config/themes.ts';
 export { themeTokens } from './ui/theme-tokens.ts';

@@ -87,11 +87,27 @@ describe('paths', () => {
     expect(answer.status).toBe(400);
   });
 
-  it('give an app route with a dot inside, not at the end, the app shell', () => {
+  it('take a path with a dot inside, not at the end, for a page, not a file', () => {
     files = richBuild();
     const answer = get('/people/jane.doe/profile');
-    expect(answer.status).toBe(200);
+    // No route has it: not found, but as a page (this build has no 404.html: the app shell).
+    expect(answer.status).toBe(404);
+    expect(answer.headers['content-type']).toBe('text/html; charset=utf-8');
     expect(answer.body?.toString()).toContain('<title>Circle</title>');
+  });
+
+  it('answer a path no route has 404 with the not-found page, whole, at that address', () => {
+    writeFileSync(join(dir, '404.html'), '<!doctype html><title>Page not found</title>');
+    files = richBuild();
+    const answer = get('/nope/deeper');
+    expect(answer.status).toBe(404);
+    expect(answer.body?.toString()).toContain('<title>Page not found</title>');
+    // Never a 304 or a range of it.
+    expect(get('/nope/deeper', { 'if-none-match': answer.headers.etag! }).status).toBe(404);
+    expect(get('/nope/deeper', { range: 'bytes=0-4' }).status).toBe(404);
+    // The app's own paths keep their pages.
+    expect(get('/auth/callback').status).toBe(200);
+    expect(get('/admin/symbols').status).toBe(200);
   });
 });
 

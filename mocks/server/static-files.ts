@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, relative, sep } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { pageFileFor } from '../../src/index.ts';
+import { isAppPath, pageFileFor } from '../../src/index.ts';
 import { errorBody } from '../api/index.ts';
 
 /** One file of the build, held in memory with its compressed forms. */
@@ -210,13 +210,15 @@ function leavesTheBuild(target: string, pathname: string): boolean {
   return pathname.includes('\0') || pathname.split(/[/\\]/).some((segment) => segment === '..' || segment === '.');
 }
 
-function lookup(files: ReadonlyMap<string, StaticFile>, pathname: string): StaticFile | undefined {
+function lookup(files: ReadonlyMap<string, StaticFile>, pathname: string): { file?: StaticFile; notFound?: boolean } {
   const file = files.get(pathname);
-  if (file) return file;
+  if (file) return { file };
   // A path with a file extension names a file, and it is missing.
-  if (/\.[a-z0-9]+$/i.test(pathname)) return undefined;
-  // App routes are client-side: each gets its prerendered page (home's for / too), any other the app shell.
-  return files.get(pageFileFor(pathname)) ?? files.get('/index.html');
+  if (/\.[a-z0-9]+$/i.test(pathname)) return {};
+  // A path of no route is not found: the not-found page answers it, 404, at the address asked for.
+  if (!isAppPath(pathname)) return { file: files.get('/404.html') ?? files.get('/index.html'), notFound: true };
+  // App routes are client-side: each gets its prerendered page (home's for / too), the others the app shell.
+  return { file: files.get(pageFileFor(pathname)) ?? files.get('/index.html') };
 }
 
 function errorAnswer(status: number, message: string, head: boolean, base: Record<string, string>, extra: Record<string, string> = {}) {
@@ -231,7 +233,7 @@ export function answerFile(request: FileRequest, files: ReadonlyMap<string, Stat
   const head = method === 'HEAD';
   if (method !== 'GET' && !head) return errorAnswer(405, 'Method not allowed', false, base, { allow: 'GET, HEAD' });
   if (leavesTheBuild(request.target, request.pathname)) return errorAnswer(400, 'The path leaves the app', head, base);
-  const file = lookup(files, request.pathname);
+  const { file, notFound } = lookup(files, request.pathname);
   // The one error body of the API, here too: GET /assets/ui-config.json is an operation of the
   // contract, whose 404 is the Error JSON (a build without that file answers it).
   if (!file) return errorAnswer(404, `No file at '${request.pathname}'`, head, base);
@@ -245,13 +247,15 @@ export function answerFile(request: FileRequest, files: ReadonlyMap<string, Stat
   // RFC 9110 §13.2.2: If-Modified-Since only counts when there is no If-None-Match.
   const inm = h['if-none-match'];
   const ims = h['if-modified-since'] === undefined ? Number.NaN : Date.parse(h['if-modified-since']);
-  const fresh = inm !== undefined ? noneMatch(inm, tagOf(file, coding)) : ims >= Date.parse(file.lastModified);
+  // A page not found is answered whole each time: no validator makes a 404 into a 304.
+  const fresh = !notFound && (inm !== undefined ? noneMatch(inm, tagOf(file, coding)) : ims >= Date.parse(file.lastModified));
   if (fresh) return { status: 304, headers: { ...shared, etag: tagOf(file, coding) }, body: null };
 
   const described = { ...shared, 'content-type': file.type, 'last-modified': file.lastModified, 'accept-ranges': 'bytes' };
   // Ranges count bytes of the identity body: a range answer is never compressed. HEAD has no
   // range semantics (RFC 9110 §14.2), so it describes the whole body like GET without Range.
-  const range = !head && h.range !== undefined && ifRangeHolds(h['if-range'], file) ? parseRange(h.range, file.body.length) : null;
+  const range =
+    !head && !notFound && h.range !== undefined && ifRangeHolds(h['if-range'], file) ? parseRange(h.range, file.body.length) : null;
   if (range === 'unsatisfiable') {
     return errorAnswer(416, 'The range lies outside the file', false, base, {
       vary: 'Accept-Encoding',
@@ -274,7 +278,7 @@ export function answerFile(request: FileRequest, files: ReadonlyMap<string, Stat
   const body = coding ? file[coding]! : file.body;
   const answer: Record<string, string> = { ...described, etag: tagOf(file, coding), 'content-length': String(body.length) };
   if (coding) answer['content-encoding'] = coding;
-  return { status: 200, headers: answer, body: head ? null : body };
+  return { status: notFound ? 404 : 200, headers: answer, body: head ? null : body };
 }
 
 /** Writes answerFile's answer; the server hands every non-API request here. */

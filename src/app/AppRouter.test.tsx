@@ -77,12 +77,12 @@ describe('<AppRouter> shows screens', () => {
     act(() => setRenderMode('live'));
   });
 
-  it('an unknown address is replaced by the not-found screen', async () => {
+  it('an unknown address shows the not-found screen, and stays as it was typed', async () => {
     vi.spyOn(notFound, 'load').mockResolvedValue(screenModule('Nothing here'));
     window.history.replaceState(null, '', '/no/such/page');
     render(<App />);
     expect(await screen.findByRole('heading', { name: 'Nothing here' })).toBeTruthy();
-    expect(window.location.pathname).toBe('/404');
+    expect(window.location.pathname).toBe('/no/such/page');
   });
 
   it('says it is loading while the screen code comes, then shows the screen', async () => {

@@ -11,7 +11,7 @@ import { setRouterState } from '../state/router';
 import { setRenderMode } from '../state/render-mode';
 import { isLoggedIn } from '../state/auth';
 import { config } from '../config/load';
-import type { RouteDef } from './routes';
+import { NOT_FOUND_PATH, type RouteDef } from './routes';
 
 /** Fired once, when the first screen has rendered with its code: the app is "stable" from then on. */
 export const SCREEN_READY_EVENT = 'circle:first-screen';
@@ -103,10 +103,15 @@ function RouteView({ route, params }: { route: RouteDef; params: Record<string, 
         fallback={(error, retry) => <ScreenFailed error={error} retry={retry} />}
       >
         <Suspense fallback={<Loading />}>
-          {/* The matching <Route> hands the screen its params (useParams), parents' included. */}
-          <Route path={route.path}>
+          {/* The matching <Route> hands the screen its params (useParams), parents' included; the
+              not-found screen shows at whatever path was asked for, and has none. */}
+          {route.path === NOT_FOUND_PATH ? (
             <Screen />
-          </Route>
+          ) : (
+            <Route path={route.path}>
+              <Screen />
+            </Route>
+          )}
           <ScreenReady key={location} onReady={onReady} />
         </Suspense>
       </ErrorBoundary>

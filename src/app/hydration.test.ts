@@ -19,11 +19,14 @@ describe('firstRouteAt', () => {
     expect(firstRouteAt('/admin/symbols', true)).toBe('admin-collection');
   });
 
-  it('is null where the first render redirects: /, a guarded route signed out, an unknown path', () => {
+  it('is null where the first render redirects: /, a guarded route signed out', () => {
     expect(firstRouteAt('/', false)).toBeNull();
     expect(firstRouteAt('/profile', false)).toBeNull();
     expect(firstRouteAt('/profile', true)).toBe('profile');
-    expect(firstRouteAt('/no/such/page', false)).toBeNull();
+  });
+
+  it('is the not-found screen at an unknown path: the server answers it with that page, which hydrates', () => {
+    expect(firstRouteAt('/no/such/page', false)).toBe('not-found');
   });
 });
 

@@ -28,9 +28,9 @@ describe('resolvePath', () => {
     expect(resolvePath(parser, '/')).toEqual({ kind: 'redirect', to: '/home' });
   });
 
-  it('redirects unknown paths to /404', () => {
+  it('shows the not-found screen at an unknown path, which stays as it is (no redirect to /404)', () => {
     for (const path of ['/nope', '/homepage', '/home/extra', '/admin/symbols/1', '/settings/x', '//']) {
-      expect(resolvePath(parser, path), path).toEqual({ kind: 'redirect', to: '/404' });
+      expect(resolvePath(parser, path), path).toEqual({ kind: 'route', route: route('not-found'), params: {} });
     }
   });
 

@@ -5,7 +5,10 @@ import type { MessageKey } from '../i18n/en';
 
 export type Resolution = { kind: 'redirect'; to: string } | { kind: 'route'; route: RouteDef; params: Record<string, string> };
 
-/** Decides what a path shows: '' and '/' go home (exact), unknown paths go to 404, the rest match a route. */
+/**
+ * Decides what a path shows: '' and '/' go home (exact), the rest match a route; an unknown path
+ * shows the not-found screen where it is (the address stays as typed, the server answers it 404).
+ */
 export function resolvePath(parser: Parser, path: string): Resolution {
   if (path === '' || path === '/') return { kind: 'redirect', to: HOME_PATH };
   for (const route of ROUTES) {
@@ -16,7 +19,8 @@ export function resolvePath(parser: Parser, path: string): Resolution {
       return { kind: 'route', route, params: clean };
     }
   }
-  return { kind: 'redirect', to: NOT_FOUND_PATH };
+  const notFound = ROUTES.find((route) => route.path === NOT_FOUND_PATH)!;
+  return { kind: 'route', route: notFound, params: {} };
 }
 
 export function breadcrumbsFor(route: RouteDef, params: Record<string, string>, translate: (key: MessageKey) => string): Breadcrumb[] {

@@ -75,3 +75,13 @@ describe('the route table, as loaded', () => {
     }
   });
 });
+
+describe('the paths the server answers with a page', () => {
+  it('are every route of the app, so that only a path no route has is answered 404', async () => {
+    const { ROUTES } = await freshRoutes();
+    const { isAppPath } = await import('../config/page-files');
+    for (const route of ROUTES) expect(isAppPath(route.path.replace(/:\w+/g, 'x')), route.path).toBe(true);
+    expect(isAppPath('/')).toBe(true);
+    for (const path of ['/nope', '/home/extra', '/auth', '/auth/callback/x', '/settingsx']) expect(isAppPath(path), path).toBe(false);
+  });
+});

@@ -24,3 +24,14 @@ export function pageFileFor(pathname: string): string {
   }
   return '/index.html';
 }
+
+/** App paths with no page of their own: the app shell (index.html) answers them. */
+export const SHELL_PATHS: readonly string[] = ['/auth/callback'];
+
+/**
+ * Whether a path is one of the app's (a page of its own, or the shell's): any other is not found,
+ * and the server answers it 404 with the not-found page, at the address asked for.
+ */
+export function isAppPath(pathname: string): boolean {
+  return SHELL_PATHS.includes(pathname) || pageFileFor(pathname) !== '/index.html';
+}

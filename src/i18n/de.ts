@@ -49,7 +49,7 @@ export const de: Messages = {
   'home.latestNotifications': 'Neueste Benachrichtigungen',
   'home.allNotifications': 'Alle in der Übersicht ansehen',
 
-  'notifications.empty': 'Noch keine Benachrichtigungen.',
+  'notifications.empty': 'Noch keine Benachrichtigungen. Neuigkeiten aus deinem Kreis erscheinen hier.',
   'notifications.unread': 'Ungelesen',
   'notifications.level.info': 'Information',
   'notifications.level.success': 'Gute Nachricht',
@@ -166,7 +166,8 @@ export const de: Messages = {
   'dashboard.accounts': 'Konten',
   'dashboard.symbols': 'Symbole',
   'dashboard.notifications': 'Benachrichtigungen',
-  'dashboard.empty': 'Hier ist noch nichts.',
+  'dashboard.empty': 'Hier ist noch nichts. Neue Einträge erscheinen hier, sobald sie hinzugefügt werden.',
+  'dashboard.unavailable': 'Gerade nicht verfügbar.',
 
   'admin.title': 'Verwaltung',
   'admin.intro': 'Erstelle, bearbeite und lösche die Datensätze jeder Sammlung. Das Backend prüft jede Änderung.',

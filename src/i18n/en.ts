@@ -55,7 +55,7 @@ export const en = {
   'home.latestNotifications': 'Latest notifications',
   'home.allNotifications': 'See all on the dashboard',
 
-  'notifications.empty': 'No notifications yet.',
+  'notifications.empty': 'No notifications yet. News from your circle will show here.',
   'notifications.unread': 'Unread',
   'notifications.level.info': 'Information',
   'notifications.level.success': 'Good news',
@@ -103,7 +103,8 @@ export const en = {
   'dashboard.accounts': 'Accounts',
   'dashboard.symbols': 'Symbols',
   'dashboard.notifications': 'Notifications',
-  'dashboard.empty': 'Nothing here yet.',
+  'dashboard.empty': 'Nothing here yet. New entries show here as soon as they are added.',
+  'dashboard.unavailable': 'Not available right now.',
 
   'signIn.intro': 'Sign in with your Circle account at {issuer}.',
   'signIn.needed': 'Sign in to open the admin screens.',

@@ -48,7 +48,7 @@ export const es: Messages = {
   'home.latestNotifications': 'Últimas notificaciones',
   'home.allNotifications': 'Ver todas en el panel',
 
-  'notifications.empty': 'Aún no hay notificaciones.',
+  'notifications.empty': 'Aún no hay notificaciones. Las novedades de tu círculo aparecerán aquí.',
   'notifications.unread': 'Sin leer',
   'notifications.level.info': 'Información',
   'notifications.level.success': 'Buenas noticias',
@@ -164,7 +164,8 @@ export const es: Messages = {
   'dashboard.accounts': 'Cuentas',
   'dashboard.symbols': 'Símbolos',
   'dashboard.notifications': 'Notificaciones',
-  'dashboard.empty': 'Aún no hay nada por aquí.',
+  'dashboard.empty': 'Aún no hay nada por aquí. Las nuevas entradas aparecerán aquí en cuanto se añadan.',
+  'dashboard.unavailable': 'No disponible ahora mismo.',
 
   'admin.title': 'Administración',
   'admin.intro': 'Crea, edita y elimina los registros de cada colección. El servidor comprueba cada cambio.',

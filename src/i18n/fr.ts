@@ -52,7 +52,7 @@ export const fr: Messages = {
   'home.latestNotifications': 'Dernières notifications',
   'home.allNotifications': 'Tout voir dans le tableau de bord',
 
-  'notifications.empty': 'Aucune notification pour l’instant.',
+  'notifications.empty': 'Aucune notification pour l’instant. Les nouvelles de votre cercle apparaîtront ici.',
   'notifications.unread': 'Non lue',
   'notifications.level.info': 'Information',
   'notifications.level.success': 'Bonne nouvelle',
@@ -169,7 +169,8 @@ export const fr: Messages = {
   'dashboard.accounts': 'Comptes',
   'dashboard.symbols': 'Symboles',
   'dashboard.notifications': 'Notifications',
-  'dashboard.empty': 'Rien à afficher pour l’instant.',
+  'dashboard.empty': 'Rien à afficher pour l’instant. Les nouvelles entrées apparaîtront ici dès leur ajout.',
+  'dashboard.unavailable': 'Indisponible pour le moment.',
 
   'admin.title': 'Administration',
   'admin.intro': 'Créez, modifiez et supprimez les entrées de chaque collection. Le serveur vérifie chaque modification.',

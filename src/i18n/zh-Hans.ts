@@ -50,7 +50,7 @@ export const zhHans: Messages = {
   'home.latestNotifications': '最新通知',
   'home.allNotifications': '在仪表板中查看全部',
 
-  'notifications.empty': '暂无通知。',
+  'notifications.empty': '暂无通知。你所在圈子的动态会显示在这里。',
   'notifications.unread': '未读',
   'notifications.level.info': '提示',
   'notifications.level.success': '好消息',
@@ -163,7 +163,8 @@ export const zhHans: Messages = {
   'dashboard.accounts': '账户',
   'dashboard.symbols': '股票代码',
   'dashboard.notifications': '通知',
-  'dashboard.empty': '这里还没有内容。',
+  'dashboard.empty': '这里还没有内容。新条目添加后会显示在这里。',
+  'dashboard.unavailable': '暂时无法获取。',
 
   'admin.title': '管理',
   'admin.intro': '创建、编辑和删除每个集合中的记录。每项更改都会经过服务器校验。',

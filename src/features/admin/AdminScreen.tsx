@@ -28,7 +28,8 @@ function isCollection(name: string | undefined): name is CollectionName {
 
 function CollectionTable({ name }: { name: CollectionName }) {
   // Stryker disable next-line ArrayDeclaration: the table is keyed by its collection's name, so another name is a new table that loads anew
-  const rows = useAsync((signal) => api.collections().list(name, undefined, signal) as Promise<Row[]>, [name]);
+  // What the last visit listed shows at once, while it is read again.
+  const rows = useAsync((signal) => api.collections().list(name, undefined, signal) as Promise<Row[]>, [name], { key: name, atOnce: true });
   const [editing, setEditing] = useState<EditTarget | null>(null);
   const [deleting, setDeleting] = useState<Row | null>(null);
   // Stryker disable next-line ArrayDeclaration: without rows no table is drawn, so the columns of the fallback are never shown

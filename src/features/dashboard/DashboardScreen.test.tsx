@@ -64,7 +64,7 @@ describe('<DashboardScreen>', () => {
     expect(screen.queryByRole('status')).toBeNull();
   });
 
-  it('an empty collection says so; a failed one says why and lists again on Retry', async () => {
+  it('an empty collection says so and what comes next; a failed one says why and lists again on Retry', async () => {
     const user = userEvent.setup();
     serve({
       accounts: Promise.resolve([]),
@@ -72,15 +72,38 @@ describe('<DashboardScreen>', () => {
       notifications: Promise.resolve([]),
     });
     render(<DashboardScreen />);
-    expect(await within(panel('Accounts')).findByText('Nothing here yet.')).toBeTruthy();
-    expect((await within(panel('Symbols')).findByRole('alert')).textContent).toContain('Could not load this: down');
+    expect(await within(panel('Accounts')).findByText('Nothing here yet. New entries show here as soon as they are added.')).toBeTruthy();
+    expect((await screen.findByRole('alert')).textContent).toContain('Could not load this: down');
+    expect(within(panel('Symbols')).getByText('Not available right now.')).toBeTruthy();
     expect(panel('Symbols').getAttribute('aria-busy')).toBeNull();
     expect(within(panel('Symbols')).queryByRole('status')).toBeNull();
-    expect(within(panel('Accounts')).queryByRole('alert')).toBeNull();
 
     backend.list.mockResolvedValue([{ id: 's1', code: 'AAPL', entity: 'Apple' }]);
-    await user.click(within(panel('Symbols')).getByRole('button', { name: 'Retry' }));
+    await user.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await within(panel('Symbols')).findByText('AAPL')).toBeTruthy();
-    expect(within(panel('Symbols')).queryByRole('alert')).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('offline with nothing kept, says why once for the whole screen, with one Retry', async () => {
+    const offline = () => Promise.reject(new TypeError('Failed to fetch'));
+    serve({ accounts: offline(), symbols: offline(), notifications: offline() });
+    render(<DashboardScreen />);
+    await waitFor(() => expect(screen.getAllByText('Not available right now.')).toHaveLength(3));
+    expect(screen.getAllByRole('alert')).toHaveLength(1);
+    expect(screen.getAllByRole('button', { name: 'Retry' })).toHaveLength(1);
+  });
+
+  it('shows what the last visit read at once, and reads it again', async () => {
+    localStorage.setItem('cache.symbols', JSON.stringify([{ id: 's1', code: 'MSFT', entity: 'Microsoft' }]));
+    let answer: (rows: Row[]) => void = () => undefined;
+    serve({ symbols: new Promise((resolve) => (answer = resolve)) });
+    render(<DashboardScreen />);
+    // No placeholder: the kept rows, the panel still busy while the new ones come.
+    expect(within(panel('Symbols')).getByText('MSFT')).toBeTruthy();
+    expect(within(panel('Symbols')).queryByRole('status')).toBeNull();
+    expect(panel('Symbols').getAttribute('aria-busy')).toBe('true');
+    answer([{ id: 's2', code: 'AAPL', entity: 'Apple' }]);
+    expect(await within(panel('Symbols')).findByText('AAPL')).toBeTruthy();
+    expect(within(panel('Symbols')).queryByText('MSFT')).toBeNull();
   });
 });

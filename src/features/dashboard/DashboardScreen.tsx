@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { formatMoney, t } from '../../i18n';
 import { api } from '../../api/instance';
 import { useAsync, type AsyncState } from '../../ui/widgets/useAsync';
+import { renderMode } from '../../state/render-mode';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/widgets/states';
 import { NotificationList } from '../../ui/widgets/NotificationList';
 
@@ -27,7 +28,8 @@ function Panel<T extends unknown[]>({
           <LoadingState />
         </div>
       )}
-      {state.status === 'error' && !state.data && <ErrorState error={state.error} onRetry={state.reload} />}
+      {/* Why it failed is said once, for the whole screen (below the title). */}
+      {state.status === 'error' && !state.data && <p className="muted">{t('dashboard.unavailable')}</p>}
       {state.data && (state.data.length ? render(state.data) : <EmptyState>{t('dashboard.empty')}</EmptyState>)}
     </section>
   );
@@ -35,15 +37,27 @@ function Panel<T extends unknown[]>({
 
 export default function DashboardScreen() {
   const collections = api.collections();
+  // What the last visit showed shows at once (after hydrating, on the prerendered page) while it is read again.
+  const atOnce = renderMode.peek() === 'live';
   // Stryker disable ArrayDeclaration: any constant list loads once, as the empty one does
-  const accounts = useAsync((signal) => collections.list('accounts', undefined, signal), []);
-  const symbols = useAsync((signal) => collections.list('symbols', undefined, signal), []);
-  const notifications = useAsync((signal) => collections.list('notifications', undefined, signal), []);
+  const accounts = useAsync((signal) => collections.list('accounts', undefined, signal), [], { key: 'accounts', atOnce });
+  const symbols = useAsync((signal) => collections.list('symbols', undefined, signal), [], { key: 'symbols', atOnce });
+  const notifications = useAsync((signal) => collections.list('notifications', undefined, signal), [], { key: 'notifications', atOnce });
   // Stryker restore ArrayDeclaration
+  // One reason for the panels that have nothing to show (offline, each would say the same), and one Retry for them all.
+  const failed = [accounts, symbols, notifications].filter((state) => state.status === 'error' && !state.data);
   return (
     <div className="screen dashboard">
       <h1 tabIndex={-1}>{t('dashboard.title')}</h1>
       <p className="screen__intro">{t('dashboard.intro')}</p>
+      {failed[0]?.status === 'error' && (
+        <ErrorState
+          error={failed[0].error}
+          onRetry={() => {
+            for (const state of failed) state.reload();
+          }}
+        />
+      )}
       <div className="card-grid">
         <Panel
           id="dash-accounts"

@@ -64,7 +64,7 @@ function signIn(profile: Profile | null) {
 const profileSection = () => screen.getByRole('region', { name: 'Profile' });
 
 describe('<HomeScreen>', () => {
-  it('greets a visitor, asks them to sign in for a profile, and says it is online', async () => {
+  it('greets a visitor and asks them to sign in for a profile; "Online" is left to the top bar', async () => {
     backend.list.mockImplementation(() => new Promise(() => undefined));
     render(<HomeScreen />);
     const title = screen.getByRole('heading', { level: 1, name: 'Welcome to Circle' });
@@ -80,7 +80,8 @@ describe('<HomeScreen>', () => {
         'Meet people who learn what you learn. Keep your profile up to date, follow the news of your circle and pick up where you left off, even on a train.',
       ),
     ).toBeTruthy();
-    expect(screen.getByTestId('home-online').textContent).toBe('Online');
+    expect(screen.queryByTestId('home-online')).toBeNull();
+    expect(screen.queryByText('Online')).toBeNull();
     expect(profileSection().querySelector('h2')?.textContent).toBe('Create your profile');
     expect(screen.getByText('Sign in to see and edit your profile.')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/sign-in?next=%2Fprofile');
@@ -150,7 +151,7 @@ describe('<HomeScreen>', () => {
   it('reads the profile when a session starts while it is shown', async () => {
     backend.list.mockResolvedValue([]);
     render(<HomeScreen />);
-    await screen.findByText('No notifications yet.');
+    await screen.findByText('No notifications yet. News from your circle will show here.');
     expect(backend.read).not.toHaveBeenCalled();
     act(() => auth.sessionStarted({ subject: 'ada', name: 'Ada', email: null }));
     await waitFor(() => expect(backend.read).toHaveBeenCalledTimes(1));
@@ -171,13 +172,13 @@ describe('<HomeScreen>', () => {
     expect(await screen.findByRole('heading', { name: 'First' })).toBeTruthy();
     expect(screen.getAllByRole('heading', { level: 3 }).map((h) => h.textContent)).toEqual(['First', 'Second', 'Third']);
     expect(screen.getByRole('region', { name: 'Latest notifications' }).textContent).not.toContain('Loading…');
-    expect(screen.queryByText('No notifications yet.')).toBeNull();
+    expect(screen.queryByText('No notifications yet. News from your circle will show here.')).toBeNull();
   });
 
   it('says when there are none', async () => {
     backend.list.mockResolvedValue([]);
     render(<HomeScreen />);
-    expect(await screen.findByText('No notifications yet.')).toBeTruthy();
+    expect(await screen.findByText('No notifications yet. News from your circle will show here.')).toBeTruthy();
     expect(screen.getByRole('region', { name: 'Latest notifications' }).textContent).not.toContain('Loading…');
   });
 

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { sessionEnded, sessionStarted } from '../../state/auth';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { ProfileForm } from './ProfileForm';
@@ -76,6 +77,20 @@ async function fillNewProfile(user: ReturnType<typeof userEvent.setup>) {
 }
 
 describe('<ProfileForm> for a new profile', () => {
+  it('starts from the name and e-mail the provider gave, which count as nothing typed yet', () => {
+    act(() => sessionStarted({ subject: 'grace', name: 'Grace Hopper', email: 'grace@navy.example.org' }));
+    try {
+      render(<ProfileForm profile={null} onDone={() => undefined} />);
+      expect(field('Display name').value).toBe('Grace Hopper');
+      expect(field('Email').value).toBe('grace@navy.example.org');
+      expect(field('Username').value).toBe('');
+      expect(screen.queryByRole('button', { name: 'Discard changes' })).toBeNull();
+      expect(localStorage.getItem('draft.profile.new')).toBeNull();
+    } finally {
+      act(() => sessionEnded('signed-out'));
+    }
+  });
+
   it('is titled and labelled for creating one, every field with its hint', () => {
     render(<ProfileForm profile={null} onDone={() => undefined} />);
     expect(screen.getByRole('form', { name: 'Create your profile' })).toBeTruthy();

@@ -9,6 +9,7 @@ import {
   saveProfile,
 } from '../../state/profile';
 import { activeLanguage, t } from '../../i18n';
+import { member } from '../../state/auth';
 import '../../i18n/en-forms';
 import '../../i18n/en-profile';
 import { LANGUAGES, LANGUAGE_NAMES } from '../../config/languages';
@@ -29,7 +30,7 @@ interface Props {
 
 /** Create or edit the profile. What is typed is kept as a draft until it is saved or discarded. */
 export function ProfileForm({ profile, onDone, onCancel, initialError = null }: Props) {
-  const form = useMemo(() => createProfileForm(profile, activeLanguage.peek()), [profile]);
+  const form = useMemo(() => createProfileForm(profile, activeLanguage.peek(), member.peek()), [profile]);
   // Stryker disable next-line ArrowFunction,ArrayDeclaration,CallExpression: a form left undisposed only keeps watching values nothing changes any more (a late reset removes its draft itself)
   useEffect(() => () => form.dispose(), [form]);
   const formRef = useRef<HTMLFormElement>(null);

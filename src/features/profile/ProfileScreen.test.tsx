@@ -220,6 +220,38 @@ describe('<ProfileScreen>', () => {
     expect(screen.queryByRole('form')).toBeNull();
   });
 
+  it('a profile created with the keyboard takes the focus to its name, not to the page', async () => {
+    const user = userEvent.setup();
+    serverHolds(null);
+    edits.saveProfile.mockImplementationOnce(async () => {
+      setProfileState('create:success', { profile: PROFILE });
+      return 'saved';
+    });
+    render(<ProfileScreen />);
+    await screen.findByText('You have no profile yet.');
+    await user.click(screen.getByLabelText('Display name', { exact: false }));
+    await user.keyboard('Ada');
+    await user.tab();
+    await user.keyboard('ada');
+    await user.tab();
+    await user.keyboard('ada@example.org{Enter}');
+    const name = await screen.findByRole('heading', { level: 2, name: 'Ada Lovelace' });
+    await waitFor(() => expect(document.activeElement).toBe(name));
+  });
+
+  it('a saved edit takes the focus to the name; a cancelled one back to Edit', async () => {
+    const user = userEvent.setup();
+    serverHolds(PROFILE);
+    edits.saveProfile.mockResolvedValueOnce('saved');
+    render(<ProfileScreen />);
+    await user.click(await screen.findByRole('button', { name: 'Edit' }));
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('heading', { level: 2, name: 'Ada Lovelace' })));
+    await user.click(screen.getByRole('button', { name: 'Edit' }));
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Edit' })));
+  });
+
   it('an edit left unsaved reopens the form', async () => {
     serverHolds(PROFILE);
     localStorage.setItem(draftKey('p-1'), JSON.stringify({ bio: 'typed before the reload' }));

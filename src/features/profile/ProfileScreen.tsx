@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import {
   deleteProfile,
   dismissRefusedSave,
@@ -96,6 +96,22 @@ export default function ProfileScreen() {
   // The form: while editing, or to create a profile when there is none (and none waits to be sent).
   const formOpen = !conflict && (editing || (loaded && failed === null && !shown));
 
+  // The form closes on the member's action, whose focus would fall to the page: it goes to what
+  // they meet next, the profile's name once saved, Edit once cancelled.
+  const [focusNext, setFocusNext] = useState<'card' | 'edit' | null>(null);
+  const editButton = useRef<HTMLButtonElement>(null);
+  const cardShown = Boolean(shown) && !formOpen && !conflict;
+  useEffect(() => {
+    if (!cardShown || !focusNext) return;
+    setFocusNext(null);
+    (focusNext === 'card' ? document.getElementById('profile-card-name') : editButton.current)?.focus();
+  }, [cardShown, focusNext]);
+  const closeForm = (next: 'card' | 'edit') => {
+    setFocusNext(next);
+    dismissRefusedSave();
+    setEditing(false);
+  };
+
   return (
     <div className="screen profile">
       <h1 tabIndex={-1}>{t('profile.title')}</h1>
@@ -117,26 +133,16 @@ export default function ProfileScreen() {
           <ProfileForm
             profile={member}
             initialError={refusedMessage}
-            onDone={() => {
-              dismissRefusedSave();
-              setEditing(false);
-            }}
-            onCancel={
-              shown
-                ? () => {
-                    dismissRefusedSave();
-                    setEditing(false);
-                  }
-                : undefined
-            }
+            onDone={() => closeForm('card')}
+            onCancel={shown ? () => closeForm('edit') : undefined}
           />
         </>
       )}
-      {shown && !formOpen && !conflict && (
+      {shown && cardShown && (
         <>
           <ProfileCard profile={shown} />
           <div className="actions">
-            <button type="button" className="button button--filled" onClick={() => setEditing(true)}>
+            <button ref={editButton} type="button" className="button button--filled" onClick={() => setEditing(true)}>
               {t('common.edit')}
             </button>
             {member && !waiting && (

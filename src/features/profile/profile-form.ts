@@ -65,10 +65,23 @@ export function toInput(values: Record<ProfileField, string>): ProfileInput {
   return input;
 }
 
-/** The form for `profile`, or for a new one, whose preferred language starts as `language` (the one on screen). */
-export function createProfileForm(profile: Profile | null, language: Language = 'en'): FormState<ProfileField> {
+/** Who the identity provider says the member is: a new profile starts from it. */
+export interface Identity {
+  name: string;
+  email: string | null;
+}
+
+/**
+ * The form for `profile`, or for a new one, whose preferred language starts as `language` (the one
+ * on screen) and whose name and e-mail start as the provider gave them.
+ */
+export function createProfileForm(
+  profile: Profile | null,
+  language: Language = 'en',
+  identity: Identity | null = null,
+): FormState<ProfileField> {
   return createFormState<ProfileField>(PROFILE_FIELDS, {
     draftKey: draftKey(profile?.id ?? null),
-    initial: profile ? valuesOf(profile) : { language },
+    initial: profile ? valuesOf(profile) : { language, displayName: identity?.name ?? '', email: identity?.email ?? '' },
   });
 }

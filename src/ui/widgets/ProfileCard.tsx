@@ -8,7 +8,8 @@ export function ProfileCard({ profile, compact = false }: { profile: Profile; co
     <article className={`card profile-card${compact ? ' profile-card--compact' : ''}`} aria-labelledby="profile-card-name">
       <Avatar name={profile.displayName} url={profile.avatar} size={compact ? 64 : 96} />
       <div className="profile-card__body">
-        <h2 id="profile-card-name" className="profile-card__name">
+        {/* Focused when the member's own save brings the card back (the profile screen). */}
+        <h2 id="profile-card-name" className="profile-card__name" tabIndex={-1}>
           {profile.displayName}
         </h2>
         <p className="profile-card__username">@{profile.username}</p>

@@ -119,3 +119,43 @@ describe('useAsync', () => {
     expect(first).toHaveBeenCalledOnce();
   });
 });
+
+describe('useAsync keeping the last list', () => {
+  it('shows the list of the last visit at once, reads it again, and keeps the new one', async () => {
+    localStorage.setItem('cache.symbols', JSON.stringify([{ id: '1', code: 'MSFT' }]));
+    const { load, calls } = controlledLoader<{ id: string; code: string }[]>();
+    const { result } = renderHook(() => useAsync(load, [], { key: 'symbols', atOnce: true }));
+    expect(result.current).toMatchObject({ status: 'loading', data: [{ id: '1', code: 'MSFT' }] });
+    await act(async () => calls[0]!.resolve([{ id: '2', code: 'AAPL' }]));
+    expect(result.current).toMatchObject({ status: 'success', data: [{ id: '2', code: 'AAPL' }] });
+    expect(JSON.parse(localStorage.getItem('cache.symbols') ?? 'null')).toEqual([{ id: '2', code: 'AAPL' }]);
+  });
+
+  it('keeps showing it when the read fails (offline), with the error to tell', async () => {
+    localStorage.setItem('cache.symbols', JSON.stringify([{ id: '1' }]));
+    const { load, calls } = controlledLoader<{ id: string }[]>();
+    const { result } = renderHook(() => useAsync(load, [], { key: 'symbols', atOnce: true }));
+    await act(async () => calls[0]!.reject(new TypeError('Failed to fetch')));
+    expect(result.current).toMatchObject({ status: 'error', data: [{ id: '1' }] });
+  });
+
+  it('on a prerendered page, takes it only after the first render, which stays the one the HTML has', async () => {
+    localStorage.setItem('cache.symbols', JSON.stringify([{ id: '1' }]));
+    const { load } = controlledLoader<{ id: string }[]>();
+    const seen: unknown[] = [];
+    const { result } = renderHook(() => {
+      const state = useAsync(load, [], { key: 'symbols', atOnce: false });
+      seen.push(state.data);
+      return state;
+    });
+    expect(seen[0]).toBeUndefined();
+    await waitFor(() => expect(result.current.data).toEqual([{ id: '1' }]));
+  });
+
+  it('a first visit, or something kept that is no list, has nothing to show yet', () => {
+    localStorage.setItem('cache.symbols', JSON.stringify({ not: 'a list' }));
+    const { load } = controlledLoader<unknown[]>();
+    const { result } = renderHook(() => useAsync(load, [], { key: 'symbols', atOnce: true }));
+    expect(result.current.data).toBeUndefined();
+  });
+});
