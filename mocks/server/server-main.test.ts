@@ -205,7 +205,10 @@ describe('npm run serve: running', () => {
     expect(err).toEqual([]);
   });
 
-  it('with every option: names the issuer, strict mode, the files, prints each violation and the tally at the end', async () => {
+  // Strict mode compiles the whole document as the server starts: more than the default five seconds on a busy machine.
+  it('with every option: names the issuer, strict mode, the files, prints each violation and the tally at the end', {
+    timeout: 30_000,
+  }, async () => {
     const data = join(work, 'data.json');
     writeFileSync(data, JSON.stringify({ symbols: [] }));
     const persist = join(work, 'db.json');
