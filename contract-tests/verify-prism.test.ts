@@ -42,6 +42,8 @@ const PASS = [
   'getNasCluster',
   'getLayer7MyCnf',
   'getUiConfig',
+  // It documents 400 for a name that breaks its schema, which is what Prism answers for one.
+  'runCommand',
 ];
 const UNDOCUMENTED_422 = /^status 422 is not documented for /;
 const GIVES_400 = /^an invalid request got 422; the document gives 400 for it: /;
@@ -53,7 +55,7 @@ const EXAMPLE_ANSWER = /\(the answer is the document's example for create\w+ 201
 const FAILING: Record<string, Partial<Record<CheckName, RegExp>>> = {
   // A path value that breaks its schema: Prism answers 422, which these operations do not document.
   ...Object.fromEntries(
-    [...each('get'), ...each('delete'), ...each('patch'), 'deleteProfile', 'getProfileAvatar', 'runCommand'].map((id) => [
+    [...each('get'), ...each('delete'), ...each('patch'), 'deleteProfile', 'getProfileAvatar'].map((id) => [
       id,
       { responses: UNDOCUMENTED_422 },
     ]),

@@ -126,6 +126,14 @@ const SCENARIOS: Scenario[] = [
     },
   },
   {
+    name: 'admin: a member is told the page is for admins',
+    async open(page) {
+      await presetSignedIn(page, 'grace');
+      await page.goto('/admin/symbols');
+      await expect(page.getByRole('main').getByRole('heading', { name: 'This page is for admins' })).toBeVisible();
+    },
+  },
+  {
     name: 'admin: symbols table, with a snackbar',
     signedIn: true,
     async open(page) {
