@@ -141,10 +141,14 @@ export default defineConfig(({ command }) => ({
         globIgnores: [
           ...Object.keys(PAGE_FILES),
           'assets/AdminScreen-*.{js,css}',
+          // The tables' styles: the admin's and a conflict's, both online only.
+          'assets/table-*.{js,css}',
           'assets/{en-admin,en-conflict}-*.js',
           // The transport that reports upload progress sends a save, which needs the network: offline
           // the save is kept on the device without it (and a failed load of it keeps the save too).
           'assets/transport-*.js',
+          // Push notifications are turned on and off online only: their code loads with the switch.
+          'assets/push-*.js',
           '**/screenshots/**',
           'assets/ui-config.json',
           'assets/{es,de,fr,zh-Hans}-*.js',

@@ -169,8 +169,16 @@ function placeholders(message: string): string[] {
  * the same in that language. Anything else equal to English is a message left untranslated.
  */
 const SAME_AS_ENGLISH: Record<Exclude<Language, 'en'>, readonly string[]> = {
-  es: ['app.name', 'field.avatar'],
-  de: ['app.name', 'status.online', 'status.offline', 'notifications.level.info', 'notifications.level.error', 'field.avatar'],
+  es: ['app.name', 'field.avatar', 'admin.no'],
+  de: [
+    'app.name',
+    'status.online',
+    'status.offline',
+    'notifications.level.info',
+    'notifications.level.error',
+    'field.avatar',
+    'admin.hint.format',
+  ],
   fr: [
     'app.name',
     'nav.adminMenu',

@@ -69,8 +69,8 @@ function AccountMenu() {
         {/* Named in words ("Account: Ada"), which hold the name shown; the picture, the initials and
             the name shown (hidden on phones) would only repeat it. */}
         <span className="visually-hidden">{t('nav.account', { name })}</span>
-        <span className="account-button__avatar" aria-hidden="true">
-          <Avatar name={name} url={own?.avatar} size={32} />
+        <span className="account-button__avatar">
+          <Avatar name={name} url={own?.avatar} size={32} decorative />
         </span>
         <span className="account-button__name" aria-hidden="true">
           {name}
@@ -78,7 +78,7 @@ function AccountMenu() {
       </button>
       <div id={ACCOUNT_MENU} popover="auto" className="account-menu">
         <div className="account-menu__who">
-          <Avatar name={name} url={own?.avatar} size={48} />
+          <Avatar name={name} url={own?.avatar} size={48} decorative />
           <p>
             <strong>{name}</strong>
             {(own?.email ?? who?.email) && <span className="muted">{own?.email ?? who?.email}</span>}
