@@ -5,7 +5,7 @@ import { VitePWA } from 'vite-plugin-pwa';
 import { visualizer } from 'rollup-plugin-visualizer';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type { Plugin } from 'vite';
+import type { Plugin, PluginOption } from 'vite';
 import type { EmbeddedProvider } from './mocks/oidc/index.ts';
 import { manifest } from './src/pwa/manifest.ts';
 import { prerenderPages } from './src/prerender/vite-plugin.ts';
@@ -102,6 +102,17 @@ const appTransforms = () => [
   babel({ plugins: [['module:@preact/signals-react-transform', { mode: 'auto' }]] }),
 ];
 
+/**
+ * The prerender's own Vite server renders modules on the server only: it has no browser to bundle
+ * dependencies for. Without this it scanned the app for them, and failed on the theme stylesheet,
+ * a module only this config's plugin makes ("Failed to run dependency scan").
+ */
+const prerenderPlugins = (): PluginOption[] => [
+  ...appTransforms(),
+  themeStylesheet(),
+  { name: 'circle:prerender-no-dependency-scan', config: () => ({ optimizeDeps: { noDiscovery: true, include: [] } }) },
+];
+
 const defines = (command: 'build' | 'serve') => ({
   __DEV_MOCKS__: JSON.stringify(command === 'serve'),
   // Names the build in <html data-build>, so a deploy can be told from the one before it.
@@ -115,7 +126,7 @@ export default defineConfig(({ command }) => ({
     identityProviderInDev(),
     themeStylesheet(),
     // Each page's first screen, painted from its HTML before any script runs, then hydrated.
-    prerenderPages(appTransforms, defines(command)),
+    prerenderPages(prerenderPlugins, defines(command)),
     ...appTransforms(),
     VitePWA({
       strategies: 'injectManifest',
@@ -150,10 +161,14 @@ export default defineConfig(({ command }) => ({
         globIgnores: [
           ...Object.keys(PAGE_FILES),
           'assets/AdminScreen-*.{js,css}',
+          // The tables' styles: the admin's and a conflict's, both online only.
+          'assets/table-*.{js,css}',
           'assets/{en-admin,en-conflict}-*.js',
           // The transport that reports upload progress sends a save, which needs the network: offline
           // the save is kept on the device without it (and a failed load of it keeps the save too).
           'assets/transport-*.js',
+          // Push notifications are turned on and off online only: their code loads with the switch.
+          'assets/push-*.js',
           '**/screenshots/**',
           'assets/ui-config.json',
           'assets/{es,de,fr,zh-Hans}-*.js',
@@ -201,6 +216,11 @@ export default defineConfig(({ command }) => ({
     reportCompressedSize: false,
   },
   server: { host: '127.0.0.1', strictPort: true },
+  // The dev server's first page starts the mock API (mocks/api/browser.ts) from a module only this
+  // config makes: its dependencies are found from these entries at start, bundled once, rather than
+  // discovered on the first load, which then reloaded the page (blank for seconds).
+  // The signals' runtime is imported by the Babel transform, which the scan does not run.
+  optimizeDeps: { entries: ['index.html', 'src/**/*.tsx', 'mocks/api/browser.ts'], include: ['@preact/signals-react/runtime'] },
   preview: { host: '127.0.0.1', strictPort: true },
   define: defines(command),
 }));

@@ -307,7 +307,7 @@ test('with reduced motion, a theme switch starts no transition: the new colours 
   await settled(page);
   const after = await page.evaluate((theme) => {
     document.documentElement.dataset.theme = theme;
-    const link = document.querySelector('.topbar .nav-link > span');
+    const link = document.querySelector('.topbar__brand > span');
     return {
       transitions: document.getAnimations().filter((a) => a instanceof CSSTransition).length,
       linkColour: link ? getComputedStyle(link).color : null,

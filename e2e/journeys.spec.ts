@@ -130,7 +130,8 @@ test.describe('profile', () => {
     await expect(card.getByText('grace@example.org')).toBeVisible();
     await expect(card.getByText('Compilers, and nanoseconds on a string.')).toBeVisible();
     await expect(card.getByRole('list', { name: 'Interests' }).getByRole('listitem')).toHaveText(['cobol', 'navy', 'teaching']);
-    await expect(card.getByText('Preferred language: Español')).toBeVisible();
+    // Named in the language on screen.
+    await expect(card.getByText('Preferred language: Spanish')).toBeVisible();
     const avatar = card.getByRole('img', { name: 'Avatar of Grace Hopper' });
     await expect(avatar).toHaveAttribute('src', /^blob:/);
     await expect.poll(() => avatar.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(2);
@@ -149,6 +150,12 @@ test.describe('profile', () => {
     await expect(form).toBeVisible();
     await expect(form.locator('[aria-invalid="true"]')).toHaveCount(0);
     await expect(form.locator('.field__error')).toHaveCount(0);
+    // A new profile starts from the name and e-mail the provider gave: emptied here, to meet every
+    // required field's error.
+    await expect(page.getByLabel('Display name')).toHaveValue('Ada Lovelace');
+    await expect(page.getByLabel('Email')).toHaveValue('ada@circle.example.org');
+    await page.getByLabel('Display name').fill('');
+    await page.getByLabel('Email').fill('');
 
     await page.getByRole('button', { name: 'Create profile' }).click();
     await expect(page.getByRole('alert')).toHaveText('Please correct 3 fields before saving.');
@@ -192,9 +199,9 @@ test.describe('profile', () => {
     await username.fill('ab_c');
     await expect(username).not.toHaveAttribute('aria-invalid', 'true');
     await expect(page.getByText('Use 3 to 20 lower-case letters, digits or _.')).toHaveCount(0);
-    // Leaving the email empty was a touch too: its own error shows now.
-    await expect(page.getByLabel('Email')).toHaveAttribute('aria-invalid', 'true');
-    await expect(page.getByLabel('Email')).toHaveAccessibleDescription('This field is required.');
+    // Leaving the email was a touch too: it holds the provider's address, valid, and stays quiet.
+    await expect(page.getByLabel('Email')).toHaveValue('ada@circle.example.org');
+    await expect(page.getByLabel('Email')).not.toHaveAttribute('aria-invalid', 'true');
     expect(consoleErrors).toEqual([]);
   });
 
@@ -318,7 +325,8 @@ test.describe('profile', () => {
     await expect(dialog).toBeHidden();
     await expect(card).toHaveCount(0);
     await expect(page.getByRole('heading', { name: 'Create your profile' })).toBeVisible();
-    await expect(page.getByLabel('Display name')).toHaveValue('');
+    // A new one would start from the provider's name again.
+    await expect(page.getByLabel('Display name')).toHaveValue('Ada Lovelace');
     await expect(snackbar(page)).toContainText('Your profile was deleted.');
     expect((await request.get('/api/user/profile/myprofile', { headers })).status()).toBe(204);
     expect(consoleErrors).toEqual([]);
@@ -352,11 +360,12 @@ test.describe('drafts', () => {
     await expect(page.getByLabel('Display name')).toHaveValue('Half typed');
     await expect(page.getByLabel('Username')).toHaveValue('half_t');
     await expect(page.getByLabel('About you')).toHaveValue('Line one\nline two');
-    await expect(page.getByLabel('Email')).toHaveValue('');
+    await expect(page.getByLabel('Email')).toHaveValue('ada@circle.example.org');
     await expect(snackbar(page)).toContainText('Your unsaved changes were restored.');
 
+    // Discarded, the form is as it started: the provider's name, nothing typed.
     await page.getByRole('button', { name: 'Discard changes' }).click();
-    await expect(page.getByLabel('Display name')).toHaveValue('');
+    await expect(page.getByLabel('Display name')).toHaveValue('Ada Lovelace');
     await expect(page.getByLabel('Username')).toHaveValue('');
     await expect(page.getByLabel('About you')).toHaveValue('');
     await expect(page.getByRole('button', { name: 'Discard changes' })).toHaveCount(0);
@@ -364,7 +373,7 @@ test.describe('drafts', () => {
 
     await page.reload();
     await expect(page.getByRole('heading', { name: 'Create your profile' })).toBeVisible();
-    await expect(page.getByLabel('Display name')).toHaveValue('');
+    await expect(page.getByLabel('Display name')).toHaveValue('Ada Lovelace');
     await expect(snackbar(page)).toHaveCount(0);
     expect(consoleErrors).toEqual([]);
   });
@@ -903,7 +912,10 @@ const LANGUAGE_RUNS = [
     lang: 'fr',
     name: 'Français',
     m: fr,
-    summary: 'Corrigez 3 champs avant d’enregistrer.',
+    // Only the username is left to give: the name and e-mail are the provider's.
+    summary: 'Corrigez 1 champ avant d’enregistrer.',
+    // A language named in text, in the language on screen.
+    language: 'français',
     ago: /^(il y a \d+ (jours?|semaines?|mois|ans?|heures?|minutes?)|hier|avant-hier|la semaine dernière|le mois dernier|l’année dernière)$/,
     fee: /1\u202f250,50\u00a0€/,
     since: /^Membre depuis le \d{1,2} [a-zéû]+\.? \d{4}$/,
@@ -912,7 +924,8 @@ const LANGUAGE_RUNS = [
     lang: 'zh-Hans',
     name: '简体中文',
     m: zhHans,
-    summary: '保存前请更正 3 个字段。',
+    summary: '保存前请更正 1 个字段。',
+    language: '简体中文',
     ago: /^(\d+(天|周|个月|年|小时|分钟)前|昨天|前天|上周|上个月|去年)$/,
     fee: /€1,250\.50/,
     since: /^加入时间：\d{4}年\d{1,2}月\d{1,2}日$/,
@@ -963,7 +976,7 @@ for (const run of LANGUAGE_RUNS) {
       await expect(form.getByLabel(m['field.language'])).toHaveValue(lang);
       await form.getByRole('button', { name: m['profile.create'] }).click();
       await expect(form.getByRole('alert').first()).toHaveText(run.summary);
-      await expect(form.getByLabel(m['field.displayName'])).toBeFocused();
+      await expect(form.getByLabel(m['field.username'])).toBeFocused();
       await expect(form.getByText(m['validation.required']).first()).toBeVisible();
       expect(await untranslatedTexts(page, en, m)).toEqual([]);
 
@@ -979,7 +992,7 @@ for (const run of LANGUAGE_RUNS) {
       await expect(card.getByRole('list', { name: m['field.interests'] }).getByRole('listitem')).toHaveText(
         lang === 'zh-Hans' ? ['数学', '诗歌'] : ['maths', 'poésie'],
       );
-      await expect(card.getByText(m['profile.preferredLanguage'].replace('{language}', run.name))).toBeVisible();
+      await expect(card.getByText(m['profile.preferredLanguage'].replace('{language}', run.language))).toBeVisible();
       await expect(card.getByText(run.since)).toBeVisible();
       await expect(page.getByRole('button', { name: m['profile.delete'] })).toBeVisible();
       expect(await untranslatedTexts(page, en, m)).toEqual([]);

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import { test, expect, waitForServiceWorker } from './support/fixtures';
-import { ADA, appRunning, MOBILE, presetSignedIn, seedProfile } from './support/pages';
+import { ADA, appRunning, DESKTOP, MOBILE, presetSignedIn, seedProfile } from './support/pages';
 
 /**
  * A member's day, as a new member meets it on a phone and on a desktop: who is signed in and the
@@ -63,5 +63,34 @@ test.describe('data screens', () => {
     await expect(symbols.locator('.symbol-code')).toHaveText(['MSFT', 'AAPL', 'GOOG']);
     await expect(page.getByRole('region', { name: 'Accounts' })).toContainText('Membership fees');
     await expect(page.getByRole('main').getByRole('alert')).toHaveCount(0);
+  });
+});
+
+test.describe('one way to navigate per width', () => {
+  test('on a desktop every screen has the side drawer, none the top-bar tabs; on a phone every screen the menu button', async ({
+    page,
+  }) => {
+    for (const [size, drawer, menu] of [
+      [DESKTOP, 1, 0],
+      [MOBILE, 0, 1],
+    ] as const) {
+      await page.setViewportSize(size);
+      for (const path of ['/home', '/settings', '/sign-in', '/404', '/nowhere']) {
+        await page.goto(path);
+        await appRunning(page);
+        await expect(page.locator('aside.drawer--side'), `${path} at ${size.width}`).toHaveCount(drawer);
+        await expect(page.getByRole('banner').getByRole('navigation'), path).toHaveCount(0);
+        await expect(page.getByRole('banner').getByRole('button', { name: 'Open menu' }), path).toHaveCount(menu);
+      }
+    }
+  });
+
+  test('the dashboard’s cards keep their own height, not their row’s tallest', async ({ page }) => {
+    await page.setViewportSize(DESKTOP);
+    await page.goto('/dashboard');
+    await expect(page.locator('.symbol-code')).toHaveCount(3);
+    await expect(page.locator('.notification')).toHaveCount(3);
+    const height = async (name: string) => (await page.getByRole('region', { name }).boundingBox())!.height;
+    expect(await height('Symbols')).toBeLessThan((await height('Notifications')) - 50);
   });
 });

@@ -28,7 +28,7 @@ test.describe('prerendered pages', () => {
       });
       release();
       // Hydrated: the app's code runs, and the heading is still the node the HTML made.
-      await expect.poll(() => page.evaluate(() => document.querySelector('.topbar__menu, .topbar__nav') !== null)).toBe(true);
+      await expect.poll(() => page.evaluate(() => document.querySelector('.topbar__menu, .drawer--side') !== null)).toBe(true);
       await expect(page).toHaveTitle(title);
       await expect
         .poll(() => page.evaluate(() => document.querySelectorAll('.only-wide, .only-narrow').length), {
@@ -50,11 +50,11 @@ test.describe('prerendered pages', () => {
     await page.goto('/home', { waitUntil: 'commit' });
     const menu = page.getByRole('button', { name: 'Open menu' });
     await expect(menu).toBeVisible();
-    await expect(page.locator('.topbar__nav')).toBeHidden();
+    await expect(page.locator('.drawer--side')).toBeHidden();
     const before = await menu.boundingBox();
     release();
     await expect.poll(() => page.evaluate(() => document.querySelectorAll('.only-wide, .only-narrow').length)).toBe(0);
-    await expect(page.locator('.topbar__nav')).toHaveCount(0);
+    await expect(page.locator('.drawer--side')).toHaveCount(0);
     expect(await menu.boundingBox()).toEqual(before);
     expect(consoleErrors).toEqual([]);
   });

@@ -85,6 +85,9 @@ export const de: Messages = {
   'profile.interestsNone': 'Keine Interessen angegeben.',
   'profile.draftRestored': 'Deine ungespeicherten Änderungen wurden wiederhergestellt.',
   'profile.discardDraft': 'Änderungen verwerfen',
+  'profile.avatarChoose': 'Bild auswählen',
+  'profile.avatarForget': 'Ausgewähltes Bild entfernen',
+  'profile.avatarChosen': 'Das ausgewählte Bild, noch nicht gespeichert',
   'profile.pendingSave': 'Auf diesem Gerät gespeichert. Wird gesendet, sobald du wieder online bist.',
   'profile.pendingSent': 'Deine Offline-Änderungen wurden gesendet.',
   'profile.saveFailed': 'Deine Änderungen wurden nicht gespeichert: {message}. Deine Eingaben bleiben im Formular erhalten.',
@@ -127,7 +130,7 @@ export const de: Messages = {
   'field.interests': 'Interessen',
   'field.interests.hint': 'Durch Kommas getrennt, höchstens 10.',
   'field.avatar': 'Avatar',
-  'field.avatar.hint': 'PNG, JPEG oder WebP, höchstens 2 MB.',
+  'field.avatar.hint': 'PNG, JPEG oder WebP, höchstens 2 MB. Du kannst ein Bild auch hier ablegen.',
 
   'validation.required': 'Dieses Feld ist erforderlich.',
   'validation.minLength': 'Verwende mindestens {min} Zeichen.',

@@ -20,6 +20,9 @@ export const enProfile = {
   'profile.saved': 'Your changes were saved.',
   'profile.draftRestored': 'Your unsaved changes were restored.',
   'profile.discardDraft': 'Discard changes',
+  'profile.avatarChoose': 'Choose an image',
+  'profile.avatarForget': 'Remove the chosen image',
+  'profile.avatarChosen': 'The image chosen, not saved yet',
   'profile.pendingSave': 'Saved on this device. It will be sent when you are back online.',
   'profile.saveFailed': 'Your changes were not saved: {message}. The form keeps what you typed.',
   'profile.uploading': 'Upload progress',
@@ -40,7 +43,7 @@ export const enProfile = {
   'field.language': 'Preferred language',
   'field.interests.hint': 'Separate with commas, at most 10.',
   'field.avatar': 'Avatar',
-  'field.avatar.hint': 'PNG, JPEG or WebP, at most 2 MB.',
+  'field.avatar.hint': 'PNG, JPEG or WebP, at most 2 MB. You can also drop an image here.',
 } as const;
 
 addEnglish(enProfile);

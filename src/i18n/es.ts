@@ -84,6 +84,9 @@ export const es: Messages = {
   'profile.interestsNone': 'No se han indicado intereses.',
   'profile.draftRestored': 'Hemos recuperado los cambios que no habías guardado.',
   'profile.discardDraft': 'Descartar cambios',
+  'profile.avatarChoose': 'Elegir una imagen',
+  'profile.avatarForget': 'Quitar la imagen elegida',
+  'profile.avatarChosen': 'La imagen elegida, aún sin guardar',
   'profile.pendingSave': 'Guardado en este dispositivo. Se enviará cuando vuelvas a estar en línea.',
   'profile.pendingSent': 'Se han enviado los cambios que hiciste sin conexión.',
   'profile.saveFailed': 'No se han guardado tus cambios: {message}. El formulario conserva lo que escribiste.',
@@ -126,7 +129,7 @@ export const es: Messages = {
   'field.interests': 'Intereses',
   'field.interests.hint': 'Sepáralos con comas, 10 como máximo.',
   'field.avatar': 'Avatar',
-  'field.avatar.hint': 'PNG, JPEG o WebP, 2 MB como máximo.',
+  'field.avatar.hint': 'PNG, JPEG o WebP, de 2 MB como máximo. También puedes soltar una imagen aquí.',
 
   'validation.required': 'Este campo es obligatorio.',
   'validation.minLength': 'Usa al menos {min} caracteres.',

@@ -88,6 +88,9 @@ export const fr: Messages = {
   'profile.interestsNone': 'Aucun centre d’intérêt indiqué.',
   'profile.draftRestored': 'Vos modifications non enregistrées ont été restaurées.',
   'profile.discardDraft': 'Abandonner les modifications',
+  'profile.avatarChoose': 'Choisir une image',
+  'profile.avatarForget': 'Retirer l’image choisie',
+  'profile.avatarChosen': 'L’image choisie, pas encore enregistrée',
   'profile.pendingSave': 'Enregistré sur cet appareil. L’envoi se fera dès votre retour en ligne.',
   'profile.pendingSent': 'Les modifications faites hors ligne ont été envoyées.',
   'profile.saveFailed': 'Vos modifications n’ont pas été enregistrées : {message}. Le formulaire conserve votre saisie.',
@@ -130,7 +133,7 @@ export const fr: Messages = {
   'field.interests': 'Centres d’intérêt',
   'field.interests.hint': 'Séparés par des virgules, 10 maximum.',
   'field.avatar': 'Avatar',
-  'field.avatar.hint': 'PNG, JPEG ou WebP, 2 Mo maximum.',
+  'field.avatar.hint': 'PNG, JPEG ou WebP, 2 Mo au maximum. Vous pouvez aussi déposer une image ici.',
 
   'validation.required': 'Ce champ est obligatoire.',
   'validation.minLength': 'Saisissez au moins {min} caractères.',

@@ -86,6 +86,9 @@ export const zhHans: Messages = {
   'profile.interestsNone': '未填写兴趣。',
   'profile.draftRestored': '已恢复你未保存的更改。',
   'profile.discardDraft': '放弃更改',
+  'profile.avatarChoose': '选择图片',
+  'profile.avatarForget': '移除所选图片',
+  'profile.avatarChosen': '所选图片，尚未保存',
   'profile.pendingSave': '已保存在此设备上，恢复联网后将自动发送。',
   'profile.pendingSent': '你在离线时所做的更改已发送。',
   'profile.saveFailed': '更改未保存：{message}。表单中仍保留你输入的内容。',
@@ -125,7 +128,7 @@ export const zhHans: Messages = {
   'field.interests': '兴趣',
   'field.interests.hint': '用逗号分隔，最多 10 个。',
   'field.avatar': '头像',
-  'field.avatar.hint': 'PNG、JPEG 或 WebP 格式，最大 2 MB。',
+  'field.avatar.hint': 'PNG、JPEG 或 WebP 格式，最大 2 MB。也可以把图片拖放到这里。',
 
   'validation.required': '此项为必填项。',
   'validation.minLength': '请至少输入 {min} 个字符。',

@@ -236,13 +236,12 @@ describe('<Shell> account actions, as loaded', () => {
 });
 
 describe('<Shell> layouts on a wide window', () => {
-  it('home: the main menu in the top bar, no drawer, no menu button', () => {
+  it('home: the main menu in the side drawer too, never in the top bar (one way to navigate per width)', () => {
     const container = shell('home');
     expect(container.firstElementChild?.className).toBe('app app--home');
-    const nav = topBar().getByRole('navigation', { name: 'Main' });
-    expect(nav.className).toBe('topbar__nav');
-    expect(within(nav).getByRole('link', { name: 'Home' })).toBeTruthy();
-    expect(container.querySelector('aside')).toBeNull();
+    expect(topBar().queryByRole('navigation')).toBeNull();
+    const aside = container.querySelector('aside') as HTMLElement;
+    expect(within(aside).getByRole('link', { name: 'Home' })).toBeTruthy();
     expect(container.querySelector('dialog')).toBeNull();
     expect(topBar().queryByRole('button', { name: 'Open menu' })).toBeNull();
   });
@@ -286,7 +285,7 @@ describe('<Shell> on a narrow window', () => {
   const menuButton = () => topBar().getByRole('button', { name: 'Open menu' });
   const drawer = (container: HTMLElement) => container.querySelector('dialog') as HTMLDialogElement;
 
-  it('home: no menu in the top bar and no side drawer, a closed modal drawer behind a menu button', async () => {
+  it('home: no menu in the top bar and no side drawer, a closed modal drawer behind a menu button, as everywhere', async () => {
     await viewport(400);
     const container = shell('home');
     expect(topBar().queryByRole('navigation')).toBeNull();
@@ -368,12 +367,12 @@ describe('<Shell> on a narrow window', () => {
 describe('<Shell> prerendered home', () => {
   afterEach(() => act(() => setRenderMode('live')));
 
-  it('holds the top-bar menu for wide windows only and the menu button for narrow ones', () => {
+  it('holds the side drawer for wide windows only and the menu button for narrow ones, as every layout', () => {
     act(() => setRenderMode('static'));
     const container = shell('home');
-    expect(topBar().getByRole('navigation', { name: 'Main' }).className).toBe('topbar__nav only-wide');
+    expect(topBar().queryByRole('navigation')).toBeNull();
     expect(container.querySelector('.topbar__menu')?.className).toBe('icon-button topbar__menu only-narrow');
-    expect(container.querySelector('aside')).toBeNull();
+    expect(container.querySelector('aside')?.className).toBe('drawer drawer--side only-wide');
     expect(container.querySelector('dialog')).toBeNull();
   });
 

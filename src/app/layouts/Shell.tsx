@@ -69,8 +69,8 @@ function AccountMenu() {
         {/* Named in words ("Account: Ada"), which hold the name shown; the picture, the initials and
             the name shown (hidden on phones) would only repeat it. */}
         <span className="visually-hidden">{t('nav.account', { name })}</span>
-        <span className="account-button__avatar" aria-hidden="true">
-          <Avatar name={name} url={own?.avatar} size={32} />
+        <span className="account-button__avatar">
+          <Avatar name={name} url={own?.avatar} size={32} decorative />
         </span>
         <span className="account-button__name" aria-hidden="true">
           {name}
@@ -78,7 +78,7 @@ function AccountMenu() {
       </button>
       <div id={ACCOUNT_MENU} popover="auto" className="account-menu">
         <div className="account-menu__who">
-          <Avatar name={name} url={own?.avatar} size={48} />
+          <Avatar name={name} url={own?.avatar} size={48} decorative />
           <p>
             <strong>{name}</strong>
             {(own?.email ?? who?.email) && <span className="muted">{own?.email ?? who?.email}</span>}
@@ -139,9 +139,10 @@ function ModalDrawer({ layout, open, onClose }: { layout: LayoutKind; open: bool
 }
 
 /**
- * The layout shell. home: top bar and content. sidenav: top bar and a navigation drawer, modal
- * under the mobile breakpoint. dashboard: sidenav with a card grid. admin: sidenav with the admin
- * menu and a data table area.
+ * The layout shell: a top bar, and the navigation drawer, beside the content on wide windows and
+ * modal under the mobile breakpoint, on every layout (one way to navigate per width). home: wide
+ * content for the welcome. sidenav: a column of content. dashboard: a card grid. admin: the admin
+ * menu in the drawer and a data table area.
  */
 export function Shell({ layout, children }: { layout: LayoutKind; children: ReactNode }) {
   // Below the configured breakpoint (599px by default) the drawer becomes modal. Prerendered, the
@@ -152,7 +153,9 @@ export function Shell({ layout, children }: { layout: LayoutKind; children: Reac
   const [open, setOpen] = useState(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: location is the trigger: following a link closes the modal drawer.
   useEffect(() => setOpen(false), [location]);
-  const persistentDrawer = mobile !== true && layout !== 'home';
+  // One way to navigate per width, on every screen: the side drawer on wide windows, the menu
+  // button's modal drawer on phones.
+  const persistentDrawer = mobile !== true;
   const only = (narrow: boolean) => (mobile === null ? (narrow ? ' only-narrow' : ' only-wide') : '');
 
   return (
@@ -178,11 +181,6 @@ export function Shell({ layout, children }: { layout: LayoutKind; children: Reac
           <img src="/logo.svg" alt="" width="32" height="32" />
           <span>{t('app.name')}</span>
         </Link>
-        {mobile !== true && layout === 'home' && (
-          <nav className={`topbar__nav${only(false)}`} aria-label={t('nav.main')}>
-            <MainNav variant="bar" />
-          </nav>
-        )}
         {/* Before the spacer: when the browser offers installation late, nothing else moves. */}
         <InstallButton compact />
         <span className="topbar__spacer" />

@@ -3,6 +3,7 @@ import { Link, Redirect, useParams } from 'wouter';
 import { t } from '../../i18n';
 import '../../i18n/en-admin';
 import './admin.css';
+import '../../ui/table.css';
 import { api } from '../../api/instance';
 import { COLLECTION_NAMES, type CollectionName } from '../../api/collections';
 import { useAsync } from '../../ui/widgets/useAsync';

@@ -12,6 +12,7 @@ import {
 import { languageName, type MessageKey, t } from '../../i18n';
 import '../../i18n/en-conflict';
 import '../../i18n/en-profile';
+import '../../ui/table.css';
 import { isLanguage } from '../../config/languages';
 import { showSnackbar } from '../../ui/snackbar/store';
 import { errorText } from '../../ui/widgets/states';

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sessionEnded, sessionStarted } from '../../state/auth';
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { setAccessTokenSource } from '../../api/credentials';
 import { ProfileForm } from './ProfileForm';
 import type { Profile } from '../../api/profile';
 import { ApiError } from '../../api/errors';
@@ -102,7 +103,7 @@ describe('<ProfileForm> for a new profile', () => {
       'Lower-case letters, digits and _, 3 to 20 characters.',
       'At most 280 characters.',
       'Separate with commas, at most 10.',
-      'PNG, JPEG or WebP, at most 2 MB.',
+      'PNG, JPEG or WebP, at most 2 MB. You can also drop an image here.',
     ])
       expect(screen.getByText(hint)).toBeTruthy();
     const language = screen.getByLabelText('Preferred language') as HTMLSelectElement;
@@ -110,7 +111,7 @@ describe('<ProfileForm> for a new profile', () => {
     expect([...language.options].map((o) => o.textContent)).toContain('English');
     expect(avatarInput().getAttribute('aria-describedby')).toBe('profile-avatar-hint');
     expect(avatarInput().getAttribute('aria-invalid')).toBeNull();
-    expect(avatarInput().closest('.field')?.className).toBe('field');
+    expect(avatarInput().closest('.field')?.className).toBe('field avatar-picker');
     // Nothing typed, nothing to discard, no cancel offered, nothing announced.
     expect(screen.queryByRole('button', { name: 'Discard changes' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Cancel' })).toBeNull();
@@ -362,7 +363,7 @@ describe('<ProfileForm> avatar', () => {
     expect(error.id).toBe('profile-avatar-error');
     expect(avatarInput().getAttribute('aria-describedby')).toBe('profile-avatar-hint profile-avatar-error');
     expect(avatarInput().getAttribute('aria-invalid')).toBe('true');
-    expect(avatarInput().closest('.field')?.className).toBe('field field--invalid');
+    expect(avatarInput().closest('.field')?.className).toBe('field avatar-picker field--invalid');
     expect(document.querySelector('img.avatar--preview')).toBeNull();
   });
 
@@ -486,5 +487,62 @@ describe('<ProfileForm> while sending', () => {
     expect(screen.queryByRole('progressbar')).toBeNull();
     act(() => setProfileState('fetch:start', { loading: true, progress: undefined }));
     expect(screen.queryByRole('progressbar')).toBeNull();
+  });
+});
+
+describe('<ProfileForm> avatar picker', () => {
+  const PICTURED = { ...PROFILE, avatar: 'https://api.example.org/user/profile/p-7/avatar' };
+
+  it('the edit form shows the current avatar until another image is chosen', async () => {
+    setAccessTokenSource(async () => 'tok');
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(new Blob(['png'], { type: 'image/png' }))),
+    );
+    render(<ProfileForm profile={PICTURED} onDone={() => undefined} />);
+    const current = await screen.findByRole('img', { name: 'Avatar of Ada Lovelace' });
+    expect(current.getAttribute('src')).toMatch(/^blob:/);
+    await userEvent.setup().upload(avatarInput(), image());
+    expect(screen.queryByRole('img', { name: 'Avatar of Ada Lovelace' })).toBeNull();
+    expect(screen.getByRole('img', { name: 'The image chosen, not saved yet' }).getAttribute('src')).toMatch(/^blob:preview-/);
+    setAccessTokenSource(async () => null);
+  });
+
+  it('is chosen with a real button, the file input’s label, which the keyboard reaches through the input', () => {
+    render(<ProfileForm profile={null} onDone={() => undefined} />);
+    const button = screen.getByText('Choose an image');
+    expect(button.tagName).toBe('LABEL');
+    expect(button.getAttribute('for')).toBe(avatarInput().id);
+    expect(button.className).toBe('button button--outlined');
+    // Hidden from sight only: still in the tab order, named by its labels.
+    expect(avatarInput().className).toBe('visually-hidden avatar-picker__input');
+    expect(avatarInput().tabIndex).toBe(0);
+    expect(screen.getByLabelText('Choose an image', { exact: false })).toBe(avatarInput());
+  });
+
+  it('takes an image dropped on it, previews it, keeps it as the draft, and can forget it', async () => {
+    const user = userEvent.setup();
+    const { container } = render(<ProfileForm profile={null} onDone={() => undefined} />);
+    const picker = container.querySelector('.avatar-picker') as HTMLElement;
+    const dropped = image('image/webp', 10, 'dropped.webp');
+    fireEvent.dragOver(picker, { dataTransfer: { files: [dropped] } });
+    expect(picker.className).toBe('field avatar-picker avatar-picker--over');
+    fireEvent.drop(picker, { dataTransfer: { files: [dropped] } });
+    expect(picker.className).toBe('field avatar-picker');
+    expect(drafts.keepDraftAvatar).toHaveBeenLastCalledWith(null, dropped);
+    await waitFor(() => expect(screen.getByRole('img', { name: 'The image chosen, not saved yet' })).toBeTruthy());
+    await user.click(screen.getByRole('button', { name: 'Remove the chosen image' }));
+    expect(screen.queryByRole('img', { name: 'The image chosen, not saved yet' })).toBeNull();
+    expect(drafts.keepDraftAvatar).toHaveBeenLastCalledWith(null, null);
+    expect(screen.queryByRole('button', { name: 'Remove the chosen image' })).toBeNull();
+  });
+
+  it('a dropped file of another type is refused as a chosen one is', () => {
+    const { container } = render(<ProfileForm profile={null} onDone={() => undefined} />);
+    fireEvent.drop(container.querySelector('.avatar-picker') as HTMLElement, {
+      dataTransfer: { files: [image('image/gif', 10, 'x.gif')] },
+    });
+    expect(screen.getByText('Choose a PNG, JPEG or WebP image.')).toBeTruthy();
+    expect(avatarInput().getAttribute('aria-invalid')).toBe('true');
   });
 });

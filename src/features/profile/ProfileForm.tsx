@@ -18,6 +18,7 @@ import type { Profile } from '../../api/profile';
 import { isAbort } from '../../api/errors';
 import { showSnackbar } from '../../ui/snackbar/store';
 import { errorText } from '../../ui/widgets/states';
+import { Avatar } from '../../ui/widgets/Avatar';
 import { checkAvatar, createProfileForm, toInput } from './profile-form';
 
 interface Props {
@@ -70,11 +71,16 @@ export function ProfileForm({ profile, onDone, onCancel, initialError = null }: 
     keepDraftAvatar(profileId, file).catch(() => undefined);
   };
   const avatarInput = useRef<HTMLInputElement>(null);
-  const discardDraft = () => {
-    form.reset();
+  const forgetChosen = () => {
     chooseAvatar(null);
     if (avatarInput.current) avatarInput.current.value = '';
   };
+  const discardDraft = () => {
+    form.reset();
+    forgetChosen();
+  };
+  // An image dragged over the picker may be dropped on it, as chosen with the button.
+  const [dragging, setDragging] = useState(false);
 
   useEffect(() => {
     if (!avatar) return setPreview(null);
@@ -141,21 +147,58 @@ export function ProfileForm({ profile, onDone, onCancel, initialError = null }: 
       <Field form={form} name="language" label={t('field.language')} options={LANGUAGES.map((l) => [l, LANGUAGE_NAMES[l]] as const)} />
       <Field form={form} name="interests" label={t('field.interests')} hint={t('field.interests.hint')} />
 
-      <div className={`field${avatarError ? ' field--invalid' : ''}`}>
+      {/* The picker: the avatar as it is (or the image chosen, previewed), a button to choose another,
+          and the whole of it a place to drop one. The button is the file input's label, so the
+          input itself, hidden from sight only, takes the focus, Enter and Space, and its name. */}
+      {/* biome-ignore lint/a11y/noStaticElementInteractions: dropping a file is a pointer's shortcut; the keyboard has the same choice through the button. */}
+      <div
+        className={`field avatar-picker${avatarError ? ' field--invalid' : ''}${dragging ? ' avatar-picker--over' : ''}`}
+        onDragOver={(e) => {
+          e.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={(e) => {
+          e.preventDefault();
+          setDragging(false);
+          // Stryker disable next-line OptionalChaining: a drop always has its data transfer
+          const file = e.dataTransfer?.files[0];
+          if (file) chooseAvatar(file);
+        }}
+      >
         <label className="field__label" htmlFor="profile-avatar">
           {t('field.avatar')}
         </label>
-        <input
-          id="profile-avatar"
-          className="field__control field__control--file"
-          type="file"
-          accept="image/png,image/jpeg,image/webp"
-          aria-describedby={`profile-avatar-hint${avatarError ? ' profile-avatar-error' : ''}`}
-          aria-invalid={avatarError ? true : undefined}
-          ref={avatarInput}
-          // Stryker disable next-line OptionalChaining: a file input always has its file list
-          onChange={(e) => chooseAvatar(e.target.files?.[0] ?? null)}
-        />
+        <div className="avatar-picker__row">
+          {preview && preview.file === avatar && !avatarError ? (
+            <img className="avatar avatar--preview" src={preview.url} alt={t('profile.avatarChosen')} width="96" height="96" />
+          ) : profile ? (
+            <Avatar name={profile.displayName} url={profile.avatar} />
+          ) : (
+            <span className="avatar" />
+          )}
+          <div className="avatar-picker__actions">
+            <input
+              id="profile-avatar"
+              className="visually-hidden avatar-picker__input"
+              type="file"
+              accept="image/png,image/jpeg,image/webp"
+              aria-describedby={`profile-avatar-hint${avatarError ? ' profile-avatar-error' : ''}`}
+              aria-invalid={avatarError ? true : undefined}
+              ref={avatarInput}
+              // Stryker disable next-line OptionalChaining: a file input always has its file list
+              onChange={(e) => chooseAvatar(e.target.files?.[0] ?? null)}
+            />
+            <label htmlFor="profile-avatar" className="button button--outlined">
+              {t('profile.avatarChoose')}
+            </label>
+            {avatar && (
+              <button type="button" className="button button--text" onClick={forgetChosen}>
+                {t('profile.avatarForget')}
+              </button>
+            )}
+          </div>
+        </div>
         <p className="field__hint" id="profile-avatar-hint">
           {t('field.avatar.hint')}
         </p>
@@ -163,9 +206,6 @@ export function ProfileForm({ profile, onDone, onCancel, initialError = null }: 
           <p className="field__error" id="profile-avatar-error">
             {t(avatarError)}
           </p>
-        )}
-        {preview && preview.file === avatar && !avatarError && (
-          <img className="avatar avatar--preview" src={preview.url} alt="" width="96" height="96" />
         )}
       </div>
 

@@ -27,6 +27,8 @@ const reads = vi.hoisted(() => ({ fetchProfile: vi.fn<() => Promise<Profile | nu
 vi.mock('../../state/profile/read', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../../state/profile/read')>()),
   ...reads,
+  // The screen's read: the model's reads are its own tests' (ProfileScreen.strict.test.tsx runs the screen over them).
+  readProfile: () => reads.fetchProfile(),
 }));
 
 const edits = vi.hoisted(() => ({

@@ -2,7 +2,6 @@ import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import {
   deleteProfile,
   dismissRefusedSave,
-  fetchProfile,
   hasProfileDraft,
   loadPendingSave,
   pendingProfileSave,
@@ -11,6 +10,7 @@ import {
   profileError,
   profileLoading,
   profileWithPending,
+  readProfile,
   refusedProfileSave,
   sendQueuedSave,
 } from '../../state/profile';
@@ -60,7 +60,7 @@ export default function ProfileScreen() {
 
   const load = () => {
     setFailed(null);
-    fetchProfile()
+    readProfile()
       .then(async (p) => {
         const kept = await loadPendingSave().catch(() => null);
         // An edit left unsaved (reload, crash, update) reopens the form with what was typed; one

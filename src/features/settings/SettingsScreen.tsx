@@ -7,13 +7,14 @@ import { onPersistRefused } from '../../lib/persist';
 import { THEMES, THEME_NAMES } from '../../config/themes';
 import { showSnackbar } from '../../ui/snackbar/store';
 import { isOnline } from '../../state/app';
-import { PushError, subscribeToPush, unsubscribeFromPush } from '../../pwa/push';
+import type { PushError } from '../../pwa/push';
 import { errorText } from '../../ui/widgets/states';
 
 function pushMessage(error: unknown): string {
   // Stryker disable next-line ConditionalExpression: another error has no reason, so the switch falls to the same message as below
-  if (error instanceof PushError) {
-    switch (error.reason) {
+  // The push code loads with the first toggle (it needs the network): its error is told by name.
+  if (error instanceof Error && error.name === 'PushError') {
+    switch ((error as PushError).reason) {
       case 'no-service-worker':
         return t('push.noServiceWorker');
       case 'not-subscribed':
@@ -43,8 +44,10 @@ function NotificationsToggle() {
     }
     setBusy(true);
     try {
-      if (enabled) await unsubscribeFromPush();
-      else await subscribeToPush();
+      // Only a toggle, made online, needs it: the push code is no part of the screen kept for offline use.
+      const push = await import('../../pwa/push');
+      if (enabled) await push.unsubscribeFromPush();
+      else await push.subscribeToPush();
       showSnackbar({ message: t(enabled ? 'settings.notifications.disabled' : 'settings.notifications.enabled'), duration: 4000 });
     } catch (error) {
       showSnackbar({ message: pushMessage(error), politeness: 'assertive', duration: 8000 });

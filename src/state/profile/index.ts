@@ -23,7 +23,7 @@ export {
   setProfileState,
   type ProfileState,
 } from './store';
-export { fetchProfile, resetProfileState } from './read';
+export { fetchProfile, readProfile, resetProfileState } from './read';
 export { clearProfileDraft, draftKey, hasProfileDraft, keepDraftAvatar, restoreDraftAvatar } from './draft';
 export { deleteProfile, saveProfile, type ProfileEdit } from './save';
 export {

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { effect } from '@preact/signals-core';
-import { fetchProfile, profileState, progressMessageFor, resetProfileState } from './read';
+import { fetchProfile, profileState, progressMessageFor, readProfile, resetProfileState } from './read';
 import { createProfile, deleteProfile, saveProfile, updateProfile } from './save';
 import { pendingProfileSave, refusedProfileSave, resetProfileOutbox, sendQueuedSave } from './outbox';
 import { clearPendingSave, readPendingSave } from '../../api/pending-save';
@@ -554,5 +554,42 @@ describe('saveProfile: the one way a save goes out', () => {
     expect(await sendQueuedSave()).toBe('refused');
     expect(refusedProfileSave.value).toMatchObject({ message: 'username is taken', save: { kind: 'update', fields: { bio: 'Hi' } } });
     expect(await readPendingSave()).toBeNull();
+  });
+});
+
+describe('readProfile', () => {
+  it('a read replaced by a newer one answers with the newer one, not as cancelled', async () => {
+    const { calls } = controllableFetch();
+    const fresh = profileFixture({ displayName: 'Fresh' });
+    // As React runs a screen's effect twice in development: two reads, the first replaced.
+    const first = readProfile();
+    await until(() => calls.length === 1, 'the first GET');
+    const second = readProfile();
+    await until(() => calls.length === 2, 'the second GET');
+    expect(calls[0]!.request.signal.aborted).toBe(true);
+    calls[1]!.answer(json(fresh));
+    await expect(first).resolves.toEqual(fresh);
+    await expect(second).resolves.toEqual(fresh);
+  });
+
+  it('follows a chain of replacements to the last read, and fails as that one fails', async () => {
+    const { calls } = controllableFetch();
+    const first = readProfile();
+    await until(() => calls.length === 1, 'the first GET');
+    void fetchProfile().catch(() => undefined);
+    await until(() => calls.length === 2, 'the second GET');
+    const third = fetchProfile();
+    await until(() => calls.length === 3, 'the third GET');
+    calls[2]!.answer(json({ status: 500, error: 'Internal Server Error', message: 'down' }, 500));
+    await expect(third).rejects.toBeTruthy();
+    await expect(first).rejects.toMatchObject({ status: 500 });
+  });
+
+  it('a read cancelled with nothing newer (sign-out) fails as cancelled', async () => {
+    const { calls } = controllableFetch();
+    const read = readProfile();
+    await until(() => calls.length === 1, 'the GET');
+    resetProfileState();
+    await expect(read).rejects.toMatchObject({ name: 'AbortError' });
   });
 });

@@ -48,13 +48,15 @@ export async function runProfileAction<T>(
 export const apiModule = () => import('../../api/instance');
 
 let running: AbortController | null = null;
+/** The last read started: the one a replaced read's caller waits for instead (readProfile). */
+let latest: Promise<Profile | null> | null = null;
 
 /** Fetches the profile; a fetch still running is cancelled. A member without one gets null. */
 export function fetchProfile(): Promise<Profile | null> {
   running?.abort();
   const controller = new AbortController();
   running = controller;
-  return runProfileAction(
+  const read = runProfileAction(
     'fetch',
     async () => {
       try {
@@ -71,14 +73,32 @@ export function fetchProfile(): Promise<Profile | null> {
         if (running === controller) running = null;
       }
     },
-    (read) => read,
+    (answer) => answer,
     () => running !== null && running !== controller,
-  ).then((read) => read.profile);
+  ).then((answer) => answer.profile);
+  latest = read;
+  return read;
+}
+
+/**
+ * Reads the profile for a screen that shows what it reads: as fetchProfile, but a read replaced by
+ * a newer one (another part of the page asking too, or React running a screen's effects twice in
+ * development) answers with the newer read's result, not with "signal is aborted without reason".
+ * A read cancelled with nothing newer (sign-out) still fails as cancelled.
+ */
+export function readProfile(): Promise<Profile | null> {
+  const follow = (read: Promise<Profile | null>): Promise<Profile | null> =>
+    read.catch((error: unknown) => {
+      if (isAbort(error) && latest !== null && latest !== read) return follow(latest);
+      throw error;
+    });
+  return follow(fetchProfile());
 }
 
 /** For tests: back to the initial state. */
 export function resetProfileState(): void {
   running?.abort();
   running = null;
+  latest = null;
   resetProfileStore();
 }
