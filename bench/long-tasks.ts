@@ -28,7 +28,7 @@ export interface LongTasks {
   tasks: LongTask[];
 }
 
-interface Recorded {
+export interface Recorded {
   tasks: { start: number; duration: number }[];
   scripts: { start: number; duration: number; url: string; kind: string; invoker: string; fn: string }[];
 }

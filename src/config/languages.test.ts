@@ -54,7 +54,30 @@ describe('supportedLanguage', () => {
     expect(supportedLanguage(tag)).toBe(expected);
   });
 
-  it.each(['zh-TW', 'zh-HK', 'zh-MO', 'zh-Hant', 'zh-Hant-CN', 'yue', 'pt-BR', 'it', 'ja', '*', '', 'not a tag'])(
+  it.each([
+    ['de-Latn-DE', 'de'],
+    ['EN-us', 'en'],
+    ['en-US-u-ca-gregory', 'en'],
+    ['de-DE-1996', 'de'],
+    ['es-419-u-nu-latn', 'es'],
+    ['zh-Hans-CN-u-nu-hanidec', 'zh-Hans'],
+  ])('%s → %s (a script, an extension or a variant)', (tag, expected) => {
+    expect(supportedLanguage(tag)).toBe(expected);
+  });
+
+  it("reads a tag of English, Spanish, German or French without Intl's locale data (costly on its first use, before the first paint)", () => {
+    const locale = vi.spyOn(Intl, 'Locale');
+    try {
+      expect(['en-US', 'fr', 'DE-at', 'es-419', 'en-US-u-ca-gregory'].map(supportedLanguage)).toEqual(['en', 'fr', 'de', 'es', 'en']);
+      expect(locale).not.toHaveBeenCalled();
+      expect([supportedLanguage('zh-TW'), supportedLanguage('pt-BR')]).toEqual([undefined, undefined]);
+      expect(locale).toHaveBeenCalledTimes(2);
+    } finally {
+      locale.mockRestore();
+    }
+  });
+
+  it.each(['zh-TW', 'zh-HK', 'zh-MO', 'zh-Hant', 'zh-Hant-CN', 'yue', 'pt-BR', 'it', 'ja', '*', '', 'not a tag', 'en_US', '-en'])(
     '%s is not supported',
     (tag) => {
       expect(supportedLanguage(tag)).toBeUndefined();

@@ -21,6 +21,12 @@ export const LANGUAGE_NAMES: Record<Language, string> = {
  * are zh-Hans; zh-TW, zh-HK and zh-Hant are not supported).
  */
 export function supportedLanguage(tag: string): Language | undefined {
+  // A tag of English, Spanish, German or French is read from its first subtag: no alias leads away
+  // from them, and Intl's locale data costs tens of milliseconds on its first use, which the
+  // pre-paint script would spend before the first paint. Chinese needs the likely script of its
+  // region, and any other language is looked up (it may be an alias of a supported one).
+  const primary = tag.split('-')[0]!.toLowerCase();
+  if (isLanguage(primary)) return primary;
   let locale: Intl.Locale;
   try {
     locale = new Intl.Locale(tag).maximize();
