@@ -3,7 +3,7 @@
  * mistyped option answer at once; the measures (bench/bench.ts) load after. `--help` lists them.
  */
 import { parseBenchArgs, usage, UsageError, type BenchOptions } from './options.ts';
-import { closeOnSignals } from './shutdown.ts';
+import { closeOnSignals, isStopping } from './shutdown.ts';
 
 function readOptions(argv: readonly string[]): BenchOptions {
   try {
@@ -25,8 +25,12 @@ const options = readOptions(process.argv.slice(2));
 closeOnSignals();
 const { runBench } = await import('./bench.ts');
 runBench(options).then(
-  (code) => process.exit(code),
+  (code) => {
+    if (!isStopping()) process.exit(code);
+  },
   (error: unknown) => {
+    // Stopped part way, the measure under way fails as its browser closes: the signal handler exits.
+    if (isStopping()) return;
     console.error(error);
     process.exit(1);
   },

@@ -127,7 +127,7 @@ describe.skipIf(process.platform !== 'linux' || !existsSync('/proc/self/stat'))(
     const stopped = await stopBenchWithBrowser('first-load', 'SIGTERM');
     expect(stopped.seen.length).toBeGreaterThan(0);
     expect(stopped.left).toEqual([]);
-    expect(stopped).toMatchObject({ code: 143, signal: null });
+    expect(stopped, stopped.stderr).toMatchObject({ code: 143, signal: null });
     expect(stopped.stderr).toContain('bench: SIGTERM: closing the');
   });
 

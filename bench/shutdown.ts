@@ -45,12 +45,21 @@ export async function closeAll(timeoutMs = 5000): Promise<void> {
 
 const EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
 
+let stopping = false;
+
+/**
+ * Whether a signal is being handled: what the measures do meanwhile (a page whose browser was just
+ * closed rejects) is no longer the bench's outcome; the signal's exit code is.
+ */
+export function isStopping(): boolean {
+  return stopping;
+}
+
 /**
  * On SIGINT or SIGTERM: close what is open, then exit with the signal's conventional code (128 +
  * its number). A second signal while closing exits at once.
  */
 export function closeOnSignals(log: (line: string) => void = (line) => console.error(line)): void {
-  let stopping = false;
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
       if (stopping) process.exit(EXIT_CODES[signal]);
