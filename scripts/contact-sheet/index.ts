@@ -1,0 +1,254 @@
+/**
+ * `npm run contact-sheet`: a contact sheet for review. Serves the build with the mock API, opens
+ * every screen at phone and desktop width, in a light and a dark theme, in every language (set
+ * before the load as the app keeps them, localStorage `preference`), signed in where the screen
+ * needs it, and writes each whole page as WebP with one index.html (./page.ts) into contact-sheet/.
+ * What is shot: ./plan.ts. `--help` lists the options.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import type { Browser, BrowserContextOptions } from '@playwright/test';
+import { AUTH_KEY, PREFERENCE_KEY } from '../../src/index.ts';
+import { sheetHtml, type ShotResult } from './page.ts';
+import { type Member, parseArgs, preferenceOf, type Shot, type SheetOptions, shotsFor, usage, UsageError } from './plan.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+/** Shots taken at once: the machine's two cores share them with the server. */
+const CONCURRENCY = 2;
+
+function fail(message: string): never {
+  console.error(`contact-sheet: ${message}`);
+  process.exit(1);
+}
+
+function readOptions(): SheetOptions {
+  try {
+    const parsed = parseArgs(process.argv.slice(2));
+    if (parsed.help) {
+      console.log(usage());
+      process.exit(0);
+    }
+    return parsed.options;
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`contact-sheet: ${error.message}`);
+    process.exit(2);
+  }
+}
+
+const hasCjkFont = () => {
+  const found = spawnSync('fc-list', [':lang=zh', 'family'], { encoding: 'utf8' });
+  return found.status === 0 && found.stdout.trim() !== '';
+};
+
+/** Chinese in boxes is no review: installs Debian's fonts-noto-cjk as .ci/run installs chromium, or stops. */
+function ensureCjkFont(): void {
+  if (hasCjkFont()) return;
+  const sudo = process.getuid?.() !== 0 && spawnSync('sudo', ['--version']).status === 0;
+  const commands = [
+    ['apt-get', 'update'],
+    ['apt-get', 'install', '-y', 'fonts-noto-cjk'],
+  ];
+  const shown = commands.map((c) => `${sudo ? 'sudo ' : ''}${c.join(' ')}`).join(' && ');
+  console.log(`contact-sheet: no Chinese font (fc-list :lang=zh lists none): installing Debian's fonts-noto-cjk: ${shown}`);
+  for (const command of commands) {
+    const [file, ...args] = sudo ? ['sudo', 'DEBIAN_FRONTEND=noninteractive', ...command] : command;
+    const ran = spawnSync(file!, args, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+    if (ran.status !== 0) break;
+  }
+  if (!hasCjkFont()) {
+    fail(
+      `no Chinese font, and installing one failed: run \`sudo ${commands.map((c) => c.join(' ')).join(' && sudo ')}\`, or leave Chinese out (--languages en,es,de,fr)`,
+    );
+  }
+}
+
+/** A build to serve: the one in `dist`, or a fresh one there when it has none (as `npm start` builds). */
+function ensureBuild(dist: string): void {
+  if (existsSync(join(dist, 'index.html'))) return;
+  console.log(`contact-sheet: no build in ${relative(ROOT, dist) || '.'}: building it`);
+  const vite = resolve(ROOT, 'node_modules/vite/bin/vite.js');
+  const built = spawnSync(process.execPath, [vite, 'build', '--outDir', dist, '--emptyOutDir'], { cwd: ROOT, stdio: 'inherit' });
+  if (built.status !== 0) fail(`the build into ${dist} failed`);
+}
+
+/** A picture for ada's profile: a few circles, no text (no font needed). */
+function avatarSvg(): Buffer {
+  return Buffer.from(
+    '<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256"><rect width="256" height="256" fill="#3F51B5"/>' +
+      '<circle cx="128" cy="104" r="52" fill="#FFC107"/><circle cx="128" cy="256" r="96" fill="#E91E63"/></svg>',
+  );
+}
+
+type StorageState = Exclude<BrowserContextOptions['storageState'], string | undefined>;
+
+/**
+ * `member`'s session as a finished sign-in leaves it on the device (src/api/session-store.ts: the
+ * tokens in IndexedDB, and the `auth.isLoggedIn` flag), taken as a storage state every shot starts
+ * from. Tokens from the embedded provider (testkit's signInAs), without its pages.
+ */
+async function signedInState(browser: Browser, origin: string, member: Member): Promise<StorageState> {
+  const { signInAs } = await import('../../testkit/index.ts');
+  const tokens = await signInAs(origin, member);
+  const claims = JSON.parse(Buffer.from(tokens.idToken.split('.')[1]!, 'base64url').toString()) as {
+    sub: string;
+    name?: string;
+    email?: string;
+    roles?: string[];
+  };
+  const session = {
+    accessToken: tokens.accessToken,
+    expiresAt: Date.now() + tokens.expiresIn * 1000,
+    refreshToken: tokens.refreshToken,
+    idToken: tokens.idToken,
+    issuer: `${origin}/oidc`,
+    subject: claims.sub,
+    name: claims.name ?? claims.sub,
+    email: claims.email ?? null,
+    roles: claims.roles ?? [],
+  };
+  const context = await browser.newContext({ serviceWorkers: 'block' });
+  try {
+    const page = await context.newPage();
+    // A same-origin document that starts no app: its storage is the app's.
+    await page.goto(`${origin}/manifest.webmanifest`);
+    await page.evaluate(
+      async ({ stored, authKey }) => {
+        const db = await new Promise<IDBDatabase>((done, failed) => {
+          const open = indexedDB.open('circle-session');
+          open.onupgradeneeded = () => open.result.createObjectStore('session');
+          open.onsuccess = () => done(open.result);
+          open.onerror = () => failed(open.error);
+        });
+        await new Promise<void>((done, failed) => {
+          const tx = db.transaction('session', 'readwrite');
+          tx.objectStore('session').put(stored, 'current');
+          tx.objectStore('session').put(stored.subject, 'owner');
+          tx.oncomplete = () => done();
+          tx.onerror = () => failed(tx.error);
+        });
+        db.close();
+        localStorage.setItem(authKey, 'true');
+      },
+      { stored: session, authKey: AUTH_KEY },
+    );
+    return await context.storageState({ indexedDB: true });
+  } finally {
+    await context.close();
+  }
+}
+
+/** Ada's profile, created through the API as the app sends it (multipart, with an avatar). */
+async function createProfile(origin: string, avatar: Buffer): Promise<void> {
+  const { signInAs, PROFILE_FIELDS } = await import('../../testkit/index.ts');
+  const { authorization } = await signInAs(origin, 'ada');
+  const form = new FormData();
+  for (const [name, value] of Object.entries(PROFILE_FIELDS)) form.set(name, Array.isArray(value) ? value.join(',') : String(value));
+  form.set('avatar', new Blob([new Uint8Array(avatar)], { type: 'image/png' }), 'avatar.png');
+  const answer = await fetch(`${origin}/api/user/profile`, { method: 'POST', headers: { authorization }, body: form });
+  if (answer.status !== 201) throw new Error(`creating ada's profile answered ${answer.status}: ${await answer.text()}`);
+}
+
+/** `state` with the shot's preference stored for `origin`, before the first load. */
+function withPreference(state: StorageState | undefined, origin: string, shot: Shot): StorageState {
+  const origins = state?.origins ?? [];
+  const own = origins.find((o) => o.origin === origin) ?? { origin, localStorage: [] };
+  const localStorage = [
+    ...own.localStorage.filter((item) => item.name !== PREFERENCE_KEY),
+    { name: PREFERENCE_KEY, value: preferenceOf(shot) },
+  ];
+  return { cookies: state?.cookies ?? [], origins: [...origins.filter((o) => o !== own), { ...own, localStorage }] };
+}
+
+/** Opens the shot's screen in a fresh context, waits until it has settled, and returns the whole page as PNG. */
+async function screenshot(browser: Browser, origin: string, shot: Shot, state: StorageState | undefined): Promise<Buffer> {
+  const context = await browser.newContext({
+    viewport: { width: shot.viewport.width, height: shot.viewport.height },
+    deviceScaleFactor: 1,
+    colorScheme: shot.theme.mode,
+    locale: shot.language,
+    reducedMotion: 'reduce',
+    // The first install would only add work; the app goes on without a worker.
+    serviceWorkers: 'block',
+    storageState: withPreference(state, origin, shot),
+  });
+  try {
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    await page.goto(`${origin}${shot.screen.path}`, { waitUntil: 'networkidle' });
+    // The app runs (the top bar keeps the variant that fits), nothing is loading, the heading is there.
+    await page.waitForFunction(
+      () =>
+        document.querySelector('.only-wide, .only-narrow, main [aria-busy="true"], main .state--loading, .screen-loading') === null &&
+        document.querySelector('main h1') !== null,
+    );
+    await page.evaluate(() => document.fonts.ready.then(() => undefined));
+    await page.waitForLoadState('networkidle');
+    return await page.screenshot({ fullPage: true, animations: 'disabled', caret: 'hide' });
+  } finally {
+    await context.close();
+  }
+}
+
+async function main(): Promise<number> {
+  const options = readOptions();
+  const out = resolve(options.out);
+  const dist = resolve(options.dist);
+  if (options.languages.includes('zh-Hans')) ensureCjkFont();
+  ensureBuild(dist);
+
+  const started = performance.now();
+  const { default: sharp } = await import('sharp');
+  const { chromium } = await import('@playwright/test');
+  const { startServer } = await import('../../mocks/server/index.ts');
+  const { CHROMIUM_ARGS, CHROMIUM_PATH } = await import('../../playwright.config.ts');
+
+  const shots = shotsFor(options.screens, options.languages);
+  mkdirSync(out, { recursive: true });
+  // Only what an earlier sheet wrote: the directory may hold anything else.
+  for (const file of readdirSync(out)) if (file.endsWith('.webp') || file === 'index.html') rmSync(join(out, file));
+
+  const server = await startServer({ port: 0, delayMs: 0, distDir: dist, accessTokenTtl: 3600 });
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  const results: ShotResult[] = [];
+  try {
+    const members = new Set(options.screens.flatMap((s) => (s.as ? [s.as] : [])));
+    if (members.has('ada')) await createProfile(server.url, await sharp(avatarSvg()).png().toBuffer());
+    const states = new Map<Member, StorageState>();
+    for (const member of members) states.set(member, await signedInState(browser, server.url, member));
+
+    let next = 0;
+    const worker = async () => {
+      while (next < shots.length) {
+        const index = next++;
+        const shot = shots[index]!;
+        try {
+          const png = await screenshot(browser, server.url, shot, shot.screen.as ? states.get(shot.screen.as) : undefined);
+          const info = await sharp(png).webp({ quality: 80 }).toFile(join(out, shot.file));
+          results[index] = { shot, width: info.width, height: info.height };
+          console.log(`[${index + 1}/${shots.length}] ${shot.file}`);
+        } catch (error) {
+          const message = (error instanceof Error ? error.message : String(error)).split('\n')[0]!;
+          results[index] = { shot, error: message };
+          console.error(`[${index + 1}/${shots.length}] ${shot.file}: not taken: ${message}`);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+
+  const seconds = (performance.now() - started) / 1000;
+  const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout?.trim() || null;
+  writeFileSync(join(out, 'index.html'), sheetHtml(results, { date: new Date().toISOString(), commit, seconds }));
+  const failed = results.filter((r) => 'error' in r).length;
+  console.log(
+    `contact-sheet: ${results.length - failed} of ${shots.length} shots in ${seconds.toFixed(0)} s: ${relative(process.cwd(), join(out, 'index.html'))}`,
+  );
+  return failed === 0 ? 0 : 1;
+}
+
+process.exit(await main());
