@@ -188,7 +188,7 @@ test.describe('renewal', () => {
       expect(response.status()).toBe(204);
       expect(response.request().headers().authorization).not.toBe(`Bearer ${first.accessToken}`);
       await expect(page.getByRole('heading', { name: 'Create your profile' })).toBeVisible();
-      await expect(topBar(page).getByText('Ada Lovelace')).toBeVisible();
+      await expect(topBar(page).getByRole('button', { name: 'Account: Ada Lovelace' })).toBeVisible();
     } finally {
       await server.close();
     }

@@ -14,7 +14,7 @@ test.describe('roles', () => {
     });
     await presetSignedIn(page, 'grace');
     await page.goto('/settings');
-    await expect(page.getByText('Grace Hopper')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Account: Grace Hopper' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Admin' })).toHaveCount(0);
 
     await page.goto('/admin/symbols');
@@ -42,10 +42,11 @@ test.describe('signing out', () => {
     await signIn(page, 'ada', '/profile');
     const other = await context.newPage();
     await other.goto('/settings');
-    await expect(other.getByText('Ada Lovelace')).toBeVisible();
+    await expect(other.getByRole('button', { name: 'Account: Ada Lovelace' })).toBeVisible();
     await expect(other.getByRole('link', { name: 'Admin' })).toBeVisible();
 
-    await page.getByRole('button', { name: 'Sign out' }).first().click();
+    await page.getByRole('button', { name: 'Account: Ada Lovelace' }).click();
+    await page.locator('#account-menu').getByRole('button', { name: 'Sign out' }).click();
     // The other tab is signed out without a reload: the way in is offered, the member's name and Admin are gone.
     await expect(other.getByRole('link', { name: 'Sign in' }).first()).toBeVisible();
     await expect(other.getByText('Ada Lovelace')).toHaveCount(0);

@@ -25,6 +25,10 @@ export const MAIN_SCREENS: LanguageScreen[] = [
     async open(page, m) {
       await page.goto('/profile');
       const form = page.getByRole('form', { name: m['profile.createTitle'] });
+      // The provider's name and e-mail fill two fields: emptied, every required field shows its error.
+      await expect(form.getByLabel(m['field.displayName'])).not.toHaveValue('');
+      await form.getByLabel(m['field.displayName']).fill('');
+      await form.getByLabel(m['field.email']).fill('');
       await form.getByRole('button', { name: m['profile.create'] }).click();
       await expect(form.getByLabel(m['field.displayName'])).toBeFocused();
     },
