@@ -6,6 +6,8 @@
  * 2. Lighthouse on mobile (default throttling), median of N runs, checked against budget.json.
  *
  * It prints a report and writes lighthouse/reports/summary.json; with --ci it exits 1 on a miss.
+ * The figures a machine's speed moves (performance, LCP, TBT) are printed against their marks and
+ * never fail it: a busy machine would fail a sound build. `npm run bench` holds the speed budgets.
  */
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,11 +24,27 @@ const ci = process.argv.includes('--ci');
 const runsArg = process.argv.find((a) => a.startsWith('--runs='));
 const RUNS = runsArg ? Number(runsArg.slice(7)) : 3;
 
-interface Budget {
+/** A row's verdict: a timed figure past its mark is SLOW, a failure is MISS. */
+function mark(ok: boolean, timed: boolean): string {
+  if (ok) return 'ok  ';
+  return timed ? 'SLOW' : 'MISS';
+}
+
+interface Marks {
   categories: Record<string, number>;
   metrics: Record<string, number>;
 }
-const budget = JSON.parse(readFileSync(resolve(import.meta.dirname, 'budget.json'), 'utf8')) as Budget;
+interface Budget extends Marks {
+  /** Marks of what the machine's speed moves: printed, never a failure. */
+  timed: Marks;
+}
+/** budget.json with each part it leaves out empty (nothing checked there). */
+function readBudget(): Budget {
+  const raw = JSON.parse(readFileSync(resolve(import.meta.dirname, 'budget.json'), 'utf8')) as Partial<Budget>;
+  const marks = (m: Partial<Marks> | undefined): Marks => ({ categories: m?.categories ?? {}, metrics: m?.metrics ?? {} });
+  return { ...marks(raw), timed: marks(raw.timed) };
+}
+const budget = readBudget();
 
 // Audited signed out: the screens that need a session ask for one, offline too.
 export const AUDITED_ROUTES = routesFor('signedOut');
@@ -232,6 +250,8 @@ export async function runLighthouse(
 async function main() {
   const server = await startServer({ port: 0, delayMs: 0, distDir: resolve(ROOT, process.env.DIST_DIR ?? 'dist') });
   const misses: string[] = [];
+  /** Timed figures past their marks: told, not failed. */
+  const slow: string[] = [];
   try {
     const pwa = await auditPwa(server);
     console.log('\nPWA audit');
@@ -251,12 +271,13 @@ async function main() {
     const lh = await runLighthouse(`${server.url}/`, RUNS);
     console.log(`\nLighthouse (mobile, median of ${RUNS})`);
     for (const [category, score] of Object.entries(lh.median.categories)) {
-      const min = budget.categories[category] ?? 0;
+      const timed = budget.timed.categories[category] !== undefined;
+      const min = (timed ? budget.timed.categories[category] : budget.categories[category]) ?? 0;
       const ok = score >= min;
-      if (!ok) misses.push(`${category} ${score} < ${min}`);
+      if (!ok) (timed ? slow : misses).push(`${category} ${score} < ${min}`);
       const failed = lh.median.failedAudits[category]?.join(', ');
       console.log(
-        `  ${ok ? 'ok  ' : 'MISS'} ${category.padEnd(16)} ${String(score).padStart(3)}  (min ${min})${failed ? `  below 1: ${failed}` : ''}`,
+        `  ${mark(ok, timed)} ${category.padEnd(16)} ${String(score).padStart(3)}  (min ${min})${failed ? `  below 1: ${failed}` : ''}`,
       );
     }
     const m = lh.median.metrics;
@@ -267,16 +288,18 @@ async function main() {
       ['fcp', m.fcp, `${Math.round(m.fcp)} ms`],
     ];
     for (const [name, value, shown] of metricRows) {
-      const max = budget.metrics[name];
+      const timed = budget.timed.metrics[name] !== undefined;
+      const max = timed ? budget.timed.metrics[name] : budget.metrics[name];
       const ok = max === undefined || value <= max;
-      if (!ok) misses.push(`${name} ${shown} over ${max}`);
-      console.log(`  ${ok ? 'ok  ' : 'MISS'} ${name.padEnd(16)} ${shown}${max !== undefined ? `  (max ${max})` : ''}`);
+      if (!ok) (timed ? slow : misses).push(`${name} ${shown} over ${max}`);
+      console.log(`  ${mark(ok, timed)} ${name.padEnd(16)} ${shown}${max !== undefined ? `  (max ${max})` : ''}`);
     }
     mkdirSync(resolve(import.meta.dirname, 'reports'), { recursive: true });
-    writeFileSync(resolve(import.meta.dirname, 'reports/summary.json'), JSON.stringify({ pwa, lighthouse: lh, misses }, null, 2));
+    writeFileSync(resolve(import.meta.dirname, 'reports/summary.json'), JSON.stringify({ pwa, lighthouse: lh, misses, slow }, null, 2));
   } finally {
     await server.close();
   }
+  if (slow.length) console.log(`\nSlower than their marks on this machine (not a failure; npm run bench judges speed): ${slow.join('; ')}`);
   if (misses.length) {
     console.log(`\nMisses: ${misses.join('; ')}`);
     if (ci) process.exit(1);
