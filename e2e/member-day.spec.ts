@@ -94,3 +94,23 @@ test.describe('one way to navigate per width', () => {
     expect(await height('Symbols')).toBeLessThan((await height('Notifications')) - 50);
   });
 });
+
+test.describe('home on a phone', () => {
+  test('signed out, the call to sign in is followed by the notifications with no empty band between', async ({ page, consoleErrors }) => {
+    await page.setViewportSize(MOBILE);
+    await page.goto('/home');
+    await appRunning(page);
+    const cta = page.locator('.home__profile .cta');
+    const notifications = page.getByRole('heading', { name: 'Latest notifications' });
+    await expect(cta).toBeVisible();
+    const gap = await page.evaluate(() => {
+      const card = document.querySelector('.home__profile .cta')!.getBoundingClientRect();
+      const heading = document.querySelector('#home-notifications')!.getBoundingClientRect();
+      return heading.top - card.bottom;
+    });
+    await expect(notifications).toBeVisible();
+    // The section's margin and the heading's own: no room kept for a profile card that will not come.
+    expect(gap).toBeLessThan(64);
+    expect(consoleErrors).toEqual([]);
+  });
+});

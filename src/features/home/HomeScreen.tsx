@@ -64,7 +64,7 @@ export default function HomeScreen() {
         {isInstalled.value && <p className="muted">{t('install.installed')}</p>}
       </section>
 
-      <section className="home__profile" aria-label={t('nav.profile')}>
+      <section className={`home__profile${signedIn ? '' : ' home__profile--signed-out'}`} aria-label={t('nav.profile')}>
         {member ? (
           <>
             <Suspense fallback={<LoadingState />}>
