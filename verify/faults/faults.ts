@@ -185,6 +185,14 @@ export const FAULTS = {
     breaks: 'the list leaves out its last (newest) record (an off-by-one in paging): a created record is missing from the list',
     answer: (ex) => editJson(ex, 200, (body) => (Array.isArray(body) ? body.slice(0, -1) : body)),
   },
+  'listNotifications-ignores-filters': {
+    operationId: 'listNotifications',
+    breaks: 'the list ignores its query (?level=, ?read=) and answers every notification: a filtered list holds records of another value',
+    answer: (ex) => {
+      const url = new URL(ex.url, 'http://backend');
+      return ex.forward({ url: url.pathname });
+    },
+  },
   'getMyProfile-404-when-none': {
     operationId: 'getMyProfile',
     breaks: 'a member without a profile gets 404 (undocumented for getMyProfile) instead of 204',
