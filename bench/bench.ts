@@ -18,13 +18,15 @@ import { startServer, type RunningServer } from '../mocks/server/index.ts';
 import { PAGE_FILES, PRERENDER_ATTRIBUTE } from '../src/index.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../playwright.config.ts';
 import { runLighthouse, type LighthouseRun } from '../lighthouse/audit.ts';
-import { freePort, signInAs, startServerProcess, tinyBuild } from '../testkit/index.ts';
+import { signInAs, startServerProcess, tinyBuild } from '../testkit/index.ts';
 // @ts-expect-error: a plain .mjs module without type declarations, shared with the budget check.
 import { bundleFigures, REACT_CHUNK } from '../scripts/bundle-figures.mjs';
 import { measureLongTasks, type LongTask, type LongTasks } from './long-tasks.ts';
 import { isFullRun, type BenchOptions } from './options.ts';
 import { printFigures, writeHtmlReport, type Figure } from './report.ts';
 import { track } from './shutdown.ts';
+import { startPrism } from './prism.ts';
+import { measureVerify, VERIFY_GOALS, type VerifyTiming } from './verify-timings.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -202,30 +204,9 @@ async function measureMockThroughput(seconds: number): Promise<ThroughputResult[
   const forgetPlain = track(() => plain.kill('SIGTERM'));
   const persisting = await startServerProcess(['--persist', dbFile], { DIST_DIR: build });
   const forgetPersisting = track(() => persisting.kill('SIGTERM'));
-  const prismPort = await freePort();
-  const prism = spawn(
-    process.execPath,
-    [resolve(ROOT, 'node_modules/@stoplight/prism-cli/dist/index.js'), 'mock', 'openapi.yaml', '-h', '127.0.0.1', '-p', String(prismPort)],
-    {
-      cwd: ROOT,
-      env: { ...process.env, SCARF_ANALYTICS: 'false' },
-      stdio: 'ignore',
-    },
-  );
-  const forgetPrism = track(() => prism.kill('SIGTERM'));
-  const prismUrl = `http://127.0.0.1:${prismPort}`;
+  const prism = await startPrism();
+  const prismUrl = prism.url;
   try {
-    for (let waited = 0; ; waited += 200) {
-      if (
-        await fetch(`${prismUrl}/accounts`).then(
-          (r) => r.ok,
-          () => false,
-        )
-      )
-        break;
-      if (waited > 30_000) throw new Error("Prism's mock did not start within 30 s");
-      await new Promise((r) => setTimeout(r, 200));
-    }
     const notification = JSON.stringify({ title: 'Bench', body: '', level: 'info', read: false, createdAt: '2026-11-23T10:00:00Z' });
     type Context = { id?: string };
     // Notifications are written by the admin (ada), signed in at each server's own provider.
@@ -270,9 +251,8 @@ async function measureMockThroughput(seconds: number): Promise<ThroughputResult[
       await measure('mock --persist', 'POST+DELETE /api/notifications', persisting.url, 10, await createThenDelete(persisting)),
     ];
   } finally {
-    prism.kill('SIGTERM');
+    prism.stop();
     await Promise.all([plain.kill('SIGTERM'), persisting.kill('SIGTERM')]);
-    forgetPrism();
     forgetPlain();
     forgetPersisting();
   }
@@ -310,6 +290,7 @@ interface Results {
   warm?: { fcp: number; dcl: number; runs: number };
   load?: LoadResult[];
   mockThroughput?: ThroughputResult[];
+  verify?: VerifyTiming[];
   testTimes?: { results: { suite: string; seconds: number; ok: boolean }[]; total: number; at: string } | null;
 }
 
@@ -437,6 +418,10 @@ export async function runBench(given: BenchOptions): Promise<number> {
   if (parts.has('mock-throughput')) {
     console.log('Mock API throughput, with and without --persist, and Prism…');
     results.mockThroughput = await measureMockThroughput(quick ? 3 : 10);
+  }
+  if (parts.has('verify')) {
+    console.log("verify against the embedded mock and Prism's, one resource at a time and side by side…");
+    results.verify = await measureVerify(quick ? [VERIFY_CONCURRENCY] : [1, VERIFY_CONCURRENCY]);
   }
   const timesFile = resolve(ROOT, '.cache/test-times.json');
   results.testTimes = existsSync(timesFile) ? JSON.parse(readFileSync(timesFile, 'utf8')) : null;
@@ -600,6 +585,7 @@ function figures(r: Results): Figure[] {
     });
   }
   if (r.mockThroughput) f.push(...throughputFigures(r.mockThroughput));
+  for (const v of r.verify ?? []) f.push(verifyFigure(v));
   if (r.testTimes) {
     for (const t of r.testTimes.results) f.push({ figure: `npm test: ${t.suite}`, value: `${t.seconds} s`, notes: t.ok ? 'pass' : 'FAIL' });
     f.push({
@@ -613,6 +599,21 @@ function figures(r: Results): Figure[] {
     f.push({ figure: 'npm test suite times', value: 'not measured', notes: 'run npm test first (it writes .cache/test-times.json)' });
   }
   return f;
+}
+
+/** verify's side-by-side runs are measured at this --concurrency, the goals held at it. */
+const VERIFY_CONCURRENCY = 4;
+
+/** A verify run's time; the goal is held at the side-by-side concurrency. */
+function verifyFigure(v: VerifyTiming): Figure {
+  const goal = VERIFY_GOALS[v.target];
+  const held = v.concurrency === VERIFY_CONCURRENCY;
+  return {
+    figure: `verify against ${v.target === 'embedded mock' ? 'the embedded mock' : v.target}, --concurrency ${v.concurrency}`,
+    value: `${v.seconds} s`,
+    ...(held ? { goal: `< ${goal} s`, met: v.seconds < goal } : {}),
+    notes: `exit ${v.code}${v.target === "Prism's mock" ? ' (not conformant: it answers examples and keeps no state)' : ''}`,
+  };
 }
 
 /** The mock's throughput beside Prism's on the same request, measured in the same run. */

@@ -4,7 +4,7 @@
  */
 
 /** What the bench measures, in the order it measures them. */
-export const PARTS = ['first-load', 'lighthouse', 'long-tasks', 'warm', 'load', 'mock-throughput'] as const;
+export const PARTS = ['first-load', 'lighthouse', 'long-tasks', 'warm', 'load', 'mock-throughput', 'verify'] as const;
 export type Part = (typeof PARTS)[number];
 
 export interface BenchOptions {
@@ -51,7 +51,8 @@ export function usage(): string {
     '',
     'Builds for production, serves the build with the mock API and measures it: bytes, Lighthouse on',
     'each prerendered route (its largest paint and how long after the first it comes), long tasks at 4x',
-    'CPU, warm loads, the server under load. Prints a table with each figure beside its goal; a run of',
+    "CPU, warm loads, the server under load, verify's time against the mock and Prism's. Prints a table",
+    'with each figure beside its goal; a run of',
     'every part also writes bench/results.json and reports/bench/index.html.',
     '',
     ...rows.map(([flag, help]) => `  ${flag.padEnd(width)}  ${help}`),
