@@ -13,14 +13,13 @@ import { basename, join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { chromium, type Browser } from '@playwright/test';
 import { startServer, type RunningServer } from '../mocks/server/index.ts';
 import { PAGE_FILES, PRERENDER_ATTRIBUTE } from '../src/index.ts';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../playwright.config.ts';
 import { runLighthouse, type LighthouseRun } from '../lighthouse/audit.ts';
 import { signInAs, startServerProcess, tinyBuild } from '../testkit/index.ts';
 // @ts-expect-error: a plain .mjs module without type declarations, shared with the budget check.
 import { bundleFigures, REACT_CHUNK } from '../scripts/bundle-figures.mjs';
+import { launchBrowser } from './browser.ts';
 import { measureLongTasks, type LongTask, type LongTasks } from './long-tasks.ts';
 import { isFullRun, type BenchOptions } from './options.ts';
 import { printFigures, writeHtmlReport, type Figure } from './report.ts';
@@ -77,21 +76,9 @@ function routesToMeasure(asked: readonly string[] | null): Route[] {
   });
 }
 
-/** Chromium for a measure, closed by the bench itself when it is stopped. */
-async function launchBrowser(): Promise<{ browser: Browser; forget: () => void }> {
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: CHROMIUM_ARGS,
-    handleSIGINT: false,
-    handleSIGTERM: false,
-    handleSIGHUP: false,
-  });
-  return { browser, forget: track(() => browser.close()) };
-}
-
 /** What a first visit to '/' downloads until the home screen has rendered, measured in the browser. */
 async function measureFirstLoad(server: RunningServer): Promise<FirstLoad> {
-  const { browser, forget } = await launchBrowser();
+  const { browser, forget } = await launchBrowser(track);
   try {
     const page = await browser.newPage();
     // The moment the app has rendered its first screen (the heading is already in the prerendered
@@ -130,7 +117,7 @@ async function measureFirstLoad(server: RunningServer): Promise<FirstLoad> {
 
 /** Repeat visits served by the service worker: FCP and DOMContentLoaded, median of `runs`. */
 async function measureWarmLoads(server: RunningServer, runs: number) {
-  const { browser, forget } = await launchBrowser();
+  const { browser, forget } = await launchBrowser(track);
   try {
     const context = await browser.newContext();
     const page = await context.newPage();
@@ -174,8 +161,9 @@ interface LoadResult {
   heapGrowthMb?: number;
 }
 
-async function load(url: string, connections: number, seconds: number): Promise<LoadResult> {
-  const result = await autocannon({ url, connections, duration: seconds, pipelining: 1 });
+/** autocannon on `url` (or, with `requests`, that sequence of requests in turn) for `seconds`. */
+async function load(url: string, connections: number, seconds: number, requests?: autocannon.Request[]): Promise<LoadResult> {
+  const result = await autocannon({ url, connections, duration: seconds, pipelining: 1, ...(requests ? { requests } : {}) });
   return {
     target: new URL(url).pathname,
     connections,
@@ -230,18 +218,8 @@ async function measureMockThroughput(seconds: number): Promise<ThroughputResult[
       ];
     };
     const measure = async (server: string, request: string, url: string, connections: number, requests?: autocannon.Request[]) => {
-      const result = await autocannon({ url, connections, duration: seconds, pipelining: 1, ...(requests ? { requests } : {}) });
-      return {
-        server,
-        request,
-        connections,
-        seconds,
-        requestsPerSecond: Math.round(result.requests.average),
-        p50: result.latency.p50,
-        p99: result.latency.p99,
-        errors: result.errors + result.timeouts,
-        non2xx: result.non2xx,
-      };
+      const { target: _target, ...figures } = await load(url, connections, seconds, requests);
+      return { server, request, ...figures };
     };
     return [
       await measure('mock', 'GET /api/accounts', `${plain.url}/api/accounts`, 50),

@@ -1,5 +1,4 @@
-import { chromium } from '@playwright/test';
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../playwright.config.ts';
+import { launchBrowser, type Track } from './browser.ts';
 
 /** A script that ran in a task, as the Long Animation Frames API names it. */
 export interface TaskScript {
@@ -42,17 +41,9 @@ export async function measureLongTasks(
   baseUrl: string,
   paths: readonly string[],
   slowdown = 4,
-  track: (close: () => unknown) => () => void = () => () => undefined,
+  track: Track = () => () => undefined,
 ): Promise<LongTasks[]> {
-  // The bench closes the browser itself when it is stopped (bench/shutdown.ts).
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    args: CHROMIUM_ARGS,
-    handleSIGINT: false,
-    handleSIGTERM: false,
-    handleSIGHUP: false,
-  });
-  const forget = track(() => browser.close());
+  const { browser, forget } = await launchBrowser(track);
   const results: LongTasks[] = [];
   try {
     for (const path of paths) {
