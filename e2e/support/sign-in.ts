@@ -1,5 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { signInAs, type Tokens } from '../../mocks/oidc/index.ts';
+import { claimsOf, sessionOf, storeSession } from '../../testkit/index.ts';
 import { expect } from './fixtures';
 
 /**
@@ -30,9 +31,6 @@ export async function signIn(page: Page, user = 'ada', next = '/home'): Promise<
   await expect.poll(() => page.evaluate(() => localStorage.getItem('auth.isLoggedIn'))).toBe('true');
 }
 
-/** The claims of a JWT the test's own provider signed (read, not verified: the server checks it). */
-const claimsOf = (jwt: string): unknown => JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString());
-
 /**
  * Starts `user`'s session on the device as a finished sign-in leaves it: the tokens in IndexedDB
  * (src/api/session-store.ts) and the contract's `auth.isLoggedIn` flag, without the provider's
@@ -43,38 +41,7 @@ const claimsOf = (jwt: string): unknown => JSON.parse(Buffer.from(jwt.split('.')
 export async function seedSession(page: Page, user = 'ada'): Promise<void> {
   // A same-origin document that starts no app: its storage is the app's.
   await page.goto('/manifest.webmanifest');
-  const origin = new URL(page.url()).origin;
-  const tokens = await signInAs(origin, user);
-  const claims = claimsOf(tokens.idToken) as { sub: string; name?: string; email?: string; roles?: string[] };
-  const session = {
-    accessToken: tokens.accessToken,
-    expiresAt: Date.now() + tokens.expiresIn * 1000,
-    refreshToken: tokens.refreshToken,
-    idToken: tokens.idToken,
-    issuer: `${origin}/oidc`,
-    subject: claims.sub,
-    name: claims.name ?? claims.sub,
-    email: claims.email ?? null,
-    roles: claims.roles ?? [],
-  };
-  await page.evaluate(async (stored) => {
-    // idb-keyval's layout: database circle-session, object store session, out-of-line keys.
-    const db = await new Promise<IDBDatabase>((resolve, reject) => {
-      const open = indexedDB.open('circle-session');
-      open.onupgradeneeded = () => open.result.createObjectStore('session');
-      open.onsuccess = () => resolve(open.result);
-      open.onerror = () => reject(open.error);
-    });
-    await new Promise<void>((resolve, reject) => {
-      const tx = db.transaction('session', 'readwrite');
-      tx.objectStore('session').put(stored, 'current');
-      tx.objectStore('session').put(stored.subject, 'owner');
-      tx.oncomplete = () => resolve();
-      tx.onerror = () => reject(tx.error);
-    });
-    db.close();
-    localStorage.setItem('auth.isLoggedIn', 'true');
-  }, session);
+  await storeSession(page, await sessionOf(new URL(page.url()).origin, user));
 }
 
 const tokens = new Map<string, Promise<Tokens>>();

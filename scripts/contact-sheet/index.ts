@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { Browser, BrowserContextOptions } from '@playwright/test';
-import { AUTH_KEY, PREFERENCE_KEY } from '../../src/index.ts';
+import { PREFERENCE_KEY } from '../../src/index.ts';
 import { sheetHtml, type ShotResult } from './page.ts';
 import { type Member, parseArgs, preferenceOf, type Shot, type SheetOptions, shotsFor, usage, UsageError } from './plan.ts';
 
@@ -86,53 +86,17 @@ type StorageState = Exclude<BrowserContextOptions['storageState'], string | unde
 /**
  * `member`'s session as a finished sign-in leaves it on the device (src/api/session-store.ts: the
  * tokens in IndexedDB, and the `auth.isLoggedIn` flag), taken as a storage state every shot starts
- * from. Tokens from the embedded provider (testkit's signInAs), without its pages.
+ * from. Tokens from the embedded provider (testkit's sessionOf), without its pages.
  */
 async function signedInState(browser: Browser, origin: string, member: Member): Promise<StorageState> {
-  const { signInAs } = await import('../../testkit/index.ts');
-  const tokens = await signInAs(origin, member);
-  const claims = JSON.parse(Buffer.from(tokens.idToken.split('.')[1]!, 'base64url').toString()) as {
-    sub: string;
-    name?: string;
-    email?: string;
-    roles?: string[];
-  };
-  const session = {
-    accessToken: tokens.accessToken,
-    expiresAt: Date.now() + tokens.expiresIn * 1000,
-    refreshToken: tokens.refreshToken,
-    idToken: tokens.idToken,
-    issuer: `${origin}/oidc`,
-    subject: claims.sub,
-    name: claims.name ?? claims.sub,
-    email: claims.email ?? null,
-    roles: claims.roles ?? [],
-  };
+  const { sessionOf, storeSession } = await import('../../testkit/index.ts');
+  const session = await sessionOf(origin, member);
   const context = await browser.newContext({ serviceWorkers: 'block' });
   try {
     const page = await context.newPage();
     // A same-origin document that starts no app: its storage is the app's.
     await page.goto(`${origin}/manifest.webmanifest`);
-    await page.evaluate(
-      async ({ stored, authKey }) => {
-        const db = await new Promise<IDBDatabase>((done, failed) => {
-          const open = indexedDB.open('circle-session');
-          open.onupgradeneeded = () => open.result.createObjectStore('session');
-          open.onsuccess = () => done(open.result);
-          open.onerror = () => failed(open.error);
-        });
-        await new Promise<void>((done, failed) => {
-          const tx = db.transaction('session', 'readwrite');
-          tx.objectStore('session').put(stored, 'current');
-          tx.objectStore('session').put(stored.subject, 'owner');
-          tx.oncomplete = () => done();
-          tx.onerror = () => failed(tx.error);
-        });
-        db.close();
-        localStorage.setItem(authKey, 'true');
-      },
-      { stored: session, authKey: AUTH_KEY },
-    );
+    await storeSession(page, session);
     return await context.storageState({ indexedDB: true });
   } finally {
     await context.close();
