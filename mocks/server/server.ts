@@ -193,8 +193,13 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
 
   let files = new Map<string, StaticFile>();
   let headers: Record<string, string> = securityHeaders(contentSecurityPolicy());
+  // The site served before the current one too: a test suite that deploys a new build and then the
+  // first one again compresses neither twice.
+  let before = new Map<string, StaticFile>();
   const deploy = (dir: string) => {
-    files = loadStaticFiles(dir);
+    const next = loadStaticFiles(dir, [files, before]);
+    before = files;
+    files = next;
     headers = securityHeaders(contentSecurityPolicy(readUiConfig(dir)));
   };
   if (options.distDir) deploy(options.distDir);

@@ -3,7 +3,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { brotliCompressSync, brotliDecompressSync, constants, gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { answerFile, loadStaticFiles, type StaticFile } from './static-files.ts';
 
@@ -269,6 +269,24 @@ describe('reading a build', () => {
     expect([build.get('/big.png')?.br, build.get('/big.png')?.gzip]).toEqual([undefined, undefined]);
     // Random bytes do not shrink: no copy larger than the file itself is kept.
     expect([build.get('/noise.txt')?.br, build.get('/noise.txt')?.gzip]).toEqual([undefined, undefined]);
+  });
+
+  it('takes the compressed copies of a file whose content a site given to reuse held, under any path; others are compressed afresh', () => {
+    const text = (word: string) => Buffer.from(Array.from({ length: 60 }, (_, i) => `${word} ${i}\n`).join(''));
+    put('same.js', text('same'));
+    put('changed.js', text('before'));
+    const first = loadStaticFiles(dir);
+    put('changed.js', text('after'));
+    put('assets/moved-Ab3dEf_h.js', text('same'));
+    const second = loadStaticFiles(dir, [new Map(), first]);
+    // The very buffers: nothing was compressed again.
+    expect(second.get('/same.js')?.br).toBe(first.get('/same.js')?.br);
+    expect(second.get('/same.js')?.gzip).toBe(first.get('/same.js')?.gzip);
+    expect(second.get('/assets/moved-Ab3dEf_h.js')?.br).toBe(first.get('/same.js')?.br);
+    expect(second.get('/changed.js')?.gzip).toEqual(gzipSync(text('after'), { level: 9 }));
+    expect(second.get('/changed.js')?.br).not.toBe(first.get('/changed.js')?.br);
+    // Compressing nothing again is not serving stale bytes: each form decodes to the file.
+    expect(brotliDecompressSync(second.get('/changed.js')!.br!)).toEqual(text('after'));
   });
 
   it('keeps no copy exactly as long as the file: the client would decode it for nothing', () => {
