@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Browser, Locator, Page } from '@playwright/test';
 import { test, expect, waitForServiceWorker } from './support/fixtures';
+import { AXE_TAGS, axeViolations } from './support/axe';
 import { bearerOf, signIn } from './support/sign-in';
 import { ADA, DESKTOP, seedProfile, snackbar, unexpectedErrors } from './support/pages';
 
@@ -45,13 +45,7 @@ async function storedProfile(request: APIRequestContext): Promise<{ displayName:
 }
 
 /** Axe's rules (WCAG 2.1 A and AA, best practice, as e2e/a11y.spec.ts) on the resolver alone. */
-async function axeViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page })
-    .include('#profile-conflict')
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-    .analyze();
-  return violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
+const resolverViolations = (page: Page): Promise<string[]> => axeViolations(page, { include: '#profile-conflict', tags: AXE_TAGS });
 
 function resolverOf(page: Page): Locator {
   return page.getByRole('region', { name: 'Your profile changed on another device' });
@@ -113,7 +107,7 @@ twoDevices.describe('two devices edit the same profile', () => {
       expect((await storedProfile(request)).bio).toBe(ADA.bio);
       await expect.poll(() => b.page.evaluate(() => Object.keys(localStorage).some((k) => k.startsWith('draft.profile.')))).toBe(true);
 
-      expect(await axeViolations(b.page)).toEqual([]);
+      expect(await resolverViolations(b.page)).toEqual([]);
       await resolver.getByRole('button', { name: 'Merge field by field' }).click();
       const name = resolver.getByRole('group', { name: 'Display name' });
       const bio = resolver.getByRole('group', { name: 'About you' });
@@ -121,7 +115,7 @@ twoDevices.describe('two devices edit the same profile', () => {
       await expect(name.getByRole('radio', { name: 'Saved: Countess Ada' })).toBeChecked();
       await expect(bio.getByRole('radio', { name: 'Yours: Poetical science.' })).toBeChecked();
       await expect(name.getByRole('radio', { name: `Yours: ${ADA.displayName}` })).not.toBeChecked();
-      expect(await axeViolations(b.page)).toEqual([]);
+      expect(await resolverViolations(b.page)).toEqual([]);
       // On a desktop screen nothing lies over the button that saves the merge.
       const save = resolver.getByRole('button', { name: 'Save merged profile' });
       await save.scrollIntoViewIfNeeded();
