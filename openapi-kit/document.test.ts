@@ -9,6 +9,7 @@ import {
   asOpenApiDocument,
   atPointer,
   collectionSpecs,
+  compareSortValues,
   escapeRegExp,
   follow,
   isJsonMedia,
@@ -543,6 +544,64 @@ paths:
     get: { operationId: read }
 components: { schemas: {} }`);
     expect(collectionSpecs(zero, operationSpecs(zero))[0]?.maxRecords).toBe(0);
+  });
+});
+
+describe('collection semantics: x-sort and x-body-id-matches-path', () => {
+  const withExtensions = (sort: string, matches: string) =>
+    doc(`openapi: 3.1.0
+paths:
+  /xs:
+    get: { operationId: list${sort === '' ? '' : `, x-sort: ${sort}`} }
+    post: { operationId: create, requestBody: { content: { application/json: {} } }, responses: { '201': {} } }
+  /xs/{id}:
+    get: { operationId: read }
+    put: { operationId: replace${matches === '' ? '' : `, x-body-id-matches-path: ${matches}`} }
+components: { schemas: {} }`);
+  const collection = (sort: string, matches: string) => {
+    const d = withExtensions(sort, matches);
+    return collectionSpecs(d, operationSpecs(d))[0]!;
+  };
+
+  it('reads the order of the list: a field, descending with a leading -', () => {
+    expect(collection('-createdAt', '').order).toEqual({ field: 'createdAt', descending: true });
+    expect(collection('rank', '').order).toEqual({ field: 'rank', descending: false });
+    expect('order' in collection('', '')).toBe(false);
+  });
+
+  it.each(["'createdAt,-id'", "'-'", '--x', '7up', '{ by: x }'])('refuses x-sort: %s', (value) => {
+    expect(() => collection(value, '')).toThrow(new SpecError('x-sort of GET /xs must be a field name, with a leading - for descending'));
+  });
+
+  it('reads whether a replace checks the body id against the URL, false when unsaid', () => {
+    expect(collection('', 'true').replaceChecksBodyId).toBe(true);
+    expect(collection('', 'false').replaceChecksBodyId).toBe(false);
+    expect(collection('', '').replaceChecksBodyId).toBe(false);
+    expect(() => collection('', "'yes'")).toThrow(new SpecError('x-body-id-matches-path of PUT /xs/{id} must be true or false'));
+  });
+});
+
+describe('compareSortValues', () => {
+  it('orders numbers by value, not by their text', () => {
+    expect(compareSortValues(9, 10)).toBeLessThan(0);
+    expect(compareSortValues(10, 9)).toBeGreaterThan(0);
+    expect(compareSortValues(3, 3)).toBe(0);
+  });
+
+  it('orders two RFC 3339 date-times by the instant, whatever their offset or case', () => {
+    // 10:30+01:00 is 09:30Z: earlier, though its text sorts after.
+    expect(compareSortValues('2026-11-20T10:30:00+01:00', '2026-11-20T10:00:00Z')).toBeLessThan(0);
+    expect(compareSortValues('2026-11-20t09:30:00z', '2026-11-20T10:30:00+01:00')).toBe(0);
+    expect(compareSortValues('2026-11-20T10:00:00.5Z', '2026-11-20T10:00:00Z')).toBeGreaterThan(0);
+  });
+
+  it('orders anything else by its text, code unit by code unit', () => {
+    expect(compareSortValues('B', 'a')).toBeLessThan(0);
+    expect(compareSortValues('a', 'B')).toBeGreaterThan(0);
+    expect(compareSortValues('same', 'same')).toBe(0);
+    // Text that Date.parse would read as a date is still text: "10" after "9".
+    expect(compareSortValues('10', '9')).toBeLessThan(0);
+    expect(compareSortValues('2026-11-20', '2026-11-3')).toBeLessThan(0);
   });
 });
 

@@ -3,9 +3,10 @@
  * responses and limits, and the REST collections it describes. A parse result goes in; nothing
  * here does I/O, so the same code runs in the browser (the dev mock) and in Node.
  *
- * Limits the standard keywords cannot state are read from two vendor extensions, described in
- * openapi.yaml's info.description: `x-max-body-bytes` on a request body's media type, and
- * `x-max-records` on a collection's path.
+ * What the standard keywords cannot state is read from vendor extensions, described in
+ * openapi.yaml's info.description: `x-max-body-bytes` on a request body's media type,
+ * `x-max-records` on a collection's path, `x-sort` on a collection's list and
+ * `x-body-id-matches-path` on a collection's replace.
  */
 
 export type JsonSchema = { readonly [keyword: string]: unknown };
@@ -350,6 +351,23 @@ export interface CollectionSpec {
   others: OperationSpec[];
   /** Most records the collection holds (`x-max-records` on the path), when stated. */
   maxRecords?: number;
+  /** The order of the list's answer (`x-sort` on the list: a field, `-` first for descending), when stated. */
+  order?: ListOrder;
+  /** The replace refuses with 400 a body whose id differs from the URL's (`x-body-id-matches-path: true`). */
+  replaceChecksBodyId: boolean;
+}
+
+export interface ListOrder {
+  field: string;
+  descending: boolean;
+}
+
+/** `x-sort` of a list operation: `createdAt` ascending, `-createdAt` descending. */
+function readOrder(raw: unknown, path: string): ListOrder | undefined {
+  if (raw === undefined) return undefined;
+  const match = typeof raw === 'string' ? /^(-?)([A-Za-z_$][\w$]*)$/.exec(raw) : null;
+  if (!match) throw new SpecError(`x-sort of GET ${path} must be a field name, with a leading - for descending`);
+  return { field: match[2]!, descending: match[1] === '-' };
 }
 
 export function collectionSpecs(doc: OpenApiDocument, ops: readonly OperationSpec[]): CollectionSpec[] {
@@ -374,7 +392,15 @@ export function collectionSpecs(doc: OpenApiDocument, ops: readonly OperationSpe
       create,
       read: on(itemPath, 'GET')!,
       others: ops.filter((o) => (o.path === path || o.path === itemPath) && !known.includes(o)),
+      replaceChecksBodyId: false,
     };
+    const order = readOrder(isRecord(item.get) ? item.get['x-sort'] : undefined, path);
+    if (order) spec.order = order;
+    const rawReplace = doc.paths[itemPath]?.put;
+    const matches = isRecord(rawReplace) ? rawReplace['x-body-id-matches-path'] : undefined;
+    if (matches !== undefined && typeof matches !== 'boolean')
+      throw new SpecError(`x-body-id-matches-path of PUT ${itemPath} must be true or false`);
+    spec.replaceChecksBodyId = matches === true;
     const replace = on(itemPath, 'PUT');
     const remove = on(itemPath, 'DELETE');
     if (replace) spec.replace = replace;
@@ -410,4 +436,20 @@ export function asOpenApiDocument(parsed: unknown, name = 'the document'): OpenA
   if (!isRecord(parsed.paths)) throw new SpecError(`${name} has no paths`);
   if (!isRecord(parsed.components) || !isRecord(parsed.components.schemas)) throw new SpecError(`${name} has no component schemas`);
   return parsed as unknown as OpenApiDocument;
+}
+
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/**
+ * The order `x-sort` means between two field values: numbers by value, two RFC 3339 date-times by
+ * the instant they name (so `…+01:00` and `…Z` compare as times, not as text), anything else by its
+ * text, code unit by code unit. Negative when `a` comes first in ascending order; 0 for a tie, which
+ * any order may list either way.
+ */
+export function compareSortValues(a: unknown, b: unknown): number {
+  if (typeof a === 'number' && typeof b === 'number') return a - b;
+  const x = String(a);
+  const y = String(b);
+  if (RFC3339.test(x) && RFC3339.test(y)) return Date.parse(x.toUpperCase()) - Date.parse(y.toUpperCase());
+  return x < y ? -1 : x > y ? 1 : 0;
 }

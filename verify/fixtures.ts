@@ -213,7 +213,9 @@ export class CollectionFixtures {
         if (exchange.response?.status === 204 || exchange.response?.status === 404) this.created.delete(id);
       }
     }
-    for (const row of this.borrowed.splice(0)) {
+    // Taken from the end of the list, so put back last-taken first: a list in the order of creation
+    // reads as it did before the run.
+    for (const row of this.borrowed.splice(0).reverse()) {
       const exchange = await this.session.probe(
         this.collection.create,
         {},

@@ -12,7 +12,7 @@
  * disproves a write, the write is blamed.
  */
 import fc from 'fast-check';
-import { isRecord, type CollectionSpec, type OperationSpec } from '../openapi-kit/index.ts';
+import { compareSortValues, isRecord, type CollectionSpec, type OperationSpec } from '../openapi-kit/index.ts';
 import type { SchemaArbitraries } from '../openapi-kit/index.ts';
 import { CollectionFixtures } from './fixtures.ts';
 import type { Session } from './session.ts';
@@ -93,7 +93,25 @@ export class CollectionModel {
     );
     const body = bodyJson(exchange.response);
     if (!Array.isArray(body)) disproved(real, exchange, this.c.list, 'the list is not a JSON array');
-    return { exchange, rows: body.filter(isRecord) };
+    const rows = body.filter(isRecord);
+    const order = this.c.order;
+    if (order) {
+      const sign = order.descending ? -1 : 1;
+      const at = rows.findIndex((row, i) => i > 0 && sign * compareSortValues(rows[i - 1]![order.field], row[order.field]) > 0);
+      if (at > 0)
+        disproved(
+          real,
+          exchange,
+          this.c.list,
+          `the list is not ordered by ${order.descending ? '-' : ''}${order.field} (its x-sort): ${JSON.stringify(rows[at - 1]![order.field])} comes before ${JSON.stringify(rows[at]![order.field])}`,
+        );
+    }
+    return { exchange, rows };
+  }
+
+  /** The API-relative path of a record, as the item path names it (`/symbols/4`). */
+  private itemPath(id: string): string {
+    return this.c.itemPath.replace(`{${this.c.idParam}}`, encodeURIComponent(id));
   }
 
   /** Statuses the document allows a create now, and why. */
@@ -163,6 +181,25 @@ export class CollectionModel {
               exchange,
               self.c.create,
               `the generated id '${newId}' is not the next numeric id (ids present: ${[...m.records.keys()].join(', ') || 'none'})`,
+            );
+        }
+        // A 201's Location names the record created (RFC 9110, 10.2.2): resolved against the request's
+        // URL, its path ends with the record's own path under the API.
+        const location = exchange.response.headers.get('location');
+        if (location !== null) {
+          let path: string | null = null;
+          try {
+            path = decodeURIComponent(new URL(location, exchange.request.url).pathname);
+          } catch {
+            // A Location that is no URL at all: the header's own check (format uri-reference) reports it; here it names no record.
+          }
+          const own = decodeURIComponent(self.itemPath(newId));
+          if (path === null || !path.endsWith(own))
+            disproved(
+              real,
+              exchange,
+              self.c.create,
+              `the 201's Location ${JSON.stringify(location)} does not name the record created (${own})`,
             );
         }
         const expectedRecord = { ...value, [self.c.idParam]: newId };
@@ -299,6 +336,34 @@ export class CollectionModel {
             back.exchange,
             replaceOp,
             `a GET after the PUT answers ${back.value === null ? '404' : canonical(back.value)}, not what the PUT stored: ${canonical(expectedRecord)}`,
+          );
+      },
+    };
+  }
+
+  /** A replace whose body names another id than the URL's (`x-body-id-matches-path`): 400, and the record is as it was. */
+  private replaceWithOtherId(n: number, value: Row, otherId: string): Cmd {
+    const self = this;
+    const replaceOp = this.c.replace!;
+    return {
+      check: (m) => m.owned.some((id) => m.records.has(id) && id !== otherId),
+      toString: () => `replaceWithOtherId(#${n}, ${JSON.stringify(otherId)})`,
+      async run(m, real) {
+        const present = m.owned.filter((id) => m.records.has(id) && id !== otherId);
+        const id = present[n % present.length]!;
+        const known = m.records.get(id)!;
+        await step(self.session, real, replaceOp, self.jsonOut(replaceOp, id, { ...value, [self.c.idParam]: otherId }), {
+          kind: 'exact',
+          statuses: [400],
+          why: `replacing '${id}' with a body whose ${self.c.idParam} is '${otherId}' (x-body-id-matches-path)`,
+        });
+        const back = await self.readBack(real, id, replaceOp, 'reading the record back after a refused replace');
+        if (back.value === null || canonical(back.value) !== canonical(known.value))
+          disproved(
+            real,
+            back.exchange,
+            replaceOp,
+            `after a replace refused for its body's ${self.c.idParam}, GET answers ${back.value === null ? '404' : canonical(back.value)}, not the record as it was: ${canonical(known.value)}`,
           );
       },
     };
@@ -466,16 +531,45 @@ export class CollectionModel {
         const filters = this.c.list.params.filter((p) => p.in === 'query').length;
         for (let k = 0; k < filters; k++) steps.push(this.listFiltered(0, k));
         if (this.c.replace) steps.push(this.replace(0, second, false), this.list());
+        const otherId = this.c.replaceChecksBodyId ? this.someValidId(['verify-other-id', 'verify2', 'x']) : undefined;
+        if (this.c.replace && otherId !== undefined) steps.push(this.replaceWithOtherId(0, first, otherId));
         if (this.c.remove) steps.push(this.remove(0));
         // Each step needs the record the create made: a refused create (a full collection) ends the walk.
         for (const cmd of steps) {
           if (!cmd.check(model)) break;
           await cmd.run(model, real);
         }
+        await this.idProbe(fixtures, real, first, second);
       } finally {
         await fixtures.teardown();
       }
     });
+  }
+
+  /** The first candidate the id parameter's schema accepts. */
+  private someValidId(candidates: string[]): string | undefined {
+    const param = this.c.read.params.find((p) => p.name === this.c.idParam);
+    if (!param) return candidates[0];
+    return candidates.find((id) => this.session.spec.validator.atPointer(param.pointer, id).length === 0);
+  }
+
+  /**
+   * "The next numeric id", at its edges: with a many-digit numeric id and an id that merely starts
+   * and ends with digits in the collection, a create without an id gets a numeric id above the
+   * first and is not thrown by the second. Needs room for three records (others are taken out and
+   * put back, as for any walk); without it, or when the id schema refuses such ids, it is left out.
+   */
+  private async idProbe(fixtures: CollectionFixtures, real: Real, first: Row, second: Row): Promise<void> {
+    if (!(await fixtures.makeRoom(3))) return;
+    const model = await this.initialModel(fixtures);
+    const top = Math.max(0, ...[...model.records.keys()].filter(isNumericId).map(Number));
+    if (!Number.isSafeInteger(top + 20)) return;
+    const numeric = this.someValidId([String(top + 10)]);
+    const mixed = this.someValidId([`${top + 20}v${top + 20}`]);
+    if (numeric === undefined || mixed === undefined) return;
+    for (const cmd of [this.create(first, numeric), this.create(first, mixed), this.create(second, undefined)]) {
+      await cmd.run(model, real);
+    }
   }
 
   async run(): Promise<void> {

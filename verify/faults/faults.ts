@@ -301,6 +301,58 @@ export const FAULTS = {
       return upstream;
     },
   },
+  'listNotifications-oldest-first': {
+    operationId: 'listNotifications',
+    breaks: 'the list comes oldest first (an ORDER BY without DESC), where its x-sort says -createdAt: newest first',
+    answer: (ex) =>
+      editJson(ex, 200, (body) =>
+        Array.isArray(body)
+          ? [...body].sort(
+              (a, b) => Date.parse(String(isObject(a) ? a.createdAt : '')) - Date.parse(String(isObject(b) ? b.createdAt : '')),
+            )
+          : body,
+      ),
+  },
+  'createNotification-location-of-collection': {
+    operationId: 'createNotification',
+    breaks: "the 201's Location is the collection's URL, not the created record's (the id left out of a URL template)",
+    answer: async (ex) => {
+      const upstream = await ex.forward();
+      if (upstream.status !== 201 || !upstream.headers.location) return upstream;
+      return { ...upstream, headers: { ...upstream.headers, location: upstream.headers.location.replace(/\/[^/]*$/, '') } };
+    },
+  },
+  'replaceAccount-ignores-body-id': {
+    operationId: 'replaceAccount',
+    breaks: "a body whose id differs from the URL's is stored under the URL's id and answered 200, where x-body-id-matches-path says 400",
+    answer: (ex) => {
+      let body: unknown;
+      try {
+        body = JSON.parse(ex.body.toString('utf8'));
+      } catch {
+        return ex.forward();
+      }
+      if (!isObject(body) || body.id === undefined) return ex.forward();
+      const id = decodeURIComponent(recordUrl(ex).split('/').pop()!);
+      return ex.forward({ body: Buffer.from(JSON.stringify({ ...body, id })) });
+    },
+  },
+  'createSubscription-id-from-count': {
+    operationId: 'createSubscription',
+    breaks: 'a record sent without an id gets the number of records plus one, not the next numeric id: below an id in use, or taken',
+    answer: async (ex) => {
+      let body: unknown;
+      try {
+        body = JSON.parse(ex.body.toString('utf8'));
+      } catch {
+        return ex.forward();
+      }
+      if (!isObject(body) || body.id !== undefined) return ex.forward();
+      const listed = parseJson(await ex.forward({ method: 'GET', url: recordUrl(ex), body: Buffer.alloc(0) }));
+      if (!Array.isArray(listed)) return ex.forward();
+      return ex.forward({ body: Buffer.from(JSON.stringify({ ...body, id: String(listed.length + 1) })) });
+    },
+  },
   'getMyProfile-no-etag': {
     operationId: 'getMyProfile',
     breaks: 'the 200 answer has no ETag, which the contract declares required (a client cannot send If-Match from its read)',

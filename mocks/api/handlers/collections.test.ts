@@ -16,7 +16,7 @@ const server = serverPerTest({ authenticate: testAuthenticate });
 const api = (path: string, init: RequestInit & { json?: unknown } = {}) =>
   server.api(path, { ...init, headers: { ...ADMIN, ...Object.fromEntries(new Headers(init.headers)) } });
 
-const newNotification = (title: string, createdAt: string) => ({ title, body: '', level: 'info', read: false, createdAt });
+const newNotification = (title: string, createdAt: string) => ({ title, body: '', level: 'info' as const, read: false, createdAt });
 const subscriptionInput = { endpoint: 'https://push.example/abc', keys: { p256dh: 'key', auth: 'secret' } };
 
 describe('GET /{collection}', () => {
@@ -57,6 +57,37 @@ describe('GET /{collection}', () => {
     const list = (await api('/notifications')).body as { id: string }[];
     expect(list.map((n) => n.id)).toEqual(['3', '2', '1', '4']);
     expect(list[0]).toEqual(notifications[2]);
+  });
+});
+
+describe('the order of a list, read from its x-sort', () => {
+  const tableWithSort = async (sort: string | undefined) => {
+    const doc = structuredClone(loadSpecCached()) as OpenApiDocument & { paths: Record<string, Record<string, Record<string, unknown>>> };
+    const list = doc.paths['/notifications']!.get!;
+    if (sort === undefined) delete list['x-sort'];
+    else list['x-sort'] = sort;
+    const contract = createContract(doc);
+    return restCollection({ contract, db: await createDatabase(contract), basePath: '/api' } as MockContext, 'notifications');
+  };
+  const ids = (table: Awaited<ReturnType<typeof tableWithSort>>) =>
+    table.list(new Request('http://localhost/api/notifications')).body.map((n) => n.id);
+
+  it('follows the document: ascending without the -, as stored without an x-sort', async () => {
+    const ascending = await tableWithSort('createdAt');
+    await ascending.create(newNotification('Oldest', '2026-01-01T00:00:00Z'));
+    expect(ids(ascending)).toEqual(['4', '1', '2', '3']);
+    const unsorted = await tableWithSort(undefined);
+    await unsorted.create(newNotification('Oldest', '2026-01-01T00:00:00Z'));
+    expect(ids(unsorted)).toEqual(['1', '2', '3', '4']);
+  });
+
+  it('compares date-times as instants: an earlier time with a later-sorting offset comes after', async () => {
+    const newestFirst = await tableWithSort('-createdAt');
+    const latest = notifications.map((n) => Date.parse(n.createdAt)).reduce((a, b) => Math.max(a, b));
+    // One hour after the latest seeded one, written at -05:00: its text sorts before the latest's.
+    const at = new Date(latest + 3_600_000 - 5 * 3_600_000).toISOString().replace('.000Z', '-05:00');
+    await newestFirst.create(newNotification('Later', at));
+    expect(ids(newestFirst)[0]).toBe('4');
   });
 });
 

@@ -3,7 +3,7 @@
  *
  * | method | path               | answer                                                 |
  * |--------|--------------------|--------------------------------------------------------|
- * | GET    | /{collection}      | 200 list, filtered by equality on top-level fields     |
+ * | GET    | /{collection}      | 200 list, filtered by equality, ordered by its x-sort  |
  * | POST   | /{collection}      | 201 + Location; 409 id exists; 422 full or no id       |
  * | GET    | /{collection}/{id} | 200 record; 404 missing                                |
  * | PUT    | /{collection}/{id} | 200 record; 400 URL id ≠ body id; 404 missing          |
@@ -13,19 +13,18 @@
  * `x-max-records` in openapi.yaml.
  */
 import type { HttpHandler } from 'msw';
+import { compareSortValues } from '../../../openapi-kit/index.ts';
 import type { CollectionName, Records } from '../db.ts';
 import { httpError } from '../errors.ts';
 import type { MockContext } from './context.ts';
 
 /** The generic behaviour of one collection, each verb answering as the collection's routes document. */
-export function restCollection<N extends CollectionName>(
-  { contract, db, basePath }: MockContext,
-  name: N,
-  order?: { newestFirst: keyof Records[N] & string },
-) {
+export function restCollection<N extends CollectionName>({ contract, db, basePath }: MockContext, name: N) {
   type Row = Records[N];
   const table = db.collections[name];
-  const limit = contract.spec.collections.find((c) => c.name === name)?.maxRecords ?? Number.POSITIVE_INFINITY;
+  const spec = contract.spec.collections.find((c) => c.name === name);
+  const limit = spec?.maxRecords ?? Number.POSITIVE_INFINITY;
+  const order = spec?.order;
   const byId = (id: string) => table.findFirst((q) => q.where((row) => row.id === id));
   const notFound = (id: string) => httpError(404, `Record '${id}' not found in collection '${name}'`);
   const plain = (row: Row): Row => ({ ...row });
@@ -46,8 +45,8 @@ export function restCollection<N extends CollectionName>(
       const fields = (row: Row): Record<string, unknown> => row;
       let rows = table.all().filter((row) => [...query].every(([key, value]) => key in row && String(fields(row)[key]) === value));
       if (order) {
-        const key = order.newestFirst;
-        rows = rows.sort((a, b) => String(b[key]).localeCompare(String(a[key])));
+        const sign = order.descending ? -1 : 1;
+        rows = rows.sort((a, b) => sign * compareSortValues(fields(a)[order.field], fields(b)[order.field]));
       }
       return { status: 200 as const, body: rows.map(plain) };
     },
@@ -96,10 +95,10 @@ export function restCollection<N extends CollectionName>(
   };
 }
 
-/** Each collection with its behaviour: notifications are listed newest first. */
+/** Each collection with its behaviour (notifications listed newest first: their list's `x-sort`). */
 export const restCollections = (mock: MockContext) => ({
   accounts: restCollection(mock, 'accounts'),
-  notifications: restCollection(mock, 'notifications', { newestFirst: 'createdAt' }),
+  notifications: restCollection(mock, 'notifications'),
   subscription: restCollection(mock, 'subscription'),
   symbols: restCollection(mock, 'symbols'),
 });
