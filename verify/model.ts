@@ -540,6 +540,9 @@ export class CollectionModel {
           await cmd.run(model, real);
         }
         await this.idProbe(fixtures, real, first, second);
+        // The probes' records go before the next one takes room of its own.
+        await fixtures.teardown();
+        await this.lastIdProbe(fixtures, real, first, second);
       } finally {
         await fixtures.teardown();
       }
@@ -568,6 +571,20 @@ export class CollectionModel {
     const mixed = this.someValidId([`${top + 20}v${top + 20}`]);
     if (numeric === undefined || mixed === undefined) return;
     for (const cmd of [this.create(first, numeric), this.create(first, mixed), this.create(second, undefined)]) {
+      await cmd.run(model, real);
+    }
+  }
+
+  /**
+   * With the largest safe integer as an id, a create without one gets the next id (a backend with
+   * wider ids) or 422 with the documented error; anything else (a 500, a broken error body) fails.
+   */
+  private async lastIdProbe(fixtures: CollectionFixtures, real: Real, first: Row, second: Row): Promise<void> {
+    const last = this.someValidId([String(Number.MAX_SAFE_INTEGER)]);
+    if (last === undefined || !(await fixtures.makeRoom(2))) return;
+    const model = await this.initialModel(fixtures);
+    if (model.records.has(last)) return;
+    for (const cmd of [this.create(first, last), this.create(second, undefined)]) {
       await cmd.run(model, real);
     }
   }
