@@ -32,7 +32,16 @@ import {
 } from '../openapi-kit/index.ts';
 import { makePng } from '../openapi-kit/node.ts';
 import { mediaTypeOf, PRISM_ERROR_TYPE, type Answer, type Contract } from '../openapi-kit/node.ts';
-import { NASTY_FRAGMENTS, Repeated, SchemaArbitraries, textOf, withKey, type JsonSchema, type Text } from '../openapi-kit/index.ts';
+import {
+  anyCodePoint,
+  NASTY_FRAGMENTS,
+  Repeated,
+  SchemaArbitraries,
+  textOf,
+  withKey,
+  type JsonSchema,
+  type Text,
+} from '../openapi-kit/index.ts';
 
 // The operations are read by the shared reader (openapi-kit).
 export { operationSpecs, resolveRef, type MediaSpec, type OperationSpec, type ParamSpec } from '../openapi-kit/index.ts';
@@ -288,7 +297,7 @@ export class RequestGenerator {
       },
       { arbitrary: fc.constantFrom(...HOSTILE_IDS).map((h): PathValue => ({ kind: 'literal', ...h })), weight: 2 },
       {
-        arbitrary: fc.string({ unit: 'binary', maxLength: 12 }).map((value): PathValue => ({ kind: 'literal', value, encode: true })),
+        arbitrary: fc.string({ unit: anyCodePoint, maxLength: 12 }).map((value): PathValue => ({ kind: 'literal', value, encode: true })),
         weight: 1,
       },
     );
