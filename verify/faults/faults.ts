@@ -67,9 +67,10 @@ function errorAnswer(status: number, message: string, headers: Record<string, st
   return jsonAnswer(status, { status, error: REASONS[status] ?? 'Error', message }, headers);
 }
 
-function parseJson(answer: Answer): unknown {
+/** A buffered body (an answer's, or a request's) read as JSON; undefined when it is none. */
+function parseJson(message: { body: Buffer }): unknown {
   try {
-    return JSON.parse(answer.body.toString('utf8'));
+    return JSON.parse(message.body.toString('utf8'));
   } catch {
     return undefined;
   }
@@ -144,12 +145,7 @@ export const FAULTS = {
     operationId: 'createNotification',
     breaks: 'a JSON body missing required fields is completed with defaults and answered 201 instead of 400',
     answer: (ex) => {
-      let body: unknown;
-      try {
-        body = JSON.parse(ex.body.toString('utf8'));
-      } catch {
-        return ex.forward();
-      }
+      const body = parseJson(ex);
       if (!isObject(body)) return ex.forward();
       const defaults: Json = { title: 'Untitled', body: '', level: 'info', read: false, createdAt: new Date().toISOString() };
       const completed = { ...defaults, ...body };
@@ -326,12 +322,7 @@ export const FAULTS = {
     operationId: 'replaceAccount',
     breaks: "a body whose id differs from the URL's is stored under the URL's id and answered 200, where x-body-id-matches-path says 400",
     answer: (ex) => {
-      let body: unknown;
-      try {
-        body = JSON.parse(ex.body.toString('utf8'));
-      } catch {
-        return ex.forward();
-      }
+      const body = parseJson(ex);
       if (!isObject(body) || body.id === undefined) return ex.forward();
       const id = decodeURIComponent(recordUrl(ex).split('/').pop()!);
       return ex.forward({ body: Buffer.from(JSON.stringify({ ...body, id })) });
@@ -341,12 +332,7 @@ export const FAULTS = {
     operationId: 'createSubscription',
     breaks: 'a record sent without an id gets the number of records plus one, not the next numeric id: below an id in use, or taken',
     answer: async (ex) => {
-      let body: unknown;
-      try {
-        body = JSON.parse(ex.body.toString('utf8'));
-      } catch {
-        return ex.forward();
-      }
+      const body = parseJson(ex);
       if (!isObject(body) || body.id !== undefined) return ex.forward();
       const listed = parseJson(await ex.forward({ method: 'GET', url: recordUrl(ex), body: Buffer.alloc(0) }));
       if (!Array.isArray(listed)) return ex.forward();
