@@ -272,7 +272,8 @@ describe('reading a build', () => {
   });
 
   it('takes the compressed copies of a file whose content a site given to reuse held, under any path; others are compressed afresh', () => {
-    const text = (word: string) => Buffer.from(Array.from({ length: 60 }, (_, i) => `${word} ${i}\n`).join(''));
+    // Over 512 bytes, so that each file has compressed copies to reuse.
+    const text = (word: string) => Buffer.from(Array.from({ length: 200 }, (_, i) => `${word} ${i}\n`).join(''));
     put('same.js', text('same'));
     put('changed.js', text('before'));
     const first = loadStaticFiles(dir);
@@ -280,6 +281,7 @@ describe('reading a build', () => {
     put('assets/moved-Ab3dEf_h.js', text('same'));
     const second = loadStaticFiles(dir, [new Map(), first]);
     // The very buffers: nothing was compressed again.
+    expect(first.get('/same.js')?.br).toBeDefined();
     expect(second.get('/same.js')?.br).toBe(first.get('/same.js')?.br);
     expect(second.get('/same.js')?.gzip).toBe(first.get('/same.js')?.gzip);
     expect(second.get('/assets/moved-Ab3dEf_h.js')?.br).toBe(first.get('/same.js')?.br);
