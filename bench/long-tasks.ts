@@ -42,6 +42,8 @@ export async function measureLongTasks(
   paths: readonly string[],
   slowdown = 4,
   track: Track = () => () => undefined,
+  /** false for a page that is not the app's (the bench's floor): it is measured until idle after its load. */
+  waitForApp = true,
 ): Promise<LongTasks[]> {
   const { browser, forget } = await launchBrowser(track);
   const results: LongTasks[] = [];
@@ -64,10 +66,12 @@ export async function measureLongTasks(
         }).observe({ type: 'long-animation-frame', buffered: true });`);
       await page.goto(`${baseUrl}${path}`, { waitUntil: 'load' });
       await page.getByRole('heading', { level: 1 }).waitFor();
-      // The app has rendered its first screen (its event; the heading was in the HTML already), and
-      // its idle work (the worker, the prefetch) runs on the same thread: wait for those too.
-      // A function, not a string: the page's CSP forbids evaluating strings.
-      await page.waitForFunction(() => (window as unknown as { __firstScreen?: boolean }).__firstScreen === true);
+      if (waitForApp) {
+        // The app has rendered its first screen (its event; the heading was in the HTML already), and
+        // its idle work (the worker, the prefetch) runs on the same thread: wait for those too.
+        // A function, not a string: the page's CSP forbids evaluating strings.
+        await page.waitForFunction(() => (window as unknown as { __firstScreen?: boolean }).__firstScreen === true);
+      }
       await page.waitForTimeout(3000);
       const recorded = (await page.evaluate('window.__long')) as Recorded;
       results.push({ path, ...summarise(recorded) });

@@ -369,6 +369,29 @@ describe('formatDate and formatNumber', () => {
     expect(formatRelativeTime(ago(364 * 86_400), now)).toBe('12 months ago');
   });
 
+  it('make each formatter once per language and options, not once per date or number', async () => {
+    const dates = vi.spyOn(Intl, 'DateTimeFormat');
+    const numbers = vi.spyOn(Intl, 'NumberFormat');
+    const day = { dateStyle: 'long', timeZone: 'Pacific/Apia' } as const;
+    const days = [1, 2, 3].map((d) => formatDate(Date.UTC(2023, 0, d, 12), day));
+    expect(days).toEqual(['January 2, 2023', 'January 3, 2023', 'January 4, 2023']);
+    expect(dates).toHaveBeenCalledTimes(1);
+    // Other options are another formatter, made once as well, and the first one is kept.
+    formatDate(date, { dateStyle: 'short', timeZone: 'Pacific/Apia' });
+    formatDate(date, { dateStyle: 'short', timeZone: 'Pacific/Apia' });
+    expect(formatDate(date, day)).toBe('March 6, 2024');
+    expect(dates).toHaveBeenCalledTimes(2);
+    const amounts = [1, 2, 3].map((n) => formatNumber(n + 0.25, { minimumFractionDigits: 3 }));
+    expect(amounts).toEqual(['1.250', '2.250', '3.250']);
+    expect(numbers).toHaveBeenCalledTimes(1);
+    // Another language makes its own.
+    await loadLanguage('de');
+    expect(formatDate(Date.UTC(2023, 0, 1, 12), day)).toBe('2. Januar 2023');
+    expect(dates).toHaveBeenCalledTimes(3);
+    dates.mockRestore();
+    numbers.mockRestore();
+  });
+
   it('formatDate shows a medium date when no format is asked for', () => {
     expect(formatDate(Date.UTC(2024, 2, 5, 12))).toBe('Mar 5, 2024');
   });

@@ -58,22 +58,32 @@ export async function loadLanguage(lang: Language): Promise<void> {
 /** The language whose catalogue is loaded and shown (the one shown before while another loads). */
 export const activeLanguage = computed<Language>(() => shown.value);
 
-const pluralRules = new Map<string, Intl.PluralRules>();
+const formatters = new Map<string, unknown>();
+
+/**
+ * One of Intl's formatters, made once per kind, language and options: making one loads its locale's
+ * data and costs far more than using it (one made per row of a list of dates took 100 ms of the main
+ * thread at a phone's speed). A formatter the options make throw is not kept: the next call throws too.
+ */
+function formatter<T>(kind: string, lang: string, options: object | undefined, make: () => T): T {
+  const key = `${kind} ${lang} ${JSON.stringify(options ?? {})}`;
+  let made = formatters.get(key) as T | undefined;
+  // Stryker disable next-line ConditionalExpression: a cache only: a formatter made again formats alike
+  if (made === undefined) {
+    made = make();
+    formatters.set(key, made);
+  }
+  return made;
+}
 
 /** Fills {name} placeholders and {count, plural, one {…} other {…}} forms. */
 export function format(template: string, lang: Language, params: Record<string, string | number> = {}): string {
   const withPlurals = template.replace(/\{(\w+), plural, ((?:\w+ \{[^}]*\}\s*)+)\}/g, (_, name: string, forms: string) => {
     const n = Number(params[name] ?? 0);
-    let rules = pluralRules.get(lang);
-    // Stryker disable next-line ConditionalExpression: a cache only: new rules for the same language choose alike
-    if (!rules) {
-      rules = new Intl.PluralRules(lang);
-      // Stryker disable next-line CallExpression: a cache only: without it the rules are made again, alike
-      pluralRules.set(lang, rules);
-    }
+    const rules = formatter('plural', lang, undefined, () => new Intl.PluralRules(lang));
     const options = Object.fromEntries([...forms.matchAll(/(\w+) \{([^}]*)\}/g)].map((m) => [m[1], m[2]]));
     const chosen = options[rules.select(n)] ?? options.other ?? '';
-    return chosen.replaceAll('#', new Intl.NumberFormat(lang).format(n));
+    return chosen.replaceAll('#', formatter('number', lang, undefined, () => new Intl.NumberFormat(lang)).format(n));
   });
   return withPlurals.replace(/\{(\w+)\}/g, (whole, name: string) => (params[name] === undefined ? whole : String(params[name])));
 }
@@ -89,7 +99,8 @@ export function t(key: MessageKey, params?: Record<string, string | number>): st
 export function formatDate(value: string | number | Date, options: Intl.DateTimeFormatOptions = { dateStyle: 'medium' }): string {
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return '';
-  return new Intl.DateTimeFormat(activeLanguage.value, options).format(date);
+  const lang = activeLanguage.value;
+  return formatter('date', lang, options, () => new Intl.DateTimeFormat(lang, options)).format(date);
 }
 
 const RELATIVE_UNITS: readonly (readonly [Intl.RelativeTimeFormatUnit, number])[] = [
@@ -106,7 +117,8 @@ export function formatRelativeTime(value: string | number | Date, now: number = 
   const time = new Date(value).getTime();
   if (Number.isNaN(time)) return '';
   const seconds = (time - now) / 1000;
-  const format = new Intl.RelativeTimeFormat(activeLanguage.value, { numeric: 'auto' });
+  const lang = activeLanguage.value;
+  const format = formatter('relative', lang, undefined, () => new Intl.RelativeTimeFormat(lang, { numeric: 'auto' }));
   for (const [unit, size] of RELATIVE_UNITS) {
     if (Math.abs(seconds) >= size) return format.format(Math.trunc(seconds / size), unit);
   }
@@ -115,7 +127,8 @@ export function formatRelativeTime(value: string | number | Date, now: number = 
 }
 
 export function formatNumber(value: number, options?: Intl.NumberFormatOptions): string {
-  return new Intl.NumberFormat(activeLanguage.value, options).format(value);
+  const lang = activeLanguage.value;
+  return formatter('number', lang, options, () => new Intl.NumberFormat(lang, options)).format(value);
 }
 
 export function formatMoney(value: number, currency: string): string {
@@ -132,7 +145,8 @@ export function formatMoney(value: number, currency: string): string {
  */
 export function languageName(code: string): string {
   try {
-    return new Intl.DisplayNames(activeLanguage.value, { type: 'language' }).of(code) ?? code;
+    const lang = activeLanguage.value;
+    return formatter('language names', lang, undefined, () => new Intl.DisplayNames(lang, { type: 'language' })).of(code) ?? code;
   } catch {
     return code;
   }
