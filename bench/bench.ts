@@ -2,8 +2,9 @@
  * What `npm run bench` measures (bench/run.ts reads its options first): the build's bytes, the
  * first load and cold visit in a browser, Lighthouse on each prerendered route, long tasks at 4×
  * CPU, warm loads, the server under load and the mock's throughput. Each figure is printed beside
- * its goal; a missed budget (a hydrated route's largest paint more than 50 ms after its first one, a
- * cold visit's bytes over budgets.json's) makes the run fail.
+ * its goal, and Lighthouse's and the long tasks' beside the machine's floor (bench/floor.ts); a
+ * missed budget (a hydrated route's largest paint more than 50 ms after its first one as the page
+ * painted them, a cold visit's bytes over budgets.json's) makes the run fail.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';

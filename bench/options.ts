@@ -51,16 +51,17 @@ export function usage(): string {
     '',
     'Builds for production, serves the build with the mock API and measures it: bytes, Lighthouse on',
     'each prerendered route (its largest paint and how long after the first it comes), long tasks at 4x',
-    "CPU, warm loads, the server under load, verify's time against the mock and Prism's. Prints a table",
-    'with each figure beside its goal; a run of',
-    'every part also writes bench/results.json and reports/bench/index.html.',
+    "CPU, warm loads, the server under load, verify's time against the mock and Prism's. Lighthouse and",
+    "the long tasks also measure the machine's floor: a bare page, and one with a render-blocking script,",
+    "served with the app's headers. Prints a table with each figure beside its goal and the floor's; a",
+    'run of every part also writes bench/results.json and reports/bench/index.html.',
     '',
     ...rows.map(([flag, help]) => `  ${flag.padEnd(width)}  ${help}`),
     `  ${'--help'.padEnd(width)}  this help`,
     '',
-    'Exit code 1 when a budget is missed (a largest paint more than 50 ms after the first one, the cold',
-    "visit's bytes over budgets.json's coldVisitGzip), 2 for a bad option. Stopped by SIGINT or SIGTERM,",
-    'it closes the browsers and servers it started.',
+    'Exit code 1 when a budget is missed (a largest paint more than 50 ms after the first one as the page',
+    "painted them, the cold visit's bytes over budgets.json's coldVisitGzip), 2 for a bad option. Stopped",
+    'by SIGINT or SIGTERM, it closes the browsers and servers it started.',
   ].join('\n');
 }
 
