@@ -411,7 +411,7 @@ export async function runBench(given: BenchOptions): Promise<number> {
         results.longTasks = classify(await measureLongTasks(server.url, hydrated, 4, track), filesReachingReact(DIST));
       }
       if (parts.has('lighthouse') || parts.has('long-tasks')) {
-        console.log("The machine's floor: a bare page, and one with a render-blocking script…");
+        console.log("The machine's floor (bench/floor.ts)…");
         results.floor = await measureFloor(parts.has('lighthouse'), parts.has('long-tasks'));
       }
       if (parts.has('warm')) {
@@ -648,6 +648,7 @@ function longTaskRows(t: RouteLongTasks, floor: Floor | undefined): Figure[] {
       value: String(t.others.length),
       goal: '0',
       met: t.others.length === 0,
+      ...(floor?.longTasks ? { peer: `bare page ${floor.longTasks.tasks.length}` } : {}),
       notes: t.others
         .slice(0, 4)
         .map((task) => `${task.duration} ms ${scriptName(task)}`)
