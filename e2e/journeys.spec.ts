@@ -15,7 +15,7 @@ import {
   unexpectedErrors,
   untranslatedTexts,
 } from './support/pages';
-import { en } from '../src/i18n/en';
+import { ENGLISH as en } from './support/english';
 import { fr } from '../src/i18n/fr';
 import { zhHans } from '../src/i18n/zh-Hans';
 

@@ -1,12 +1,14 @@
 import type { enAdmin } from './en-admin';
 import type { enConflict } from './en-conflict';
+import type { enDashboard } from './en-dashboard';
 import type { enForms } from './en-forms';
 import type { enProfile } from './en-profile';
+import type { enSettings } from './en-settings';
 
 /**
  * English, the reference catalogue, in parts: this one, with the first screens' words, and the
- * parts of screens met later (en-profile, en-forms, en-conflict, en-admin), each loaded with the
- * code that shows it. Every other language has exactly the keys of all the parts, in one file.
+ * parts of screens met later (en-settings, en-dashboard, en-profile, en-forms, en-conflict,
+ * en-admin), each loaded with the code that shows it. Every other language has exactly the keys of all the parts, in one file.
  */
 export const en = {
   'app.name': 'Circle',
@@ -82,30 +84,6 @@ export const en = {
 
   'field.interests': 'Interests',
 
-  'settings.title': 'Settings',
-  'settings.language': 'Language',
-  'settings.theme': 'Theme',
-  'settings.theme.DEEPPURPLE_AMBER': 'Deep purple and amber',
-  'settings.theme.INDIGO_PINK': 'Indigo and pink',
-  'settings.theme.PINK_BLUEGREY': 'Pink and blue grey (dark)',
-  'settings.theme.PURPLE_GREEN': 'Purple and green (dark)',
-  'settings.notifications': 'Notifications',
-  'settings.notifications.toggle': 'Push notifications',
-  'settings.notifications.hint': 'Get news from your circle even when the app is closed.',
-  'settings.notifications.enabled': 'Push notifications are on.',
-  'settings.notifications.disabled': 'Push notifications are off.',
-  'settings.notifications.denied': 'Notifications are blocked for this site. Allow them in your browser settings.',
-  'settings.notifications.unsupported': 'This browser cannot receive push notifications.',
-  'settings.storageRefused': 'Your browser refused to store this setting: it will be lost when you close the app.',
-
-  'dashboard.title': 'Dashboard',
-  'dashboard.intro': 'Your circle at a glance: the balances of its accounts, the symbols it follows and the latest news from its members.',
-  'dashboard.accounts': 'Accounts',
-  'dashboard.symbols': 'Symbols',
-  'dashboard.notifications': 'Notifications',
-  'dashboard.empty': 'Nothing here yet. New entries show here as soon as they are added.',
-  'dashboard.unavailable': 'Not available right now.',
-
   'signIn.intro': 'Sign in with your Circle account at {issuer}.',
   'signIn.needed': 'Sign in to open the admin screens.',
   'signIn.profileNeeded': 'Sign in to see and edit your profile.',
@@ -120,12 +98,14 @@ export const en = {
   'notFound.title': 'Page not found',
   'notFound.body': 'The page you are looking for does not exist or has moved.',
   'notFound.home': 'Go to the home page',
-
-  'push.noServiceWorker': 'Service workers are disabled or not supported by this browser',
-  'push.notSubscribed': 'Not subscribed to push notifications.',
-  'push.unsubscribeFailed': 'Unsubscribe failed!',
-  'push.subscribeFailed': 'Could not turn on push notifications: {message}',
 } as const;
 
-export type MessageKey = keyof typeof en | keyof typeof enProfile | keyof typeof enForms | keyof typeof enConflict | keyof typeof enAdmin;
+export type MessageKey =
+  | keyof typeof en
+  | keyof typeof enSettings
+  | keyof typeof enDashboard
+  | keyof typeof enProfile
+  | keyof typeof enForms
+  | keyof typeof enConflict
+  | keyof typeof enAdmin;
 export type Messages = Record<MessageKey, string>;

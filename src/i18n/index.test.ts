@@ -5,15 +5,17 @@ import { activeLanguage, format, formatDate, formatMoney, formatNumber, formatRe
 import { en as enCore, type Messages } from './en';
 import { enAdmin } from './en-admin';
 import { enConflict } from './en-conflict';
+import { enDashboard } from './en-dashboard';
 import { enForms } from './en-forms';
 import { enProfile } from './en-profile';
+import { enSettings } from './en-settings';
 import { es } from './es';
 import { de } from './de';
 import { fr } from './fr';
 import { zhHans } from './zh-Hans';
 import { LANGUAGES, type Language } from '../config/languages';
 
-const PARTS = [enCore, enProfile, enForms, enConflict, enAdmin];
+const PARTS = [enCore, enSettings, enDashboard, enProfile, enForms, enConflict, enAdmin];
 /** The whole English catalogue: its parts together (each loads with the code that shows it). */
 const en = Object.assign({}, ...PARTS) as Messages;
 
@@ -91,7 +93,7 @@ describe('t', () => {
     await loadLanguage('fr');
     await expect(loadLanguage('en')).resolves.toBeUndefined();
     expect(activeLanguage.value).toBe('en');
-    expect(t('settings.title')).toBe(en['settings.title']);
+    expect(t('notFound.title')).toBe(en['notFound.title']);
   });
 
   it('switches when the language changes and its catalogue is loaded', async () => {
@@ -279,7 +281,7 @@ describe('catalogues', () => {
     for (const lang of LANGUAGES) {
       await expect(loadLanguage(lang)).resolves.toBeUndefined();
       expect(activeLanguage.value).toBe(lang);
-      expect(t('settings.title')).toBe(lang === 'en' ? en['settings.title'] : TRANSLATIONS[lang]['settings.title']);
+      expect(t('notFound.body')).toBe(lang === 'en' ? en['notFound.body'] : TRANSLATIONS[lang]['notFound.body']);
     }
   });
 });

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { formatMoney, t } from '../../i18n';
+import '../../i18n/en-dashboard';
 import { api } from '../../api/instance';
 import { useAsync, type AsyncState } from '../../ui/widgets/useAsync';
 import { renderMode } from '../../state/render-mode';

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { t } from '../../i18n';
+import '../../i18n/en-settings';
 import { renderMode } from '../../state/render-mode';
 import { LANGUAGES, LANGUAGE_NAMES, isLanguage } from '../../config/languages';
 import { activeThemeName, changeLanguage, changeTheme, language, notificationsEnabled } from '../../state/preference';
