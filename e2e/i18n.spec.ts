@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { test, expect, waitForServiceWorker } from './support/fixtures';
 import { MOBILE, appRunning, localStorageItem, presetSignedIn, screenHeading, seedProfile, settled, solidPng } from './support/pages';
 import { type LanguageScreen, MAIN_SCREENS } from './support/main-screens';
-import { ENGLISH as en } from './support/english';
+import { ENGLISH as en } from '../src/test/english';
 import { de } from '../src/i18n/de';
 import { fr } from '../src/i18n/fr';
 import { zhHans } from '../src/i18n/zh-Hans';

@@ -15,7 +15,7 @@ import {
   unexpectedErrors,
   untranslatedTexts,
 } from './support/pages';
-import { ENGLISH as en } from './support/english';
+import { ENGLISH as en } from '../src/test/english';
 import { fr } from '../src/i18n/fr';
 import { zhHans } from '../src/i18n/zh-Hans';
 

@@ -8,7 +8,8 @@ import type { enSettings } from './en-settings';
 /**
  * English, the reference catalogue, in parts: this one, with the first screens' words, and the
  * parts of screens met later (en-settings, en-dashboard, en-profile, en-forms, en-conflict,
- * en-admin), each loaded with the code that shows it. Every other language has exactly the keys of all the parts, in one file.
+ * en-admin), each loaded with the code that shows it. Every other language has exactly the keys of
+ * all the parts, in one file (src/test/english.ts puts them together for the checks).
  */
 export const en = {
   'app.name': 'Circle',
