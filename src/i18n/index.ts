@@ -61,9 +61,10 @@ export const activeLanguage = computed<Language>(() => shown.value);
 const formatters = new Map<string, unknown>();
 
 /**
- * One of Intl's formatters, made once per kind, language and options: making one loads its locale's
- * data and costs far more than using it (one made per row of a list of dates took 100 ms of the main
- * thread at a phone's speed). A formatter the options make throw is not kept: the next call throws too.
+ * One of Intl's formatters, made once per kind, language and options: making one costs far more than
+ * using it (the home screen's notifications, a formatter made per row, spent about 200 ms of main
+ * thread at 4× CPU more than with one). A formatter the options make throw is not kept: the next
+ * call throws too.
  */
 function formatter<T>(kind: string, lang: string, options: object | undefined, make: () => T): T {
   const key = `${kind} ${lang} ${JSON.stringify(options ?? {})}`;
