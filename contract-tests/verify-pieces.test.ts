@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OpenApiSpec } from '../openapi-kit/index.ts';
 import { loadSpec } from '../openapi-kit/node.ts';
 import { makePng } from '../openapi-kit/node.ts';
-import { DEFAULT_RUNS, parseArgs } from '../verify/args.ts';
+import { DEFAULT_OPERATION_TIMEOUT_S, DEFAULT_REQUEST_TIMEOUT_S, DEFAULT_RUNS, DEFAULT_TIME_LIMIT_S, parseArgs } from '../verify/args.ts';
 import { EXIT, main } from '../verify/cli.ts';
 import { headerVariable, perlBytes, shellQuote, toCurl } from '../verify/curl.ts';
 import { judge, type Expectation } from '../verify/judge.ts';
@@ -56,6 +56,11 @@ describe('verify: the command line', () => {
       '--runs=7',
       '--concurrency',
       '3',
+      '--request-timeout',
+      '4',
+      '--operation-timeout=20',
+      '--time-limit',
+      '90',
       '--quiet',
     ]);
     expect(parsed).toEqual({
@@ -78,6 +83,9 @@ describe('verify: the command line', () => {
         rate: 20,
         runs: 7,
         concurrency: 3,
+        requestTimeout: 4,
+        operationTimeout: 20,
+        timeLimit: 90,
         quiet: true,
         help: false,
       },
@@ -96,6 +104,9 @@ describe('verify: the command line', () => {
         readOnly: false,
         runs: DEFAULT_RUNS,
         concurrency: 1,
+        requestTimeout: DEFAULT_REQUEST_TIMEOUT_S,
+        operationTimeout: DEFAULT_OPERATION_TIMEOUT_S,
+        timeLimit: DEFAULT_TIME_LIMIT_S,
         quiet: false,
         help: false,
       },
@@ -123,6 +134,9 @@ describe('verify: the command line', () => {
     [['--runs', 'many'], '--runs takes a whole number'],
     [['--max-requests', '-3'], '--max-requests takes a whole number'],
     [['--rate', ''], '--rate takes a whole number'],
+    [['--request-timeout', '0'], '--request-timeout must be at least 1'],
+    [['--operation-timeout', '1.5'], '--operation-timeout takes a whole number'],
+    [['--time-limit'], '--time-limit needs a value'],
     [['--quiet=yes'], '--quiet takes no value'],
     [['--junit='], '--junit needs a file name'],
   ])('refuses %j: %s', (argv, message) => {
@@ -168,15 +182,15 @@ describe('verify: could not run (exit 2, one line on stderr, no stack)', () => {
       /^verify: cannot use the spec: .*other\.yaml is not an OpenAPI 3 document\n$/,
     ],
     [
-      'an operation without an operationId',
+      'an operationId used twice',
       () => {
         writeFileSync(
-          join(dir, 'noid.yaml'),
-          'openapi: 3.1.0\ninfo: {title: t, version: "1"}\npaths:\n  /x:\n    get:\n      responses: {"200": {description: ok}}\ncomponents: {schemas: {}}\n',
+          join(dir, 'twice.yaml'),
+          'openapi: 3.1.0\ninfo: {title: t, version: "1"}\npaths:\n  /x:\n    get: {operationId: a, responses: {"200": {description: ok}}}\n    put: {operationId: a, responses: {"200": {description: ok}}}\ncomponents: {schemas: {}}\n',
         );
-        return ['--spec', join(dir, 'noid.yaml')];
+        return ['--spec', join(dir, 'twice.yaml')];
       },
-      /^verify: cannot use the spec: GET \/x has no operationId\n$/,
+      /^verify: cannot use the spec: operationId 'a' is used twice\n$/,
     ],
   ];
   it.each(cases)('%s', async (_name, argv, stderr) => {

@@ -138,6 +138,52 @@ function clampCodePoints(s: string, min: number, max: number): string {
   return points.join('');
 }
 
+/**
+ * A generator that cannot produce what a schema asks (a pattern and a length no string meets, a
+ * value the validator refuses whatever is drawn) gives up instead of drawing for ever: `what` says
+ * which value it was after.
+ */
+export class GeneratorGaveUp extends Error {
+  readonly what: string;
+
+  constructor(what: string, tries: number) {
+    super(`no value for ${what} in ${tries} tries`);
+    this.what = what;
+  }
+}
+
+/** Draws in a row that may miss before a `satisfying` filter gives up. */
+export const MAX_MISSES = 500;
+
+/**
+ * `arb.filter(predicate)` that throws GeneratorGaveUp after MAX_MISSES misses in a row, where
+ * fast-check's own filter would loop without end (and block the event loop with it).
+ */
+export function satisfying<T, U extends T = T>(
+  arb: fc.Arbitrary<T>,
+  predicate: ((value: T) => value is U) | ((value: T) => boolean),
+  what: string,
+): fc.Arbitrary<U> {
+  let misses = 0;
+  return arb.filter((value): value is U => {
+    if (predicate(value)) {
+      misses = 0;
+      return true;
+    }
+    if (++misses >= MAX_MISSES) {
+      misses = 0;
+      throw new GeneratorGaveUp(what, MAX_MISSES);
+    }
+    return false;
+  });
+}
+
+/** A schema in a few words, for a GeneratorGaveUp. */
+const schemaWords = (schema: JsonSchema): string => {
+  const text = JSON.stringify(schema);
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+};
+
 /** Options for the walker. */
 export interface SchemaArbitraryOptions {
   /** Resolves a `$ref` (e.g. `#/components/schemas/Id`) to its schema. */
@@ -296,27 +342,32 @@ export class SchemaArbitraries {
       return n >= min && (max === undefined || n <= max);
     };
     if (typeof schema.pattern === 'string') {
-      return this.matching(schema.pattern).filter(fits);
+      return satisfying(this.matching(schema.pattern), fits, `the string schema ${schemaWords(schema)}`);
     }
     switch (schema.format) {
       case 'email':
-        return fc.emailAddress().filter(fits);
+        return satisfying(fc.emailAddress(), fits, `the string schema ${schemaWords(schema)}`);
       case 'uri':
-        return webUrl({ query: true }).filter(fits);
+        return satisfying(webUrl({ query: true }), fits, `the string schema ${schemaWords(schema)}`);
       case 'uri-reference':
-        return fc
-          .oneof(
+        return satisfying(
+          fc.oneof(
             webUrl(),
             fc.array(fc.stringMatching(/^[A-Za-z0-9._~-]{1,12}$/), { minLength: 1, maxLength: 4 }).map((segs) => `/${segs.join('/')}`),
-          )
-          .filter(fits);
+          ),
+          fits,
+          `the string schema ${schemaWords(schema)}`,
+        );
       case 'date-time':
-        return fc
-          .date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2100-12-31T23:59:59Z'), noInvalidDate: true })
-          .chain((d) =>
-            fc.constantFrom(d.toISOString(), d.toISOString().replace(/\.\d{3}Z$/, 'Z'), d.toISOString().replace(/\.\d{3}Z$/, '+02:00')),
-          )
-          .filter(fits);
+        return satisfying(
+          fc
+            .date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2100-12-31T23:59:59Z'), noInvalidDate: true })
+            .chain((d) =>
+              fc.constantFrom(d.toISOString(), d.toISOString().replace(/\.\d{3}Z$/, 'Z'), d.toISOString().replace(/\.\d{3}Z$/, '+02:00')),
+            ),
+          fits,
+          `the string schema ${schemaWords(schema)}`,
+        );
     }
     const upper = max ?? Math.max(min, 40);
     const edges: Array<fc.Arbitrary<string>> = [fc.string({ unit: 'grapheme-ascii', minLength: min, maxLength: min })];
@@ -353,7 +404,9 @@ export class SchemaArbitraries {
       arb = fc.tuple(arb, fc.dictionary(names, value, { maxKeys: 2 })).map(([o, more]) => ({ ...more, ...o }));
     }
     const minProperties = num(schema.minProperties) ?? 0;
-    return minProperties > 0 ? arb.filter((o) => Object.keys(o).length >= minProperties) : arb;
+    return minProperties > 0
+      ? satisfying(arb, (o) => Object.keys(o).length >= minProperties, `the object schema ${schemaWords(schema)}`)
+      : arb;
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -437,9 +437,9 @@ components:
     expect(body?.content['application/json']?.maxBodyBytes).toBe(1);
   });
 
-  it('refuses an operation without operationId, and one operationId used twice', () => {
-    expect(() => operationSpecs(one('get: { responses: {} }'))).toThrow(new SpecError('GET /a has no operationId'));
-    expect(() => operationSpecs(one("get: { operationId: '' }"))).toThrow(new SpecError('GET /a has no operationId'));
+  it('names an operation without operationId by its method and path, and refuses one operationId used twice', () => {
+    expect(operationSpecs(one('get: { responses: {} }'))[0]!.id).toBe('GET /a');
+    expect(operationSpecs(one("get: { operationId: '' }"))[0]!.id).toBe('GET /a');
     expect(() => operationSpecs(one('get: { operationId: x }, put: { operationId: x }'))).toThrow(
       new SpecError("operationId 'x' is used twice"),
     );
@@ -628,10 +628,42 @@ describe('asOpenApiDocument', () => {
     ['Swagger 2', { swagger: '2.0', openapi: '2.0' }, 'spec.yaml is not an OpenAPI 3 document'],
     ['no version', { paths: {} }, 'spec.yaml is not an OpenAPI 3 document'],
     ['no paths', { openapi: '3.1.0', components: { schemas: {} } }, 'spec.yaml has no paths'],
-    ['no components', { openapi: '3.1.0', paths: {} }, 'spec.yaml has no component schemas'],
-    ['no schemas', { openapi: '3.1.0', paths: {}, components: { schemas: [] } }, 'spec.yaml has no component schemas'],
+    ['components that are a list', { openapi: '3.1.0', paths: {}, components: [] }, 'spec.yaml has components that are no mapping'],
+    [
+      'schemas that are a list',
+      { openapi: '3.1.0', paths: {}, components: { schemas: [] } },
+      'spec.yaml has component schemas that are no mapping',
+    ],
   ])('refuses %s', (_, parsed, message) => {
     expect(() => asOpenApiDocument(parsed, 'spec.yaml')).toThrow(new SpecError(message));
+  });
+
+  it('reads a document without components as one with no component schemas', () => {
+    expect(asOpenApiDocument({ openapi: '3.1.0', paths: {} }).components.schemas).toEqual({});
+  });
+
+  it("reads an OpenAPI 3.0 document's schemas as JSON Schema 2020-12: nullable, boolean exclusive bounds", () => {
+    const doc = asOpenApiDocument({
+      openapi: '3.0.3',
+      paths: {},
+      components: {
+        schemas: {
+          A: { type: 'string', nullable: true, enum: ['a'], example: { nullable: true } },
+          B: { type: 'integer', minimum: 1, exclusiveMinimum: true, maximum: 9, exclusiveMaximum: false },
+          C: { type: 'integer', nullable: false },
+        },
+      },
+    });
+    expect(doc.components.schemas).toEqual({
+      A: { type: ['string', 'null'], enum: ['a', null], example: { nullable: true } },
+      B: { type: 'integer', exclusiveMinimum: 1, maximum: 9 },
+      C: { type: 'integer' },
+    });
+  });
+
+  it('leaves an OpenAPI 3.1 document as it is', () => {
+    const schemas = { A: { type: 'string', nullable: true } };
+    expect(asOpenApiDocument({ openapi: '3.1.0', paths: {}, components: { schemas } }).components.schemas).toEqual(schemas);
   });
 
   it("calls the document 'the document' when it has no name", () => {

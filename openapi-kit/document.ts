@@ -74,6 +74,9 @@ export interface ParamSpec {
   schema: JsonSchema;
   /** JSON pointer of the schema in the document. */
   pointer: string;
+  /** How the value is written (`simple`, `form`…), when the document says; see ./parameters.ts. */
+  style?: string;
+  explode?: boolean;
 }
 
 export interface MediaSpec {
@@ -277,21 +280,24 @@ export function operationSpecs(doc: OpenApiDocument): OperationSpec[] {
       const op = item[method];
       if (!isRecord(op)) continue;
       const opPointer = `${itemPointer}/${method}`;
-      if (typeof op.operationId !== 'string' || op.operationId === '')
-        throw new SpecError(`${method.toUpperCase()} ${path} has no operationId`);
-      if (seen.has(op.operationId)) throw new SpecError(`operationId '${op.operationId}' is used twice`);
-      seen.add(op.operationId);
+      // operationId is optional in OpenAPI: an operation without one is named by its method and path.
+      const id = typeof op.operationId === 'string' && op.operationId !== '' ? op.operationId : `${method.toUpperCase()} ${path}`;
+      if (seen.has(id)) throw new SpecError(`operationId '${id}' is used twice`);
+      seen.add(id);
       const own = Array.isArray(op.parameters) ? op.parameters.map((p, i) => [p, `${opPointer}/parameters/${i}`] as const) : [];
       const params = new Map<string, ParamSpec>();
       for (const [raw, at] of [...shared, ...own]) {
         const p = follow(doc, raw, at);
-        params.set(`${String(p.node.in)}:${String(p.node.name)}`, {
+        const param: ParamSpec = {
           name: String(p.node.name),
           in: String(p.node.in),
           required: p.node.required === true,
           schema: isRecord(p.node.schema) ? p.node.schema : {},
           pointer: `${p.pointer}/schema`,
-        });
+        };
+        if (typeof p.node.style === 'string') param.style = p.node.style;
+        if (typeof p.node.explode === 'boolean') param.explode = p.node.explode;
+        params.set(`${param.in}:${param.name}`, param);
       }
       const responses: Record<string, ResponseSpec> = {};
       for (const [status, raw] of Object.entries(isRecord(op.responses) ? op.responses : {})) {
@@ -300,7 +306,7 @@ export function operationSpecs(doc: OpenApiDocument): OperationSpec[] {
       const security = securityOf(op.security) ?? securityOf(doc.security) ?? [];
       const secured = security.length > 0 && security.every((requirement) => Object.keys(requirement).length > 0);
       const spec: OperationSpec = {
-        id: op.operationId,
+        id,
         method: method.toUpperCase(),
         path,
         root,
@@ -434,8 +440,40 @@ export function asOpenApiDocument(parsed: unknown, name = 'the document'): OpenA
   if (!isRecord(parsed)) throw new SpecError(`${name} is not an OpenAPI document (no mapping at the top)`);
   if (typeof parsed.openapi !== 'string' || !parsed.openapi.startsWith('3.')) throw new SpecError(`${name} is not an OpenAPI 3 document`);
   if (!isRecord(parsed.paths)) throw new SpecError(`${name} has no paths`);
-  if (!isRecord(parsed.components) || !isRecord(parsed.components.schemas)) throw new SpecError(`${name} has no component schemas`);
-  return parsed as unknown as OpenApiDocument;
+  if (parsed.components !== undefined && !isRecord(parsed.components)) throw new SpecError(`${name} has components that are no mapping`);
+  const components = isRecord(parsed.components) ? parsed.components : {};
+  if (components.schemas !== undefined && !isRecord(components.schemas))
+    throw new SpecError(`${name} has component schemas that are no mapping`);
+  const doc = { ...parsed, components: { ...components, schemas: isRecord(components.schemas) ? components.schemas : {} } };
+  return (parsed.openapi.startsWith('3.0') ? asJsonSchema2020(doc) : doc) as unknown as OpenApiDocument;
+}
+
+/**
+ * An OpenAPI 3.0 document's schemas in the JSON Schema 2020-12 the validator speaks: `nullable: true`
+ * adds `null` to the type (and to an `enum`), and a boolean `exclusiveMinimum`/`exclusiveMaximum`
+ * becomes the number it qualifies. Everything else of 3.0's schema dialect reads the same.
+ */
+function asJsonSchema2020(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(asJsonSchema2020);
+  if (!isRecord(node)) return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) out[key] = key === 'example' || key === 'examples' ? value : asJsonSchema2020(value);
+  if (out.nullable === true) {
+    if (typeof out.type === 'string') out.type = [out.type, 'null'];
+    if (Array.isArray(out.enum) && !out.enum.includes(null)) out.enum = [...out.enum, null];
+  }
+  if (typeof out.nullable === 'boolean') delete out.nullable;
+  for (const [flag, bound] of [
+    ['exclusiveMinimum', 'minimum'],
+    ['exclusiveMaximum', 'maximum'],
+  ] as const) {
+    if (typeof out[flag] !== 'boolean') continue;
+    if (out[flag] === true && typeof out[bound] === 'number') {
+      out[flag] = out[bound];
+      delete out[bound];
+    } else delete out[flag];
+  }
+  return out;
 }
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;

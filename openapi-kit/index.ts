@@ -24,6 +24,7 @@ export * from './requests.ts';
 export * from './responses.ts';
 export * from './validator.ts';
 export * from './arbitraries.ts';
+export * from './parameters.ts';
 
 export class OpenApiSpec {
   readonly doc: OpenApiDocument;
@@ -44,7 +45,7 @@ export class OpenApiSpec {
       throw new SpecError(`the schemas cannot be compiled: ${error instanceof Error ? error.message : String(error)}`);
     }
     this.errors = errorConvention(this.doc, this.operations);
-    this.requests = new RequestChecker(this.validator);
+    this.requests = new RequestChecker(this.validator, this.doc);
   }
 
   byId(id: string): OperationSpec {

@@ -5,6 +5,7 @@
  * types and size). Strict mode of the Node server judges the app's requests with it.
  */
 import { escapeRegExp, isJsonMedia, mediaTypeOf, type MediaSpec, type OperationSpec } from './document.ts';
+import { decodeParam, explodes, shapeOf } from './parameters.ts';
 import { mediaMatches } from './responses.ts';
 import { describeProblem, type SchemaValidator } from './validator.ts';
 
@@ -32,9 +33,11 @@ export function pathSegments(op: OperationSpec, pathname: string): Record<string
 
 export class RequestChecker {
   private readonly validator: SchemaValidator;
+  private readonly doc: unknown;
 
-  constructor(validator: SchemaValidator) {
+  constructor(validator: SchemaValidator, doc: unknown) {
     this.validator = validator;
+    this.doc = doc;
   }
 
   private problem(pointer: string, value: unknown, label: string): string | null {
@@ -82,17 +85,17 @@ export class RequestChecker {
           out.push(`path parameter '${p.name}' is no valid %-encoding: '${raw}'`);
           continue;
         }
-        const found = this.problem(p.pointer, value, `path parameter '${p.name}'`);
+        const found = this.problem(p.pointer, decodeParam(this.doc, p, [value]), `path parameter '${p.name}'`);
         if (found) out.push(found);
       } else if (p.in === 'query') {
-        // A query parameter is one plain string (form style, no arrays).
+        // One value, read as its schema's type; several only for an exploded array (./parameters.ts).
         const given = query.getAll(p.name);
         if (given.length === 0) {
           if (p.required) out.push(`query parameter '${p.name}' is required`);
-        } else if (given.length > 1) {
+        } else if (given.length > 1 && !(explodes(p) && shapeOf(this.doc, p.schema, p.pointer) === 'array')) {
           out.push(`query parameter '${p.name}' is given ${given.length} times`);
         } else {
-          const found = this.problem(p.pointer, given[0], `query parameter '${p.name}'`);
+          const found = this.problem(p.pointer, decodeParam(this.doc, p, given), `query parameter '${p.name}'`);
           if (found) out.push(found);
         }
       }

@@ -26,11 +26,20 @@ export interface Options {
   runs: number;
   /** How many resources' single exchanges go side by side. */
   concurrency: number;
+  /** Seconds a request may wait for its whole answer. */
+  requestTimeout: number;
+  /** Seconds an operation's checks (and each stateful model) may take before the rest is reported as not exercised. */
+  operationTimeout: number;
+  /** Seconds the whole run may take before what is left is reported as not exercised (clean-up is still sent). */
+  timeLimit: number;
   quiet: boolean;
   help: boolean;
 }
 
 export const DEFAULT_RUNS = 25;
+export const DEFAULT_REQUEST_TIMEOUT_S = 10;
+export const DEFAULT_OPERATION_TIMEOUT_S = 60;
+export const DEFAULT_TIME_LIMIT_S = 600;
 export const DEFAULT_SPEC = 'openapi.yaml';
 
 export type Parsed = { ok: true; options: Options } | { ok: false; message: string };
@@ -65,7 +74,14 @@ Options:
   --concurrency N     check up to N resources side by side (default 1); each resource's
                       operations, and the stateful sequences, keep their order, and a seed
                       replays the same requests per operation at any N
-  --quiet             print only failures and the summary
+  --request-timeout S seconds a request may wait for its whole answer (default ${DEFAULT_REQUEST_TIMEOUT_S});
+                      a request past it is a failure of its operation
+  --operation-timeout S
+                      seconds one operation's checks, and one stateful model, may take
+                      (default ${DEFAULT_OPERATION_TIMEOUT_S}); what is left is reported as not exercised
+  --time-limit S      seconds the whole run may take (default ${DEFAULT_TIME_LIMIT_S}); what is left is
+                      reported as not exercised, and clean-up is still sent
+  --quiet             print only one line per operation, the failures and the summary
   --help              print this help
 
 Exit codes: 0 conformant, 1 not conformant, 2 could not run.`;
@@ -84,6 +100,9 @@ const VALUE_OPTIONS = new Set([
   '--rate',
   '--runs',
   '--concurrency',
+  '--request-timeout',
+  '--operation-timeout',
+  '--time-limit',
 ]);
 const FLAG_OPTIONS = new Set(['--read-only', '--quiet', '--help']);
 
@@ -120,6 +139,9 @@ export function parseArgs(argv: readonly string[], randomSeed: () => number = ()
     readOnly: false,
     runs: DEFAULT_RUNS,
     concurrency: 1,
+    requestTimeout: DEFAULT_REQUEST_TIMEOUT_S,
+    operationTimeout: DEFAULT_OPERATION_TIMEOUT_S,
+    timeLimit: DEFAULT_TIME_LIMIT_S,
     quiet: false,
     help: false,
   };
@@ -187,6 +209,16 @@ export function parseArgs(argv: readonly string[], randomSeed: () => number = ()
         else if (name === '--runs') options.runs = n;
         else if (name === '--concurrency') options.concurrency = n;
         else options.rate = n;
+        break;
+      }
+      case '--request-timeout':
+      case '--operation-timeout':
+      case '--time-limit': {
+        const n = positiveInteger(name, value);
+        if (typeof n === 'string') return fail(n);
+        if (name === '--request-timeout') options.requestTimeout = n;
+        else if (name === '--operation-timeout') options.operationTimeout = n;
+        else options.timeLimit = n;
         break;
       }
     }

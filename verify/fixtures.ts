@@ -6,7 +6,7 @@
  * changed; without one, verify creates its own and deletes it at the end.
  */
 import fc from 'fast-check';
-import { follow, isJsonMedia, isRecord, type CollectionSpec, type OperationSpec } from '../openapi-kit/index.ts';
+import { follow, isJsonMedia, isRecord, satisfying, type CollectionSpec, type OperationSpec } from '../openapi-kit/index.ts';
 import type { JsonSchema, SchemaArbitraries } from '../openapi-kit/index.ts';
 import type { Session } from './session.ts';
 import { bodyJson, type Exchange } from './target.ts';
@@ -30,10 +30,11 @@ export function sampleValid(
   seed: number,
   without: string[] = [],
 ): Row {
-  const arb = arbs
-    .valid(schema)
-    .map((v) => (isRecord(v) ? Object.fromEntries(Object.entries(v).filter(([k]) => !without.includes(k))) : v))
-    .filter((v) => session.spec.validator.atPointer(pointer, v).length === 0);
+  const arb = satisfying(
+    arbs.valid(schema).map((v) => (isRecord(v) ? Object.fromEntries(Object.entries(v).filter(([k]) => !without.includes(k))) : v)),
+    (v) => session.spec.validator.atPointer(pointer, v).length === 0,
+    `a valid value of #${pointer}`,
+  );
   const [value] = fc.sample(arb, { seed, numRuns: 1 });
   return value as Row;
 }

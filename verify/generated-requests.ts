@@ -21,10 +21,13 @@
 import fc from 'fast-check';
 import {
   collectionSpecs,
+  decodeParam,
+  explodes,
   isRecord,
   operationSpecs,
   resolveRef,
   SchemaValidator,
+  shapeOf,
   type MediaSpec,
   type OpenApiDocument,
   type OperationSpec,
@@ -936,8 +939,10 @@ interface Reason {
 
 export class RequestJudge {
   private readonly validator: SchemaValidator;
+  private readonly doc: OpenApiDocument;
 
   constructor(doc: OpenApiDocument) {
+    this.doc = doc;
     this.validator = new SchemaValidator(doc);
   }
 
@@ -956,7 +961,7 @@ export class RequestJudge {
         unspecified.push(`path ${p.name} sent unencoded`);
         continue;
       }
-      const problem = this.check(`path:${op.id}:${p.name}`, p.schema, textOf(v.value));
+      const problem = this.check(`path:${op.id}:${p.name}`, p.schema, decodeParam(this.doc, p, [textOf(v.value)]));
       // An operation whose input is a path id may answer a malformed id as an unknown one.
       if (problem) invalid.push({ why: `path ${p.name} ${problem}`, statuses: BAD_ID });
     }
@@ -970,9 +975,10 @@ export class RequestJudge {
       }
       for (const p of op.params.filter((x) => x.in === 'query')) {
         const values = r.query.entries.filter(([k]) => k === p.name).map(([, v]) => textOf(v));
-        if (values.length > 1) invalid.push({ why: `query ${p.name} given ${values.length} times`, statuses: MALFORMED });
-        else if (values.length === 1) {
-          const problem = this.check(`query:${op.id}:${p.name}`, p.schema, values[0]);
+        const repeats = explodes(p) && shapeOf(this.doc, p.schema, p.pointer) === 'array';
+        if (values.length > 1 && !repeats) invalid.push({ why: `query ${p.name} given ${values.length} times`, statuses: MALFORMED });
+        else if (values.length >= 1) {
+          const problem = this.check(`query:${op.id}:${p.name}`, p.schema, decodeParam(this.doc, p, values));
           if (problem) invalid.push({ why: `query ${p.name} ${problem}`, statuses: MALFORMED });
         }
       }

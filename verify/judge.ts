@@ -7,7 +7,7 @@
  *   an id that does not exist, 405, 409, 422…), never 400, 413 or 415, which say the request is
  *   wrong; a 5xx only where the operation documents one;
  * - an invalid request: a documented 4xx (its body then is the documented Error), and, when the
- *   document names the status for what is wrong (413 for a body over its limit, 415 for a media
+ *   operation lists the status for what is wrong (413 for a body over its limit, 415 for a media
  *   type it does not list…), that status;
  * - a request the document says nothing about: any documented answer;
  * - an exact expectation (the stateful model): one of the statuses given.
@@ -72,10 +72,13 @@ export function judge(spec: OpenApiSpec, op: OperationSpec, exchange: Exchange, 
       else if (status >= 500 && documented && has4xx)
         findings.push({ title: `an invalid request got ${status}, not a 4xx: ${why}`, violations: [] });
       else if (documented && status < 500 && expectation.statuses) {
-        const fits = [...expectation.statuses, ...invalidAlways(op)];
-        if (!fits.includes(status))
+        // Only a status the operation itself lists (as a code or its range) is named for the problem;
+        // one that answers bad requests under `default` alone names none, and any documented 4xx fits.
+        const named = expectation.statuses.filter((s) => op.statuses.includes(String(s)) || op.statuses.includes(`${String(s)[0]}XX`));
+        const fits = [...named, ...invalidAlways(op)];
+        if (named.length > 0 && !fits.includes(status))
           findings.push({
-            title: `an invalid request got ${status}; the document gives ${expectation.statuses.join(' or ')} for it: ${why}`,
+            title: `an invalid request got ${status}; the document gives ${named.join(' or ')} for it: ${why}`,
             violations: [],
           });
       }

@@ -96,6 +96,8 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       adminHeaders,
       ...(options.rate === undefined ? {} : { rate: options.rate }),
       ...(options.maxRequests === undefined ? {} : { maxRequests: options.maxRequests }),
+      timeoutMs: options.requestTimeout * 1000,
+      timeLimitMs: options.timeLimit * 1000,
     });
     const unreachable = await preflight(spec, target);
     if (unreachable) {
@@ -113,9 +115,16 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     const results = await runVerify(
       spec,
       target,
-      { seed: options.seed, runs: options.runs, readOnly: options.readOnly, ownServer: mock !== null, concurrency: options.concurrency },
+      {
+        seed: options.seed,
+        runs: options.runs,
+        readOnly: options.readOnly,
+        ownServer: mock !== null,
+        concurrency: options.concurrency,
+        operationTimeoutMs: options.operationTimeout * 1000,
+      },
       (session) => {
-        if (!options.quiet && io.progress) stopProgress = startProgress(session, io.progress).stop;
+        if (io.progress) stopProgress = startProgress(session, io.progress, { quiet: options.quiet }).stop;
       },
     ).finally(() => stopProgress());
     if (target.resends > 0)

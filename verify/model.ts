@@ -12,7 +12,7 @@
  * disproves a write, the write is blamed.
  */
 import fc from 'fast-check';
-import { compareSortValues, isRecord, type CollectionSpec, type OperationSpec } from '../openapi-kit/index.ts';
+import { compareSortValues, isRecord, satisfying, type CollectionSpec, type OperationSpec } from '../openapi-kit/index.ts';
 import type { SchemaArbitraries } from '../openapi-kit/index.ts';
 import { CollectionFixtures } from './fixtures.ts';
 import type { Session } from './session.ts';
@@ -47,6 +47,11 @@ export class CollectionModel {
     this.session = session;
     this.c = collection;
     this.arbs = arbs;
+  }
+
+  /** What the model is of, for the progress lines and time budget notes. */
+  get name(): string {
+    return this.c.path;
   }
 
   /** The operations the model exercises. */
@@ -131,9 +136,11 @@ export class CollectionModel {
     const input = this.input()!;
     const idSchema = this.c.read.params.find((p) => p.name === this.c.idParam);
     const newId = idSchema
-      ? this.arbs
-          .valid(idSchema.schema)
-          .filter((v): v is string => typeof v === 'string' && this.session.spec.validator.atPointer(idSchema.pointer, v).length === 0)
+      ? satisfying(
+          this.arbs.valid(idSchema.schema),
+          (v): v is string => typeof v === 'string' && this.session.spec.validator.atPointer(idSchema.pointer, v).length === 0,
+          `a string id of ${this.c.itemPath} (#${idSchema.pointer})`,
+        )
       : fc.constant('verify-1');
     const out: Array<fc.Arbitrary<Cmd>> = [
       input.map((v) => this.create(v, undefined)),
@@ -502,10 +509,13 @@ export class CollectionModel {
   private input(): fc.Arbitrary<Row> | null {
     const media = this.c.create.body?.content['application/json'];
     if (!media) return null;
-    return this.arbs
-      .valid(media.schema)
-      .map((v) => (isRecord(v) ? Object.fromEntries(Object.entries(v).filter(([k]) => k !== this.c.idParam)) : v))
-      .filter((v): v is Row => isRecord(v) && this.session.spec.validator.atPointer(media.pointer, v).length === 0);
+    return satisfying(
+      this.arbs
+        .valid(media.schema)
+        .map((v) => (isRecord(v) ? Object.fromEntries(Object.entries(v).filter(([k]) => k !== this.c.idParam)) : v)),
+      (v): v is Row => isRecord(v) && this.session.spec.validator.atPointer(media.pointer, v).length === 0,
+      `a create body of ${this.c.path} without its id (#${media.pointer})`,
+    );
   }
 
   /**

@@ -16,7 +16,7 @@
  * nothing more), then the same key with another body (422, and nothing changes).
  */
 import fc from 'fast-check';
-import { isRecord, type OperationSpec } from '../openapi-kit/index.ts';
+import { isRecord, satisfying, type OperationSpec } from '../openapi-kit/index.ts';
 import { fileBytes, goodFiles, type FilePart } from './generated-requests.ts';
 import type { SchemaArbitraries } from '../openapi-kit/index.ts';
 import { ProfileFixture, type ProfileOps } from './fixtures.ts';
@@ -75,6 +75,11 @@ export class ProfileModel {
     this.arbs = arbs;
   }
 
+  /** What the model is of, for the progress lines and time budget notes. */
+  get name(): string {
+    return this.ops.create.path;
+  }
+
   get operations(): OperationSpec[] {
     const o = this.ops;
     return [o.mine, o.create, o.update, o.remove, o.avatar].filter((x): x is OperationSpec => x !== undefined);
@@ -105,12 +110,12 @@ export class ProfileModel {
     const json = op.body?.content['application/json'];
     const form = op.body?.content['multipart/form-data'];
     const fields = json
-      ? this.arbs
-          .valid(json.schema)
-          .filter(
-            (v): v is Row =>
-              isRecord(v) && Object.keys(v).length >= minFields && this.session.spec.validator.atPointer(json.pointer, v).length === 0,
-          )
+      ? satisfying(
+          this.arbs.valid(json.schema),
+          (v): v is Row =>
+            isRecord(v) && Object.keys(v).length >= minFields && this.session.spec.validator.atPointer(json.pointer, v).length === 0,
+          `a body of ${op.id} with at least ${minFields} fields (#${json.pointer})`,
+        )
       : fc.constant<Row>({});
     const variants: Array<fc.Arbitrary<Payload>> = [fields.map((f) => ({ fields: f, form: false, avatar: null }))];
     const field = form?.fileFields.includes('avatar') ? 'avatar' : undefined;

@@ -80,7 +80,7 @@ const MAX_FAILURES_KEPT = 3;
 interface Entry {
   op: OperationSpec;
   seen: Map<number, number>;
-  checks: Map<CheckName, { requests: number; failures: Failure[]; dropped: number; skip?: string; note?: string }>;
+  checks: Map<CheckName, { requests: number; failures: Failure[]; dropped: number; skip?: string; note?: string; cut?: string }>;
   skip?: string;
 }
 
@@ -165,6 +165,30 @@ export class Results {
   /** Marks a whole operation as not exercised, and why. */
   skipOperation(op: OperationSpec, why: string): void {
     this.entry(op).skip ??= why;
+  }
+
+  /**
+   * A check that could not be exercised in full: skipped when it sent nothing, else a note beside
+   * what it did send.
+   */
+  unexercised(op: OperationSpec, check: CheckName, why: string): void {
+    const c = this.check(op, check);
+    c.cut ??= why;
+    if (c.requests > 0) c.note ??= why;
+    else c.skip ??= why;
+  }
+
+  /** An operation's figures so far, for the progress lines. */
+  tally(op: OperationSpec): { requests: number; failures: number; unexercised: string[] } {
+    let requests = 0;
+    let failures = 0;
+    const unexercised: string[] = [];
+    for (const [name, c] of this.entry(op).checks) {
+      if (name !== 'responses') requests += c.requests;
+      failures += c.failures.length + c.dropped;
+      if (c.cut) unexercised.push(`${name}: ${c.cut}`);
+    }
+    return { requests, failures, unexercised };
   }
 
   note(op: OperationSpec, check: CheckName, note: string): void {

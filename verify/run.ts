@@ -11,7 +11,7 @@ import { CollectionModel } from './model.ts';
 import { ProfileModel } from './profile-model.ts';
 import { Results } from './results.ts';
 import { DESTRUCTIVE, SingleExchanges } from './singles.ts';
-import { SAFE_METHODS, Session, unlessBudgetSpent, type SessionOptions } from './session.ts';
+import { exercise, SAFE_METHODS, Session, unlessBudgetSpent, type SessionOptions } from './session.ts';
 import { resourceOf, type Target } from './target.ts';
 
 export async function runVerify(
@@ -43,7 +43,7 @@ export async function runVerify(
     await eachAtMost(options.concurrency ?? 1, byResource(spec.operations), async (ops) => {
       for (const op of ops) {
         if (session.canSend) await singles.operation(op);
-        else results.skipOperation(op, 'the request budget (--max-requests) is spent');
+        else results.skipOperation(op, session.target.stopReason);
       }
     });
   } finally {
@@ -57,19 +57,20 @@ export async function runVerify(
   if (options.readOnly) {
     for (const op of spec.operations) results.skip(op, 'stateful', '--read-only: the sequences create, replace and delete');
   } else {
-    for (const collection of spec.collections) {
-      const model = new CollectionModel(session, collection, generator.schemas);
+    const models = [
+      ...spec.collections.map((c) => new CollectionModel(session, c, generator.schemas)),
+      ...(pOps ? [new ProfileModel(session, pOps, generator.schemas)] : []),
+    ];
+    for (const model of models) {
       for (const op of model.operations) modelled.add(op.id);
-      if (session.canSend) await model.run();
-    }
-    if (pOps) {
-      const model = new ProfileModel(session, pOps, generator.schemas);
-      for (const op of model.operations) modelled.add(op.id);
-      if (session.canSend) await model.run();
+      if (!session.canSend) continue;
+      await session.timed(model.operations, 'stateful', `the stateful model of ${model.name}`, () =>
+        exercise(session, model.operations, 'stateful', () => model.run()),
+      );
     }
     for (const op of spec.operations) {
       if (!modelled.has(op.id)) results.skip(op, 'stateful', 'no stateful model covers this operation');
-      else if (!session.canSend) results.skip(op, 'stateful', 'the request budget (--max-requests) is spent');
+      else if (!session.canSend) results.skip(op, 'stateful', session.target.stopReason);
     }
     if (session.exampleAnswers.size > 0)
       results.notes.push(

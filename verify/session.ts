@@ -4,7 +4,7 @@
  * happen (check "responses"); generated exchanges return their findings to the property that sent
  * them, which reports its shrunk counterexample once.
  */
-import type { OpenApiSpec, OperationSpec } from '../openapi-kit/index.ts';
+import { GeneratorGaveUp, type OpenApiSpec, type OperationSpec } from '../openapi-kit/index.ts';
 import { judge, type Expectation, type Finding } from './judge.ts';
 import type { CheckName, Results } from './results.ts';
 import { BudgetSpent, type Exchange, type Outgoing, type Target } from './target.ts';
@@ -17,6 +17,8 @@ export interface SessionOptions {
   ownServer: boolean;
   /** How many resources' single exchanges run side by side (default 1: one at a time). */
   concurrency?: number;
+  /** Milliseconds one operation's checks, and one stateful model, may take (default: no limit). */
+  operationTimeoutMs?: number;
 }
 
 export interface Judged {
@@ -46,6 +48,8 @@ export const SAFE_METHODS: readonly string[] = ['GET', 'HEAD', 'OPTIONS', 'TRACE
 export class Session {
   /** What each property is doing, for the progress line. */
   activity = '';
+  /** Called when an operation's single exchanges, or a stateful model's sequences, are done (the per-operation progress lines). */
+  onDone: ((ops: readonly OperationSpec[], phase: 'checks' | 'stateful', ms: number) => void) | undefined;
   /** Operations whose stateful failure was an answer equal to the document's example (a server that keeps no state). */
   readonly exampleAnswers = new Set<string>();
 
@@ -89,10 +93,43 @@ export class Session {
     return (this.options.seed ^ h) | 0;
   }
 
+  /** Runs `work` within the operation time budget (--operation-timeout), then reports it done. */
+  async timed(ops: readonly OperationSpec[], phase: 'checks' | 'stateful', what: string, work: () => Promise<void>): Promise<void> {
+    const started = Date.now();
+    const ms = this.options.operationTimeoutMs ?? Number.POSITIVE_INFINITY;
+    await this.target.within(ms, `${what}'s time budget (--operation-timeout ${ms / 1000} s) was spent`, work);
+    this.onDone?.(ops, phase, Date.now() - started);
+  }
+
   /** Whether the run may still send (the budget is not spent). */
   get canSend(): boolean {
     return !this.target.budgetSpent;
   }
+}
+
+/**
+ * Runs one check of `ops`. A generator that gives up, or a budget spent on the way (requests,
+ * the run's time, the operation's time), ends it, and the check says so instead of a verdict it
+ * did not earn.
+ */
+export async function exercise(
+  session: Session,
+  ops: readonly OperationSpec[],
+  check: CheckName,
+  work: () => Promise<void>,
+): Promise<void> {
+  try {
+    await work();
+  } catch (error) {
+    if (error instanceof GeneratorGaveUp) {
+      for (const op of ops)
+        session.results.unexercised(op, check, `not exercised: the generator gave up: ${error.message} (seed ${session.options.seed})`);
+      return;
+    }
+    if (!(error instanceof BudgetSpent)) throw error;
+  }
+  const stopped = session.target.refusing;
+  if (stopped) for (const op of ops) session.results.unexercised(op, check, `not exercised in full: ${stopped}`);
 }
 
 /** Runs `work`; a spent budget ends it quietly (the caller reports what was not exercised). */

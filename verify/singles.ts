@@ -15,7 +15,16 @@
  * request judge of the contract tests; the answer is judged by ./judge.ts.
  */
 import fc from 'fast-check';
-import { isRecord, type OperationSpec } from '../openapi-kit/index.ts';
+import {
+  decodeParam,
+  encodeParam,
+  GeneratorGaveUp,
+  isJsonMedia,
+  isRecord,
+  satisfying,
+  type OperationSpec,
+  type ParamSpec,
+} from '../openapi-kit/index.ts';
 import {
   buildAt,
   RequestJudge,
@@ -27,11 +36,11 @@ import {
   type PathValue,
   type Query,
 } from './generated-requests.ts';
-import { textOf, type JsonSchema } from '../openapi-kit/index.ts';
+import { textOf } from '../openapi-kit/index.ts';
 import type { CollectionFixtures, ProfileFixture, ProfileOps } from './fixtures.ts';
 import type { Expectation, Finding } from './judge.ts';
 import type { CheckName } from './results.ts';
-import { Counterexample, SAFE_METHODS, unlessBudgetSpent, type Session } from './session.ts';
+import { Counterexample, exercise, SAFE_METHODS, type Session } from './session.ts';
 import { BudgetSpent, type Exchange, type Outgoing } from './target.ts';
 
 /** An id no record has: what a request that must not touch real data is sent to. */
@@ -128,12 +137,17 @@ export class SingleExchanges {
   // Arbitraries
   // ---------------------------------------------------------------------------------------------
 
-  /** A valid value of a schema, checked by ajv, as text for a URL. */
-  private validText(pointer: string, schema: JsonSchema): fc.Arbitrary<string> {
-    return this.arbs
-      .valid(schema)
-      .map((v) => (typeof v === 'string' ? v : JSON.stringify(v)))
-      .filter((v) => this.session.spec.validator.atPointer(pointer, v).length === 0);
+  /**
+   * A valid value of a parameter's schema, as the texts it is sent as (one per item of an exploded
+   * query array): checked by ajv on the value the server reads back from those texts.
+   */
+  private validTexts(p: ParamSpec): fc.Arbitrary<string[]> {
+    const { doc, validator } = this.session.spec;
+    return satisfying(
+      this.arbs.valid(p.schema).map((v) => encodeParam(p, v)),
+      (texts) => validator.atPointer(p.pointer, decodeParam(doc, p, texts)).length === 0,
+      `the ${p.in} parameter '${p.name}' (#${p.pointer})`,
+    );
   }
 
   /** Requests meant to be valid: the record's own id or another valid one, documented query values, bodies of the documented schemas. */
@@ -142,7 +156,7 @@ export class SingleExchanges {
     const path = fc.record(
       Object.fromEntries(
         pathParams.map((p) => {
-          const literal = this.validText(p.pointer, p.schema).map((value): PathValue => ({ kind: 'literal', value, encode: true }));
+          const literal = this.validTexts(p).map((texts): PathValue => ({ kind: 'literal', value: texts[0] ?? '', encode: true }));
           const idLike = this.itemCollection(op) !== undefined || this.isProfileItem(op);
           return [
             p.name,
@@ -160,9 +174,9 @@ export class SingleExchanges {
         : fc
             .subarray(queryParams)
             .chain((chosen) =>
-              fc.tuple(...chosen.map((p) => this.validText(p.pointer, p.schema).map((v): [string, string] => [p.name, v]))),
+              fc.tuple(...chosen.map((p) => this.validTexts(p).map((texts) => texts.map((v): [string, string] => [p.name, v])))),
             )
-            .map((entries): Query => ({ kind: 'params', entries }));
+            .map((entries): Query => ({ kind: 'params', entries: entries.flat() }));
     const body = op.body ? this.validBody(op) : fc.constant<Body>({ kind: 'none' });
     return fc
       .record({ path, query, body })
@@ -174,21 +188,22 @@ export class SingleExchanges {
     const variants: Array<fc.Arbitrary<Body>> = [];
     const idParams = op.params.filter((p) => p.in === 'path').map((p) => p.name);
     for (const media of Object.values(op.body?.content ?? {})) {
-      if (media.media === 'application/json') {
+      if (isJsonMedia(media.media)) {
         variants.push(
-          this.arbs
-            .valid(media.schema)
-            .filter((v) => this.session.spec.validator.atPointer(media.pointer, v).length === 0)
-            .chain((value) => {
-              // A body that repeats a path parameter carries the URL's value, or leaves it out.
-              const repeats = isRecord(value) && idParams.some((k) => k in value);
-              if (!repeats) return fc.constant<Body>({ kind: 'json', contentType: 'application/json', value, note: 'valid' });
-              const without = Object.fromEntries(Object.entries(value as Record<string, unknown>).filter(([k]) => !idParams.includes(k)));
-              return fc.constantFrom<Body>(
-                { kind: 'json', contentType: 'application/json', value: without, note: 'valid' },
-                { kind: 'json', contentType: 'application/json', value, note: "valid, with the URL's id", idFromPath: true },
-              );
-            }),
+          satisfying(
+            this.arbs.valid(media.schema),
+            (v) => this.session.spec.validator.atPointer(media.pointer, v).length === 0,
+            `the ${media.media} body (#${media.pointer})`,
+          ).chain((value) => {
+            // A body that repeats a path parameter carries the URL's value, or leaves it out.
+            const repeats = isRecord(value) && idParams.some((k) => k in value);
+            if (!repeats) return fc.constant<Body>({ kind: 'json', contentType: media.media, value, note: 'valid' });
+            const without = Object.fromEntries(Object.entries(value as Record<string, unknown>).filter(([k]) => !idParams.includes(k)));
+            return fc.constantFrom<Body>(
+              { kind: 'json', contentType: media.media, value: without, note: 'valid' },
+              { kind: 'json', contentType: media.media, value, note: "valid, with the URL's id", idFromPath: true },
+            );
+          }),
         );
       } else if (media.media === 'multipart/form-data') {
         const text = this.arbs.valid(this.ctx.generator.textFieldsSchema(media));
@@ -233,10 +248,25 @@ export class SingleExchanges {
     });
     const out: GeneratedRequest[] = [];
     const sample = <T>(arb: fc.Arbitrary<T>): T | undefined => fc.sample(arb, { seed, numRuns: 1 })[0];
+    // A canonical case the schema leaves no room for is left out; the random ones still run.
+    const sampleIfAny = <T>(arb: fc.Arbitrary<T>): T | undefined => {
+      try {
+        return sample(arb);
+      } catch (error) {
+        if (error instanceof GeneratorGaveUp) return undefined;
+        throw error;
+      }
+    };
     const json = op.body?.content['application/json'];
     const validBody = fc.sample(this.validBody(op), { seed, numRuns: 1 })[0];
     if (json) {
-      const value = sample(this.arbs.valid(json.schema).filter((v) => this.session.spec.validator.atPointer(json.pointer, v).length === 0));
+      const value = sample(
+        satisfying(
+          this.arbs.valid(json.schema),
+          (v) => this.session.spec.validator.atPointer(json.pointer, v).length === 0,
+          `the application/json body (#${json.pointer})`,
+        ),
+      );
       const schema = this.arbs.normalize(json.schema);
       const required = Array.isArray(schema.required) ? schema.required.map(String) : [];
       if (isRecord(value)) {
@@ -259,11 +289,14 @@ export class SingleExchanges {
       if (p.in !== 'path' && p.in !== 'query') continue;
       // Short values: a URL past the server's header limit (16 KB for Node) tests the HTTP parser, not the API.
       // A path value keeps the URL on the operation ('', '.' and '..' would make it another URL).
-      const bad = sample(
-        this.arbs
-          .invalid(p.schema)
-          .filter((v) => (typeof v.value === 'string' && v.value.length <= 200) || typeof v.value === 'number')
-          .filter((v) => p.in !== 'path' || !['', '.', '..'].includes(String(v.value))),
+      const bad = sampleIfAny(
+        satisfying(
+          this.arbs.invalid(p.schema),
+          (v) =>
+            ((typeof v.value === 'string' && v.value.length <= 200) || typeof v.value === 'number') &&
+            (p.in !== 'path' || !['', '.', '..'].includes(String(v.value))),
+          `an invalid short value of the ${p.in} parameter '${p.name}' (#${p.pointer})`,
+        ),
       );
       if (!bad) continue;
       const value = String(bad.value);
@@ -450,7 +483,7 @@ export class SingleExchanges {
     await this.refused(op, 'member');
   }
 
-  /** Every single-exchange check of one operation. */
+  /** Every single-exchange check of one operation, within its time budget. */
   async operation(op: OperationSpec): Promise<void> {
     const { readOnly, runs } = this.session.options;
     if (readOnly && !SAFE_METHODS.includes(op.method)) {
@@ -459,16 +492,23 @@ export class SingleExchanges {
         this.session.results.skip(op, check, `--read-only: ${op.method} is not a safe method`);
       return;
     }
-    await unlessBudgetSpent(() => this.property(op, 'valid input', this.validRequest(op), runs));
-    await unlessBudgetSpent(() => this.property(op, 'invalid input', this.invalidRequest(op), runs, this.canonicalInvalid(op)));
-    await unlessBudgetSpent(() => this.anonymous(op));
-    await unlessBudgetSpent(() => this.memberWithoutRole(op));
-    const limits = this.limitRequest(op);
-    if (limits) await unlessBudgetSpent(() => this.property(op, 'limits', limits, Math.max(3, Math.ceil(runs / 8))));
-    else this.session.results.skip(op, 'limits', 'the document states no size limit for its input');
-    if (!this.session.canSend) {
-      for (const check of ['valid input', 'invalid input', 'limits'] as const)
-        this.session.results.skip(op, check, 'the request budget (--max-requests) is spent');
-    }
+    const session = this.session;
+    await session.timed([op], 'checks', op.id, async () => {
+      if (op.body?.required && Object.keys(op.body.content).every((m) => !isJsonMedia(m) && m !== 'multipart/form-data'))
+        session.results.unexercised(
+          op,
+          'valid input',
+          `not exercised: verify writes no valid body of ${Object.keys(op.body.content).join(', ') || 'no media type'} (only JSON and multipart/form-data)`,
+        );
+      else await exercise(session, [op], 'valid input', () => this.property(op, 'valid input', this.validRequest(op), runs));
+      await exercise(session, [op], 'invalid input', async () => {
+        await this.property(op, 'invalid input', this.invalidRequest(op), runs, this.canonicalInvalid(op));
+        await this.anonymous(op);
+        await this.memberWithoutRole(op);
+      });
+      const limits = this.limitRequest(op);
+      if (limits) await exercise(session, [op], 'limits', () => this.property(op, 'limits', limits, Math.max(3, Math.ceil(runs / 8))));
+      else session.results.skip(op, 'limits', 'the document states no size limit for its input');
+    });
   }
 }

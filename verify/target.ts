@@ -15,6 +15,7 @@
  * answer, and the server has processed nothing. Such a request is sent once more, on a new
  * connection, and is no failure; a reset on a new connection, or after part of an answer, is one.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
@@ -51,11 +52,21 @@ export interface Exchange {
   ms: number;
 }
 
-/** The request budget (--max-requests) is spent: nothing more is sent but clean-up. */
+/**
+ * Nothing more is sent but clean-up: the request budget (--max-requests) or the run's time
+ * (--time-limit) is spent, or, for the operation at hand only, its time (--operation-timeout).
+ */
 export class BudgetSpent extends Error {
-  constructor() {
-    super('the request budget (--max-requests) is spent');
+  constructor(why = 'the request budget (--max-requests) is spent') {
+    super(why);
   }
+}
+
+/** A stretch of the run with a time budget of its own (one operation's checks, one stateful model). */
+interface TimeScope {
+  at: number;
+  why: string;
+  spent: boolean;
 }
 
 export interface TargetOptions {
@@ -68,6 +79,8 @@ export interface TargetOptions {
   rate?: number;
   maxRequests?: number;
   timeoutMs?: number;
+  /** Milliseconds the whole run may send for (clean-up excepted). */
+  timeLimitMs?: number;
 }
 
 export interface Outgoing {
@@ -237,8 +250,13 @@ export class Target {
   private next = 0;
   /** Requests sent, clean-up included. */
   sent = 0;
-  /** Set once the budget ran out. */
+  /** Set once the budget ran out: the request budget or the run's time. */
   budgetSpent = false;
+  /** Why nothing more is sent, once budgetSpent. */
+  stopReason = '';
+  private readonly runDeadline: number;
+  private readonly timeLimitMs: number;
+  private readonly scopes = new AsyncLocalStorage<TimeScope>();
   /** Requests sent again because the server closed a kept-alive connection as they went out. */
   resends = 0;
   private readonly agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) };
@@ -268,7 +286,10 @@ export class Target {
     rate,
     maxRequests,
     timeoutMs = REQUEST_TIMEOUT_MS,
+    timeLimitMs = Number.POSITIVE_INFINITY,
   }: TargetOptions) {
+    this.timeLimitMs = timeLimitMs;
+    this.runDeadline = Date.now() + timeLimitMs;
     const api = new URL(baseUrl);
     this.bases = { api: baseUrl.replace(/\/+$/, ''), root: api.origin };
     this.injected = headers;
@@ -299,10 +320,7 @@ export class Target {
    * (clean-up). A request that gets no answer is an exchange without a response, not an exception.
    */
   async send(op: OperationSpec | null, out: Outgoing, { essential = false } = {}): Promise<Exchange> {
-    if (!essential && this.sent >= this.maxRequests) {
-      this.budgetSpent = true;
-      throw new BudgetSpent();
-    }
+    if (!essential) this.mayStillSend();
     await this.pace();
     this.sent++;
     const headers = new Headers(out.headers);
@@ -360,6 +378,40 @@ export class Target {
     }
     this.onExchange?.(exchange);
     return exchange;
+  }
+
+  /** Throws BudgetSpent when the request budget, the run's time or the current scope's time is spent. */
+  private mayStillSend(): void {
+    if (this.sent >= this.maxRequests) this.stop('the request budget (--max-requests) is spent');
+    if (Date.now() >= this.runDeadline) this.stop(`the run's time limit (--time-limit ${this.timeLimitMs / 1000} s) was reached`);
+    const scope = this.scopes.getStore();
+    if (scope && Date.now() >= scope.at) {
+      scope.spent = true;
+      throw new BudgetSpent(scope.why);
+    }
+  }
+
+  /** Why requests are refused right now (the run's budget or the current scope's), or null. */
+  get refusing(): string | null {
+    if (this.budgetSpent) return this.stopReason;
+    const scope = this.scopes.getStore();
+    return scope?.spent ? scope.why : null;
+  }
+
+  private stop(why: string): never {
+    if (!this.budgetSpent) this.stopReason = why;
+    this.budgetSpent = true;
+    throw new BudgetSpent(this.stopReason);
+  }
+
+  /**
+   * Runs `work` with a time budget of its own: once `ms` have passed, its requests throw BudgetSpent
+   * (`why`) as a spent run budget does. Whether the budget ran out.
+   */
+  async within(ms: number, why: string, work: () => Promise<void>): Promise<boolean> {
+    const scope: TimeScope = { at: Date.now() + ms, why, spent: false };
+    await this.scopes.run(scope, work);
+    return scope.spent;
   }
 
   /** Whose credentials a request of `op` carries unless it says: the admin's where the operation needs a role and an admin was given. */
