@@ -345,6 +345,22 @@ export class SchemaArbitraries {
       return satisfying(this.matching(schema.pattern), fits, `the string schema ${schemaWords(schema)}`);
     }
     switch (schema.format) {
+      case 'uuid':
+        return satisfying(fc.uuid(), fits, `the string schema ${schemaWords(schema)}`);
+      case 'date':
+        return satisfying(
+          fc
+            .date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2100-12-31T00:00:00Z'), noInvalidDate: true })
+            .map((d) => d.toISOString().slice(0, 10)),
+          fits,
+          `the string schema ${schemaWords(schema)}`,
+        );
+      case 'ipv4':
+        return satisfying(fc.ipV4(), fits, `the string schema ${schemaWords(schema)}`);
+      case 'ipv6':
+        return satisfying(fc.ipV6(), fits, `the string schema ${schemaWords(schema)}`);
+      case 'hostname':
+        return satisfying(fc.domain(), fits, `the string schema ${schemaWords(schema)}`);
       case 'email':
         return satisfying(fc.emailAddress(), fits, `the string schema ${schemaWords(schema)}`);
       case 'uri':

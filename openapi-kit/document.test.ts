@@ -581,6 +581,35 @@ components: { schemas: {} }`);
   });
 });
 
+describe("a collection's ids: x-sequential-ids and the record's id field", () => {
+  const collection = (pathExtra: string, record: string) => {
+    const d = doc(`openapi: 3.1.0
+paths:
+  /xs:
+    ${pathExtra}
+    get: { operationId: list }
+    post: { operationId: create, requestBody: { content: { application/json: {} } }, responses: { '201': {} } }
+  /xs/{xId}:
+    get: { operationId: read, responses: { '200': { content: { application/json: { schema: ${record} } } } } }
+components: { schemas: { Base: { properties: { xId: { type: string } } } } }`);
+    return collectionSpecs(d, operationSpecs(d))[0]!;
+  };
+
+  it('reads whether a create without an id gets the next integer, false when unsaid', () => {
+    expect(collection('x-sequential-ids: true', '{}').sequentialIds).toBe(true);
+    expect(collection('x-sequential-ids: false', '{}').sequentialIds).toBe(false);
+    expect(collection('', '{}').sequentialIds).toBe(false);
+    expect(() => collection("x-sequential-ids: 'yes'", '{}')).toThrow(new SpecError('x-sequential-ids of /xs must be true or false'));
+  });
+
+  it("takes the id from the record's field named as the path parameter, through allOf, else from id", () => {
+    expect(collection('', '{ properties: { xId: {}, name: {} } }').idField).toBe('xId');
+    expect(collection('', "{ allOf: [{ $ref: '#/components/schemas/Base' }] }").idField).toBe('xId');
+    expect(collection('', '{ properties: { id: {}, name: {} } }').idField).toBe('id');
+    expect(collection('', '{}').idField).toBe('id');
+  });
+});
+
 describe('compareSortValues', () => {
   it('orders numbers by value, not by their text', () => {
     expect(compareSortValues(9, 10)).toBeLessThan(0);

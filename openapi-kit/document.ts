@@ -348,6 +348,13 @@ export interface CollectionSpec {
   itemPath: string;
   /** The item path's parameter that holds the record id. */
   idParam: string;
+  /** The record's field that holds its id: the parameter's name where the record has that field, else `id`. */
+  idField: string;
+  /**
+   * A create without an id gets the next integer above every numeric id present
+   * (`x-sequential-ids: true` on the collection's path); otherwise the server's ids are only unique.
+   */
+  sequentialIds: boolean;
   list: OperationSpec;
   create: OperationSpec;
   read: OperationSpec;
@@ -399,7 +406,13 @@ export function collectionSpecs(doc: OpenApiDocument, ops: readonly OperationSpe
       read: on(itemPath, 'GET')!,
       others: ops.filter((o) => (o.path === path || o.path === itemPath) && !known.includes(o)),
       replaceChecksBodyId: false,
+      idField: recordFields(doc, on(itemPath, 'GET')!).includes(idParam) ? idParam : 'id',
+      sequentialIds: false,
     };
+    const sequential = item['x-sequential-ids'];
+    if (sequential !== undefined && typeof sequential !== 'boolean')
+      throw new SpecError(`x-sequential-ids of ${path} must be true or false`);
+    spec.sequentialIds = sequential === true;
     const order = readOrder(isRecord(item.get) ? item.get['x-sort'] : undefined, path);
     if (order) spec.order = order;
     const rawReplace = doc.paths[itemPath]?.put;
@@ -420,6 +433,21 @@ export function collectionSpecs(doc: OpenApiDocument, ops: readonly OperationSpe
     out.push(spec);
   }
   return out;
+}
+
+/** The top-level fields of a read's 200 JSON record (its own properties and those of an allOf). */
+function recordFields(doc: unknown, read: OperationSpec): string[] {
+  const content = read.responses['200']?.content?.find((c) => isJsonMedia(c.media));
+  if (!content?.schema) return [];
+  const fields: string[] = [];
+  const visit = (schema: unknown, pointer: string, depth: number) => {
+    if (depth > 10) return;
+    const { node } = follow(doc, schema, pointer);
+    if (isRecord(node.properties)) fields.push(...Object.keys(node.properties));
+    if (Array.isArray(node.allOf)) node.allOf.forEach((part, i) => visit(part, `${pointer}/allOf/${i}`, depth + 1));
+  };
+  visit(content.schema, content.pointer ?? '', 0);
+  return fields;
 }
 
 export const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -39,9 +39,10 @@ export function sampleValid(
   return value as Row;
 }
 
-const idOf = (exchange: Exchange): string | undefined => {
+const idOf = (exchange: Exchange, field = 'id'): string | undefined => {
   const body = bodyJson(exchange.response);
-  return isRecord(body) && typeof body.id === 'string' ? body.id : undefined;
+  const id = isRecord(body) ? body[field] : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
 };
 
 export class CollectionFixtures {
@@ -65,7 +66,7 @@ export class CollectionFixtures {
   sample(key: string): Row {
     const media = this.collection.create.body!.content['application/json']!;
     return sampleValid(this.session, this.arbs, media.pointer, media.schema, this.session.seedOf(`${this.collection.name}:${key}`), [
-      this.collection.idParam,
+      this.collection.idField,
     ]);
   }
 
@@ -87,9 +88,9 @@ export class CollectionFixtures {
     const records: Row[] = [];
     const items = this.itemPointer();
     for (const row of body) {
-      const id = isRecord(row) ? row[this.collection.idParam] : undefined;
-      if (typeof id !== 'string' || ids.has(id)) continue;
-      ids.add(id);
+      const raw = isRecord(row) ? row[this.collection.idField] : undefined;
+      if ((typeof raw !== 'string' && typeof raw !== 'number') || ids.has(String(raw))) continue;
+      ids.add(String(raw));
       if (items === null || this.session.spec.validator.atPointer(items, row).length === 0) records.push(row as Row);
     }
     return { ids: [...ids], records };
@@ -131,7 +132,7 @@ export class CollectionFixtures {
       if (!this.canPutBack(row)) continue;
       const exchange = await this.session.probe(
         this.collection.remove,
-        { [this.collection.idParam]: String(row[this.collection.idParam]) },
+        { [this.collection.idParam]: String(row[this.collection.idField]) },
         undefined,
         {
           kind: 'exact',
@@ -149,7 +150,7 @@ export class CollectionFixtures {
   /** Notes a record created by an exchange (201 to the collection's create), to delete it at the end. */
   track(exchange: Exchange): void {
     if (exchange.op?.id !== this.collection.create.id || exchange.response?.status !== 201) return;
-    const id = idOf(exchange);
+    const id = idOf(exchange, this.collection.idField);
     if (id !== undefined) this.created.add(id);
   }
 
@@ -175,7 +176,7 @@ export class CollectionFixtures {
           },
     );
     this.track(exchange);
-    const id = idOf(exchange);
+    const id = idOf(exchange, this.collection.idField);
     if (id !== undefined) this.fixture = { id, body };
   }
 
@@ -188,7 +189,7 @@ export class CollectionFixtures {
     const again = await this.session.probe(
       this.collection.create,
       {},
-      { ...body, [this.collection.idParam]: id },
+      { ...body, [this.collection.idField]: id },
       {
         kind: 'exact',
         statuses: [201],

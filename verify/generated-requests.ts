@@ -976,7 +976,8 @@ export class RequestJudge {
       for (const p of op.params.filter((x) => x.in === 'query')) {
         const values = r.query.entries.filter(([k]) => k === p.name).map(([, v]) => textOf(v));
         const repeats = explodes(p) && shapeOf(this.doc, p.schema, p.pointer) === 'array';
-        if (values.length > 1 && !repeats) invalid.push({ why: `query ${p.name} given ${values.length} times`, statuses: MALFORMED });
+        if (values.length === 0 && p.required) invalid.push({ why: `query ${p.name} is required`, statuses: MALFORMED });
+        else if (values.length > 1 && !repeats) invalid.push({ why: `query ${p.name} given ${values.length} times`, statuses: MALFORMED });
         else if (values.length >= 1) {
           const problem = this.check(`query:${op.id}:${p.name}`, p.schema, decodeParam(this.doc, p, values));
           if (problem) invalid.push({ why: `query ${p.name} ${problem}`, statuses: MALFORMED });

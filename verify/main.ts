@@ -127,6 +127,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
         if (io.progress) stopProgress = startProgress(session, io.progress, { quiet: options.quiet }).stop;
       },
     ).finally(() => stopProgress());
+    if (target.stopReason) results.notes.push(`stopped early: ${target.stopReason}; what was left is reported as not exercised`);
     if (target.resends > 0)
       results.notes.push(
         `${target.resends} request(s) sent again: the server closed a kept-alive connection as they went out, before any byte of an answer (nothing was processed)`,

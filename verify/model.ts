@@ -127,7 +127,7 @@ export class CollectionModel {
       return { statuses: full ? [409, 422] : [409], why: `creating a record with the id '${id}', which exists` };
     if (full) return { statuses: [422], why: `creating a record in ${this.c.name}, which holds ${m.records.size} of at most ${cap}` };
     const numeric = [...m.records.keys()].filter(isNumericId).map(Number);
-    if (id === undefined && numeric.length > 0 && !Number.isSafeInteger(Math.max(...numeric) + 1))
+    if (id === undefined && this.c.sequentialIds && numeric.length > 0 && !Number.isSafeInteger(Math.max(...numeric) + 1))
       return { statuses: [201, 422], why: 'creating a record when the next numeric id is past the safe integers' };
     return { statuses: [201], why: `creating a record in ${this.c.name}` };
   }
@@ -164,9 +164,9 @@ export class CollectionModel {
     const self = this;
     return {
       check: () => true,
-      toString: () => `create(${canonical(id === undefined ? value : { ...value, [self.c.idParam]: id })})`,
+      toString: () => `create(${canonical(id === undefined ? value : { ...value, [self.c.idField]: id })})`,
       async run(m, real) {
-        const sent = id === undefined ? value : { ...value, [self.c.idParam]: id };
+        const sent = id === undefined ? value : { ...value, [self.c.idField]: id };
         const expected = self.createExpectation(m, id);
         const exchange = await step(self.session, real, self.c.create, self.jsonOut(self.c.create, undefined, sent), {
           kind: 'exact',
@@ -175,11 +175,13 @@ export class CollectionModel {
         if (exchange.response?.status !== 201) return;
         real.fixtures.track(exchange);
         const body = bodyJson(exchange.response);
-        const newId = isRecord(body) ? body[self.c.idParam] : undefined;
-        if (typeof newId !== 'string') disproved(real, exchange, self.c.create, `the 201 body has no string ${self.c.idParam}`);
+        const rawId = isRecord(body) ? body[self.c.idField] : undefined;
+        if (typeof rawId !== 'string' && typeof rawId !== 'number')
+          disproved(real, exchange, self.c.create, `the 201 body has no ${self.c.idField} (a string or a number)`);
+        const newId = String(rawId);
         if (id !== undefined && newId !== id)
           disproved(real, exchange, self.c.create, `the record was created with the id '${newId}', not the '${id}' sent`);
-        if (id === undefined) {
+        if (id === undefined && self.c.sequentialIds) {
           const numeric = [...m.records.keys()].filter(isNumericId).map(Number);
           const ok = isNumericId(newId) && !m.records.has(newId) && numeric.every((n) => Number(newId) > n);
           if (!ok)
@@ -209,7 +211,7 @@ export class CollectionModel {
               `the 201's Location ${JSON.stringify(location)} does not name the record created (${own})`,
             );
         }
-        const expectedRecord = { ...value, [self.c.idParam]: newId };
+        const expectedRecord = { ...value, [self.c.idField]: rawId };
         if (canonical(body) !== canonical(expectedRecord))
           disproved(
             real,
@@ -247,7 +249,7 @@ export class CollectionModel {
           self.session,
           real,
           self.c.create,
-          self.jsonOut(self.c.create, undefined, { ...value, [self.c.idParam]: id }),
+          self.jsonOut(self.c.create, undefined, { ...value, [self.c.idField]: id }),
           {
             kind: 'exact',
             ...self.createExpectation(m, id),
@@ -319,14 +321,14 @@ export class CollectionModel {
       async run(m, real) {
         const id = self.pick(m, n)!;
         const present = m.records.has(id);
-        const sent = withId ? { ...value, [self.c.idParam]: id } : value;
+        const sent = withId ? { ...value, [self.c.idField]: id } : value;
         const exchange = await step(self.session, real, replaceOp, self.jsonOut(replaceOp, id, sent), {
           kind: 'exact',
           statuses: present ? [200] : [404],
           why: present ? `replacing '${id}'` : `replacing '${id}', which was deleted`,
         });
         if (!present) return;
-        const expectedRecord = { ...value, [self.c.idParam]: id };
+        const expectedRecord = { ...value, [self.c.idField]: id };
         const body = bodyJson(exchange.response);
         if (canonical(body) !== canonical(expectedRecord))
           disproved(
@@ -359,10 +361,10 @@ export class CollectionModel {
         const present = m.owned.filter((id) => m.records.has(id) && id !== otherId);
         const id = present[n % present.length]!;
         const known = m.records.get(id)!;
-        await step(self.session, real, replaceOp, self.jsonOut(replaceOp, id, { ...value, [self.c.idParam]: otherId }), {
+        await step(self.session, real, replaceOp, self.jsonOut(replaceOp, id, { ...value, [self.c.idField]: otherId }), {
           kind: 'exact',
           statuses: [400],
-          why: `replacing '${id}' with a body whose ${self.c.idParam} is '${otherId}' (x-body-id-matches-path)`,
+          why: `replacing '${id}' with a body whose ${self.c.idField} is '${otherId}' (x-body-id-matches-path)`,
         });
         const back = await self.readBack(real, id, replaceOp, 'reading the record back after a refused replace');
         if (back.value === null || canonical(back.value) !== canonical(known.value))
@@ -370,7 +372,7 @@ export class CollectionModel {
             real,
             back.exchange,
             replaceOp,
-            `after a replace refused for its body's ${self.c.idParam}, GET answers ${back.value === null ? '404' : canonical(back.value)}, not the record as it was: ${canonical(known.value)}`,
+            `after a replace refused for its body's ${self.c.idField}, GET answers ${back.value === null ? '404' : canonical(back.value)}, not the record as it was: ${canonical(known.value)}`,
           );
       },
     };
@@ -421,7 +423,7 @@ export class CollectionModel {
   /** The list holds every record the sequence created and did not delete, as stored, and none it deleted. */
   private async checkList(m: Model, real: Real): Promise<void> {
     const { exchange, rows } = await this.listed(real);
-    const byId = new Map(rows.map((r) => [String(r[this.c.idParam]), r]));
+    const byId = new Map(rows.map((r) => [String(r[this.c.idField]), r]));
     for (const id of m.owned) {
       const known = m.records.get(id);
       const row = byId.get(id);
@@ -472,7 +474,7 @@ export class CollectionModel {
         const p = params[k % params.length]!;
         const value = String(record[p.name]);
         const { exchange, rows } = await self.listed(real, [[p.name, value]]);
-        if (!rows.some((r) => String(r[self.c.idParam]) === id))
+        if (!rows.some((r) => String(r[self.c.idField]) === id))
           disproved(
             real,
             exchange,
@@ -512,7 +514,7 @@ export class CollectionModel {
     return satisfying(
       this.arbs
         .valid(media.schema)
-        .map((v) => (isRecord(v) ? Object.fromEntries(Object.entries(v).filter(([k]) => k !== this.c.idParam)) : v)),
+        .map((v) => (isRecord(v) ? Object.fromEntries(Object.entries(v).filter(([k]) => k !== this.c.idField)) : v)),
       (v): v is Row => isRecord(v) && this.session.spec.validator.atPointer(media.pointer, v).length === 0,
       `a create body of ${this.c.path} without its id (#${media.pointer})`,
     );
@@ -590,7 +592,7 @@ export class CollectionModel {
    * put back, as for any walk); without it, or when the id schema refuses such ids, it is left out.
    */
   private async idProbe(fixtures: CollectionFixtures, real: Real, first: Row, second: Row): Promise<void> {
-    if (!(await fixtures.makeRoom(3))) return;
+    if (!this.c.sequentialIds || !(await fixtures.makeRoom(3))) return;
     const model = await this.initialModel(fixtures);
     const top = Math.max(0, ...[...model.records.keys()].filter(isNumericId).map(Number));
     if (!Number.isSafeInteger(top + 20)) return;
@@ -608,7 +610,7 @@ export class CollectionModel {
    */
   private async lastIdProbe(fixtures: CollectionFixtures, real: Real, first: Row, second: Row): Promise<void> {
     const last = this.someValidId([String(Number.MAX_SAFE_INTEGER)]);
-    if (last === undefined || !(await fixtures.makeRoom(2))) return;
+    if (!this.c.sequentialIds || last === undefined || !(await fixtures.makeRoom(2))) return;
     const model = await this.initialModel(fixtures);
     if (model.records.has(last)) return;
     for (const cmd of [this.create(first, last), this.create(second, undefined)]) {

@@ -15,7 +15,7 @@ const HEARTBEAT_MS = 5000;
 
 /** One finished operation (or model) in a line: what it sent, how long it took, how it stands. */
 export function doneLine(session: Session, ops: readonly OperationSpec[], phase: 'checks' | 'stateful', ms: number): string {
-  const tallies = ops.map((op) => session.results.tally(op));
+  const tallies = ops.map((op) => session.results.tally(op, phase));
   const requests = tallies.reduce((n, t) => n + t.requests, 0);
   const failures = tallies.reduce((n, t) => n + t.failures, 0);
   const unexercised = [...new Set(tallies.flatMap((t) => t.unexercised))];

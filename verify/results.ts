@@ -179,11 +179,12 @@ export class Results {
   }
 
   /** An operation's figures so far, for the progress lines. */
-  tally(op: OperationSpec): { requests: number; failures: number; unexercised: string[] } {
+  tally(op: OperationSpec, phase: 'checks' | 'stateful'): { requests: number; failures: number; unexercised: string[] } {
     let requests = 0;
     let failures = 0;
     const unexercised: string[] = [];
     for (const [name, c] of this.entry(op).checks) {
+      if ((name === 'stateful') !== (phase === 'stateful')) continue;
       if (name !== 'responses') requests += c.requests;
       failures += c.failures.length + c.dropped;
       if (c.cut) unexercised.push(`${name}: ${c.cut}`);

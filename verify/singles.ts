@@ -172,7 +172,8 @@ export class SingleExchanges {
       queryParams.length === 0
         ? fc.constant({ kind: 'params', entries: [] })
         : fc
-            .subarray(queryParams)
+            .subarray(queryParams.filter((p) => !p.required))
+            .map((optional) => [...queryParams.filter((p) => p.required), ...optional])
             .chain((chosen) =>
               fc.tuple(...chosen.map((p) => this.validTexts(p).map((texts) => texts.map((v): [string, string] => [p.name, v])))),
             )

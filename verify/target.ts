@@ -250,6 +250,8 @@ export class Target {
   private next = 0;
   /** Requests sent, clean-up included. */
   sent = 0;
+  /** Requests that got an answer. */
+  private answered = 0;
   /** Set once the budget ran out: the request budget or the run's time. */
   budgetSpent = false;
   /** Why nothing more is sent, once budgetSpent. */
@@ -372,9 +374,16 @@ export class Target {
         response = await attempt(wire, false, this.timeoutMs);
       }
       exchange = { op, request, response, ms: performance.now() - started };
+      this.answered++;
       if (credentials === 'member') this.noteEtag(op, out.method, response);
     } catch (error) {
       exchange = { op, request, response: null, error: describeFetchError(error, this.timeoutMs), ms: performance.now() - started };
+      // A server that answered before and now refuses connections has gone (crashed or stopped):
+      // what is left is not exercised, rather than failed request by request.
+      if (this.answered > 0 && exchange.error?.startsWith('ECONNREFUSED') && !this.budgetSpent) {
+        this.stopReason = `the server stopped answering (connection refused) at ${out.method} ${out.url}`;
+        this.budgetSpent = true;
+      }
     }
     this.onExchange?.(exchange);
     return exchange;

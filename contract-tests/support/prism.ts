@@ -163,9 +163,14 @@ async function startPrism(args: string[], options: PrismOptions): Promise<PrismP
  * --errors a request or a generated response that breaks the contract is answered with an error;
  * `errors: false` starts it as `npm run prism` does, without.
  * Prism ignores `servers`, so the paths are answered at the root (`/symbols`, not `/api/symbols`).
+ * `spec` serves another document (its `readyPath` then names one of its paths).
  */
-export function startPrismMock({ errors = true, ...options }: Partial<PrismOptions> & { errors?: boolean } = {}): Promise<PrismProcess> {
-  return startPrism(['mock', SPEC_FILE, ...(errors ? ['--errors'] : [])], { readyPath: '/symbols', ...options });
+export function startPrismMock({
+  errors = true,
+  spec = SPEC_FILE,
+  ...options
+}: Partial<PrismOptions> & { errors?: boolean; spec?: string } = {}): Promise<PrismProcess> {
+  return startPrism(['mock', spec, ...(errors ? ['--errors'] : [])], { readyPath: '/symbols', ...options });
 }
 
 /**
