@@ -366,6 +366,8 @@ export interface CollectionSpec {
   maxRecords?: number;
   /** The order of the list's answer (`x-sort` on the list: a field, `-` first for descending), when stated. */
   order?: ListOrder;
+  /** The statuses the delete documents for a record it deleted (its 2xx): 204 for most, 200 for some. */
+  removedStatuses: number[];
   /** The replace refuses with 400 a body whose id differs from the URL's (`x-body-id-matches-path: true`). */
   replaceChecksBodyId: boolean;
 }
@@ -407,6 +409,7 @@ export function collectionSpecs(doc: OpenApiDocument, ops: readonly OperationSpe
       others: ops.filter((o) => (o.path === path || o.path === itemPath) && !known.includes(o)),
       replaceChecksBodyId: false,
       idField: recordFields(doc, on(itemPath, 'GET')!).includes(idParam) ? idParam : 'id',
+      removedStatuses: (on(itemPath, 'DELETE')?.statuses ?? []).filter((s) => /^2\d\d$/.test(s)).map(Number),
       sequentialIds: false,
     };
     const sequential = item['x-sequential-ids'];

@@ -50,7 +50,7 @@ export class CollectionFixtures {
   private readonly borrowed: Row[] = [];
   /** Ids this run created and has not deleted yet. */
   readonly created = new Set<string>();
-  private fixture: { id: string; body: Row } | null = null;
+  private fixture: { id: string; raw: unknown; body: Row } | null = null;
 
   private readonly session: Session;
   readonly collection: CollectionSpec;
@@ -136,11 +136,11 @@ export class CollectionFixtures {
         undefined,
         {
           kind: 'exact',
-          statuses: [204],
+          statuses: this.collection.removedStatuses,
           why: 'taking a record out to make room',
         },
       );
-      if (exchange.response?.status !== 204) continue;
+      if (!this.collection.removedStatuses.includes(exchange.response?.status ?? 0)) continue;
       this.borrowed.push(row);
       excess--;
     }
@@ -154,9 +154,10 @@ export class CollectionFixtures {
     if (id !== undefined) this.created.add(id);
   }
 
-  /** Notes a record deleted by an exchange (204 from the collection's delete). */
+  /** Notes a record deleted by an exchange (a documented 2xx from the collection's delete). */
   untrack(exchange: Exchange, id: string): void {
-    if (exchange.op?.id === this.collection.remove?.id && exchange.response?.status === 204) this.created.delete(id);
+    if (exchange.op?.id === this.collection.remove?.id && this.collection.removedStatuses.includes(exchange.response?.status ?? 0))
+      this.created.delete(id);
   }
 
   /** Creates the run's own record, for the operations on one record. */
@@ -177,19 +178,21 @@ export class CollectionFixtures {
     );
     this.track(exchange);
     const id = idOf(exchange, this.collection.idField);
-    if (id !== undefined) this.fixture = { id, body };
+    const created = bodyJson(exchange.response);
+    // The id as the server wrote it (a number stays a number), for creating the record again.
+    if (id !== undefined && isRecord(created)) this.fixture = { id, raw: created[this.collection.idField], body };
   }
 
   /** The run's own record, created again (with its id) when a request deleted it; null without one. */
   async ensure(): Promise<string | null> {
     if (!this.fixture) return null;
-    const { id, body } = this.fixture;
+    const { id, raw, body } = this.fixture;
     const read = await this.session.probe(this.collection.read, { [this.collection.idParam]: id }, undefined);
     if (read.response?.status === 200) return id;
     const again = await this.session.probe(
       this.collection.create,
       {},
-      { ...body, [this.collection.idField]: id },
+      { ...body, [this.collection.idField]: raw },
       {
         kind: 'exact',
         statuses: [201],
@@ -212,7 +215,8 @@ export class CollectionFixtures {
           { kind: 'unspecified' },
           { essential: true },
         );
-        if (exchange.response?.status === 204 || exchange.response?.status === 404) this.created.delete(id);
+        const status = exchange.response?.status ?? 0;
+        if (this.collection.removedStatuses.includes(status) || status === 404) this.created.delete(id);
       }
     }
     // Taken from the end of the list, so put back last-taken first: a list in the order of creation

@@ -12,7 +12,7 @@
  * disproves a write, the write is blamed.
  */
 import fc from 'fast-check';
-import { compareSortValues, isRecord, satisfying, type CollectionSpec, type OperationSpec } from '../openapi-kit/index.ts';
+import { compareSortValues, isRecord, satisfying, shapeOf, type CollectionSpec, type OperationSpec } from '../openapi-kit/index.ts';
 import type { SchemaArbitraries } from '../openapi-kit/index.ts';
 import { CollectionFixtures } from './fixtures.ts';
 import type { Session } from './session.ts';
@@ -52,6 +52,14 @@ export class CollectionModel {
   /** What the model is of, for the progress lines and time budget notes. */
   get name(): string {
     return this.c.path;
+  }
+
+  /** An id as its record holds it: a number where the id parameter's schema is numeric, else the text. */
+  private typedId(id: string): unknown {
+    const param = this.c.read.params.find((p) => p.name === this.c.idParam);
+    if (!param) return id;
+    const shape = shapeOf(this.session.spec.doc, param.schema, param.pointer);
+    return (shape === 'integer' || shape === 'number') && /^-?\d+(\.\d+)?$/.test(id) ? Number(id) : id;
   }
 
   /** The operations the model exercises. */
@@ -249,7 +257,7 @@ export class CollectionModel {
           self.session,
           real,
           self.c.create,
-          self.jsonOut(self.c.create, undefined, { ...value, [self.c.idField]: id }),
+          self.jsonOut(self.c.create, undefined, { ...value, [self.c.idField]: self.typedId(id) }),
           {
             kind: 'exact',
             ...self.createExpectation(m, id),
@@ -321,14 +329,14 @@ export class CollectionModel {
       async run(m, real) {
         const id = self.pick(m, n)!;
         const present = m.records.has(id);
-        const sent = withId ? { ...value, [self.c.idField]: id } : value;
+        const sent = withId ? { ...value, [self.c.idField]: self.typedId(id) } : value;
         const exchange = await step(self.session, real, replaceOp, self.jsonOut(replaceOp, id, sent), {
           kind: 'exact',
           statuses: present ? [200] : [404],
           why: present ? `replacing '${id}'` : `replacing '${id}', which was deleted`,
         });
         if (!present) return;
-        const expectedRecord = { ...value, [self.c.idField]: id };
+        const expectedRecord = { ...value, [self.c.idField]: self.typedId(id) };
         const body = bodyJson(exchange.response);
         if (canonical(body) !== canonical(expectedRecord))
           disproved(
@@ -394,7 +402,7 @@ export class CollectionModel {
           { method: 'DELETE', url: self.url(removeOp, id) },
           {
             kind: 'exact',
-            statuses: present ? [204] : [404],
+            statuses: present ? self.c.removedStatuses : [404],
             why: present ? `deleting '${id}'` : `deleting '${id}' again`,
           },
         );
@@ -403,7 +411,13 @@ export class CollectionModel {
         m.records.delete(id);
         m.deleted.set(id, removeOp);
         const back = await self.readBack(real, id, removeOp, 'reading the deleted record back');
-        if (back.value !== null) disproved(real, back.exchange, removeOp, `record '${id}' is still readable after the DELETE answered 204`);
+        if (back.value !== null)
+          disproved(
+            real,
+            back.exchange,
+            removeOp,
+            `record '${id}' is still readable after the DELETE answered ${exchange.response?.status}`,
+          );
         await self.checkList(m, real);
       },
     };

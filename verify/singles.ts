@@ -46,6 +46,9 @@ import { BudgetSpent, type Exchange, type Outgoing } from './target.ts';
 /** An id no record has: what a request that must not touch real data is sent to. */
 export const MISSING_ID = 'verify-missing-0';
 
+/** Ids no record is likely to have, of the shapes id schemas take: text, a number, a UUID. */
+const MISSING_CANDIDATES = [MISSING_ID, '999999937', '00000000-0000-4000-8000-0000000a0b0c', 'zz9'];
+
 /**
  * Path values the document describes as destructive for everyone's data: `POST /commands/reset`
  * "restores the seed data of every collection and removes the profile". Sent only to the embedded
@@ -111,6 +114,16 @@ export class SingleExchanges {
    * (created again if a request deleted it), or an id no record has when the run has none it may
    * change. Reads may use any record.
    */
+  /** An id no record has that the operation's path parameters accept (MISSING_ID when none of the candidates fits). */
+  private missingId(op: OperationSpec): string {
+    const { doc, validator } = this.session.spec;
+    const params = op.params.filter((p) => p.in === 'path');
+    return (
+      MISSING_CANDIDATES.find((id) => params.every((p) => validator.atPointer(p.pointer, decodeParam(doc, p, [id])).length === 0)) ??
+      MISSING_ID
+    );
+  }
+
   private async existing(op: OperationSpec): Promise<string> {
     const safe = SAFE_METHODS.includes(op.method);
     const fixtures = this.itemCollection(op);
@@ -122,15 +135,15 @@ export class SingleExchanges {
         const first = rows?.find((r) => typeof r.id === 'string');
         if (first) return String(first.id);
       }
-      return MISSING_ID;
+      return this.missingId(op);
     }
     const profile = this.ctx.profile;
     if (profile && this.isProfileItem(op)) {
-      if (profile.original) return safe && profile.id ? profile.id : MISSING_ID;
-      if (this.session.options.readOnly) return MISSING_ID;
-      return (await profile.ensure()) ?? MISSING_ID;
+      if (profile.original) return safe && profile.id ? profile.id : this.missingId(op);
+      if (this.session.options.readOnly) return this.missingId(op);
+      return (await profile.ensure()) ?? this.missingId(op);
     }
-    return MISSING_ID;
+    return this.missingId(op);
   }
 
   // ---------------------------------------------------------------------------------------------
