@@ -252,6 +252,8 @@ export class Target {
   sent = 0;
   /** Requests that got an answer. */
   private answered = 0;
+  /** The request sent last, and whether it got an answer. */
+  private last: { line: string; answered: boolean } | undefined;
   /** Set once the budget ran out: the request budget or the run's time. */
   budgetSpent = false;
   /** Why nothing more is sent, once budgetSpent. */
@@ -381,10 +383,13 @@ export class Target {
       // A server that answered before and now refuses connections has gone (crashed or stopped):
       // what is left is not exercised, rather than failed request by request.
       if (this.answered > 0 && exchange.error?.startsWith('ECONNREFUSED') && !this.budgetSpent) {
-        this.stopReason = `the server stopped answering (connection refused) at ${out.method} ${out.url}`;
+        // The request that took it down is the one before, when that one got no answer either.
+        const culprit = this.last && !this.last.answered ? `; the last request it got, ${this.last.line}, went unanswered` : '';
+        this.stopReason = `the server stopped answering (connection refused) at ${out.method} ${out.url}${culprit}`;
         this.budgetSpent = true;
       }
     }
+    this.last = { line: `${out.method} ${out.url}`, answered: exchange.response !== null };
     this.onExchange?.(exchange);
     return exchange;
   }
