@@ -33,7 +33,9 @@ describe('npm run verify, end to end', () => {
       expect(line, op.id).toMatch(new RegExp(`^PASS\\s+${op.id}\\s+${op.method} ${op.path.replace(/[.{}]/g, '\\$&')}\\s+\\(.+\\)$`));
     }
     const summary = `verify: ${spec.operations.length} operations, ${spec.operations.length} passed, 0 failed, 0 not exercised, `;
-    expect(lines.find((l) => l.startsWith('verify: ') && l.includes(' operations, '))).toMatch(new RegExp(`^${summary}\\d+ requests$`));
+    expect(lines.find((l) => l.startsWith('verify: ') && l.includes(' operations, '))).toMatch(
+      new RegExp(`^${summary}\\d+ requests; \\d+ of \\d+ documented statuses answered, 16 of 16 links followed$`),
+    );
     expect(run.stdout).toContain('Coverage (operation × documented status');
 
     const json = JSON.parse(readFileSync(files.json, 'utf8')) as RunResults;
@@ -46,8 +48,11 @@ describe('npm run verify, end to end', () => {
     const xml = readFileSync(files.junit, 'utf8');
     const doc = new new Window().DOMParser().parseFromString(xml, 'application/xml');
     expect(doc.getElementsByTagName('parsererror')).toHaveLength(0);
-    expect(doc.getElementsByTagName('testcase')).toHaveLength(spec.operations.length * 5);
+    // One test case per operation and check, and one per link (every one followed: none skipped).
+    expect(doc.getElementsByTagName('testcase')).toHaveLength(spec.operations.length * 5 + spec.links.length);
     expect(doc.getElementsByTagName('failure')).toHaveLength(0);
+    expect(json.links).toHaveLength(spec.links.length);
+    for (const l of json.links) expect(l.followed, l.key).toBeGreaterThan(0);
 
     const html = readFileSync(files.html, 'utf8');
     expect(html).toMatch(/^<!doctype html>/);

@@ -109,7 +109,7 @@ describe('verify against Prism, on public documents', () => {
     const { code, out, run } = await verify(spec, prism.url, ['--request-timeout', '2']);
     expect(code).toBe(EXIT.notConformant);
     expect(out).toMatch(
-      /note: stopped early: the server stopped answering \(connection refused\) at .*; the last request it got, GET \S+\/2\.0\/users\/%zz, went unanswered/,
+      /note: stopped early: the server stopped answering \(connection refused\); the last request it got, GET \S+\/2\.0\/users\/%zz, went unanswered/,
     );
     const byId = Object.fromEntries(run.operations.map((o) => [o.operationId, o]));
     expect(byId.getUserByName?.status).toBe('fail');

@@ -766,7 +766,13 @@ describe('verify: JUnit XML', () => {
     const doc = new new Window().DOMParser().parseFromString(xml, 'application/xml');
     expect(doc.getElementsByTagName('parsererror')).toHaveLength(0);
     const cases = [...doc.getElementsByTagName('testcase')];
-    expect(cases).toHaveLength(spec.operations.length * 5);
+    // Each operation's five checks, and each link (never followed here: skipped, with why).
+    expect(cases).toHaveLength(spec.operations.length * 5 + spec.links.length);
+    expect(
+      cases
+        .filter((c) => c.getAttribute('classname')?.startsWith('verify.links.'))
+        .every((c) => c.getElementsByTagName('skipped').length === 1),
+    ).toBe(true);
     const failing = cases.filter((c) => c.getElementsByTagName('failure').length > 0);
     expect(failing.map((c) => c.getAttribute('name'))).toEqual(['getAccount valid input']);
     expect(failing[0]!.getElementsByTagName('failure')[0]!.getAttribute('message')).toBe('a title with <tags> & "quotes" \ufffd ]]>');

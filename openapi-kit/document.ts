@@ -447,7 +447,8 @@ function recordFields(doc: unknown, read: OperationSpec): string[] {
     if (depth > 10) return;
     const { node } = follow(doc, schema, pointer);
     if (isRecord(node.properties)) fields.push(...Object.keys(node.properties));
-    if (Array.isArray(node.allOf)) node.allOf.forEach((part, i) => visit(part, `${pointer}/allOf/${i}`, depth + 1));
+    if (!Array.isArray(node.allOf)) return;
+    for (const [i, part] of node.allOf.entries()) visit(part, `${pointer}/allOf/${i}`, depth + 1);
   };
   visit(content.schema, content.pointer ?? '', 0);
   return fields;

@@ -15,6 +15,7 @@ import {
   type OpenApiDocument,
   type OperationSpec,
 } from './document.ts';
+import { linkSpecs, type LinkSpec } from './links.ts';
 import { RequestChecker, type RequestIn } from './requests.ts';
 import { checkAnswer, errorConvention, type Answer, type ErrorConvention, type Violation } from './responses.ts';
 import { SchemaValidator, type ValidatorOptions } from './validator.ts';
@@ -25,11 +26,14 @@ export * from './responses.ts';
 export * from './validator.ts';
 export * from './arbitraries.ts';
 export * from './parameters.ts';
+export * from './links.ts';
 
 export class OpenApiSpec {
   readonly doc: OpenApiDocument;
   readonly operations: readonly OperationSpec[];
   readonly collections: readonly CollectionSpec[];
+  /** The responses' `links`: which answer feeds which request. */
+  readonly links: readonly LinkSpec[];
   readonly validator: SchemaValidator;
   readonly errors: ErrorConvention | null;
   private readonly requests: RequestChecker;
@@ -39,6 +43,7 @@ export class OpenApiSpec {
     this.doc = asOpenApiDocument(parsed, options.name);
     this.operations = operationSpecsOf(this.doc);
     this.collections = collectionSpecs(this.doc, this.operations);
+    this.links = linkSpecs(this.doc, this.operations);
     try {
       this.validator = new SchemaValidator(this.doc, options);
     } catch (error) {

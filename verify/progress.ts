@@ -5,7 +5,7 @@
  * alive. A log also gets a line every few seconds while one operation takes long.
  */
 import type { OperationSpec } from '../openapi-kit/index.ts';
-import type { Session } from './session.ts';
+import type { Phase, Session } from './session.ts';
 
 export interface Progress {
   stop(): void;
@@ -14,7 +14,11 @@ export interface Progress {
 const HEARTBEAT_MS = 5000;
 
 /** One finished operation (or model) in a line: what it sent, how long it took, how it stands. */
-export function doneLine(session: Session, ops: readonly OperationSpec[], phase: 'checks' | 'stateful', ms: number): string {
+export function doneLine(session: Session, ops: readonly OperationSpec[], phase: Phase, ms: number): string {
+  if (phase === 'links') {
+    const links = session.results.linkTally();
+    return `verify: links: ${links.followed} of ${links.declared} followed in ${(ms / 1000).toFixed(1)} s, ${links.failures === 0 ? 'no failure' : `${links.failures} failing`}`;
+  }
   const tallies = ops.map((op) => session.results.tally(op, phase));
   const requests = tallies.reduce((n, t) => n + t.requests, 0);
   const failures = tallies.reduce((n, t) => n + t.failures, 0);

@@ -58,6 +58,22 @@ export interface OperationResult {
   checks: Record<CheckName, CheckResult>;
 }
 
+/** One link of the document (a response's `links`) and how often the run followed it. */
+export interface LinkResult {
+  key: string;
+  name: string;
+  from: string;
+  status: string;
+  to: string;
+  /** Times the link was followed: its target sent with the values the source's answer gave. */
+  followed: number;
+  /** The target's statuses, with how often. */
+  statuses: Record<string, number>;
+  failures: number;
+  /** Why it was never followed. */
+  why?: string;
+}
+
 export interface RunResults {
   baseUrl: string;
   /** The server was the embedded mock this run started. */
@@ -70,7 +86,18 @@ export interface RunResults {
   ms: number;
   requests: number;
   operations: OperationResult[];
-  summary: { operations: number; passed: number; failed: number; notExercised: number; requests: number };
+  links: LinkResult[];
+  summary: {
+    operations: number;
+    passed: number;
+    failed: number;
+    notExercised: number;
+    requests: number;
+    links: number;
+    linksFollowed: number;
+    statuses: number;
+    statusesSeen: number;
+  };
   notes: string[];
 }
 
@@ -92,9 +119,43 @@ export class Results {
 
   readonly spec: OpenApiSpec;
 
+  private readonly linkEntries = new Map<string, LinkResult>();
+
   constructor(spec: OpenApiSpec) {
     this.spec = spec;
     for (const op of spec.operations) this.entries.set(op.id, { op, seen: new Map(), checks: new Map() });
+    for (const l of spec.links)
+      this.linkEntries.set(l.key, {
+        key: l.key,
+        name: l.name,
+        from: l.from,
+        status: l.status,
+        to: l.to,
+        followed: 0,
+        statuses: {},
+        failures: 0,
+      });
+  }
+
+  /** A link followed once: the status its target answered, and whether that broke anything. */
+  linkFollowed(key: string, status: number | undefined, failed: boolean): void {
+    const l = this.linkEntries.get(key);
+    if (!l) return;
+    l.followed++;
+    if (status !== undefined) l.statuses[String(status)] = (l.statuses[String(status)] ?? 0) + 1;
+    if (failed) l.failures++;
+  }
+
+  /** The links so far, for the progress line. */
+  linkTally(): { declared: number; followed: number; failures: number } {
+    const all = [...this.linkEntries.values()];
+    return { declared: all.length, followed: all.filter((l) => l.followed > 0).length, failures: all.filter((l) => l.failures > 0).length };
+  }
+
+  /** Why a link could not be followed (kept when it never was). */
+  linkNotFollowed(key: string, why: string): void {
+    const l = this.linkEntries.get(key);
+    if (l) l.why ??= why;
   }
 
   private entry(op: OperationSpec): Entry {
@@ -179,12 +240,12 @@ export class Results {
   }
 
   /** An operation's figures so far, for the progress lines. */
-  tally(op: OperationSpec, phase: 'checks' | 'stateful'): { requests: number; failures: number; unexercised: string[] } {
+  tally(op: OperationSpec, phase: 'checks' | 'stateful' | 'links'): { requests: number; failures: number; unexercised: string[] } {
     let requests = 0;
     let failures = 0;
     const unexercised: string[] = [];
     for (const [name, c] of this.entry(op).checks) {
-      if ((name === 'stateful') !== (phase === 'stateful')) continue;
+      if ((name === 'stateful') !== (phase !== 'checks')) continue;
       if (name !== 'responses') requests += c.requests;
       failures += c.failures.length + c.dropped;
       if (c.cut) unexercised.push(`${name}: ${c.cut}`);
@@ -200,7 +261,7 @@ export class Results {
     return (this.entry(op).checks.get(check)?.failures.length ?? 0) > 0;
   }
 
-  finish(meta: Omit<RunResults, 'operations' | 'summary' | 'notes' | 'requests'>, requests: number): RunResults {
+  finish(meta: Omit<RunResults, 'operations' | 'links' | 'summary' | 'notes' | 'requests'>, requests: number): RunResults {
     const operations: OperationResult[] = [];
     for (const { op, seen, checks, skip } of this.entries.values()) {
       const out = {} as Record<CheckName, CheckResult>;
@@ -240,14 +301,23 @@ export class Results {
         checks: out,
       });
     }
+    const links = [...this.linkEntries.values()].map((l) => {
+      const { why, ...rest } = l;
+      return l.followed === 0 ? { ...rest, why: why ?? 'not followed' } : rest;
+    });
     const summary = {
       operations: operations.length,
       passed: operations.filter((o) => o.status === 'pass').length,
       failed: operations.filter((o) => o.status === 'fail').length,
       notExercised: operations.filter((o) => o.status === 'skip').length,
       requests,
+      links: links.length,
+      linksFollowed: links.filter((l) => l.followed > 0).length,
+      // Each documented status (a code or a range; `default` names none) and whether the run saw it answered.
+      statuses: operations.reduce((n, o) => n + o.documented.filter((d) => d !== 'default').length, 0),
+      statusesSeen: operations.reduce((n, o) => n + o.documented.filter((d) => d !== 'default' && statusSeen(d, o.seen)).length, 0),
     };
-    return { ...meta, requests, operations, summary, notes: this.notes };
+    return { ...meta, requests, operations, links, summary, notes: this.notes };
   }
 }
 

@@ -2,11 +2,13 @@
  * One verify run, in three phases, each leaving the server as it found it:
  * 1. single exchanges per operation (valid input, invalid input, limits), on records the run creates;
  * 2. stateful sequences of each collection and of the profile;
- * 3. on the embedded mock only: its destructive command, once, at the very end.
+ * 3. the document's links followed, each from an answer that carries it;
+ * 4. on the embedded mock only: its destructive command, once, at the very end.
  */
 import type { OpenApiSpec, OperationSpec } from '../openapi-kit/index.ts';
 import { RequestGenerator } from './generated-requests.ts';
 import { CollectionFixtures, ProfileFixture, profileOps } from './fixtures.ts';
+import { LinkFollower } from './links.ts';
 import { CollectionModel } from './model.ts';
 import { ProfileModel } from './profile-model.ts';
 import { Results } from './results.ts';
@@ -78,7 +80,24 @@ export async function runVerify(
       );
   }
 
-  // 3. The destructive command, on the embedded mock only; elsewhere say why it was kept out.
+  // 3. The document's links, on records the run creates for them and deletes after.
+  if (spec.links.length > 0) {
+    const linked = newFixtures();
+    const ops = [...new Set(spec.links.flatMap((l) => [l.from, l.to]))].map((id) => spec.byId(id));
+    try {
+      // Reads the member's own profile, if any, so that it is neither changed nor deleted.
+      await unlessBudgetSpent(async () => linked.profile?.setup(false));
+      await session.timed(ops, 'links', "the links' sequences", () =>
+        new LinkFollower(session, new SingleExchanges(session, generator, linked.collections, linked.profile, pOps)).run(),
+      );
+    } finally {
+      session.activity = 'cleaning up';
+      for (const f of linked.collections.values()) await f.teardown();
+      await linked.profile?.teardown();
+    }
+  }
+
+  // 4. The destructive command, on the embedded mock only; elsewhere say why it was kept out.
   for (const d of DESTRUCTIVE) {
     const op = spec.operations.find((o) => o.method === d.method && o.path === d.path);
     if (!op) continue;

@@ -45,11 +45,14 @@ export class Counterexample extends Error {
 
 export const SAFE_METHODS: readonly string[] = ['GET', 'HEAD', 'OPTIONS', 'TRACE'];
 
+/** The part of a run a progress line reports: an operation's own checks, a stateful model, the links. */
+export type Phase = 'checks' | 'stateful' | 'links';
+
 export class Session {
   /** What each property is doing, for the progress line. */
   activity = '';
   /** Called when an operation's single exchanges, or a stateful model's sequences, are done (the per-operation progress lines). */
-  onDone: ((ops: readonly OperationSpec[], phase: 'checks' | 'stateful', ms: number) => void) | undefined;
+  onDone: ((ops: readonly OperationSpec[], phase: Phase, ms: number) => void) | undefined;
   /** Operations whose stateful failure was an answer equal to the document's example (a server that keeps no state). */
   readonly exampleAnswers = new Set<string>();
 
@@ -94,7 +97,7 @@ export class Session {
   }
 
   /** Runs `work` within the operation time budget (--operation-timeout), then reports it done. */
-  async timed(ops: readonly OperationSpec[], phase: 'checks' | 'stateful', what: string, work: () => Promise<void>): Promise<void> {
+  async timed(ops: readonly OperationSpec[], phase: Phase, what: string, work: () => Promise<void>): Promise<void> {
     const started = Date.now();
     const ms = this.options.operationTimeoutMs ?? Number.POSITIVE_INFINITY;
     await this.target.within(ms, `${what}'s time budget (--operation-timeout ${ms / 1000} s) was spent`, work);

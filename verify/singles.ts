@@ -398,8 +398,32 @@ export class SingleExchanges {
     }
   }
 
+  /** Before a create: room for one more record in its collection when it is at its cap (taken out records go back at teardown). */
+  async makeRoomFor(op: OperationSpec): Promise<void> {
+    const fixtures = [...this.ctx.collections.values()].find((c) => c.collection.create.id === op.id);
+    if (fixtures) await fixtures.makeRoom(1);
+  }
+
+  /** Whether the document says a generated request is valid (a form's text can break what its JSON would not). */
+  isValid(op: OperationSpec, r: GeneratedRequest): boolean {
+    return this.ctx.requestJudge.verdict(op, r, this.missingId(op)).valid === true;
+  }
+
+  /** A generated request as it goes out: its `existing` ids resolved (the run's own record), its body serialised. */
+  async outgoing(op: OperationSpec, r: GeneratedRequest): Promise<Outgoing> {
+    const existing = Object.values(r.path).some((v) => v.kind === 'existing') ? await this.existing(op) : MISSING_ID;
+    const built = buildAt(op, { ...r, chunked: false }, this.session.target.bases, existing);
+    return {
+      method: r.method,
+      url: built.url,
+      headers: new Headers(built.init.headers),
+      sent: built.sent,
+      ...(built.init.body === undefined || built.init.body === null ? {} : { body: built.init.body }),
+    };
+  }
+
   /** Notes what a generated request created, to delete it at the end. */
-  private track(exchange: Exchange): void {
+  track(exchange: Exchange): void {
     for (const fixtures of this.ctx.collections.values()) fixtures.track(exchange);
     this.ctx.profile?.track(exchange);
   }

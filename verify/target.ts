@@ -347,6 +347,8 @@ export class Target {
     };
     const started = performance.now();
     let exchange: Exchange;
+    // Whether this request reset a kept-alive connection before being sent again (see below).
+    let reset = false;
     try {
       const bytes = await serialise(out, headers);
       const head: Record<string, string> = {};
@@ -373,6 +375,7 @@ export class Target {
         if (!(error instanceof NoAnswer && error.resendable)) throw error;
         // The server closed the kept-alive connection as the request went out: it processed nothing.
         this.resends++;
+        reset = true;
         response = await attempt(wire, false, this.timeoutMs);
       }
       exchange = { op, request, response, ms: performance.now() - started };
@@ -383,9 +386,11 @@ export class Target {
       // A server that answered before and now refuses connections has gone (crashed or stopped):
       // what is left is not exercised, rather than failed request by request.
       if (this.answered > 0 && exchange.error?.startsWith('ECONNREFUSED') && !this.budgetSpent) {
-        // The request that took it down is the one before, when that one got no answer either.
-        const culprit = this.last && !this.last.answered ? `; the last request it got, ${this.last.line}, went unanswered` : '';
-        this.stopReason = `the server stopped answering (connection refused) at ${out.method} ${out.url}${culprit}`;
+        // The request that took it down: this one when it reset its connection before the refusal
+        // (it reached the server), else the one before when that one got no answer either.
+        const line = `${out.method} ${out.url}`;
+        const culprit = reset ? line : this.last && !this.last.answered ? this.last.line : null;
+        this.stopReason = `the server stopped answering (connection refused)${culprit ? `; the last request it got, ${culprit}, went unanswered` : ` at ${line}`}`;
         this.budgetSpent = true;
       }
     }

@@ -72,7 +72,22 @@ export function coverageMatrix(results: RunResults): string[] {
 
 export function summaryLine(results: RunResults): string {
   const s = results.summary;
-  return `verify: ${s.operations} operations, ${s.passed} passed, ${s.failed} failed, ${s.notExercised} not exercised, ${s.requests} requests`;
+  const links = s.links > 0 ? `, ${s.linksFollowed} of ${s.links} links followed` : '';
+  return `verify: ${s.operations} operations, ${s.passed} passed, ${s.failed} failed, ${s.notExercised} not exercised, ${s.requests} requests; ${s.statusesSeen} of ${s.statuses} documented statuses answered${links}`;
+}
+
+/** Each link of the document: followed how often and what its target answered, or why not (in --quiet, only those not followed). */
+export function linkLines(results: RunResults, { quiet = false } = {}): string[] {
+  const width = Math.max(0, ...results.links.map((l) => l.key.length));
+  return results.links
+    .filter((l) => !quiet || l.followed === 0)
+    .map((l) => {
+      if (l.followed === 0) return `·  ${pad(l.key, width)}  not followed: ${l.why}`;
+      const answered = Object.entries(l.statuses)
+        .map(([status, n]) => `${status} ×${n}`)
+        .join(', ');
+      return `${l.failures > 0 ? '✗' : '✓'}  ${pad(l.key, width)}  followed ${l.followed}×, answered ${answered}${l.failures > 0 ? `, ${l.failures} failing` : ''}`;
+    });
 }
 
 export function consoleReport(results: RunResults, { quiet = false, injected = [] as string[] } = {}): string {
@@ -92,6 +107,8 @@ export function consoleReport(results: RunResults, { quiet = false, injected = [
   if (!quiet) {
     out.push('', 'Coverage (operation × documented status; ✓ answered, · never answered):', ...coverageMatrix(results));
   }
+  const links = linkLines(results, { quiet });
+  if (links.length > 0) out.push('', 'Links (✓ followed, ✗ followed with failures, · not followed):', ...links);
   out.push('', summaryLine(results));
   return `${out.join('\n')}\n`;
 }

@@ -36,6 +36,20 @@ ${f.sequence ? `<p>Shortest sequence (the last request fails):</p><pre>${esc(f.s
 <p>${esc(summaryLine(results))} — seed ${results.seed}, ${(results.ms / 1000).toFixed(1)} s, ${esc(results.spec)}</p>
 <table><thead><tr><th></th><th>operation</th><th>request</th>${statuses.map((s) => `<th>${esc(s)}</th>`).join('')}<th></th></tr></thead>
 <tbody>${rows.join('\n')}</tbody></table>
+${
+  results.links.length === 0
+    ? ''
+    : `<h2>Links</h2><table><thead><tr><th>link</th><th>followed</th><th>answered</th><th></th></tr></thead><tbody>${results.links
+        .map(
+          (l) =>
+            `<tr><td class="${l.followed === 0 ? 'skip' : l.failures > 0 ? 'fail' : 'pass'}">${esc(l.key)}</td><td>${l.followed}</td><td>${esc(
+              Object.entries(l.statuses)
+                .map(([status, n]) => `${status} ×${n}`)
+                .join(', '),
+            )}</td><td>${esc(l.why ?? (l.failures > 0 ? `${l.failures} failing` : ''))}</td></tr>`,
+        )
+        .join('\n')}</tbody></table>`
+}
 <h2>Failures</h2>${failures.length ? failures.join('\n') : '<p>None.</p>'}
 </body></html>
 `;

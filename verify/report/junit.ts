@@ -47,7 +47,31 @@ export function junitReport(results: RunResults): string {
       cases.push(`    <testcase ${attrs} time="0">${props}${body.join('')}</testcase>`);
     }
   }
+  const linkCases = results.links.map((l) => {
+    const attrs = `classname="verify.links.${xmlEscape(l.from)}" name="${xmlEscape(l.key)}"`;
+    let body = '';
+    if (l.followed === 0) body = `<skipped message="${xmlEscape(`not followed: ${l.why ?? ''}`)}"/>`;
+    else if (l.failures > 0)
+      body = `<failure message="${xmlEscape(`${l.failures} of ${l.followed} follows failed: see ${l.to}'s stateful failures`)}" type="links"/>`;
+    const answered = Object.entries(l.statuses)
+      .map(([status, n]) => `${status}x${n}`)
+      .join(' ');
+    return `    <testcase ${attrs} time="0"><properties><property name="followed" value="${l.followed}"/><property name="answered" value="${xmlEscape(answered)}"/></properties>${body}</testcase>`;
+  });
+  const linkFailures = results.links.filter((l) => l.followed > 0 && l.failures > 0).length;
+  const linkSkipped = results.links.filter((l) => l.followed === 0).length;
   const time = (results.ms / 1000).toFixed(3);
+  const linkSuite =
+    linkCases.length === 0
+      ? []
+      : [
+          `  <testsuite name="${xmlEscape(`verify ${results.baseUrl} links`)}" tests="${linkCases.length}" failures="${linkFailures}" errors="0" skipped="${linkSkipped}" time="0" timestamp="${results.startedAt}">`,
+          ...linkCases,
+          '  </testsuite>',
+        ];
+  tests += linkCases.length;
+  failures += linkFailures;
+  skipped += linkSkipped;
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="verify" tests="${tests}" failures="${failures}" skipped="${skipped}" time="${time}">`,
@@ -55,6 +79,7 @@ export function junitReport(results: RunResults): string {
     `    <properties><property name="seed" value="${results.seed}"/><property name="spec" value="${xmlEscape(results.spec)}"/><property name="requests" value="${results.requests}"/></properties>`,
     ...cases,
     '  </testsuite>',
+    ...linkSuite,
     '</testsuites>',
     '',
   ].join('\n');
