@@ -7,7 +7,14 @@ export const unitProject: TestProjectInlineConfiguration = {
   extends: true,
   test: {
     name: 'unit',
-    include: ['src/**/*.test.{ts,tsx}', 'mocks/**/*.test.ts', 'openapi-kit/**/*.test.ts', 'scripts/**/*.test.ts', 'bench/**/*.test.ts'],
+    include: [
+      'src/**/*.test.{ts,tsx}',
+      'mocks/**/*.test.ts',
+      'openapi-kit/**/*.test.ts',
+      'verify/**/*.test.ts',
+      'scripts/**/*.test.ts',
+      'bench/**/*.test.ts',
+    ],
     environment: 'happy-dom',
     setupFiles: ['src/test/setup.ts'],
     // Node 25+ defines its own localStorage global (a warning without --localstorage-file);

@@ -174,9 +174,9 @@ async function prepare(op: OperationSpec, setup: Setup): Promise<string> {
     return '';
   }
   if (op.path.startsWith('/user/profile')) {
-    if (setup === 'no-profile') return NO_SUCH_PROFILE;
+    if (setup === 'no-own-record') return NO_SUCH_PROFILE;
     let response: Response;
-    if (setup === 'profile-with-avatar') {
+    if (setup === 'own-record-with-file') {
       const form = new FormData();
       for (const [k, v] of Object.entries(PROFILE_FIELDS)) form.append(k, Array.isArray(v) ? v.join(',') : String(v));
       form.append('avatar', new Blob([makePng(8)], { type: 'image/png' }), 'a.png');

@@ -49,7 +49,7 @@ describe('npm run verify, end to end', () => {
     const doc = new new Window().DOMParser().parseFromString(xml, 'application/xml');
     expect(doc.getElementsByTagName('parsererror')).toHaveLength(0);
     // One test case per operation and check, and one per link (every one followed: none skipped).
-    expect(doc.getElementsByTagName('testcase')).toHaveLength(spec.operations.length * 5 + spec.links.length);
+    expect(doc.getElementsByTagName('testcase')).toHaveLength(spec.operations.length * 6 + spec.links.length);
     expect(doc.getElementsByTagName('failure')).toHaveLength(0);
     expect(json.links).toHaveLength(spec.links.length);
     for (const l of json.links) expect(l.followed, l.key).toBeGreaterThan(0);

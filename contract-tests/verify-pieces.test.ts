@@ -767,7 +767,7 @@ describe('verify: JUnit XML', () => {
     expect(doc.getElementsByTagName('parsererror')).toHaveLength(0);
     const cases = [...doc.getElementsByTagName('testcase')];
     // Each operation's five checks, and each link (never followed here: skipped, with why).
-    expect(cases).toHaveLength(spec.operations.length * 5 + spec.links.length);
+    expect(cases).toHaveLength(spec.operations.length * 6 + spec.links.length);
     expect(
       cases
         .filter((c) => c.getAttribute('classname')?.startsWith('verify.links.'))

@@ -48,7 +48,7 @@ export const HELP = `Usage: npm run verify -- [--base-url URL] [options]
 
 Checks a running backend against openapi.yaml: every operation, every answer (status, Content-Type,
 required headers, body schema), generated valid and invalid input, the limits, and stateful
-sequences of the collections and the profile. Without --base-url it starts the embedded mock.
+sequences of the collections, the records each caller has one of and the links. Without --base-url it starts the embedded mock.
 
 Options:
   --base-url URL      API base URL, the resolved servers URL (e.g. http://127.0.0.1:8080/api)
@@ -60,8 +60,8 @@ Options:
   --header "N: v"     send this header with every request (repeatable), e.g. authentication;
                       secured operations are also sent without these, and must answer 401
   --other-header "N: v"
-                      a second member's credentials (repeatable): the first member's profile
-                      and avatar must answer this member 403
+                      a second member's credentials (repeatable): the first member's own
+                      record (x-one-per-caller) and its file must answer this member 403
   --admin-header "N: v"
                       an admin's credentials (repeatable), sent to the operations whose security
                       names a role (bearer: [admin]); each of them must then answer 403 to the

@@ -2,11 +2,19 @@
  * Records verify may change, and putting the server back as it was found. verify only replaces or
  * deletes what it created itself. When a collection is at its documented cap (`x-max-records`),
  * one record is taken out for the run and put back afterwards, with its id, as the document allows
- * a create to carry one. A profile that exists before the run is the member's: it is read, never
+ * a create to carry one. A own record that exists before the run is the member's: it is read, never
  * changed; without one, verify creates its own and deletes it at the end.
  */
 import fc from 'fast-check';
-import { follow, isJsonMedia, isRecord, satisfying, type CollectionSpec, type OperationSpec } from '../openapi-kit/index.ts';
+import {
+  follow,
+  isJsonMedia,
+  isRecord,
+  satisfying,
+  type CollectionSpec,
+  type OpenApiSpec,
+  type OperationSpec,
+} from '../openapi-kit/index.ts';
 import type { JsonSchema, SchemaArbitraries } from '../openapi-kit/index.ts';
 import type { Session } from './session.ts';
 import { bodyJson, type Exchange } from './target.ts';
@@ -236,51 +244,72 @@ export class CollectionFixtures {
   }
 }
 
-/** The profile operations, found by their operationIds (see docs/verify.md). */
-export interface ProfileOps {
+/**
+ * A record each caller has at most one of (a member's own record): its create says so with
+ * `x-one-per-caller: true`, and the links of its create's answer lead to the rest. The target
+ * without path parameters reads the caller's own (answering none with a 2xx without body); a
+ * PATCH or PUT target changes it, a DELETE target deletes it, and a GET target with path
+ * parameters whose answer is no JSON reads the file the create's form uploaded.
+ */
+export interface OwnRecordOps {
   mine: OperationSpec;
   create: OperationSpec;
   update?: OperationSpec;
   remove?: OperationSpec;
-  avatar?: OperationSpec;
-  /** The path parameter of the profile's id. */
+  /** Reads the file uploaded with the record (the form's file field). */
+  file?: OperationSpec;
+  /** The create form's file field that `file` reads back. */
+  fileField?: string;
+  /** The path parameter of the record's id. */
   idParam: string;
 }
 
-export function profileOps(ops: readonly OperationSpec[]): ProfileOps | null {
-  const by = (id: string) => ops.find((o) => o.id === id);
-  const mine = by('getMyProfile');
-  const create = by('createProfile');
-  if (!mine || !create) return null;
-  const out: ProfileOps = { mine, create, idParam: 'id' };
-  const update = by('updateProfile');
-  const remove = by('deleteProfile');
-  const avatar = by('getProfileAvatar');
-  if (update) out.update = update;
-  if (remove) out.remove = remove;
-  if (avatar) out.avatar = avatar;
-  out.idParam = /\{([^}]+)\}/.exec((update ?? remove ?? avatar)?.path ?? '')?.[1] ?? 'id';
+export function ownRecordOps(spec: Pick<OpenApiSpec, 'operations' | 'links' | 'doc'>): OwnRecordOps | null {
+  const create = spec.operations.find((o) => {
+    const raw = spec.doc.paths[o.path]?.[o.method.toLowerCase()];
+    return isRecord(raw) && raw['x-one-per-caller'] === true;
+  });
+  if (!create) return null;
+  const targets = spec.links
+    .filter((l) => l.from === create.id && l.status.startsWith('2'))
+    .map((l) => ({ link: l, op: spec.operations.find((o) => o.id === l.to)! }));
+  const hasPathParams = (op: OperationSpec) => op.params.some((p) => p.in === 'path');
+  const mine = targets.find((t) => t.op.method === 'GET' && !hasPathParams(t.op))?.op;
+  if (!mine) return null;
+  const out: OwnRecordOps = { mine, create, idParam: 'id' };
+  const update = targets.find((t) => t.op.method === 'PATCH' || t.op.method === 'PUT');
+  const remove = targets.find((t) => t.op.method === 'DELETE');
+  const file = targets.find(
+    (t) => t.op.method === 'GET' && hasPathParams(t.op) && !(t.op.responses['200']?.content ?? []).some((c) => isJsonMedia(c.media)),
+  );
+  if (update) out.update = update.op;
+  if (remove) out.remove = remove.op;
+  if (file) out.file = file.op;
+  const fileField = create.body?.content['multipart/form-data']?.fileFields[0];
+  if (file && fileField) out.fileField = fileField;
+  const withId = update ?? remove ?? file;
+  out.idParam = (withId && Object.keys(withId.link.parameters)[0]?.replace(/^path\./, '')) ?? 'id';
   return out;
 }
 
-export class ProfileFixture {
-  /** The profile is this run's (created by it): it may be changed and is deleted at the end. */
+export class OwnRecordFixture {
+  /** The own record is this run's (created by it): it may be changed and is deleted at the end. */
   owned = false;
   id: string | null = null;
-  /** The profile as found before the run (null: none), to tell at the end whether it was kept. */
+  /** The own record as found before the run (null: none), to tell at the end whether it was kept. */
   original: Row | null = null;
 
   private readonly session: Session;
-  readonly ops: ProfileOps;
+  readonly ops: OwnRecordOps;
   private readonly arbs: SchemaArbitraries;
 
-  constructor(session: Session, ops: ProfileOps, arbs: SchemaArbitraries) {
+  constructor(session: Session, ops: OwnRecordOps, arbs: SchemaArbitraries) {
     this.session = session;
     this.ops = ops;
     this.arbs = arbs;
   }
 
-  /** Reads the member's profile: 200 (a profile) or 204 (none). */
+  /** Reads the member's own record: 200 (an own record) or 204 (none). */
   async read(essential = false): Promise<Row | null | undefined> {
     const exchange = await this.session.probe(this.ops.mine, {}, undefined, { kind: 'unspecified' }, { essential });
     const body = bodyJson(exchange.response);
@@ -291,7 +320,7 @@ export class ProfileFixture {
 
   sample(key: string): Row {
     const media = this.ops.create.body!.content['application/json']!;
-    return sampleValid(this.session, this.arbs, media.pointer, media.schema, this.session.seedOf(`profile:${key}`));
+    return sampleValid(this.session, this.arbs, media.pointer, media.schema, this.session.seedOf(`own record:${key}`));
   }
 
   async setup(create: boolean): Promise<void> {
@@ -304,7 +333,7 @@ export class ProfileFixture {
     if (found === null && create) await this.ensure();
   }
 
-  /** The profile to work on: this run's, created when there is none. Null when the member has one of their own. */
+  /** The own record to work on: this run's, created when there is none. Null when the member has one of their own. */
   async ensure(): Promise<string | null> {
     if (this.original) return null;
     if (this.owned && this.id) {
@@ -314,13 +343,13 @@ export class ProfileFixture {
     const exchange = await this.session.probe(this.ops.create, {}, this.sample('fixture'), {
       kind: 'exact',
       statuses: [201],
-      why: 'creating a profile to work on',
+      why: 'creating an own record to work on',
     });
     this.track(exchange);
     return exchange.response?.status === 201 ? this.id : null;
   }
 
-  /** Notes a profile created by an exchange. */
+  /** Notes an own record created by an exchange. */
   track(exchange: Exchange): void {
     if (exchange.op?.id !== this.ops.create.id || exchange.response?.status !== 201) return;
     const id = idOf(exchange);
@@ -330,7 +359,7 @@ export class ProfileFixture {
     }
   }
 
-  /** Deletes the run's profile. Always sent. */
+  /** Deletes the run's own record. Always sent. */
   async teardown(): Promise<void> {
     if (this.original || !this.ops.remove) return;
     const found = await this.read(true);
@@ -339,7 +368,7 @@ export class ProfileFixture {
         this.ops.remove,
         { [this.ops.idParam]: found.id },
         undefined,
-        { kind: 'exact', statuses: [204], why: 'deleting the profile this run created' },
+        { kind: 'exact', statuses: [204], why: 'deleting the own record this run created' },
         { essential: true },
       );
     this.owned = false;

@@ -23,6 +23,7 @@ import {
   collectionSpecs,
   decodeParam,
   explodes,
+  follow,
   isRecord,
   operationSpecs,
   resolveRef,
@@ -86,7 +87,7 @@ export interface GeneratedRequest {
 }
 
 /** State set up (straight on the mock, after a reset) before a batch is sent. */
-export type Setup = 'seed' | 'empty' | 'extra' | 'no-profile' | 'profile' | 'profile-with-avatar' | 'no-build' | 'build';
+export type Setup = 'seed' | 'empty' | 'extra' | 'no-own-record' | 'own-record' | 'own-record-with-file' | 'no-build' | 'build';
 export interface Batch {
   setup: Setup;
   requests: GeneratedRequest[];
@@ -245,10 +246,10 @@ const MALFORMED_JSON: readonly string[] = [
 const XML = '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><x>&e;</x>';
 const MULTIPART_GARBAGE: readonly string[] = [
   'garbage',
-  '--b\r\nContent-Disposition: form-data; name="displayName"\r\n\r\nAda',
+  '--b\r\nContent-Disposition: form-data; name="field"\r\n\r\nvalue',
   '--b\r\n\r\n--b--',
   '--b\r\nContent-Disposition: form-data\r\n\r\nno name\r\n--b--\r\n',
-  '--b\r\nContent-Disposition: form-data; name="avatar"; filename="../../etc/passwd"\r\nContent-Type: image/png\r\n\r\nnot a png\r\n--b--\r\n',
+  '--b\r\nContent-Disposition: form-data; name="file"; filename="../../etc/passwd"\r\nContent-Type: image/png\r\n\r\nnot a png\r\n--b--\r\n',
   '\u0000\u0001\u0002',
 ];
 
@@ -258,10 +259,18 @@ export class RequestGenerator {
 
   /** The document's REST collections, by name. */
   private readonly collections: ReadonlySet<string>;
+  /** The paths of the records each caller has one of (`x-one-per-caller` on their create). */
+  private readonly ownPaths: readonly string[];
 
   constructor(doc: OpenApiDocument) {
     this.ops = operationSpecs(doc);
     this.collections = new Set(collectionSpecs(doc, this.ops).map((c) => c.name));
+    this.ownPaths = this.ops
+      .filter((o) => {
+        const raw = doc.paths[o.path]?.[o.method.toLowerCase()];
+        return isRecord(raw) && raw['x-one-per-caller'] === true;
+      })
+      .map((o) => o.path);
     this.arbs = new SchemaArbitraries({ resolve: (ref) => resolveRef(doc, ref) });
   }
 
@@ -274,14 +283,15 @@ export class RequestGenerator {
     return fc.oneof({ arbitrary: fc.constant<Channel>('proxy'), weight: 4 }, { arbitrary: fc.constant<Channel>('direct'), weight: 1 });
   }
 
-  /** The document's collection a path belongs to (`/symbols/{id}`, `/notifications/own` → its collection), if any. */
+  /** The document's collection a path belongs to (`/pets/{id}`, `/pets/mine` → its collection), if any. */
   collectionOf(op: OperationSpec): string | null {
     const head = op.path.split('/')[1] ?? '';
     return this.collections.has(head) ? head : null;
   }
 
   setup(op: OperationSpec): fc.Arbitrary<Setup> {
-    if (op.path.startsWith('/user/profile')) return fc.constantFrom<Setup>('no-profile', 'profile', 'profile-with-avatar');
+    if (this.ownPaths.some((p) => op.path === p || op.path.startsWith(`${p}/`)))
+      return fc.constantFrom<Setup>('no-own-record', 'own-record', 'own-record-with-file');
     if (op.root) return fc.constantFrom<Setup>('no-build', 'build');
     if (this.collectionOf(op)) return fc.constantFrom<Setup>('seed', 'empty', 'extra');
     return fc.constant<Setup>('seed');
@@ -334,7 +344,7 @@ export class RequestGenerator {
       '&&&',
       'code',
       '=x',
-      'level=info&level=error',
+      'kind=a&kind=b',
       'read=true&read=maybe',
       `name=${'%41'.repeat(1500)}`,
       'a[b][c]=1',
@@ -428,7 +438,7 @@ export class RequestGenerator {
             {
               kind: 'text',
               contentType: 'application/x-www-form-urlencoded',
-              text: 'code=A&entity=B&displayName=Ada',
+              text: 'a=A&b=B&c=C',
               note: 'urlencoded form',
             },
             { kind: 'text', contentType: null, text: JSON.stringify(value), note: 'no content type' },
@@ -525,16 +535,18 @@ export class RequestGenerator {
               weight: valid ? 0 : 1,
             },
           );
+    // A text field of the form, sent as a file and sent twice.
+    const textField = Object.keys(isRecord(textSchema.properties) ? textSchema.properties : {})[0] ?? 'field';
     const oddities = valid
       ? fc.constant<FormField[]>([])
       : fc.constantFrom<FormField[]>(
           [],
           [['unknown', 'x']],
           [['__proto__', 'x']],
-          [['displayName', { file: 'garbage', type: 'text/plain', filename: 'name.txt' }]],
+          [[textField, { file: 'garbage', type: 'text/plain', filename: 'name.txt' }]],
           [
-            ['displayName', 'Ada'],
-            ['displayName', 'Second'],
+            [textField, 'first'],
+            [textField, 'second'],
           ],
         );
     return fc.tuple(fields, files, oddities).map(([{ note, value }, fileFields, extra]): Body => {
@@ -937,6 +949,15 @@ interface Reason {
   statuses: number[];
 }
 
+/** The top-level fields a JSON body schema holds as arrays (its `$ref` followed). */
+function listFields(doc: OpenApiDocument, schema: JsonSchema): string[] {
+  const { node } = follow(doc, schema, '');
+  const properties = isRecord(node.properties) ? node.properties : {};
+  return Object.entries(properties)
+    .filter(([, sub]) => follow(doc, sub, '').node.type === 'array')
+    .map(([name]) => name);
+}
+
 export class RequestJudge {
   private readonly validator: SchemaValidator;
   private readonly doc: OpenApiDocument;
@@ -1090,15 +1111,17 @@ export class RequestJudge {
     }
     const problem = this.check(`form:${op.id}`, spec.schema, text);
     if (problem) invalid.push({ why: `form ${problem}`, statuses: MALFORMED });
-    // The form stands for the JSON body (interests: a comma-separated list): check that reading too.
+    // The form stands for the JSON body, a field the JSON holds as a list being a comma-separated
+    // list in the form: check that reading too.
     const json = content['application/json'];
     if (!problem && json && (Object.keys(text).length > 0 || op.body.required)) {
       const fields: Record<string, unknown> = { ...text };
-      if (text.interests !== undefined)
-        fields.interests = text.interests
-          .split(',')
-          .map((t) => t.trim())
-          .filter(Boolean);
+      for (const name of listFields(this.doc, json.schema))
+        if (text[name] !== undefined)
+          fields[name] = text[name]
+            .split(',')
+            .map((t) => t.trim())
+            .filter(Boolean);
       const asJson = this.check(`body:${op.id}:json`, json.schema, fields);
       if (asJson) invalid.push({ why: `form read as JSON: ${asJson}`, statuses: MALFORMED });
     }
@@ -1162,7 +1185,7 @@ function parseJson(text: string): unknown {
  * - no contract violation: not Prism's VIOLATIONS problem nor an sl-violations header, and (for
  *   the API's own answers) a documented status, media type, body and headers (openapi-kit's
  *   judge, which also holds an Error body to its status and documented reason phrase);
- * - no 5xx the document does not give for the operation (runCommand documents 500 for an unknown command);
+ * - no 5xx the document does not give for the operation (an operation may document a 500);
  * - an error that reaches no operation still answers the Error body;
  * - the API does not accept (2xx) a request the contract forbids, and Prism does not reject one it allows.
  */

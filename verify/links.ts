@@ -60,9 +60,13 @@ export class LinkFollower {
   private readonly session: Session;
   private readonly singles: SingleExchanges;
 
-  constructor(session: Session, singles: SingleExchanges) {
+  /** Why a source must not be sent (a create of which the caller already has the one), or null. */
+  private readonly keptOut: (op: OperationSpec) => string | null;
+
+  constructor(session: Session, singles: SingleExchanges, keptOut: (op: OperationSpec) => string | null = () => null) {
     this.session = session;
     this.singles = singles;
+    this.keptOut = keptOut;
   }
 
   /** Follows every link of the document, grouped by the answer they leave from. */
@@ -80,6 +84,11 @@ export class LinkFollower {
       }
       if (!this.session.canSend) {
         for (const l of links) results.linkNotFollowed(l.key, this.session.target.stopReason);
+        continue;
+      }
+      const kept = this.keptOut(source);
+      if (kept) {
+        for (const l of links) results.linkNotFollowed(l.key, kept);
         continue;
       }
       this.session.activity = `links of ${source.id} ${links[0]!.status}`;
@@ -112,9 +121,9 @@ export class LinkFollower {
     const seen: number[] = [];
     await this.singles.makeRoomFor(source);
     for (const r of this.sample(source, `${source.id} ${status} ${round}`, SOURCE_TRIES)) {
-      const { exchange, findings } = await this.session.send(source, await this.singles.outgoing(source, r), 'stateful', { kind: 'valid' });
+      const { exchange, findings } = await this.session.send(source, await this.singles.outgoing(source, r), 'links', { kind: 'valid' });
       this.singles.track(exchange);
-      for (const finding of findings) this.session.results.fail(source, 'stateful', exchange, finding);
+      for (const finding of findings) this.session.results.fail(source, 'links', exchange, finding);
       if (exchange.response && wanted(exchange.response.status)) {
         answered = exchange;
         break;
@@ -185,10 +194,10 @@ export class LinkFollower {
             },
     };
     const out: Outgoing = await this.singles.outgoing(target, r);
-    const { exchange, findings } = await this.session.send(target, out, 'stateful', { kind: 'valid' });
+    const { exchange, findings } = await this.session.send(target, out, 'links', { kind: 'valid' });
     this.singles.track(exchange);
     for (const finding of findings)
-      this.session.results.fail(target, 'stateful', exchange, {
+      this.session.results.fail(target, 'links', exchange, {
         ...finding,
         title: `following the link ${link.name} from ${link.from}: ${finding.title}`,
       });

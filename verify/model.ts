@@ -122,7 +122,7 @@ export class CollectionModel {
     return { exchange, rows };
   }
 
-  /** The API-relative path of a record, as the item path names it (`/symbols/4`). */
+  /** The API-relative path of a record, as the item path names it (`/pets/4`). */
   private itemPath(id: string): string {
     return this.c.itemPath.replace(`{${this.c.idParam}}`, encodeURIComponent(id));
   }

@@ -8,7 +8,7 @@ import { toCurl } from './curl.ts';
 import { describeAnswer, type Finding } from './judge.ts';
 import type { Exchange } from './target.ts';
 
-export const CHECKS = ['responses', 'valid input', 'invalid input', 'limits', 'stateful'] as const;
+export const CHECKS = ['responses', 'valid input', 'invalid input', 'limits', 'stateful', 'links'] as const;
 export type CheckName = (typeof CHECKS)[number];
 
 export const CHECK_DESCRIPTIONS: Record<CheckName, string> = {
@@ -18,6 +18,7 @@ export const CHECK_DESCRIPTIONS: Record<CheckName, string> = {
   'invalid input': 'generated invalid and hostile requests get a documented 4xx with the Error body',
   limits: 'bodies and files over the documented limits get 413',
   stateful: 'sequences of creates, reads, replaces and deletes behave as the document says',
+  links: "the document's links, followed from an answer that carries them, lead to documented answers",
 };
 
 export interface Failure {
@@ -155,7 +156,9 @@ export class Results {
   /** Why a link could not be followed (kept when it never was). */
   linkNotFollowed(key: string, why: string): void {
     const l = this.linkEntries.get(key);
-    if (l) l.why ??= why;
+    if (!l) return;
+    l.why ??= why;
+    this.check(this.spec.byId(l.from), 'links').skip ??= `${l.name} not followed: ${why}`;
   }
 
   private entry(op: OperationSpec): Entry {
@@ -245,7 +248,8 @@ export class Results {
     let failures = 0;
     const unexercised: string[] = [];
     for (const [name, c] of this.entry(op).checks) {
-      if ((name === 'stateful') !== (phase !== 'checks')) continue;
+      const of = name === 'stateful' ? 'stateful' : name === 'links' ? 'links' : 'checks';
+      if (of !== phase) continue;
       if (name !== 'responses') requests += c.requests;
       failures += c.failures.length + c.dropped;
       if (c.cut) unexercised.push(`${name}: ${c.cut}`);

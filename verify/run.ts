@@ -1,18 +1,18 @@
 /**
  * One verify run, in three phases, each leaving the server as it found it:
  * 1. single exchanges per operation (valid input, invalid input, limits), on records the run creates;
- * 2. stateful sequences of each collection and of the profile;
+ * 2. stateful sequences of each collection and of the own record;
  * 3. the document's links followed, each from an answer that carries it;
  * 4. on the embedded mock only: its destructive command, once, at the very end.
  */
 import type { OpenApiSpec, OperationSpec } from '../openapi-kit/index.ts';
 import { RequestGenerator } from './generated-requests.ts';
-import { CollectionFixtures, ProfileFixture, profileOps } from './fixtures.ts';
+import { CollectionFixtures, OwnRecordFixture, ownRecordOps } from './fixtures.ts';
 import { LinkFollower } from './links.ts';
 import { CollectionModel } from './model.ts';
-import { ProfileModel } from './profile-model.ts';
+import { OwnRecordModel } from './own-record-model.ts';
 import { Results } from './results.ts';
-import { DESTRUCTIVE, SingleExchanges } from './singles.ts';
+import { destructiveValues, SingleExchanges } from './singles.ts';
 import { exercise, SAFE_METHODS, Session, unlessBudgetSpent, type SessionOptions } from './session.ts';
 import { resourceOf, type Target } from './target.ts';
 
@@ -26,10 +26,10 @@ export async function runVerify(
   const session = new Session(spec, target, results, options);
   onSession?.(session);
   const generator = new RequestGenerator(spec.doc);
-  const pOps = profileOps(spec.operations);
+  const ownOps = ownRecordOps(spec);
   const newFixtures = () => ({
     collections: new Map(spec.collections.map((c) => [c.name, new CollectionFixtures(session, c, generator.schemas)])),
-    profile: pOps ? new ProfileFixture(session, pOps, generator.schemas) : null,
+    ownRecord: ownOps ? new OwnRecordFixture(session, ownOps, generator.schemas) : null,
   });
 
   // 1. Single exchanges.
@@ -38,9 +38,9 @@ export async function runVerify(
     await unlessBudgetSpent(async () => {
       session.activity = 'setting up';
       if (!options.readOnly) for (const f of fixtures.collections.values()) await f.setup();
-      await fixtures.profile?.setup(!options.readOnly);
+      await fixtures.ownRecord?.setup(!options.readOnly);
     });
-    const singles = new SingleExchanges(session, generator, fixtures.collections, fixtures.profile, pOps);
+    const singles = new SingleExchanges(session, generator, fixtures.collections, fixtures.ownRecord, ownOps);
     // Each resource's operations in the document's order; resources side by side, up to --concurrency.
     await eachAtMost(options.concurrency ?? 1, byResource(spec.operations), async (ops) => {
       for (const op of ops) {
@@ -51,7 +51,7 @@ export async function runVerify(
   } finally {
     session.activity = 'cleaning up';
     for (const f of fixtures.collections.values()) await f.teardown();
-    await fixtures.profile?.teardown();
+    await fixtures.ownRecord?.teardown();
   }
 
   // 2. Stateful sequences.
@@ -61,7 +61,7 @@ export async function runVerify(
   } else {
     const models = [
       ...spec.collections.map((c) => new CollectionModel(session, c, generator.schemas)),
-      ...(pOps ? [new ProfileModel(session, pOps, generator.schemas)] : []),
+      ...(ownOps ? [new OwnRecordModel(session, ownOps, generator.schemas)] : []),
     ];
     for (const model of models) {
       for (const op of model.operations) modelled.add(op.id);
@@ -81,26 +81,32 @@ export async function runVerify(
   }
 
   // 3. The document's links, on records the run creates for them and deletes after.
+  const inLinks = new Set(spec.links.flatMap((l) => [l.from, l.to]));
+  for (const op of spec.operations)
+    if (!inLinks.has(op.id)) results.skip(op, 'links', 'no link of the document leaves from or leads to it');
   if (spec.links.length > 0) {
     const linked = newFixtures();
     const ops = [...new Set(spec.links.flatMap((l) => [l.from, l.to]))].map((id) => spec.byId(id));
     try {
-      // Reads the member's own profile, if any, so that it is neither changed nor deleted.
-      await unlessBudgetSpent(async () => linked.profile?.setup(false));
+      // Reads the member's own record, if any, so that it is neither changed nor deleted.
+      await unlessBudgetSpent(async () => linked.ownRecord?.setup(false));
       await session.timed(ops, 'links', "the links' sequences", () =>
-        new LinkFollower(session, new SingleExchanges(session, generator, linked.collections, linked.profile, pOps)).run(),
+        new LinkFollower(session, new SingleExchanges(session, generator, linked.collections, linked.ownRecord, ownOps), (op) =>
+          op.id === ownOps?.create.id && linked.ownRecord?.original
+            ? 'the member already has one (x-one-per-caller): a create would be refused'
+            : null,
+        ).run(),
       );
     } finally {
       session.activity = 'cleaning up';
       for (const f of linked.collections.values()) await f.teardown();
-      await linked.profile?.teardown();
+      await linked.ownRecord?.teardown();
     }
   }
 
-  // 4. The destructive command, on the embedded mock only; elsewhere say why it was kept out.
-  for (const d of DESTRUCTIVE) {
-    const op = spec.operations.find((o) => o.method === d.method && o.path === d.path);
-    if (!op) continue;
+  // 4. The destructive values (x-destructive), on the embedded mock only; elsewhere say why they were kept out.
+  for (const d of destructiveValues(spec)) {
+    const op = d.op;
     if (options.ownServer && !options.readOnly) await runDestructive(session, op, d.param, d.values);
     else if (SAFE_METHODS.includes(op.method) === false)
       results.note(

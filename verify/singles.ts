@@ -22,6 +22,7 @@ import {
   isJsonMedia,
   isRecord,
   satisfying,
+  type OpenApiSpec,
   type OperationSpec,
   type ParamSpec,
 } from '../openapi-kit/index.ts';
@@ -37,7 +38,7 @@ import {
   type Query,
 } from './generated-requests.ts';
 import { textOf } from '../openapi-kit/index.ts';
-import type { CollectionFixtures, ProfileFixture, ProfileOps } from './fixtures.ts';
+import type { CollectionFixtures, OwnRecordFixture, OwnRecordOps } from './fixtures.ts';
 import type { Expectation, Finding } from './judge.ts';
 import type { CheckName } from './results.ts';
 import { Counterexample, exercise, SAFE_METHODS, type Session } from './session.ts';
@@ -49,14 +50,25 @@ export const MISSING_ID = 'verify-missing-0';
 /** Ids no record is likely to have, of the shapes id schemas take: text, a number, a UUID. */
 const MISSING_CANDIDATES = [MISSING_ID, '999999937', '00000000-0000-4000-8000-0000000a0b0c', 'zz9'];
 
-/**
- * Path values the document describes as destructive for everyone's data: `POST /commands/reset`
- * "restores the seed data of every collection and removes the profile". Sent only to the embedded
- * mock this run started.
- */
-export const DESTRUCTIVE: ReadonlyArray<{ method: string; path: string; param: string; values: readonly string[] }> = [
-  { method: 'POST', path: '/commands/{name}', param: 'name', values: ['reset'] },
-];
+/** A parameter's values that destroy every caller's data, as an operation's `x-destructive` states them. */
+export interface Destructive {
+  op: OperationSpec;
+  param: string;
+  values: readonly string[];
+}
+
+/** The document's destructive values (`x-destructive: { name: [reset] }`): sent only to a server this run started. */
+export function destructiveValues(spec: Pick<OpenApiSpec, 'operations' | 'doc'>): Destructive[] {
+  const out: Destructive[] = [];
+  for (const op of spec.operations) {
+    const raw = spec.doc.paths[op.path]?.[op.method.toLowerCase()];
+    const stated = isRecord(raw) ? raw['x-destructive'] : undefined;
+    if (!isRecord(stated)) continue;
+    for (const [param, values] of Object.entries(stated))
+      if (Array.isArray(values)) out.push({ op, param, values: values.map((v) => String(v).toLowerCase()) });
+  }
+  return out;
+}
 
 /** How often an oversized upload is sent when the connection is reset before the answer. */
 const UPLOAD_ATTEMPTS = 5;
@@ -64,9 +76,9 @@ const UPLOAD_ATTEMPTS = 5;
 const isResetWhileSending = (exchange: Exchange) =>
   exchange.response === null && /EPIPE|ECONNRESET|UND_ERR_SOCKET|other side closed/i.test(exchange.error ?? '');
 
-export function isDestructive(op: OperationSpec, r: GeneratedRequest): boolean {
-  return DESTRUCTIVE.some((d) => {
-    if (d.method !== op.method || d.path !== op.path) return false;
+export function isDestructive(destructive: readonly Destructive[], op: OperationSpec, r: GeneratedRequest): boolean {
+  return destructive.some((d) => {
+    if (d.op.id !== op.id) return false;
     const v = r.path[d.param];
     return v?.kind === 'literal' && d.values.includes(textOf(v.value).toLowerCase());
   });
@@ -76,23 +88,25 @@ interface Context {
   generator: RequestGenerator;
   requestJudge: RequestJudge;
   collections: Map<string, CollectionFixtures>;
-  profile: ProfileFixture | null;
-  profileOps: ProfileOps | null;
+  ownRecord: OwnRecordFixture | null;
+  ownRecordOps: OwnRecordOps | null;
 }
 
 export class SingleExchanges {
   private readonly ctx: Context;
   private readonly session: Session;
+  private readonly destructive: Destructive[];
 
   constructor(
     session: Session,
     generator: RequestGenerator,
     collections: Map<string, CollectionFixtures>,
-    profile: ProfileFixture | null,
-    profileOps: ProfileOps | null,
+    ownRecord: OwnRecordFixture | null,
+    ownRecordOps: OwnRecordOps | null,
   ) {
     this.session = session;
-    this.ctx = { generator, requestJudge: new RequestJudge(session.spec.doc), collections, profile, profileOps };
+    this.ctx = { generator, requestJudge: new RequestJudge(session.spec.doc), collections, ownRecord, ownRecordOps };
+    this.destructive = destructiveValues(session.spec);
   }
 
   private get arbs() {
@@ -104,8 +118,8 @@ export class SingleExchanges {
     return [...this.ctx.collections.values()].find((c) => c.collection.itemPath === op.path);
   }
 
-  private isProfileItem(op: OperationSpec): boolean {
-    const create = this.ctx.profileOps?.create;
+  private isOwnRecordItem(op: OperationSpec): boolean {
+    const create = this.ctx.ownRecordOps?.create;
     return create !== undefined && op.path.startsWith(`${create.path}/{`);
   }
 
@@ -137,11 +151,11 @@ export class SingleExchanges {
       }
       return this.missingId(op);
     }
-    const profile = this.ctx.profile;
-    if (profile && this.isProfileItem(op)) {
-      if (profile.original) return safe && profile.id ? profile.id : this.missingId(op);
+    const own = this.ctx.ownRecord;
+    if (own && this.isOwnRecordItem(op)) {
+      if (own.original) return safe && own.id ? own.id : this.missingId(op);
       if (this.session.options.readOnly) return this.missingId(op);
-      return (await profile.ensure()) ?? this.missingId(op);
+      return (await own.ensure()) ?? this.missingId(op);
     }
     return this.missingId(op);
   }
@@ -170,7 +184,7 @@ export class SingleExchanges {
       Object.fromEntries(
         pathParams.map((p) => {
           const literal = this.validTexts(p).map((texts): PathValue => ({ kind: 'literal', value: texts[0] ?? '', encode: true }));
-          const idLike = this.itemCollection(op) !== undefined || this.isProfileItem(op);
+          const idLike = this.itemCollection(op) !== undefined || this.isOwnRecordItem(op);
           return [
             p.name,
             idLike
@@ -195,7 +209,7 @@ export class SingleExchanges {
     return fc
       .record({ path, query, body })
       .map((r): GeneratedRequest => ({ op: op.id, via: 'direct', method: op.method, ...r }))
-      .filter((r) => this.session.options.ownServer || !isDestructive(op, r));
+      .filter((r) => this.session.options.ownServer || !isDestructive(this.destructive, op, r));
   }
 
   private validBody(op: OperationSpec): fc.Arbitrary<Body> {
@@ -246,7 +260,7 @@ export class SingleExchanges {
     return this.ctx.generator
       .request(op)
       .map((r): GeneratedRequest => ({ ...r, via: 'direct' }))
-      .filter((r) => this.session.options.ownServer || !isDestructive(op, r));
+      .filter((r) => this.session.options.ownServer || !isDestructive(this.destructive, op, r));
   }
 
   /** One invalid request of each common kind, run before the random ones. */
@@ -320,7 +334,7 @@ export class SingleExchanges {
         out.push(r);
       } else out.push({ ...base(), body: validBody ?? { kind: 'none' }, query: { kind: 'params', entries: [[p.name, value]] } });
     }
-    return out.filter((r) => this.session.options.ownServer || !isDestructive(op, r));
+    return out.filter((r) => this.session.options.ownServer || !isDestructive(this.destructive, op, r));
   }
 
   /** Bodies and files over the document's limits; null when the operation states none. */
@@ -425,7 +439,7 @@ export class SingleExchanges {
   /** Notes what a generated request created, to delete it at the end. */
   track(exchange: Exchange): void {
     for (const fixtures of this.ctx.collections.values()) fixtures.track(exchange);
-    this.ctx.profile?.track(exchange);
+    this.ctx.ownRecord?.track(exchange);
   }
 
   /** Runs one property: every example, then `runs` requests from `arb`; the shrunk counterexample reported. */

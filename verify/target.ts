@@ -102,8 +102,8 @@ export interface Outgoing {
 }
 
 /**
- * The resource an operation acts on: the first segment of its path (`/accounts/{id}` and
- * `/accounts` are one, `/user/profile/{id}` is `user`). Operations on one resource share its
+ * The resource an operation acts on: the first segment of its path (`/pets/{id}` and
+ * `/pets` are one, `/shop/orders/{id}` is `shop`). Operations on one resource share its
  * records and ETags, so they run one after the other; other resources may run alongside.
  */
 export const resourceOf = (op: Pick<OperationSpec, 'path'>): string => op.path.split('/').find(Boolean) ?? '';

@@ -1,14 +1,15 @@
 /**
- * The stateful model of the member's profile, as the document describes it: `GET myprofile`
- * answers 204 while there is none and the profile once created; a member has one profile (a
- * second create answers 409); an update changes the fields sent and keeps the others; a delete
- * answers 204 and the profile is gone (204 again, 404 for its URLs); the avatar, once uploaded, is
- * answered as uploaded. Every run first walks it once the same way (see walk), whatever --runs
- * says, then runs generated sequences. Runs only when the member has no profile, and deletes its
+ * The stateful model of a record each caller has at most one of (`x-one-per-caller: true` on its
+ * create; see fixtures.ts's ownRecordOps for how its other operations are found through the create's
+ * links). The caller's own read answers a 2xx without body while there is none and the record once
+ * created; a second create answers 409; an update changes the fields sent and keeps the others; a
+ * delete answers 204 and the record is gone (none again, 404 for its URLs); the file its form
+ * uploaded is answered as uploaded. Every run first walks it once the same way (see walk), whatever
+ * --runs says, then runs generated sequences. Runs only when the caller has none, and deletes its
  * own at the end.
  *
- * The walk also holds the profile to its owner and to its version: another member (--other-header)
- * is refused its update, its delete and its avatar (403) and changes nothing; a change without
+ * The walk also holds the record to its owner and to its version: another member (--other-header)
+ * is refused its update, its delete and its file (403) and changes nothing; a change without
  * If-Match answers 428, one with an ETag from before the last write 412 (the answer's ETag the
  * current one), and each write answers a new ETag. The member's If-Match is the last ETag the
  * server answered them (Target.etag). Where the update takes an `Idempotency-Key`, the walk also
@@ -19,7 +20,7 @@ import fc from 'fast-check';
 import { isRecord, satisfying, type OperationSpec } from '../openapi-kit/index.ts';
 import { fileBytes, goodFiles, type FilePart } from './generated-requests.ts';
 import type { SchemaArbitraries } from '../openapi-kit/index.ts';
-import { ProfileFixture, type ProfileOps } from './fixtures.ts';
+import { OwnRecordFixture, type OwnRecordOps } from './fixtures.ts';
 import { MISSING_ID } from './singles.ts';
 import type { Session } from './session.ts';
 import { canonical, disproved, runSequences, runWalk, skipSequences, step, type Transcript } from './stateful.ts';
@@ -28,48 +29,51 @@ import { bodyJson, jsonRequest, requiresIfMatch, type Exchange, type Outgoing } 
 type Row = Record<string, unknown>;
 
 interface Model {
-  /** The fields the profile must show (those sent), or null when there is none. */
+  /** The fields the own record must show (those sent), or null when there is none. */
   fields: Row | null;
   id: string | null;
-  /** The last id a profile had, for requests after a delete. */
+  /** The last id an own record had, for requests after a delete. */
   lastId: string | null;
   createdAt: unknown;
-  avatar: { bytes: Uint8Array; type: string } | null;
+  upload: { bytes: Uint8Array; type: string } | null;
   /** The operation whose answer the model's state rests on. */
   writer: OperationSpec | null;
-  /** The ETags the profile's writes answered, oldest first: the one before the last is stale. */
+  /** The ETags the own record's writes answered, oldest first: the one before the last is stale. */
   tags: string[];
 }
 
-const emptyModel = (): Model => ({ fields: null, id: null, lastId: null, createdAt: undefined, avatar: null, writer: null, tags: [] });
+const emptyModel = (): Model => ({ fields: null, id: null, lastId: null, createdAt: undefined, upload: null, writer: null, tags: [] });
 
 interface Real extends Transcript {
-  fixture: ProfileFixture;
+  fixture: OwnRecordFixture;
 }
 
 type Cmd = fc.AsyncCommand<Model, Real, false>;
 
-/** A body as JSON or as multipart form data (with an optional avatar). */
+/** A body as JSON or as multipart form data (with an optional upload). */
 interface Payload {
   fields: Row;
   form: boolean;
-  avatar: FilePart | null;
+  upload: FilePart | null;
 }
 
-/** Text that reads back the same through a multipart form: no line breaks (they become CRLF), tags without edge spaces. */
+/**
+ * Text that reads back the same through a multipart form: no line breaks (they become CRLF); a list
+ * (sent comma-separated) not empty, its items without edge spaces.
+ */
 const formSafe = (fields: Row): boolean =>
-  Object.entries(fields).every(([k, v]) =>
+  Object.values(fields).every((v) =>
     Array.isArray(v)
-      ? v.every((t) => typeof t === 'string' && t === t.trim() && t !== '' && !/[\r\n]/.test(t)) && (k !== 'interests' || v.length > 0)
+      ? v.length > 0 && v.every((t) => typeof t === 'string' && t === t.trim() && t !== '' && !/[\r\n]/.test(t))
       : typeof v !== 'string' || !/[\r\n]/.test(v),
   );
 
-export class ProfileModel {
+export class OwnRecordModel {
   private readonly session: Session;
-  private readonly ops: ProfileOps;
+  private readonly ops: OwnRecordOps;
   private readonly arbs: SchemaArbitraries;
 
-  constructor(session: Session, ops: ProfileOps, arbs: SchemaArbitraries) {
+  constructor(session: Session, ops: OwnRecordOps, arbs: SchemaArbitraries) {
     this.session = session;
     this.ops = ops;
     this.arbs = arbs;
@@ -82,7 +86,7 @@ export class ProfileModel {
 
   get operations(): OperationSpec[] {
     const o = this.ops;
-    return [o.mine, o.create, o.update, o.remove, o.avatar].filter((x): x is OperationSpec => x !== undefined);
+    return [o.mine, o.create, o.update, o.remove, o.file].filter((x): x is OperationSpec => x !== undefined);
   }
 
   private url(op: OperationSpec, id?: string): string {
@@ -98,10 +102,10 @@ export class ProfileModel {
       form.append(name, text);
       parts.push({ name, value: text });
     }
-    if (p.avatar) {
-      const bytes = fileBytes(p.avatar);
-      form.append('avatar', new Blob([bytes], { type: p.avatar.type }), p.avatar.filename);
-      parts.push({ name: 'avatar', file: bytes, type: p.avatar.type, filename: p.avatar.filename });
+    if (p.upload) {
+      const bytes = fileBytes(p.upload);
+      form.append(this.ops.fileField!, new Blob([bytes], { type: p.upload.type }), p.upload.filename);
+      parts.push({ name: this.ops.fileField!, file: bytes, type: p.upload.type, filename: p.upload.filename });
     }
     return { method: op.method, url: this.url(op, id), body: form, sent: { kind: 'form', parts, chunked: false } };
   }
@@ -117,27 +121,28 @@ export class ProfileModel {
           `a body of ${op.id} with at least ${minFields} fields (#${json.pointer})`,
         )
       : fc.constant<Row>({});
-    const variants: Array<fc.Arbitrary<Payload>> = [fields.map((f) => ({ fields: f, form: false, avatar: null }))];
-    const field = form?.fileFields.includes('avatar') ? 'avatar' : undefined;
+    const variants: Array<fc.Arbitrary<Payload>> = [fields.map((f) => ({ fields: f, form: false, upload: null }))];
+    const field = this.ops.file ? this.ops.fileField : undefined;
     if (form && field) {
       variants.push(
         fc
           .tuple(fields.filter(formSafe), fc.option(fc.constantFrom(...goodFiles(form, field)), { nil: null }))
-          .map(([f, avatar]) => ({ fields: f, form: true, avatar })),
+          .map(([f, upload]) => ({ fields: f, form: true, upload })),
       );
     }
     return fc.oneof(...variants);
   }
 
-  /** The profile as the model says it is, compared field by field with an answer. */
+  /** The own record as the model says it is, compared field by field with an answer. */
   private mismatch(m: Model, body: unknown): string | null {
-    if (!isRecord(body) || !m.fields) return 'the body is not a profile';
+    if (!isRecord(body) || !m.fields) return 'the body is not an own record';
     if (body.id !== m.id) return `id is ${JSON.stringify(body.id)}, not ${JSON.stringify(m.id)}`;
     for (const [k, v] of Object.entries(m.fields))
       if (canonical(body[k]) !== canonical(v)) return `${k} is ${canonical(body[k])}, not ${canonical(v)}`;
     if (m.createdAt !== undefined && body.createdAt !== m.createdAt)
       return `createdAt changed from ${String(m.createdAt)} to ${String(body.createdAt)}`;
-    if (m.avatar && typeof body.avatar !== 'string') return 'the avatar uploaded has no link';
+    // The record's field named as the form's file field links to the file.
+    if (m.upload && typeof body[this.ops.fileField ?? ''] !== 'string') return `the file uploaded has no link in ${this.ops.fileField}`;
     return null;
   }
 
@@ -152,7 +157,12 @@ export class ProfileModel {
     const status = exchange.response?.status;
     if (m.fields === null) {
       if (status !== 204)
-        disproved(real, exchange, status === 200 ? blame : this.ops.mine, `${what}: expected 204 (no profile), got ${status ?? 'nothing'}`);
+        disproved(
+          real,
+          exchange,
+          status === 200 ? blame : this.ops.mine,
+          `${what}: expected 204 (no own record), got ${status ?? 'nothing'}`,
+        );
       return;
     }
     if (status !== 200)
@@ -160,7 +170,7 @@ export class ProfileModel {
         real,
         exchange,
         status === 204 ? blame : this.ops.mine,
-        `${what}: expected 200 with the profile, got ${status ?? 'nothing'}`,
+        `${what}: expected 200 with the own record, got ${status ?? 'nothing'}`,
       );
     const problem = this.mismatch(m, bodyJson(exchange.response));
     if (problem) disproved(real, exchange, blame, `${what}: ${problem}`);
@@ -171,25 +181,25 @@ export class ProfileModel {
     const op = this.ops.create;
     return {
       check: () => true,
-      toString: () => `create(${p.form ? 'form' : 'json'}${p.avatar ? ` + ${p.avatar.type}` : ''})`,
+      toString: () => `create(${p.form ? 'form' : 'json'}${p.upload ? ` + ${p.upload.type}` : ''})`,
       async run(m, real) {
         const exists = m.fields !== null;
         const exchange = await step(self.session, real, op, self.outgoing(op, undefined, p), {
           kind: 'exact',
           statuses: exists ? [409] : [201],
-          why: exists ? 'creating a second profile' : 'creating the profile',
+          why: exists ? 'creating a second own record' : 'creating the own record',
         });
-        if (exists) return self.readMine(m, real, op, 'reading the profile after a refused second create');
+        if (exists) return self.readMine(m, real, op, 'reading the own record after a refused second create');
         real.fixture.track(exchange);
         m.tags = [];
         self.noteTag(m, real, exchange, op);
         const body = bodyJson(exchange.response);
         if (!isRecord(body) || typeof body.id !== 'string') disproved(real, exchange, op, 'the 201 body has no string id');
         Object.assign(m, { fields: { ...p.fields }, id: body.id, lastId: body.id, createdAt: body.createdAt, writer: op });
-        m.avatar = p.avatar ? { bytes: fileBytes(p.avatar), type: p.avatar.type } : null;
+        m.upload = p.upload ? { bytes: fileBytes(p.upload), type: p.upload.type } : null;
         const problem = self.mismatch(m, body);
-        if (problem) disproved(real, exchange, op, `the 201 body is not the profile as sent: ${problem}`);
-        await self.readMine(m, real, op, 'reading the created profile back');
+        if (problem) disproved(real, exchange, op, `the 201 body is not the own record as sent: ${problem}`);
+        await self.readMine(m, real, op, 'reading the created own record back');
       },
     };
   }
@@ -199,24 +209,24 @@ export class ProfileModel {
     const op = this.ops.update!;
     return {
       check: () => true,
-      toString: () => `update(${p.form ? 'form' : 'json'}: ${Object.keys(p.fields).join(',')}${p.avatar ? ` + ${p.avatar.type}` : ''})`,
+      toString: () => `update(${p.form ? 'form' : 'json'}: ${Object.keys(p.fields).join(',')}${p.upload ? ` + ${p.upload.type}` : ''})`,
       async run(m, real) {
         const exists = m.fields !== null;
         const id = m.id ?? m.lastId ?? MISSING_ID;
         const exchange = await step(self.session, real, op, self.outgoing(op, id, p), {
           kind: 'exact',
           statuses: exists ? [200] : [404],
-          why: exists ? 'updating the profile' : 'updating a profile that does not exist',
+          why: exists ? 'updating the own record' : 'updating an own record that does not exist',
         });
         if (!exists) return;
         self.noteTag(m, real, exchange, op);
         m.fields = { ...m.fields, ...p.fields };
-        if (p.avatar) m.avatar = { bytes: fileBytes(p.avatar), type: p.avatar.type };
+        if (p.upload) m.upload = { bytes: fileBytes(p.upload), type: p.upload.type };
         m.writer = op;
         const problem = self.mismatch(m, bodyJson(exchange.response));
         if (problem)
-          disproved(real, exchange, op, `the 200 body is not the profile with the fields sent changed and the others kept: ${problem}`);
-        await self.readMine(m, real, op, 'reading the updated profile back');
+          disproved(real, exchange, op, `the 200 body is not the own record with the fields sent changed and the others kept: ${problem}`);
+        await self.readMine(m, real, op, 'reading the updated own record back');
       },
     };
   }
@@ -251,11 +261,11 @@ export class ProfileModel {
         const saved = await step(self.session, real, op, keyed(id, first), {
           kind: 'exact',
           statuses: [200],
-          why: `updating the profile with ${header} ${key}`,
+          why: `updating the own record with ${header} ${key}`,
         });
         self.noteTag(m, real, saved, op);
         m.fields = { ...m.fields, ...first.fields };
-        if (first.avatar) m.avatar = { bytes: fileBytes(first.avatar), type: first.avatar.type };
+        if (first.upload) m.upload = { bytes: fileBytes(first.upload), type: first.upload.type };
         m.writer = op;
         const again = await step(self.session, real, op, keyed(id, first), {
           kind: 'exact',
@@ -270,13 +280,13 @@ export class ProfileModel {
             op,
             `the repeated save answered the ETag ${tag ?? '(none)'}, not its first answer's ${m.tags.at(-1) ?? '(none)'}`,
           );
-        await self.readMine(m, real, op, `reading the profile after a save repeated with its ${header}`);
+        await self.readMine(m, real, op, `reading the own record after a save repeated with its ${header}`);
         await step(self.session, real, op, keyed(id, other), {
           kind: 'exact',
           statuses: [422],
           why: `another update sent with the ${header} of an earlier one`,
         });
-        await self.readMine(m, real, op, `reading the profile after an update refused for its reused ${header}`);
+        await self.readMine(m, real, op, `reading the own record after an update refused for its reused ${header}`);
       },
     };
   }
@@ -290,12 +300,12 @@ export class ProfileModel {
         real,
         exchange,
         op,
-        `the write answered the ETag the profile had before it (${tag}): a stale If-Match could not be told from a current one`,
+        `the write answered the ETag the own record had before it (${tag}): a stale If-Match could not be told from a current one`,
       );
     m.tags.push(tag);
   }
 
-  /** Another member (--other-header) is refused the profile: its update, its delete and its avatar answer 403, and it stays as it was. */
+  /** Another member (--other-header) is refused the own record: its update, its delete and its upload answer 403, and it stays as it was. */
   private foreign(p: Payload): Cmd {
     const self = this;
     return {
@@ -313,7 +323,7 @@ export class ProfileModel {
             {
               kind: 'exact',
               statuses: [403],
-              why: "another member updating the member's profile (with its current ETag)",
+              why: "another member updating the member's own record (with its current ETag)",
             },
           );
         if (self.ops.remove)
@@ -325,26 +335,26 @@ export class ProfileModel {
             {
               kind: 'exact',
               statuses: [403],
-              why: "another member deleting the member's profile (with its current ETag)",
+              why: "another member deleting the member's own record (with its current ETag)",
             },
           );
-        if (self.ops.avatar)
+        if (self.ops.file)
           await step(
             self.session,
             real,
-            self.ops.avatar,
-            { method: 'GET', url: self.url(self.ops.avatar, id), credentials: 'other' },
+            self.ops.file,
+            { method: 'GET', url: self.url(self.ops.file, id), credentials: 'other' },
             {
               kind: 'exact',
               statuses: [403],
-              why: "another member reading the member's avatar",
+              why: "another member reading the member's upload",
             },
           );
         await self.readMine(
           m,
           real,
           self.ops.update ?? self.ops.remove ?? self.ops.mine,
-          "reading the profile after another member's refused changes",
+          "reading the own record after another member's refused changes",
         );
       },
     };
@@ -369,7 +379,7 @@ export class ProfileModel {
             real,
             op,
             { ...out(), ifMatch: null },
-            { kind: 'exact', statuses: [428], why: `${op.method} of the profile without If-Match` },
+            { kind: 'exact', statuses: [428], why: `${op.method} of the own record without If-Match` },
           );
         const [stale, current] = [m.tags.at(-2), m.tags.at(-1)];
         if (stale !== undefined && current !== undefined) {
@@ -382,19 +392,19 @@ export class ProfileModel {
               {
                 kind: 'exact',
                 statuses: [412],
-                why: `${op.method} of the profile with the ETag it had before its last write (${stale})`,
+                why: `${op.method} of the own record with the ETag it had before its last write (${stale})`,
               },
             );
             const tag = exchange.response?.headers.get('etag');
             if (tag !== current)
-              disproved(real, exchange, op, `the 412 answer's ETag is ${tag ?? 'missing'}, not the profile's current ${current}`);
+              disproved(real, exchange, op, `the 412 answer's ETag is ${tag ?? 'missing'}, not the own record's current ${current}`);
           }
         }
         await self.readMine(
           m,
           real,
           self.ops.update ?? self.ops.remove ?? self.ops.mine,
-          'reading the profile after changes refused for their If-Match',
+          'reading the own record after changes refused for their If-Match',
         );
       },
     };
@@ -416,23 +426,23 @@ export class ProfileModel {
           {
             kind: 'exact',
             statuses: exists ? [204] : [404],
-            why: exists ? 'deleting the profile' : 'deleting a profile that does not exist',
+            why: exists ? 'deleting the own record' : 'deleting an own record that does not exist',
           },
         );
-        Object.assign(m, { fields: null, id: null, createdAt: undefined, avatar: null, writer: op, tags: [] });
-        await self.readMine(m, real, op, 'reading the profile after its delete');
+        Object.assign(m, { fields: null, id: null, createdAt: undefined, upload: null, writer: op, tags: [] });
+        await self.readMine(m, real, op, 'reading the own record after its delete');
       },
     };
   }
 
-  private avatar(): Cmd {
+  private upload(): Cmd {
     const self = this;
-    const op = this.ops.avatar!;
+    const op = this.ops.file!;
     return {
       check: (m) => m.id !== null || m.lastId !== null,
-      toString: () => 'avatar()',
+      toString: () => 'upload()',
       async run(m, real) {
-        const has = m.fields !== null && m.avatar !== null;
+        const has = m.fields !== null && m.upload !== null;
         const exchange = await step(
           self.session,
           real,
@@ -441,47 +451,50 @@ export class ProfileModel {
           {
             kind: 'exact',
             statuses: has ? [200] : [404],
-            why: has ? 'reading the uploaded avatar' : 'reading an avatar that is not there',
+            why: has ? 'reading the uploaded upload' : 'reading an upload that is not there',
           },
         );
-        if (!has || !m.avatar) return;
+        if (!has || !m.upload) return;
         const r = exchange.response!;
         const type = (r.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-        const same = r.body.byteLength === m.avatar.bytes.byteLength && r.body.every((b, i) => b === m.avatar!.bytes[i]);
-        if (!same || type !== m.avatar.type)
+        const same = r.body.byteLength === m.upload.bytes.byteLength && r.body.every((b, i) => b === m.upload!.bytes[i]);
+        if (!same || type !== m.upload.type)
           disproved(
             real,
             exchange,
             m.writer ?? op,
-            `the avatar answered (${type}, ${r.body.byteLength} bytes) is not the one uploaded (${m.avatar.type}, ${m.avatar.bytes.byteLength} bytes)`,
+            `the upload answered (${type}, ${r.body.byteLength} bytes) is not the one uploaded (${m.upload.type}, ${m.upload.bytes.byteLength} bytes)`,
           );
       },
     };
   }
 
   async run(): Promise<void> {
-    const probe = new ProfileFixture(this.session, this.ops, this.arbs);
+    const probe = new OwnRecordFixture(this.session, this.ops, this.arbs);
     const found = await probe.read();
     if (found !== null) {
-      const why = found === undefined ? 'the profile could not be read' : 'the member has a profile: the sequences would change it';
+      const why =
+        found === undefined
+          ? 'the own record could not be read'
+          : 'the member already has one (x-one-per-caller): the sequences would change it';
       for (const op of this.operations) this.session.results.skip(op, 'stateful', why);
       return;
     }
-    if (!(await this.walk())) return skipSequences(this.session, this.operations, 'the profile');
+    if (!(await this.walk())) return skipSequences(this.session, this.operations, 'the own record');
     if (!this.session.canSend) return;
     const commands: Array<fc.Arbitrary<Cmd>> = [fc.constant(this.readCmd())];
     commands.push(this.payloads(this.ops.create, 1).map((p) => this.create(p)));
     if (this.ops.update) commands.push(this.payloads(this.ops.update, 1).map((p) => this.update(p)));
     if (this.ops.remove) commands.push(fc.constant(this.remove()));
-    if (this.ops.avatar) commands.push(fc.constant(this.avatar()));
-    this.session.activity = 'profile stateful';
+    if (this.ops.file) commands.push(fc.constant(this.upload()));
+    this.session.activity = 'own record stateful';
     await runSequences(
       this.session,
-      'profile',
+      'own record',
       fc.tuple(this.payloads(this.ops.create, 1), fc.commands(commands, { maxCommands: 8 })),
       Math.max(3, Math.ceil(this.session.options.runs / 2)),
       async ([first, cmds], transcript) => {
-        const fixture = new ProfileFixture(this.session, this.ops, this.arbs);
+        const fixture = new OwnRecordFixture(this.session, this.ops, this.arbs);
         const real: Real = Object.assign(transcript, { fixture });
         const model = emptyModel();
         try {
@@ -494,23 +507,23 @@ export class ProfileModel {
   }
 
   /**
-   * The walk every run makes, whatever --runs says: create (with an avatar when the document takes
-   * one) → read → the avatar as uploaded → update → read (the fields sent changed, the others kept)
-   * → delete → read answers 204 → the avatar, an update and a delete of the deleted profile answer 404.
+   * The walk every run makes, whatever --runs says: create (with an upload when the document takes
+   * one) → read → the upload as uploaded → update → read (the fields sent changed, the others kept)
+   * → delete → read answers 204 → the upload, an update and a delete of the deleted own record answer 404.
    */
   private async walk(): Promise<boolean> {
-    const seed = this.session.seedOf('walk:profile');
-    const withAvatar = this.payloads(this.ops.create, 1).filter((p) => p.avatar !== null);
-    const canUpload = this.ops.create.body?.content['multipart/form-data']?.fileFields.includes('avatar') === true;
-    const [created] = fc.sample(canUpload ? withAvatar : this.payloads(this.ops.create, 1), { seed, numRuns: 1 });
+    const seed = this.session.seedOf('walk:own record');
+    const withUpload = this.payloads(this.ops.create, 1).filter((p) => p.upload !== null);
+    const canUpload = this.ops.file !== undefined && this.ops.fileField !== undefined;
+    const [created] = fc.sample(canUpload ? withUpload : this.payloads(this.ops.create, 1), { seed, numRuns: 1 });
     if (!created) return true;
     const steps: Cmd[] = [this.create(created)];
-    if (this.ops.avatar) steps.push(this.avatar());
+    if (this.ops.file) steps.push(this.upload());
     const [changed] = this.ops.update ? fc.sample(this.payloads(this.ops.update, 1), { seed: seed + 1, numRuns: 1 }) : [];
     const probe = changed ?? created;
     if (this.session.target.otherHeaders.length > 0) steps.push(this.foreign(probe));
     else
-      for (const op of [this.ops.update, this.ops.remove, this.ops.avatar])
+      for (const op of [this.ops.update, this.ops.remove, this.ops.file])
         if (op?.secured)
           this.session.results.note(
             op,
@@ -526,14 +539,14 @@ export class ProfileModel {
     steps.push(this.preconditions(probe));
     if (this.ops.remove) {
       steps.push(this.remove());
-      if (this.ops.avatar) steps.push(this.avatar());
+      if (this.ops.file) steps.push(this.upload());
       const [late] = this.ops.update ? fc.sample(this.payloads(this.ops.update, 1), { seed: seed + 2, numRuns: 1 }) : [];
       if (late) steps.push(this.update(late));
       steps.push(this.remove());
     }
-    this.session.activity = 'profile walk';
-    return runWalk(this.session, 'the profile', async (transcript) => {
-      const fixture = new ProfileFixture(this.session, this.ops, this.arbs);
+    this.session.activity = 'own record walk';
+    return runWalk(this.session, 'the own record', async (transcript) => {
+      const fixture = new OwnRecordFixture(this.session, this.ops, this.arbs);
       const real: Real = Object.assign(transcript, { fixture });
       const model = emptyModel();
       try {
@@ -550,7 +563,7 @@ export class ProfileModel {
       check: () => true,
       toString: () => 'readMine()',
       async run(m, real) {
-        await self.readMine(m, real, m.writer ?? self.ops.mine, 'reading the profile');
+        await self.readMine(m, real, m.writer ?? self.ops.mine, 'reading the own record');
       },
     };
   }
