@@ -10,8 +10,13 @@
  * Every run has its own proxy and mock, so runs go in parallel, a few at a time (VERIFY_FAULTS_JOBS,
  * default 4); VERIFY_FAULTS_RUNS sets verify's --runs (default 3: the fixed walks of the stateful
  * check run whatever --runs says, and the canonical invalid requests come first).
+ *
+ * The whole table runs with the CPU busy: a process spinning beside the runs, on top of the runs
+ * themselves. A seed decides verify's verdict, so a loaded machine must give the same ones; a
+ * verdict that hung on the clock (a time limit cutting a property short) would differ here.
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runVerifyProcess } from '../testkit/index.ts';
 import { FAULT_NAMES, FAULTS, startFaultyBackend, type FaultName, type FaultyBackend } from '../verify/faults/backend.ts';
 
@@ -73,6 +78,15 @@ async function verifyAgainst(fault: FaultName | null): Promise<VerifyRun> {
     }
   });
 }
+
+/** A process that keeps one core busy while the table runs. */
+let spinner: ChildProcess | undefined;
+beforeAll(() => {
+  spinner = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
+});
+afterAll(() => {
+  spinner?.kill('SIGKILL');
+});
 
 const caught = new Map<FaultName, boolean>();
 /** FAIL lines of other operations than the fault's: verify blaming an operation that answered correctly. */

@@ -176,7 +176,14 @@ export class OwnRecordModel {
     if (problem) disproved(real, exchange, blame, `${what}: ${problem}`);
   }
 
-  private create(p: Payload): Cmd {
+  /** A request with an Idempotency-Key header. */
+  private keyed(out: Outgoing, header: string, key: string): Outgoing {
+    const headers = new Headers(out.headers);
+    headers.set(header, key);
+    return { ...out, headers };
+  }
+
+  private create(p: Payload, key?: { header: string; value: string }): Cmd {
     const self = this;
     const op = this.ops.create;
     return {
@@ -184,7 +191,8 @@ export class OwnRecordModel {
       toString: () => `create(${p.form ? 'form' : 'json'}${p.upload ? ` + ${p.upload.type}` : ''})`,
       async run(m, real) {
         const exists = m.fields !== null;
-        const exchange = await step(self.session, real, op, self.outgoing(op, undefined, p), {
+        const plain = self.outgoing(op, undefined, p);
+        const exchange = await step(self.session, real, op, key ? self.keyed(plain, key.header, key.value) : plain, {
           kind: 'exact',
           statuses: exists ? [409] : [201],
           why: exists ? 'creating a second own record' : 'creating the own record',
@@ -232,10 +240,47 @@ export class OwnRecordModel {
   }
 
   /** The update's `Idempotency-Key` header parameter, when it has one and documents the 422 a reused key answers. */
-  private keyHeader(): string | null {
-    const op = this.ops.update;
+  /** The operation's Idempotency-Key header, when it takes one and documents the 422 of a key reused with another body. */
+  private keyHeader(op: OperationSpec | undefined = this.ops.update): string | null {
     const param = op?.params.find((p) => p.in === 'header' && p.name.toLowerCase() === 'idempotency-key');
     return param && op?.statuses.includes('422') ? param.name : null;
+  }
+
+  /**
+   * A create sent with an Idempotency-Key, then again: the first 201 comes back (body and ETag) and
+   * nothing more is made; then the same key with another body: 422, and nothing changes.
+   */
+  private createKeyReuse(first: Payload, other: Payload, key: string): Cmd {
+    const self = this;
+    const op = this.ops.create;
+    const header = this.keyHeader(op)!;
+    const created = this.create(first, { header, value: key });
+    return {
+      check: (m) => m.fields === null,
+      toString: () => 'createKeyReuse()',
+      async run(m, real) {
+        await created.run(m, real);
+        const firstAnswer = real.log.findLast((e) => e.op?.id === op.id);
+        const again = await step(self.session, real, op, self.keyed(self.outgoing(op, undefined, first), header, key), {
+          kind: 'exact',
+          statuses: [201],
+          why: `the same create sent again with its ${header}`,
+        });
+        const tag = again.response?.headers.get('etag') ?? null;
+        if (
+          tag !== (firstAnswer?.response?.headers.get('etag') ?? null) ||
+          canonical(bodyJson(again.response)) !== canonical(bodyJson(firstAnswer?.response ?? null))
+        )
+          disproved(real, again, op, `the repeated create did not answer its first 201 again (body and ETag)`);
+        await self.readMine(m, real, op, `reading the own record after a create repeated with its ${header}`);
+        await step(self.session, real, op, self.keyed(self.outgoing(op, undefined, other), header, key), {
+          kind: 'exact',
+          statuses: [422],
+          why: `another create sent with the ${header} of an earlier one`,
+        });
+        await self.readMine(m, real, op, `reading the own record after a create refused for its reused ${header}`);
+      },
+    };
   }
 
   /**
@@ -507,9 +552,11 @@ export class OwnRecordModel {
   }
 
   /**
-   * The walk every run makes, whatever --runs says: create (with an upload when the document takes
-   * one) → read → the upload as uploaded → update → read (the fields sent changed, the others kept)
-   * → delete → read answers 204 → the upload, an update and a delete of the deleted own record answer 404.
+   * The walk every run makes, whatever --runs says: create (with a file when the document takes
+   * one; with its Idempotency-Key sent again, and again with another body) → a second create (409)
+   * → read → the file as uploaded → update → read (the fields sent changed, the others kept) →
+   * delete → read answers none → the file, an update and a delete of the deleted record answer 404
+   * → a new create without a file (201) → its file answers 404 → delete.
    */
   private async walk(): Promise<boolean> {
     const seed = this.session.seedOf('walk:own record');
@@ -517,7 +564,17 @@ export class OwnRecordModel {
     const canUpload = this.ops.file !== undefined && this.ops.fileField !== undefined;
     const [created] = fc.sample(canUpload ? withUpload : this.payloads(this.ops.create, 1), { seed, numRuns: 1 });
     if (!created) return true;
-    const steps: Cmd[] = [this.create(created)];
+    const [otherCreate] = fc.sample(this.payloads(this.ops.create, 1), { seed: seed + 4, numRuns: 1 });
+    // With the create's Idempotency-Key (a fresh key each run), the walk's create is sent thrice: once,
+    // again with the same key, and with another body under that key.
+    const createKey = this.keyHeader(this.ops.create);
+    const steps: Cmd[] = [
+      createKey !== null && otherCreate && canonical(otherCreate) !== canonical(created)
+        ? this.createKeyReuse(created, otherCreate, `verify-${crypto.randomUUID()}`)
+        : this.create(created),
+    ];
+    // One each (x-one-per-caller): a second create is refused with 409, and changes nothing.
+    if (otherCreate) steps.push(this.create(otherCreate));
     if (this.ops.file) steps.push(this.upload());
     const [changed] = this.ops.update ? fc.sample(this.payloads(this.ops.update, 1), { seed: seed + 1, numRuns: 1 }) : [];
     const probe = changed ?? created;
@@ -543,6 +600,17 @@ export class OwnRecordModel {
       const [late] = this.ops.update ? fc.sample(this.payloads(this.ops.update, 1), { seed: seed + 2, numRuns: 1 }) : [];
       if (late) steps.push(this.update(late));
       steps.push(this.remove());
+      // Gone for good: a new create is made (nothing of the deleted one is left to refuse it), and,
+      // made without a file, its file answers 404.
+      const [bare] = fc.sample(
+        this.payloads(this.ops.create, 1).filter((p) => p.upload === null),
+        { seed: seed + 5, numRuns: 1 },
+      );
+      if (bare) {
+        steps.push(this.create(bare));
+        if (this.ops.file) steps.push(this.upload());
+        steps.push(this.remove());
+      }
     }
     this.session.activity = 'own record walk';
     return runWalk(this.session, 'the own record', async (transcript) => {
