@@ -789,3 +789,103 @@ describe('verify: JUnit XML', () => {
     ).toBe('no <limit> & such');
   });
 });
+
+describe('verify: a verdict in bounded time, whatever the document or the server', () => {
+  let dir: string;
+  let server: Server;
+  let url: string;
+  /** How long the server waits before each answer (ms), and what it answers. */
+  let answerAfter = 0;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'verify-bounded-'));
+    server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () =>
+        setTimeout(() => {
+          if (!res.destroyed) res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+        }, answerAfter),
+      );
+    });
+    await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((done) => server.close(() => done()));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A document of one list operation, its query parameter's schema given. */
+  const documentWith = (name: string, query: object) => {
+    const file = join(dir, `${name}.json`);
+    writeFileSync(
+      file,
+      JSON.stringify({
+        openapi: '3.1.0',
+        info: { title: name, version: '1' },
+        paths: {
+          '/things': {
+            get: {
+              operationId: 'listThings',
+              parameters: [{ name: 'q', in: 'query', required: true, schema: query }],
+              responses: { '200': { description: 'things', content: { 'application/json': { schema: { type: 'array' } } } } },
+            },
+          },
+        },
+      }),
+    );
+    return file;
+  };
+
+  const runMain = async (argv: string[]) => {
+    let out = '';
+    const code = await main(argv, { out: (t) => (out += t), err: (t) => (out += t), progress: null });
+    return { code, out };
+  };
+
+  it('a schema no generated value meets: the check is not exercised, with the reason, the pointer and the seed', async () => {
+    answerAfter = 0;
+    const spec = documentWith('impossible', { type: 'string', pattern: '^a$', minLength: 5 });
+    const { code, out } = await runMain(['--spec', spec, '--base-url', url, '--seed', '3', '--json', join(dir, 'impossible.json')]);
+    expect(code).toBe(EXIT.conformant);
+    expect(out).toContain(
+      "listThings [valid input]: not exercised: the generator gave up: no value for the query parameter 'q' (#/paths/~1things/get/parameters/0/schema): the string schema",
+    );
+    expect(out).toMatch(/listThings \[valid input\]: .* in 500 tries \(seed 3\)/);
+  });
+
+  it('a server slower than --request-timeout: each request fails as unanswered, and the run ends', async () => {
+    answerAfter = 1500;
+    const spec = documentWith('slow', { type: 'string', enum: ['a'] });
+    const started = Date.now();
+    const { code, out } = await runMain([
+      '--spec',
+      spec,
+      '--base-url',
+      url,
+      '--seed',
+      '3',
+      '--request-timeout',
+      '1',
+      '--runs',
+      '1',
+      '--max-requests',
+      '4',
+    ]);
+    expect(code).toBe(EXIT.notConformant);
+    expect(out).toMatch(/no answer \(no answer within 1 s\)/);
+    // Four requests of one second at most each, and nothing waited for past them.
+    expect(Date.now() - started).toBeLessThan(30_000);
+  });
+
+  it('--operation-timeout and --time-limit: what is left is reported as not exercised, with the budget spent', async () => {
+    answerAfter = 400;
+    const spec = documentWith('budget', { type: 'string', enum: ['a', 'b'] });
+    const op = await runMain(['--spec', spec, '--base-url', url, '--seed', '3', '--operation-timeout', '1', '--quiet']);
+    expect(op.code).not.toBe(EXIT.couldNotRun);
+    expect(op.out).toMatch(/listThings's time budget \(--operation-timeout 1 s\) was spent/);
+    const run = await runMain(['--spec', spec, '--base-url', url, '--seed', '3', '--time-limit', '1', '--quiet']);
+    expect(run.code).not.toBe(EXIT.couldNotRun);
+    expect(run.out).toMatch(/the run's time limit \(--time-limit 1 s\) was reached/);
+  });
+});

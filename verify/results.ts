@@ -44,6 +44,8 @@ export interface CheckResult {
   failures: Failure[];
   /** Why it was skipped, or a note. */
   note?: string;
+  /** Why it was not exercised in full (a generator that gave up, a budget spent), when it was not. */
+  unexercised?: string;
 }
 
 export interface OperationResult {
@@ -283,6 +285,7 @@ export class Results {
         };
         const note = (c?.failures.length ? dropped.trim() : '') || c?.note || (result.status === 'skip' ? c?.skip : undefined);
         if (note) result.note = note;
+        if (c?.cut) result.unexercised = c.cut;
         out[name] = result;
       }
       const statuses = [...seen.keys()].sort((a, b) => a - b);

@@ -20,6 +20,7 @@ import {
   encodeParam,
   GeneratorGaveUp,
   isJsonMedia,
+  MAX_MISSES,
   isRecord,
   satisfying,
   type OpenApiSpec,
@@ -46,6 +47,20 @@ import { BudgetSpent, type Exchange, type Outgoing } from './target.ts';
 
 /** An id no record has: what a request that must not touch real data is sent to. */
 export const MISSING_ID = 'verify-missing-0';
+
+/**
+ * An arbitrary that can draw at all, or a GeneratorGaveUp that says for what value (`where`: the
+ * parameter or body and its pointer) and why (the schema a nested generator could not meet).
+ */
+function located<T>(arb: fc.Arbitrary<T>, where: string): fc.Arbitrary<T> {
+  try {
+    fc.sample(arb, { seed: 0, numRuns: 1 });
+  } catch (error) {
+    if (error instanceof GeneratorGaveUp && !error.what.startsWith(where)) throw new GeneratorGaveUp(`${where}: ${error.what}`, MAX_MISSES);
+    throw error;
+  }
+  return arb;
+}
 
 /** Ids no record is likely to have, of the shapes id schemas take: text, a number, a UUID. */
 const MISSING_CANDIDATES = [MISSING_ID, '999999937', '00000000-0000-4000-8000-0000000a0b0c', 'zz9'];
@@ -170,10 +185,14 @@ export class SingleExchanges {
    */
   private validTexts(p: ParamSpec): fc.Arbitrary<string[]> {
     const { doc, validator } = this.session.spec;
-    return satisfying(
-      this.arbs.valid(p.schema).map((v) => encodeParam(p, v)),
-      (texts) => validator.atPointer(p.pointer, decodeParam(doc, p, texts)).length === 0,
-      `the ${p.in} parameter '${p.name}' (#${p.pointer})`,
+    const where = `the ${p.in} parameter '${p.name}' (#${p.pointer})`;
+    return located(
+      satisfying(
+        this.arbs.valid(p.schema).map((v) => encodeParam(p, v)),
+        (texts) => validator.atPointer(p.pointer, decodeParam(doc, p, texts)).length === 0,
+        where,
+      ),
+      where,
     );
   }
 
@@ -217,11 +236,11 @@ export class SingleExchanges {
     const idParams = op.params.filter((p) => p.in === 'path').map((p) => p.name);
     for (const media of Object.values(op.body?.content ?? {})) {
       if (isJsonMedia(media.media)) {
+        const where = `the ${media.media} body (#${media.pointer})`;
         variants.push(
-          satisfying(
-            this.arbs.valid(media.schema),
-            (v) => this.session.spec.validator.atPointer(media.pointer, v).length === 0,
-            `the ${media.media} body (#${media.pointer})`,
+          located(
+            satisfying(this.arbs.valid(media.schema), (v) => this.session.spec.validator.atPointer(media.pointer, v).length === 0, where),
+            where,
           ).chain((value) => {
             // A body that repeats a path parameter carries the URL's value, or leaves it out.
             const repeats = isRecord(value) && idParams.some((k) => k in value);

@@ -103,6 +103,10 @@ export function consoleReport(results: RunResults, { quiet = false, injected = [
         '',
       );
   }
+  const cut = results.operations.flatMap((o) =>
+    Object.entries(o.checks).flatMap(([name, c]) => (c.unexercised ? [`${o.operationId} [${name}]: ${c.unexercised}`] : [])),
+  );
+  if (cut.length > 0) out.push('', 'Not exercised in full:', ...cut);
   if (results.notes.length > 0) out.push('', ...results.notes.map((n) => `note: ${n}`));
   if (!quiet) {
     out.push('', 'Coverage (operation × documented status; ✓ answered, · never answered):', ...coverageMatrix(results));
