@@ -88,8 +88,15 @@ export async function runVerify(
     const linked = newFixtures();
     const ops = [...new Set(spec.links.flatMap((l) => [l.from, l.to]))].map((id) => spec.byId(id));
     try {
-      // Reads the member's own record, if any, so that it is neither changed nor deleted.
-      await unlessBudgetSpent(async () => linked.ownRecord?.setup(false));
+      // A record of each collection whose item a link leaves from (created as for the single
+      // exchanges, deleted after), and the member's own record read, so that it is neither changed
+      // nor deleted.
+      const sourcePaths = new Set(spec.links.map((l) => spec.byId(l.from).path));
+      await unlessBudgetSpent(async () => {
+        if (!options.readOnly)
+          for (const f of linked.collections.values()) if (sourcePaths.has(f.collection.itemPath)) await f.setup();
+        await linked.ownRecord?.setup(false);
+      });
       await session.timed(ops, 'links', "the links' sequences", () =>
         new LinkFollower(session, new SingleExchanges(session, generator, linked.collections, linked.ownRecord, ownOps), (op) =>
           op.id === ownOps?.create.id && linked.ownRecord?.original
