@@ -151,6 +151,7 @@ export class LinkFollower {
     const target = this.session.spec.byId(link.to);
     const path: Record<string, PathValue> = {};
     const query: Array<[string, string]> = [];
+    const headers: Array<[string, string]> = [];
     let body: unknown;
     try {
       for (const [raw, expression] of Object.entries(link.parameters)) {
@@ -161,6 +162,7 @@ export class LinkFollower {
         const text = typeof value === 'string' ? value : JSON.stringify(value);
         if (param.in === 'path') path[param.name] = { kind: 'literal', value: text, encode: true };
         else if (param.in === 'query') query.push([param.name, text]);
+        else if (param.in === 'header') headers.push([param.name, text]);
       }
       if (link.requestBody !== undefined) body = evaluate(link.requestBody, context);
     } catch (error) {
@@ -194,6 +196,7 @@ export class LinkFollower {
             },
     };
     const out: Outgoing = await this.singles.outgoing(target, r);
+    for (const [name, value] of headers) out.headers?.set(name, value);
     const { exchange, findings } = await this.session.send(target, out, 'links', { kind: 'valid' });
     this.singles.track(exchange);
     for (const finding of findings)
