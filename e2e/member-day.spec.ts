@@ -1,6 +1,7 @@
 import { test, expect, waitForServiceWorker } from './support/fixtures';
 import { axeViolations } from './support/axe';
-import { ADA, appRunning, DESKTOP, MOBILE, presetSignedIn, seedProfile } from './support/pages';
+import type { APIRequestContext } from '@playwright/test';
+import { ADA, appRunning, DESKTOP, MOBILE, presetSignedIn, seedProfile, solidPng } from './support/pages';
 
 /**
  * A member's day, as a new member meets it on a phone and on a desktop: who is signed in and the
@@ -111,6 +112,55 @@ test.describe('home on a phone', () => {
     await expect(notifications).toBeVisible();
     // The section's margin and the heading's own: no room kept for a profile card that will not come.
     expect(gap).toBeLessThan(64);
+    expect(consoleErrors).toEqual([]);
+  });
+});
+
+test.describe('the avatar', () => {
+  /** How many times the server was asked for an avatar image (the mock's log of exchanges). */
+  async function avatarReads(request: APIRequestContext): Promise<number> {
+    const exchanges = (await (await request.get('/__mock/requests')).json()) as { method: string; path: string }[];
+    return exchanges.filter((e) => e.method === 'GET' && /\/avatar(\?|$)/.test(e.path)).length;
+  }
+
+  test('shows on the card and in the bar, fetched once, and is there at once on every later visit, a reload included', async ({
+    page,
+    request,
+    consoleErrors,
+  }) => {
+    await seedProfile(request, ADA, solidPng(4, 4));
+    await presetSignedIn(page);
+    await page.goto('/profile');
+    await appRunning(page);
+    const card = page.getByRole('article', { name: 'Ada Lovelace' }).locator('.avatar');
+    const bar = page.getByRole('banner').locator('.avatar').first();
+    // Never an empty disc: the initials, then the image.
+    await expect(card).toHaveJSProperty('tagName', 'IMG');
+    await expect(bar).toHaveJSProperty('tagName', 'IMG');
+    expect(await card.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(4);
+    // The bar's avatar and the card's are one image: asked for once.
+    expect(await avatarReads(request)).toBe(1);
+
+    // Another screen and back, inside the app: the image kept in the page, not asked for again.
+    await page.getByRole('navigation').getByRole('link', { name: 'Home' }).click();
+    await expect(page).toHaveURL(/\/home$/);
+    await page.goBack();
+    await expect(page).toHaveURL(/\/profile$/);
+    await expect(card).toHaveJSProperty('tagName', 'IMG');
+    expect(await avatarReads(request)).toBe(1);
+
+    // Reloads: once the worker holds it (it stores what the page read before it was in control), the
+    // device's copy is shown, the URL changing with the image; the network is not asked again.
+    await waitForServiceWorker(page);
+    await page.reload();
+    await appRunning(page);
+    await expect(card).toHaveJSProperty('tagName', 'IMG');
+    const before = await avatarReads(request);
+    await page.reload();
+    await appRunning(page);
+    await expect(card).toHaveJSProperty('tagName', 'IMG');
+    expect(await card.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(4);
+    expect(await avatarReads(request)).toBe(before);
     expect(consoleErrors).toEqual([]);
   });
 });
