@@ -500,8 +500,9 @@ describe('<ProfileForm> avatar picker', () => {
       vi.fn(async () => new Response(new Blob(['png'], { type: 'image/png' }))),
     );
     render(<ProfileForm profile={PICTURED} onDone={() => undefined} />);
-    const current = await screen.findByRole('img', { name: 'Avatar of Ada Lovelace' });
-    expect(current.getAttribute('src')).toMatch(/^blob:/);
+    // The initials stand in until the image is here.
+    await waitFor(() => expect(screen.getByRole('img', { name: 'Avatar of Ada Lovelace' }).tagName).toBe('IMG'));
+    expect(screen.getByRole('img', { name: 'Avatar of Ada Lovelace' }).getAttribute('src')).toMatch(/^blob:/);
     await userEvent.setup().upload(avatarInput(), image());
     expect(screen.queryByRole('img', { name: 'Avatar of Ada Lovelace' })).toBeNull();
     expect(screen.getByRole('img', { name: 'The image chosen, not saved yet' }).getAttribute('src')).toMatch(/^blob:preview-/);

@@ -127,7 +127,10 @@ export function ProfileForm({ profile, onDone, onCancel, initialError = null }: 
 
   return (
     <form ref={formRef} className="card form" noValidate onSubmit={onSubmit} aria-labelledby="profile-form-title">
-      <h2 id="profile-form-title">{profile ? t('profile.editTitle') : t('profile.createTitle')}</h2>
+      {/* Focused when Edit opens the form (the profile screen): Edit goes away with the focus. */}
+      <h2 id="profile-form-title" tabIndex={-1}>
+        {profile ? t('profile.editTitle') : t('profile.createTitle')}
+      </h2>
       {form.submitted.value && errorCount > 0 && (
         <p className="form__summary" role="alert">
           {t('validation.summary', { count: errorCount })}
