@@ -1,7 +1,7 @@
 import { test, expect, waitForServiceWorker } from './support/fixtures';
 import { axeViolations } from './support/axe';
 import type { APIRequestContext } from '@playwright/test';
-import { ADA, appRunning, DESKTOP, MOBILE, presetSignedIn, seedProfile, solidPng } from './support/pages';
+import { ADA, appRunning, DESKTOP, MOBILE, presetSignedIn, seedProfile, snackbar, solidPng } from './support/pages';
 
 /**
  * A member's day, as a new member meets it on a phone and on a desktop: who is signed in and the
@@ -162,5 +162,38 @@ test.describe('the avatar', () => {
     expect(await card.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(4);
     expect(await avatarReads(request)).toBe(before);
     expect(consoleErrors).toEqual([]);
+  });
+});
+
+test.describe('offline on a phone', () => {
+  test('the snackbar and the page say the same of a save, and the field the member moves to is never under the snackbar', async ({
+    page,
+    context,
+    request,
+  }) => {
+    await page.setViewportSize(MOBILE);
+    await seedProfile(request);
+    await presetSignedIn(page);
+    await page.goto('/profile');
+    await appRunning(page);
+    await waitForServiceWorker(page);
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await context.setOffline(true);
+    // The snackbar promises what the page will say once saved: kept on this device, sent later.
+    await expect(snackbar(page)).toHaveText(
+      'You are offline. What you saw last is shown; your profile changes are saved on this device and sent when you are back online.',
+    );
+    // Moving on through the form with the keyboard while the snackbar shows: each field it reaches
+    // scrolls clear of the snackbar, none stays under it.
+    const bar = (await snackbar(page).boundingBox())!;
+    await page.getByLabel('About you').click();
+    for (const field of [page.getByLabel('Preferred language'), page.getByLabel('Interests')]) {
+      await page.keyboard.press('Tab');
+      await expect(field).toBeFocused();
+      const box = (await field.boundingBox())!;
+      expect(box.y + box.height).toBeLessThanOrEqual(bar.y);
+    }
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByTestId('pending-save')).toHaveText('Saved on this device. It will be sent when you are back online.');
   });
 });

@@ -28,7 +28,8 @@ export const de: Messages = {
 
   'status.online': 'Online',
   'status.offline': 'Offline',
-  'status.offlineHint': 'Du bist offline. Du siehst, was zuletzt geladen wurde; für Änderungen brauchst du eine Verbindung.',
+  'status.offlineHint':
+    'Du bist offline. Du siehst, was zuletzt geladen wurde; Änderungen an deinem Profil werden auf diesem Gerät gespeichert und gesendet, sobald du wieder online bist.',
   'status.needsNetwork': 'Du bist offline, dafür brauchst du aber eine Verbindung. Versuch es noch einmal, wenn du wieder online bist.',
   'status.backOnline': 'Du bist wieder online.',
 

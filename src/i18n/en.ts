@@ -37,7 +37,8 @@ export const en = {
 
   'status.online': 'Online',
   'status.offline': 'Offline',
-  'status.offlineHint': 'You are offline. What you saw last is shown; changes need a connection.',
+  'status.offlineHint':
+    'You are offline. What you saw last is shown; your profile changes are saved on this device and sent when you are back online.',
   'status.needsNetwork': 'You are offline: this needs a connection. Try again when you are back online.',
   'status.backOnline': 'You are back online.',
 

@@ -27,7 +27,8 @@ export const es: Messages = {
 
   'status.online': 'En línea',
   'status.offline': 'Sin conexión',
-  'status.offlineHint': 'No tienes conexión. Se muestra lo último que viste; para hacer cambios necesitas conexión.',
+  'status.offlineHint':
+    'No tienes conexión. Se muestra lo último que viste; los cambios de tu perfil se guardan en este dispositivo y se enviarán cuando vuelvas a estar en línea.',
   'status.needsNetwork': 'No tienes conexión y esto la necesita. Vuelve a intentarlo cuando vuelvas a estar en línea.',
   'status.backOnline': 'Vuelves a estar en línea.',
 

@@ -31,7 +31,8 @@ export const fr: Messages = {
 
   'status.online': 'En ligne',
   'status.offline': 'Hors ligne',
-  'status.offlineHint': 'Vous êtes hors ligne. Le dernier contenu consulté reste affiché ; les modifications nécessitent une connexion.',
+  'status.offlineHint':
+    'Vous êtes hors ligne. Le dernier contenu consulté reste affiché ; les modifications de votre profil sont enregistrées sur cet appareil et envoyées dès votre retour en ligne.',
   'status.needsNetwork': 'Vous êtes hors ligne : cette action nécessite une connexion. Réessayez une fois la connexion rétablie.',
   'status.backOnline': 'Vous êtes de nouveau en ligne.',
 

@@ -110,7 +110,9 @@ describe('<HomeScreen>', () => {
     backend.list.mockResolvedValue([]);
     act(() => app.setOnline(false));
     render(<HomeScreen />);
-    expect(screen.getByTestId('home-online').textContent).toBe('You are offline. What you saw last is shown; changes need a connection.');
+    expect(screen.getByTestId('home-online').textContent).toBe(
+      'You are offline. What you saw last is shown; your profile changes are saved on this device and sent when you are back online.',
+    );
   });
 
   it('offers the install where the browser allows it, and says when installed', () => {
