@@ -146,6 +146,8 @@ export const de: Messages = {
   'validation.interests': 'Gib höchstens 10 Interessen mit jeweils höchstens 24 Zeichen an.',
   'validation.avatarType': 'Wähle ein PNG-, JPEG- oder WebP-Bild.',
   'validation.avatarSize': 'Wähle ein Bild mit höchstens 2 MB.',
+  'validation.avatarContent':
+    'Diese Datei ist kein Bild: Ihr Inhalt ist nicht das PNG, JPEG oder WebP, das ihr Name angibt. Wähle ein anderes Bild.',
   'validation.summary': 'Bitte korrigiere vor dem Speichern {count, plural, one {# Feld} other {# Felder}}.',
 
   'settings.title': 'Einstellungen',

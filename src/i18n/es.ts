@@ -145,6 +145,8 @@ export const es: Messages = {
   'validation.interests': 'Indica hasta 10 intereses, de 24 caracteres como máximo cada uno.',
   'validation.avatarType': 'Elige una imagen PNG, JPEG o WebP.',
   'validation.avatarSize': 'Elige una imagen de 2 MB como máximo.',
+  'validation.avatarContent':
+    'Este archivo no es una imagen: su contenido no es el PNG, JPEG o WebP que dice su nombre. Elige otra imagen.',
   'validation.summary': 'Corrige {count, plural, one {# campo} other {# campos}} antes de guardar.',
 
   'settings.title': 'Ajustes',

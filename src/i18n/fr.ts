@@ -149,6 +149,8 @@ export const fr: Messages = {
   'validation.interests': 'Indiquez au plus 10 centres d’intérêt, de 24 caractères maximum chacun.',
   'validation.avatarType': 'Choisissez une image PNG, JPEG ou WebP.',
   'validation.avatarSize': 'Choisissez une image de 2 Mo maximum.',
+  'validation.avatarContent':
+    'Ce fichier n’est pas une image : son contenu n’est pas le PNG, JPEG ou WebP qu’annonce son nom. Choisissez une autre image.',
   'validation.summary': 'Corrigez {count, plural, one {# champ} other {# champs}} avant d’enregistrer.',
 
   'settings.title': 'Paramètres',

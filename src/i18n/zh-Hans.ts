@@ -143,6 +143,7 @@ export const zhHans: Messages = {
   'validation.interests': '最多填写 10 个兴趣，每个不超过 24 个字符。',
   'validation.avatarType': '请选择 PNG、JPEG 或 WebP 格式的图片。',
   'validation.avatarSize': '请选择不超过 2 MB 的图片。',
+  'validation.avatarContent': '此文件不是图片：其内容并非文件名所示的 PNG、JPEG 或 WebP 格式。请选择其他图片。',
   'validation.summary': '保存前请更正 {count, plural, other {# 个字段}}。',
 
   'settings.title': '设置',
