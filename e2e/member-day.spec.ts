@@ -116,6 +116,29 @@ test.describe('home on a phone', () => {
   });
 });
 
+test.describe('home signed in without a profile', () => {
+  for (const [width, size] of [
+    ['a phone', MOBILE],
+    ['a desktop', DESKTOP],
+  ] as const)
+    test(`on ${width}, the call to create one is followed by the notifications with no empty band between`, async ({ page }) => {
+      await page.setViewportSize(size);
+      await presetSignedIn(page);
+      await page.goto('/home');
+      await appRunning(page);
+      const cta = page.locator('.home__profile .cta');
+      await expect(cta.getByRole('heading', { name: 'Create your profile' })).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'Latest notifications' })).toBeVisible();
+      const gap = await page.evaluate(() => {
+        const card = document.querySelector('.home__profile .cta')!.getBoundingClientRect();
+        const heading = document.querySelector('#home-notifications')!.getBoundingClientRect();
+        return heading.top - card.bottom;
+      });
+      // The card's and the section's margins and the heading's own: the room kept for a profile card is the call's.
+      expect(gap).toBeLessThan(64);
+    });
+});
+
 test.describe('the avatar', () => {
   /** How many times the server was asked for an avatar image (the mock's log of exchanges). */
   async function avatarReads(request: APIRequestContext): Promise<number> {

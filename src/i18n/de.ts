@@ -45,6 +45,7 @@ export const de: Messages = {
   'home.intro':
     'Lerne Menschen kennen, die dasselbe lernen wie du. Halte dein Profil aktuell, verfolge die Neuigkeiten aus deinem Kreis und mach dort weiter, wo du aufgehört hast – sogar im Zug.',
   'home.createProfileCta': 'Erstelle dein Profil',
+  'home.signedOutProfile': 'Dein Profil',
   'home.createProfileText': 'Zeig der Community, wer du bist: mit einem Namen, einem Foto und dem, was dich interessiert.',
   'home.viewProfile': 'Dein Profil ansehen',
   'home.latestNotifications': 'Neueste Benachrichtigungen',
@@ -86,6 +87,7 @@ export const de: Messages = {
   'profile.interestsNone': 'Keine Interessen angegeben.',
   'profile.draftRestored': 'Deine ungespeicherten Änderungen wurden wiederhergestellt.',
   'profile.discardDraft': 'Änderungen verwerfen',
+  'profile.startOver': 'Neu beginnen',
   'profile.avatarChoose': 'Bild auswählen',
   'profile.avatarForget': 'Ausgewähltes Bild entfernen',
   'profile.avatarChosen': 'Das ausgewählte Bild, noch nicht gespeichert',

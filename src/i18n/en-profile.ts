@@ -20,6 +20,7 @@ export const enProfile = {
   'profile.saved': 'Your changes were saved.',
   'profile.draftRestored': 'Your unsaved changes were restored.',
   'profile.discardDraft': 'Discard changes',
+  'profile.startOver': 'Start over',
   'profile.avatarChoose': 'Choose an image',
   'profile.avatarForget': 'Remove the chosen image',
   'profile.avatarChosen': 'The image chosen, not saved yet',

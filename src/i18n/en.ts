@@ -54,6 +54,7 @@ export const en = {
   'home.intro':
     'Meet people who learn what you learn. Keep your profile up to date, follow the news of your circle and pick up where you left off, even on a train.',
   'home.createProfileCta': 'Create your profile',
+  'home.signedOutProfile': 'Your profile',
   'home.createProfileText': 'Tell the community who you are: a name, a photo and what you are interested in.',
   'home.viewProfile': 'View your profile',
   'home.latestNotifications': 'Latest notifications',

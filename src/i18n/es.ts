@@ -44,6 +44,7 @@ export const es: Messages = {
   'home.intro':
     'Conoce a gente que aprende lo mismo que tú. Mantén tu perfil al día, sigue las novedades de tu círculo y retoma lo que dejaste a medias, incluso en el tren.',
   'home.createProfileCta': 'Crea tu perfil',
+  'home.signedOutProfile': 'Tu perfil',
   'home.createProfileText': 'Cuéntale a la comunidad quién eres: un nombre, una foto y lo que te interesa.',
   'home.viewProfile': 'Ver tu perfil',
   'home.latestNotifications': 'Últimas notificaciones',
@@ -85,6 +86,7 @@ export const es: Messages = {
   'profile.interestsNone': 'No se han indicado intereses.',
   'profile.draftRestored': 'Hemos recuperado los cambios que no habías guardado.',
   'profile.discardDraft': 'Descartar cambios',
+  'profile.startOver': 'Empezar de nuevo',
   'profile.avatarChoose': 'Elegir una imagen',
   'profile.avatarForget': 'Quitar la imagen elegida',
   'profile.avatarChosen': 'La imagen elegida, aún sin guardar',

@@ -48,6 +48,7 @@ export const fr: Messages = {
   'home.intro':
     'Rencontrez des personnes qui apprennent la même chose que vous. Tenez votre profil à jour, suivez l’actualité de votre cercle et reprenez où vous en étiez, même dans le train.',
   'home.createProfileCta': 'Créez votre profil',
+  'home.signedOutProfile': 'Votre profil',
   'home.createProfileText': 'Présentez-vous à la communauté : un nom, une photo et ce qui vous intéresse.',
   'home.viewProfile': 'Voir votre profil',
   'home.latestNotifications': 'Dernières notifications',
@@ -89,6 +90,7 @@ export const fr: Messages = {
   'profile.interestsNone': 'Aucun centre d’intérêt indiqué.',
   'profile.draftRestored': 'Vos modifications non enregistrées ont été restaurées.',
   'profile.discardDraft': 'Abandonner les modifications',
+  'profile.startOver': 'Recommencer',
   'profile.avatarChoose': 'Choisir une image',
   'profile.avatarForget': 'Retirer l’image choisie',
   'profile.avatarChosen': 'L’image choisie, pas encore enregistrée',

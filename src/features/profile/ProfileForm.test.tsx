@@ -224,8 +224,9 @@ describe('<ProfileForm> for a new profile', () => {
     render(<ProfileForm profile={null} onDone={() => undefined} />);
     expect(field('Display name').value).toBe('Half typed');
     expect(snackbar.value).toMatchObject({ message: 'Your unsaved changes were restored.', duration: 5000 });
-    // A new profile has no saved version to go back to: nothing to discard changes to.
+    // A new profile has no saved version to go back to: the form starts over, nothing is "discarded".
     expect(screen.queryByRole('button', { name: 'Discard changes' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Start over' })).toBeTruthy();
   });
 
   it('a text file named .png is refused for what it is, before anything is sent', async () => {
@@ -420,8 +421,8 @@ describe('<ProfileForm> avatar', () => {
     render(<ProfileForm profile={null} onDone={() => undefined} />);
     expect(drafts.restoreDraftAvatar).toHaveBeenCalledWith(null);
     await waitFor(() => expect(document.querySelector('img.avatar--preview')).not.toBeNull());
-    // A new profile: the image is removed by its own button, there is no saved version to go back to.
-    expect(screen.getByRole('button', { name: 'Remove the chosen image' })).toBeTruthy();
+    // A new profile: no saved version to go back to, the form starts over.
+    expect(screen.getByRole('button', { name: 'Start over' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Discard changes' })).toBeNull();
     await fillNewProfile(user);
     await user.click(screen.getByRole('button', { name: 'Create profile' }));

@@ -249,10 +249,11 @@ export function ProfileForm({ profile, onDone, onCancel, initialError = null }: 
         <button type="submit" className="button button--filled" disabled={busy}>
           {profile ? t('profile.save') : t('profile.create')}
         </button>
-        {/* Editing, the changes can be dropped for the profile as it is; a new profile has none to go back to. */}
-        {profile && (form.dirty.value || avatar) && (
+        {/* Editing, the changes are dropped for the profile as it is; a new profile has no saved
+            version to go back to: the form starts over from what it began with. */}
+        {(form.dirty.value || avatar) && (
           <button type="button" className="button button--text" onClick={discardDraft}>
-            {t('profile.discardDraft')}
+            {t(profile ? 'profile.discardDraft' : 'profile.startOver')}
           </button>
         )}
         {onCancel && (
