@@ -14,6 +14,7 @@ import { isLoggedIn, member } from '../../state/auth';
 import { fetchProfile } from '../../state/profile/read';
 import { profile, profileLoading } from '../../state/profile/store';
 import { Avatar } from '../../ui/widgets/Avatar';
+import { memberName } from '../../state/member-name';
 import { renderMode } from '../../state/render-mode';
 
 // Under the mobile breakpoint only the icon shows (the label stays the accessible name).
@@ -49,7 +50,7 @@ let askedFor: string | undefined;
 function AccountMenu() {
   const who = member.value;
   const own = profile.value;
-  const name = own?.displayName ?? who?.name ?? '';
+  const name = memberName.value;
   const subject = who?.subject;
   useEffect(() => {
     // A screen that reads the profile itself (home, profile) has started already.
