@@ -26,7 +26,6 @@ export const de: Messages = {
   'nav.notFound': 'Seite nicht gefunden',
   'nav.adminMenu': 'Sammlungen',
 
-  'status.online': 'Online',
   'status.offline': 'Offline',
   'status.offlineHint':
     'Du bist offline. Du siehst, was zuletzt geladen wurde; Änderungen an deinem Profil werden auf diesem Gerät gespeichert und gesendet, sobald du wieder online bist.',

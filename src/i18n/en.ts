@@ -35,7 +35,6 @@ export const en = {
   'nav.notFound': 'Page not found',
   'nav.adminMenu': 'Collections',
 
-  'status.online': 'Online',
   'status.offline': 'Offline',
   'status.offlineHint':
     'You are offline. What you saw last is shown; your profile changes are saved on this device and sent when you are back online.',

@@ -25,7 +25,6 @@ export const es: Messages = {
   'nav.notFound': 'Página no encontrada',
   'nav.adminMenu': 'Colecciones',
 
-  'status.online': 'En línea',
   'status.offline': 'Sin conexión',
   'status.offlineHint':
     'No tienes conexión. Se muestra lo último que viste; los cambios de tu perfil se guardan en este dispositivo y se enviarán cuando vuelvas a estar en línea.',

@@ -29,7 +29,6 @@ export const fr: Messages = {
   'nav.notFound': 'Page introuvable',
   'nav.adminMenu': 'Collections',
 
-  'status.online': 'En ligne',
   'status.offline': 'Hors ligne',
   'status.offlineHint':
     'Vous êtes hors ligne. Le dernier contenu consulté reste affiché ; les modifications de votre profil sont enregistrées sur cet appareil et envoyées dès votre retour en ligne.',

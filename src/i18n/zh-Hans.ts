@@ -28,7 +28,6 @@ export const zhHans: Messages = {
   'nav.notFound': '找不到页面',
   'nav.adminMenu': '集合',
 
-  'status.online': '在线',
   'status.offline': '离线',
   'status.offlineHint': '你已离线。当前显示的是上次加载的内容；对个人资料的更改会保存在此设备上，恢复联网后自动发送。',
   'status.needsNetwork': '你已离线，此操作需要网络连接。请在恢复联网后重试。',
