@@ -139,6 +139,21 @@ test.describe('home signed in without a profile', () => {
     });
 });
 
+test.describe('the profile on a desktop', () => {
+  test('the card is as wide as the form that edits it, not the whole content column', async ({ page, request }) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await seedProfile(request);
+    await presetSignedIn(page);
+    await page.goto('/profile');
+    await appRunning(page);
+    const card = (await page.getByRole('article', { name: ADA.displayName }).boundingBox())!;
+    await page.getByRole('button', { name: 'Edit' }).click();
+    const form = (await page.getByRole('form', { name: 'Edit your profile' }).boundingBox())!;
+    expect(Math.round(card.width)).toBe(Math.round(form.width));
+    expect(Math.round(card.x)).toBe(Math.round(form.x));
+  });
+});
+
 test.describe('text buttons', () => {
   /** Where a button's label starts on screen, and where its box does. */
   const starts = (button: Locator) =>
