@@ -4,11 +4,12 @@ import type { enDashboard } from './en-dashboard';
 import type { enForms } from './en-forms';
 import type { enProfile } from './en-profile';
 import type { enSettings } from './en-settings';
+import type { enSignIn } from './en-sign-in';
 
 /**
  * English, the reference catalogue, in parts: this one, with the first screens' words, and the
  * parts of screens met later (en-settings, en-dashboard, en-profile, en-forms, en-conflict,
- * en-admin), each loaded with the code that shows it. Every other language has exactly the keys of
+ * en-admin, en-sign-in), each loaded with the code that shows it. Every other language has exactly the keys of
  * all the parts, in one file (src/test/english.ts puts them together for the checks).
  */
 export const en = {
@@ -86,16 +87,7 @@ export const en = {
 
   'field.interests': 'Interests',
 
-  'signIn.intro': 'Sign in with your Circle account at {issuer}.',
-  'signIn.needed': 'Sign in to open the admin screens.',
   'signIn.profileNeeded': 'Sign in to see and edit your profile.',
-  'signIn.expired': 'Your session has ended. Sign in again to save; what you typed is kept.',
-  'signIn.unreachable': 'The sign-in service cannot be reached. Check your connection and try again.',
-  'signIn.cancelled': 'The sign-in was cancelled.',
-  'signIn.failed': 'The sign-in could not be completed. Try again.',
-  'signIn.completing': 'Signing you in…',
-  'signIn.redirecting': 'Opening the sign-in page…',
-  'signIn.signedInAs': 'Signed in as {name}.',
 
   'notFound.title': 'Page not found',
   'notFound.body': 'The page you are looking for does not exist or has moved.',
@@ -109,5 +101,6 @@ export type MessageKey =
   | keyof typeof enProfile
   | keyof typeof enForms
   | keyof typeof enConflict
-  | keyof typeof enAdmin;
+  | keyof typeof enAdmin
+  | keyof typeof enSignIn;
 export type Messages = Record<MessageKey, string>;

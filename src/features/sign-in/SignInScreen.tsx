@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useSearch } from 'wouter';
 import { config } from '../../config/load';
 import { t } from '../../i18n';
+import '../../i18n/en-sign-in';
 import { isLoggedIn, sessionExpired } from '../../state/auth';
 import { memberName } from '../../state/member-name';
 import { safeNext } from './safe-next';
