@@ -483,7 +483,7 @@ test.describe('settings', () => {
     await page.goto('/settings');
     await expect(screenHeading(page)).toHaveText('Settings');
     await appRunning(page);
-    await page.getByRole('combobox', { name: 'Language', exact: true }).selectOption({ label: 'Español' });
+    await page.getByRole('combobox', { name: 'Language of the app', exact: true }).selectOption({ label: 'Español' });
     await expect(page.locator('html')).toHaveAttribute('lang', 'es');
     await expect(screenHeading(page)).toHaveText('Ajustes');
     await expect(page).toHaveTitle('Ajustes | Circle');
@@ -495,10 +495,10 @@ test.describe('settings', () => {
     await page.reload();
     await expect(page.locator('html')).toHaveAttribute('lang', 'es');
     await expect(screenHeading(page)).toHaveText('Ajustes');
-    await expect(page.getByRole('combobox', { name: 'Idioma', exact: true })).toHaveValue('es');
+    await expect(page.getByRole('combobox', { name: 'Idioma de la aplicación', exact: true })).toHaveValue('es');
 
     // And back: English returns without a reload.
-    await page.getByRole('combobox', { name: 'Idioma', exact: true }).selectOption('en');
+    await page.getByRole('combobox', { name: 'Idioma de la aplicación', exact: true }).selectOption('en');
     await expect(screenHeading(page)).toHaveText('Settings');
     await expect(page.locator('html')).toHaveAttribute('lang', 'en');
     expect(consoleErrors).toEqual([]);
@@ -522,7 +522,7 @@ test.describe('settings', () => {
       await expect(page.locator('html')).toHaveAttribute('lang', 'en');
       await expect(page.locator('html')).toHaveAttribute('data-theme', 'INDIGO_PINK');
       await expect(page.getByRole('radio', { name: 'Indigo and pink' })).toBeChecked();
-      await expect(page.getByRole('combobox', { name: 'Language', exact: true })).toHaveValue('en');
+      await expect(page.getByRole('combobox', { name: 'Language of the app', exact: true })).toHaveValue('en');
       // The next change writes a valid value over the broken one.
       await page.getByRole('radio', { name: 'Purple and green (dark)' }).check();
       await expect
@@ -1003,7 +1003,7 @@ for (const run of LANGUAGE_RUNS) {
       await page.goto('/settings');
       await expect(screenHeading(page)).toHaveText(m['settings.title']);
       await expect(page).toHaveTitle(`${m['nav.settings']} | Circle`);
-      const picker = page.getByRole('combobox', { name: m['settings.language'], exact: true });
+      const picker = page.getByRole('combobox', { name: m['settings.languageLabel'], exact: true });
       await expect(picker).toHaveValue(lang);
       await expect(picker.getByRole('option')).toHaveText(['English', 'Español', 'Deutsch', 'Français', '简体中文']);
       await expect(page.getByRole('radio', { name: m['settings.theme.PINK_BLUEGREY'] })).toBeVisible();

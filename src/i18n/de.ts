@@ -133,6 +133,7 @@ export const de: Messages = {
   'field.bio': 'Über dich',
   'field.bio.hint': 'Höchstens 280 Zeichen.',
   'field.language': 'Bevorzugte Sprache',
+  'field.language.hint': 'Wird mit deinem Profil gespeichert. Die Sprache der App wählst du in den Einstellungen.',
   'field.interests': 'Interessen',
   'field.interests.hint': 'Durch Kommas getrennt, höchstens 10.',
   'field.avatar': 'Avatar',
@@ -157,6 +158,9 @@ export const de: Messages = {
 
   'settings.title': 'Einstellungen',
   'settings.language': 'Sprache',
+  'settings.languageLabel': 'Sprache der App',
+  'settings.languageHint':
+    'Gilt für die Texte der App auf diesem Gerät. Die bevorzugte Sprache eines neuen Profils übernimmt sie; die änderst du in deinem Profil.',
   'settings.theme': 'Design',
   'settings.theme.DEEPPURPLE_AMBER': 'Dunkellila und Bernstein',
   'settings.theme.INDIGO_PINK': 'Indigo und Pink',

@@ -42,6 +42,7 @@ export const enProfile = {
   'field.bio': 'About you',
   'field.bio.hint': 'At most 280 characters.',
   'field.language': 'Preferred language',
+  'field.language.hint': 'Kept with your profile. The app’s own language is chosen in Settings.',
   'field.interests.hint': 'Separate with commas, at most 10.',
   'field.avatar': 'Avatar',
   'field.avatar.hint': 'PNG, JPEG or WebP, at most 2 MB. You can also drop an image here.',

@@ -132,6 +132,7 @@ export const es: Messages = {
   'field.bio': 'Sobre ti',
   'field.bio.hint': '280 caracteres como máximo.',
   'field.language': 'Idioma preferido',
+  'field.language.hint': 'Se guarda con tu perfil. El idioma de la aplicación se elige en Ajustes.',
   'field.interests': 'Intereses',
   'field.interests.hint': 'Sepáralos con comas, 10 como máximo.',
   'field.avatar': 'Avatar',
@@ -156,6 +157,9 @@ export const es: Messages = {
 
   'settings.title': 'Ajustes',
   'settings.language': 'Idioma',
+  'settings.languageLabel': 'Idioma de la aplicación',
+  'settings.languageHint':
+    'Se usa para los textos de la aplicación en este dispositivo. El idioma preferido de un perfil nuevo parte de este; ese se cambia en tu perfil.',
   'settings.theme': 'Tema',
   'settings.theme.DEEPPURPLE_AMBER': 'Morado intenso y ámbar',
   'settings.theme.INDIGO_PINK': 'Índigo y rosa',

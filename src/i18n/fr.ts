@@ -136,6 +136,7 @@ export const fr: Messages = {
   'field.bio': 'À propos de vous',
   'field.bio.hint': '280 caractères maximum.',
   'field.language': 'Langue préférée',
+  'field.language.hint': 'Enregistrée avec votre profil. La langue de l’application se choisit dans Paramètres.',
   'field.interests': 'Centres d’intérêt',
   'field.interests.hint': 'Séparés par des virgules, 10 maximum.',
   'field.avatar': 'Avatar',
@@ -160,6 +161,9 @@ export const fr: Messages = {
 
   'settings.title': 'Paramètres',
   'settings.language': 'Langue',
+  'settings.languageLabel': 'Langue de l’application',
+  'settings.languageHint':
+    'Utilisée pour les textes de l’application sur cet appareil. La langue préférée d’un nouveau profil en part ; celle-ci se modifie dans votre profil.',
   'settings.theme': 'Thème',
   'settings.theme.DEEPPURPLE_AMBER': 'Violet foncé et ambre',
   'settings.theme.INDIGO_PINK': 'Indigo et rose',

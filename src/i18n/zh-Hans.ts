@@ -130,6 +130,7 @@ export const zhHans: Messages = {
   'field.bio': '个人简介',
   'field.bio.hint': '最多 280 个字符。',
   'field.language': '首选语言',
+  'field.language.hint': '随个人资料保存。应用本身的语言在“设置”中选择。',
   'field.interests': '兴趣',
   'field.interests.hint': '用逗号分隔，最多 10 个。',
   'field.avatar': '头像',
@@ -153,6 +154,8 @@ export const zhHans: Messages = {
 
   'settings.title': '设置',
   'settings.language': '语言',
+  'settings.languageLabel': '应用语言',
+  'settings.languageHint': '用于此设备上应用的文字。新建个人资料的首选语言默认采用此语言，之后可在个人资料中更改。',
   'settings.theme': '主题',
   'settings.theme.DEEPPURPLE_AMBER': '深紫与琥珀',
   'settings.theme.INDIGO_PINK': '靛蓝与粉红',

@@ -158,7 +158,13 @@ export function ProfileForm({ profile, onDone, onCancel, initialError = null }: 
       <Field form={form} name="username" label={t('field.username')} hint={t('field.username.hint')} required autoComplete="username" />
       <Field form={form} name="email" label={t('field.email')} type="email" required autoComplete="email" inputMode="email" />
       <Field form={form} name="bio" label={t('field.bio')} hint={t('field.bio.hint')} multiline />
-      <Field form={form} name="language" label={t('field.language')} options={LANGUAGES.map((l) => [l, LANGUAGE_NAMES[l]] as const)} />
+      <Field
+        form={form}
+        name="language"
+        label={t('field.language')}
+        hint={t('field.language.hint')}
+        options={LANGUAGES.map((l) => [l, LANGUAGE_NAMES[l]] as const)}
+      />
       <Field form={form} name="interests" label={t('field.interests')} hint={t('field.interests.hint')} />
 
       {/* The picker: the avatar as it is (or the image chosen, previewed), a button to choose another,
