@@ -51,19 +51,19 @@ function resolverOf(page: Page): Locator {
   return page.getByRole('region', { name: 'Your profile changed on another device' });
 }
 
-/** Both versions of each differing field side by side: field, mine, theirs. */
-async function expectSideBySide(resolver: Locator, rows: [field: string, mine: string, theirs: string][]): Promise<void> {
+/** Both versions of each differing field side by side, and who changed it: field, mine, theirs, changed. */
+async function expectSideBySide(resolver: Locator, rows: [field: string, mine: string, theirs: string, changed: string][]): Promise<void> {
   const body = resolver.getByRole('table').getByRole('row');
   await expect(body).toHaveCount(rows.length + 1);
-  for (const [i, [field, mine, theirs]] of rows.entries()) {
+  for (const [i, [field, mine, theirs, changed]] of rows.entries()) {
     await expect(body.nth(i + 1).getByRole('rowheader')).toHaveText(field);
-    await expect(body.nth(i + 1).getByRole('cell')).toHaveText([mine, theirs]);
+    await expect(body.nth(i + 1).getByRole('cell')).toHaveText([mine, theirs, changed]);
   }
 }
 
 /**
  * ada's profile seeded, then two devices signed in as her; each closed after the test, which fails
- * on an error either printed that is not the 412 a conflict is.
+ * on an error either printed that is not the browser's line for the 412 a conflict is.
  */
 const twoDevices = test.extend<{ devices: { a: Device; b: Device } }>({
   devices: async ({ browser, baseURL, request }, use) => {
@@ -73,6 +73,8 @@ const twoDevices = test.extend<{ devices: { a: Device; b: Device } }>({
     await use({ a, b });
     expect(unexpectedErrors(a.errors, [412])).toEqual([]);
     expect(unexpectedErrors(b.errors, [412])).toEqual([]);
+    // The browser's own line for the 412 is all: the app logs no "Backend Error ! 412" for a conflict it shows.
+    expect([...a.errors, ...b.errors].filter((line) => line.startsWith('Backend Error ! 412'))).toEqual([]);
   },
 });
 
@@ -98,10 +100,11 @@ twoDevices.describe('two devices edit the same profile', () => {
         'It was saved elsewhere after you started editing, so your changes were not saved. Nothing is lost: choose what to keep.',
       );
       // The safe way out comes first and is the filled button.
-      await expect(resolver.getByRole('button')).toHaveText(['Merge field by field', 'Keep my changes', 'Take theirs']);
+      await expect(resolver.getByRole('button')).toHaveText(['Merge field by field', 'Keep my changes', 'Use the other device’s version']);
+      // Each changed on one device only: no field is changed on both.
       await expectSideBySide(resolver, [
-        ['Display name', ADA.displayName, 'Countess Ada'],
-        ['About you', 'Poetical science.', ADA.bio ?? ''],
+        ['Display name', ADA.displayName, 'Countess Ada', 'Changed on the other device'],
+        ['About you', 'Poetical science.', ADA.bio ?? '', 'Changed here'],
       ]);
       // Nothing was overwritten, and B's edit is still kept on B as a draft.
       expect((await storedProfile(request)).bio).toBe(ADA.bio);
@@ -112,9 +115,9 @@ twoDevices.describe('two devices edit the same profile', () => {
       const name = resolver.getByRole('group', { name: 'Display name' });
       const bio = resolver.getByRole('group', { name: 'About you' });
       // Each field starts on the side that changed it: theirs for the name, mine for the bio.
-      await expect(name.getByRole('radio', { name: 'Saved: Countess Ada' })).toBeChecked();
-      await expect(bio.getByRole('radio', { name: 'Yours: Poetical science.' })).toBeChecked();
-      await expect(name.getByRole('radio', { name: `Yours: ${ADA.displayName}` })).not.toBeChecked();
+      await expect(name.getByRole('radio', { name: 'Other device: Countess Ada' })).toBeChecked();
+      await expect(bio.getByRole('radio', { name: 'This device: Poetical science.' })).toBeChecked();
+      await expect(name.getByRole('radio', { name: `This device: ${ADA.displayName}` })).not.toBeChecked();
       expect(await resolverViolations(b.page)).toEqual([]);
       // On a desktop screen nothing lies over the button that saves the merge.
       const save = resolver.getByRole('button', { name: 'Save merged profile' });
@@ -150,8 +153,8 @@ twoDevices.describe('two devices edit the same profile', () => {
     await resolver.getByRole('button', { name: 'Merge field by field' }).click();
     // The first choice to make has the focus.
     await expect(resolver.getByRole('group', { name: 'About you' }).getByRole('radio').first()).toBeFocused();
-    await resolver.getByRole('group', { name: 'About you' }).getByRole('radio', { name: 'Yours: From device B.' }).check();
-    await resolver.getByRole('group', { name: 'Interests' }).getByRole('radio', { name: 'Saved: engines' }).check();
+    await resolver.getByRole('group', { name: 'About you' }).getByRole('radio', { name: 'This device: From device B.' }).check();
+    await resolver.getByRole('group', { name: 'Interests' }).getByRole('radio', { name: 'Other device: engines' }).check();
     await resolver.getByRole('button', { name: 'Save merged profile' }).click();
     await expect(resolver).toHaveCount(0);
     expect(await storedProfile(request)).toMatchObject({ bio: 'From device B.', interests: ['engines'] });
@@ -171,7 +174,7 @@ twoDevices.describe('two devices edit the same profile', () => {
 
       const resolver = resolverOf(b.page);
       await expect(resolver.getByRole('button', { name: 'Keep my changes' })).toHaveAccessibleDescription(
-        'Keep my changes saves the fields you changed; the fields you did not change keep the saved version.',
+        'Keep my changes saves the fields you changed on this device; the others keep the other device’s version.',
       );
       await resolver.getByRole('button', { name: 'Keep my changes' }).click();
       await expect(resolver).toHaveCount(0);
@@ -192,8 +195,8 @@ twoDevices.describe('two devices edit the same profile', () => {
     await expect(resolverOf(b.page)).toBeVisible();
     // A reload before choosing brings the same choice back: the edit is kept on the device.
     await b.page.reload();
-    await expectSideBySide(resolverOf(b.page), [['Display name', 'Ada King', 'Countess Ada']]);
-    await resolverOf(b.page).getByRole('button', { name: 'Take theirs' }).click();
+    await expectSideBySide(resolverOf(b.page), [['Display name', 'Ada King', 'Countess Ada', 'Changed on both: choose one']]);
+    await resolverOf(b.page).getByRole('button', { name: 'Use the other device’s version' }).click();
     await expect(b.page.getByRole('article', { name: 'Countess Ada' })).toBeVisible();
     await expect(snackbar(b.page)).toContainText('Your changes were discarded.');
     expect((await storedProfile(request)).displayName).toBe('Countess Ada');
@@ -236,8 +239,8 @@ twoDevices.describe('two devices edit the same profile', () => {
       const resolver = resolverOf(b.page);
       await expect(resolver).toBeVisible();
       await expectSideBySide(resolver, [
-        ['Display name', ADA.displayName, 'Countess Ada'],
-        ['About you', 'Written on the train.', ADA.bio ?? ''],
+        ['Display name', ADA.displayName, 'Countess Ada', 'Changed on the other device'],
+        ['About you', 'Written on the train.', ADA.bio ?? '', 'Changed here'],
       ]);
       // The replay overwrote nothing, and the save is still kept, marked as a conflict.
       expect((await storedProfile(request)).bio).toBe(ADA.bio);

@@ -174,7 +174,7 @@ test.describe('languages offline', () => {
     await expect(screenHeading(page)).toHaveText(fr['settings.title']);
     await waitForServiceWorker(page);
     // Chinese is used once with the worker in control.
-    const picker = () => page.getByRole('combobox', { name: /^(Language|Langue|语言)$/ });
+    const picker = () => page.getByRole('combobox', { name: /^(Language of the app|Langue de l’application|应用语言)$/ });
     await picker().selectOption('zh-Hans');
     await expect(screenHeading(page)).toHaveText(zhHans['settings.title']);
     await picker().selectOption('en');
@@ -220,7 +220,7 @@ test.describe('languages offline', () => {
 
     server.setReachable(false);
     await page.reload();
-    const picker = page.getByRole('combobox', { name: 'Language' });
+    const picker = page.getByRole('combobox', { name: 'Language of the app' });
     await picker.selectOption('de');
     await expect(page.locator('html')).toHaveAttribute('lang', 'de');
     await expect(screenHeading(page)).toHaveText(de['settings.title']);

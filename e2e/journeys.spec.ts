@@ -349,7 +349,7 @@ test.describe('drafts', () => {
     await signIn(page);
   });
 
-  test('what was typed survives a reload, with a snackbar; Discard changes clears it', async ({ page, consoleErrors }) => {
+  test('what was typed survives a reload, with a snackbar; Start over clears it', async ({ page, consoleErrors }) => {
     await page.goto('/profile');
     await page.getByLabel('Display name').fill('Half typed');
     await page.getByLabel('Username').fill('half_t');
@@ -363,12 +363,12 @@ test.describe('drafts', () => {
     await expect(page.getByLabel('Email')).toHaveValue('ada@circle.example.org');
     await expect(snackbar(page)).toContainText('Your unsaved changes were restored.');
 
-    // Discarded, the form is as it started: the provider's name, nothing typed.
-    await page.getByRole('button', { name: 'Discard changes' }).click();
+    // Started over, the form is as it began: the provider's name, nothing typed.
+    await page.getByRole('button', { name: 'Start over' }).click();
     await expect(page.getByLabel('Display name')).toHaveValue('Ada Lovelace');
     await expect(page.getByLabel('Username')).toHaveValue('');
     await expect(page.getByLabel('About you')).toHaveValue('');
-    await expect(page.getByRole('button', { name: 'Discard changes' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Start over' })).toHaveCount(0);
     expect(await localStorageItem(page, 'draft.profile.new')).toBeNull();
 
     await page.reload();
@@ -400,7 +400,7 @@ test.describe('drafts', () => {
     expect(consoleErrors).toEqual([]);
   });
 
-  test('Discard changes drops a chosen avatar too, also after a reload', async ({ page, consoleErrors }) => {
+  test('Start over drops a chosen avatar too, also after a reload', async ({ page, consoleErrors }) => {
     await page.goto('/profile');
     // How many chosen avatars wait on the device.
     const draftAvatarKeys = () =>
@@ -430,7 +430,7 @@ test.describe('drafts', () => {
     await expect.poll(draftAvatarKeys).toBe(1);
     await page.reload();
     await expect(page.locator('.avatar--preview')).toBeVisible();
-    await page.getByRole('button', { name: 'Discard changes' }).click();
+    await page.getByRole('button', { name: 'Start over' }).click();
     await expect(page.locator('.avatar--preview')).toHaveCount(0);
     // The file is gone from the device, not only from the screen.
     await expect.poll(draftAvatarKeys).toBe(0);
@@ -483,7 +483,7 @@ test.describe('settings', () => {
     await page.goto('/settings');
     await expect(screenHeading(page)).toHaveText('Settings');
     await appRunning(page);
-    await page.getByRole('combobox', { name: 'Language', exact: true }).selectOption({ label: 'Español' });
+    await page.getByRole('combobox', { name: 'Language of the app', exact: true }).selectOption({ label: 'Español' });
     await expect(page.locator('html')).toHaveAttribute('lang', 'es');
     await expect(screenHeading(page)).toHaveText('Ajustes');
     await expect(page).toHaveTitle('Ajustes | Circle');
@@ -495,10 +495,10 @@ test.describe('settings', () => {
     await page.reload();
     await expect(page.locator('html')).toHaveAttribute('lang', 'es');
     await expect(screenHeading(page)).toHaveText('Ajustes');
-    await expect(page.getByRole('combobox', { name: 'Idioma', exact: true })).toHaveValue('es');
+    await expect(page.getByRole('combobox', { name: 'Idioma de la aplicación', exact: true })).toHaveValue('es');
 
     // And back: English returns without a reload.
-    await page.getByRole('combobox', { name: 'Idioma', exact: true }).selectOption('en');
+    await page.getByRole('combobox', { name: 'Idioma de la aplicación', exact: true }).selectOption('en');
     await expect(screenHeading(page)).toHaveText('Settings');
     await expect(page.locator('html')).toHaveAttribute('lang', 'en');
     expect(consoleErrors).toEqual([]);
@@ -522,7 +522,7 @@ test.describe('settings', () => {
       await expect(page.locator('html')).toHaveAttribute('lang', 'en');
       await expect(page.locator('html')).toHaveAttribute('data-theme', 'INDIGO_PINK');
       await expect(page.getByRole('radio', { name: 'Indigo and pink' })).toBeChecked();
-      await expect(page.getByRole('combobox', { name: 'Language', exact: true })).toHaveValue('en');
+      await expect(page.getByRole('combobox', { name: 'Language of the app', exact: true })).toHaveValue('en');
       // The next change writes a valid value over the broken one.
       await page.getByRole('radio', { name: 'Purple and green (dark)' }).check();
       await expect
@@ -1003,7 +1003,7 @@ for (const run of LANGUAGE_RUNS) {
       await page.goto('/settings');
       await expect(screenHeading(page)).toHaveText(m['settings.title']);
       await expect(page).toHaveTitle(`${m['nav.settings']} | Circle`);
-      const picker = page.getByRole('combobox', { name: m['settings.language'], exact: true });
+      const picker = page.getByRole('combobox', { name: m['settings.languageLabel'], exact: true });
       await expect(picker).toHaveValue(lang);
       await expect(picker.getByRole('option')).toHaveText(['English', 'Español', 'Deutsch', 'Français', '简体中文']);
       await expect(page.getByRole('radio', { name: m['settings.theme.PINK_BLUEGREY'] })).toBeVisible();

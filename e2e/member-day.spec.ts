@@ -1,6 +1,7 @@
 import { test, expect, waitForServiceWorker } from './support/fixtures';
 import { axeViolations } from './support/axe';
-import { ADA, appRunning, DESKTOP, MOBILE, presetSignedIn, seedProfile } from './support/pages';
+import type { APIRequestContext, Locator } from '@playwright/test';
+import { ADA, appRunning, DESKTOP, MOBILE, presetSignedIn, seedProfile, snackbar, solidPng } from './support/pages';
 
 /**
  * A member's day, as a new member meets it on a phone and on a desktop: who is signed in and the
@@ -112,5 +113,161 @@ test.describe('home on a phone', () => {
     // The section's margin and the heading's own: no room kept for a profile card that will not come.
     expect(gap).toBeLessThan(64);
     expect(consoleErrors).toEqual([]);
+  });
+});
+
+test.describe('home signed in without a profile', () => {
+  for (const [width, size] of [
+    ['a phone', MOBILE],
+    ['a desktop', DESKTOP],
+  ] as const)
+    test(`on ${width}, the call to create one is followed by the notifications with no empty band between`, async ({ page }) => {
+      await page.setViewportSize(size);
+      await presetSignedIn(page);
+      await page.goto('/home');
+      await appRunning(page);
+      const cta = page.locator('.home__profile .cta');
+      await expect(cta.getByRole('heading', { name: 'Create your profile' })).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'Latest notifications' })).toBeVisible();
+      const gap = await page.evaluate(() => {
+        const card = document.querySelector('.home__profile .cta')!.getBoundingClientRect();
+        const heading = document.querySelector('#home-notifications')!.getBoundingClientRect();
+        return heading.top - card.bottom;
+      });
+      // The card's and the section's margins and the heading's own: the room kept for a profile card is the call's.
+      expect(gap).toBeLessThan(64);
+    });
+});
+
+test.describe('the profile on a desktop', () => {
+  test('the card is as wide as the form that edits it, not the whole content column', async ({ page, request }) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await seedProfile(request);
+    await presetSignedIn(page);
+    await page.goto('/profile');
+    await appRunning(page);
+    const card = (await page.getByRole('article', { name: ADA.displayName }).boundingBox())!;
+    await page.getByRole('button', { name: 'Edit' }).click();
+    const form = (await page.getByRole('form', { name: 'Edit your profile' }).boundingBox())!;
+    expect(Math.round(card.width)).toBe(Math.round(form.width));
+    expect(Math.round(card.x)).toBe(Math.round(form.x));
+  });
+});
+
+test.describe('text buttons', () => {
+  /** Where a button's label starts on screen, and where its box does. */
+  const starts = (button: Locator) =>
+    button.evaluate((b) => {
+      const range = document.createRange();
+      range.selectNodeContents(b);
+      return { label: Math.round(range.getBoundingClientRect().left), box: Math.round(b.getBoundingClientRect().left) };
+    });
+
+  test('on a phone, a text button starting a line has its label where the buttons above start, not indented', async ({ page, request }) => {
+    await page.setViewportSize(MOBILE);
+    await seedProfile(request);
+    await presetSignedIn(page);
+    await page.goto('/profile');
+    await appRunning(page);
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await page.getByLabel('About you').fill('Changed.');
+    await page.getByLabel('Avatar', { exact: true }).setInputFiles({ name: 'a.png', mimeType: 'image/png', buffer: solidPng(3, 3) });
+    const form = page.getByRole('form', { name: 'Edit your profile' });
+    const save = await starts(form.getByRole('button', { name: 'Save changes' }));
+    const discard = await starts(form.getByRole('button', { name: 'Discard changes' }));
+    const choose = await starts(form.getByText('Choose an image'));
+    const remove = await starts(form.getByRole('button', { name: 'Remove the chosen image' }));
+    // Each pair stacks on a phone: the text button's label lines up with the edge of the one above.
+    expect(discard.label).toBe(save.box);
+    expect(remove.label).toBe(choose.box);
+  });
+});
+
+test.describe('the avatar', () => {
+  /** How many times the server was asked for an avatar image (the mock's log of exchanges). */
+  async function avatarReads(request: APIRequestContext): Promise<number> {
+    const exchanges = (await (await request.get('/__mock/requests')).json()) as { method: string; path: string }[];
+    return exchanges.filter((e) => e.method === 'GET' && /\/avatar(\?|$)/.test(e.path)).length;
+  }
+
+  test('shows on the card and in the bar, fetched once, and is there at once on every later visit, a reload included', async ({
+    page,
+    request,
+    consoleErrors,
+  }) => {
+    const { avatar } = await seedProfile(request, ADA, solidPng(4, 4));
+    await presetSignedIn(page);
+    // The page's own requests for the image (through its worker or not); the worker's own reads are not the page's.
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      if (/\/avatar(\?|$)/.test(new URL(r.url()).pathname + new URL(r.url()).search)) asked.push(r.url());
+    });
+    await page.goto('/profile');
+    await appRunning(page);
+    const card = page.getByRole('article', { name: 'Ada Lovelace' }).locator('.avatar');
+    const bar = page.getByRole('banner').locator('.avatar').first();
+    // Never an empty disc: the initials, then the image.
+    await expect(card).toHaveJSProperty('tagName', 'IMG');
+    await expect(bar).toHaveJSProperty('tagName', 'IMG');
+    expect(await card.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(4);
+    // The bar's avatar and the card's are one image: asked for once.
+    expect(asked).toHaveLength(1);
+
+    // Another screen and back, inside the app: the image kept in the page, not asked for again.
+    await page.getByRole('navigation').getByRole('link', { name: 'Home' }).click();
+    await expect(page).toHaveURL(/\/home$/);
+    await page.goBack();
+    await expect(page).toHaveURL(/\/profile$/);
+    await expect(card).toHaveJSProperty('tagName', 'IMG');
+    expect(asked).toHaveLength(1);
+
+    // Reloads: once the worker holds the image (the first visit under its control stores it), the
+    // device's copy is shown, the URL changing with the image; the server is not asked again.
+    await waitForServiceWorker(page);
+    await page.reload();
+    await appRunning(page);
+    await expect(card).toHaveJSProperty('tagName', 'IMG');
+    const url = new URL(avatar!, page.url()).href;
+    await expect.poll(() => page.evaluate((u) => caches.match(u).then(Boolean), url)).toBe(true);
+    const before = await avatarReads(request);
+    await page.reload();
+    await appRunning(page);
+    await expect(card).toHaveJSProperty('tagName', 'IMG');
+    expect(await card.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(4);
+    expect(await avatarReads(request)).toBe(before);
+    expect(consoleErrors).toEqual([]);
+  });
+});
+
+test.describe('offline on a phone', () => {
+  test('the snackbar and the page say the same of a save, and the field the member moves to is never under the snackbar', async ({
+    page,
+    context,
+    request,
+  }) => {
+    await page.setViewportSize(MOBILE);
+    await seedProfile(request);
+    await presetSignedIn(page);
+    await page.goto('/profile');
+    await appRunning(page);
+    await waitForServiceWorker(page);
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await context.setOffline(true);
+    // The snackbar promises what the page will say once saved: kept on this device, sent later.
+    await expect(snackbar(page)).toHaveText(
+      'You are offline. What you saw last is shown; your profile changes are saved on this device and sent when you are back online.',
+    );
+    // Moving on through the form with the keyboard while the snackbar shows: each field it reaches
+    // scrolls clear of the snackbar, none stays under it.
+    const bar = (await snackbar(page).boundingBox())!;
+    await page.getByLabel('About you').click();
+    for (const field of [page.getByLabel('Preferred language'), page.getByLabel('Interests')]) {
+      await page.keyboard.press('Tab');
+      await expect(field).toBeFocused();
+      const box = (await field.boundingBox())!;
+      expect(box.y + box.height).toBeLessThanOrEqual(bar.y);
+    }
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect(page.getByTestId('pending-save')).toHaveText('Saved on this device. It will be sent when you are back online.');
   });
 });

@@ -92,6 +92,18 @@ describe('the error log', () => {
     expect(log.mock.calls).toEqual([['Backend Error ! 503, Service Unavailable, Service Unavailable']]);
   });
 
+  it('logs nothing for a 412: an edit conflict the app shows, not a failure', async () => {
+    const log = vi.fn();
+    answer = () =>
+      new Response(JSON.stringify({ status: 412, error: 'Precondition Failed', message: 'The profile changed' }), {
+        status: 412,
+        headers: { 'content-type': 'application/json' },
+      });
+    const { error } = await client({ log }).GET('/accounts');
+    expect(log).not.toHaveBeenCalled();
+    expect(error).toMatchObject({ status: 412 });
+  });
+
   it('goes to the console by default', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     answer = () => new Response(null, { status: 500 });

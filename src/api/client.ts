@@ -36,11 +36,15 @@ export function xsrfMiddleware(
   };
 }
 
-/** Logs every error answer as 'Backend Error ! status, error, message'; unwrap() re-throws it. */
+/**
+ * Logs every error answer as 'Backend Error ! status, error, message'; unwrap() re-throws it. A 412
+ * is not logged: it answers a change made on a version that is no longer the profile's, the edit
+ * conflict the app puts before the member, not a failure.
+ */
 export function backendErrorMiddleware(log: (line: string) => void = (line) => console.error(line)): Middleware {
   return {
     async onResponse({ response }) {
-      if (response.ok) return;
+      if (response.ok || response.status === 412) return;
       let payload: unknown = null;
       try {
         payload = await response.clone().json();

@@ -690,7 +690,7 @@ export interface components {
             bio?: components["schemas"]["Bio"];
             /**
              * Format: uri-reference
-             * @description URL of the avatar image, set by uploading an image.
+             * @description URL of the avatar image, set by uploading an image. A new image gets a new URL, so a client may keep an image it read by its URL.
              */
             avatar?: string | null;
             language?: components["schemas"]["Language"];

@@ -26,9 +26,9 @@ export const de: Messages = {
   'nav.notFound': 'Seite nicht gefunden',
   'nav.adminMenu': 'Sammlungen',
 
-  'status.online': 'Online',
   'status.offline': 'Offline',
-  'status.offlineHint': 'Du bist offline. Du siehst, was zuletzt geladen wurde; für Änderungen brauchst du eine Verbindung.',
+  'status.offlineHint':
+    'Du bist offline. Du siehst, was zuletzt geladen wurde; Änderungen an deinem Profil werden auf diesem Gerät gespeichert und gesendet, sobald du wieder online bist.',
   'status.needsNetwork': 'Du bist offline, dafür brauchst du aber eine Verbindung. Versuch es noch einmal, wenn du wieder online bist.',
   'status.backOnline': 'Du bist wieder online.',
 
@@ -44,6 +44,7 @@ export const de: Messages = {
   'home.intro':
     'Lerne Menschen kennen, die dasselbe lernen wie du. Halte dein Profil aktuell, verfolge die Neuigkeiten aus deinem Kreis und mach dort weiter, wo du aufgehört hast – sogar im Zug.',
   'home.createProfileCta': 'Erstelle dein Profil',
+  'home.signedOutProfile': 'Dein Profil',
   'home.createProfileText': 'Zeig der Community, wer du bist: mit einem Namen, einem Foto und dem, was dich interessiert.',
   'home.viewProfile': 'Dein Profil ansehen',
   'home.latestNotifications': 'Neueste Benachrichtigungen',
@@ -85,6 +86,7 @@ export const de: Messages = {
   'profile.interestsNone': 'Keine Interessen angegeben.',
   'profile.draftRestored': 'Deine ungespeicherten Änderungen wurden wiederhergestellt.',
   'profile.discardDraft': 'Änderungen verwerfen',
+  'profile.startOver': 'Neu beginnen',
   'profile.avatarChoose': 'Bild auswählen',
   'profile.avatarForget': 'Ausgewähltes Bild entfernen',
   'profile.avatarChosen': 'Das ausgewählte Bild, noch nicht gespeichert',
@@ -101,21 +103,25 @@ export const de: Messages = {
   'profile.conflict.body':
     'Es wurde anderswo gespeichert, nachdem du mit dem Bearbeiten begonnen hast, deshalb wurden deine Änderungen nicht gespeichert. Nichts ist verloren: Wähle, was du behalten möchtest.',
   'profile.conflict.field': 'Feld',
-  'profile.conflict.mine': 'Deine Version',
-  'profile.conflict.theirs': 'Gespeicherte Version',
+  'profile.conflict.mine': 'Auf diesem Gerät',
+  'profile.conflict.theirs': 'Auf dem anderen Gerät',
   'profile.conflict.empty': '(leer)',
   'profile.conflict.avatar': 'Dein neuer Avatar bleibt mit deiner Version und beim Zusammenführen erhalten.',
   'profile.conflict.keepMine': 'Meine Änderungen behalten',
   'profile.conflict.keepMineHint':
-    '„Meine Änderungen behalten“ speichert die Felder, die du geändert hast; die anderen behalten die gespeicherte Fassung.',
+    'Gespeichert werden die Felder, die du auf diesem Gerät geändert hast; die übrigen behalten die Version des anderen Geräts.',
   'profile.conflict.keepMineAllHint': '„Meine Änderungen behalten“ speichert jedes Feld so, wie es auf diesem Gerät steht.',
-  'profile.conflict.takeTheirs': 'Gespeicherte übernehmen',
+  'profile.conflict.takeTheirs': 'Version des anderen Geräts übernehmen',
   'profile.conflict.merge': 'Feldweise zusammenführen',
   'profile.conflict.mergeHint': 'Wähle für jedes Feld die Version, die du behalten möchtest.',
-  'profile.conflict.mineValue': 'Deine: {value}',
-  'profile.conflict.theirsValue': 'Gespeichert: {value}',
+  'profile.conflict.mineValue': 'Dieses Gerät: {value}',
+  'profile.conflict.theirsValue': 'Anderes Gerät: {value}',
   'profile.conflict.saveMerged': 'Zusammengeführtes Profil speichern',
-  'profile.conflict.discarded': 'Deine Änderungen wurden verworfen. Die gespeicherte Version wird angezeigt.',
+  'profile.conflict.discarded': 'Deine Änderungen wurden verworfen. Die Version des anderen Geräts wird angezeigt.',
+  'profile.conflict.changedBoth': 'Auf beiden geändert: wähle eine',
+  'profile.conflict.changedThere': 'Auf dem anderen Gerät geändert',
+  'profile.conflict.changedHere': 'Hier geändert',
+  'profile.conflict.changed': 'Geändert',
   'profile.deleteChanged':
     'Dein Profil wurde auf einem anderen Gerät geändert, nachdem du es geöffnet hast. Jetzt wird die aktuelle Version angezeigt. Trotzdem löschen?',
 
@@ -127,6 +133,7 @@ export const de: Messages = {
   'field.bio': 'Über dich',
   'field.bio.hint': 'Höchstens 280 Zeichen.',
   'field.language': 'Bevorzugte Sprache',
+  'field.language.hint': 'Wird mit deinem Profil gespeichert. Die Sprache der App wählst du in den Einstellungen.',
   'field.interests': 'Interessen',
   'field.interests.hint': 'Durch Kommas getrennt, höchstens 10.',
   'field.avatar': 'Avatar',
@@ -145,10 +152,15 @@ export const de: Messages = {
   'validation.interests': 'Gib höchstens 10 Interessen mit jeweils höchstens 24 Zeichen an.',
   'validation.avatarType': 'Wähle ein PNG-, JPEG- oder WebP-Bild.',
   'validation.avatarSize': 'Wähle ein Bild mit höchstens 2 MB.',
+  'validation.avatarContent':
+    'Diese Datei ist kein Bild: Ihr Inhalt ist nicht das PNG, JPEG oder WebP, das ihr Name angibt. Wähle ein anderes Bild.',
   'validation.summary': 'Bitte korrigiere vor dem Speichern {count, plural, one {# Feld} other {# Felder}}.',
 
   'settings.title': 'Einstellungen',
   'settings.language': 'Sprache',
+  'settings.languageLabel': 'Sprache der App',
+  'settings.languageHint':
+    'Gilt für die Texte der App auf diesem Gerät. Die bevorzugte Sprache eines neuen Profils übernimmt sie; die änderst du in deinem Profil.',
   'settings.theme': 'Design',
   'settings.theme.DEEPPURPLE_AMBER': 'Dunkellila und Bernstein',
   'settings.theme.INDIGO_PINK': 'Indigo und Pink',

@@ -18,6 +18,7 @@ export const enForms = {
   'validation.interests': 'Give at most 10 interests of at most 24 characters each.',
   'validation.avatarType': 'Choose a PNG, JPEG or WebP image.',
   'validation.avatarSize': 'Choose an image of at most 2 MB.',
+  'validation.avatarContent': 'This file is not an image: its content is not the PNG, JPEG or WebP its name says. Choose another image.',
   'validation.summary': 'Please correct {count, plural, one {# field} other {# fields}} before saving.',
 } as const;
 

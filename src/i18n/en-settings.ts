@@ -7,6 +7,9 @@ import { addEnglish } from './index';
 export const enSettings = {
   'settings.title': 'Settings',
   'settings.language': 'Language',
+  'settings.languageLabel': 'Language of the app',
+  'settings.languageHint':
+    'Used for the app’s words on this device. A new profile’s preferred language starts from it; change that one in your profile.',
   'settings.theme': 'Theme',
   'settings.theme.DEEPPURPLE_AMBER': 'Deep purple and amber',
   'settings.theme.INDIGO_PINK': 'Indigo and pink',

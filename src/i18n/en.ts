@@ -4,11 +4,12 @@ import type { enDashboard } from './en-dashboard';
 import type { enForms } from './en-forms';
 import type { enProfile } from './en-profile';
 import type { enSettings } from './en-settings';
+import type { enSignIn } from './en-sign-in';
 
 /**
  * English, the reference catalogue, in parts: this one, with the first screens' words, and the
  * parts of screens met later (en-settings, en-dashboard, en-profile, en-forms, en-conflict,
- * en-admin), each loaded with the code that shows it. Every other language has exactly the keys of
+ * en-admin, en-sign-in), each loaded with the code that shows it. Every other language has exactly the keys of
  * all the parts, in one file (src/test/english.ts puts them together for the checks).
  */
 export const en = {
@@ -35,9 +36,9 @@ export const en = {
   'nav.notFound': 'Page not found',
   'nav.adminMenu': 'Collections',
 
-  'status.online': 'Online',
   'status.offline': 'Offline',
-  'status.offlineHint': 'You are offline. What you saw last is shown; changes need a connection.',
+  'status.offlineHint':
+    'You are offline. What you saw last is shown; your profile changes are saved on this device and sent when you are back online.',
   'status.needsNetwork': 'You are offline: this needs a connection. Try again when you are back online.',
   'status.backOnline': 'You are back online.',
 
@@ -53,6 +54,7 @@ export const en = {
   'home.intro':
     'Meet people who learn what you learn. Keep your profile up to date, follow the news of your circle and pick up where you left off, even on a train.',
   'home.createProfileCta': 'Create your profile',
+  'home.signedOutProfile': 'Your profile',
   'home.createProfileText': 'Tell the community who you are: a name, a photo and what you are interested in.',
   'home.viewProfile': 'View your profile',
   'home.latestNotifications': 'Latest notifications',
@@ -85,16 +87,7 @@ export const en = {
 
   'field.interests': 'Interests',
 
-  'signIn.intro': 'Sign in with your Circle account at {issuer}.',
-  'signIn.needed': 'Sign in to open the admin screens.',
   'signIn.profileNeeded': 'Sign in to see and edit your profile.',
-  'signIn.expired': 'Your session has ended. Sign in again to save; what you typed is kept.',
-  'signIn.unreachable': 'The sign-in service cannot be reached. Check your connection and try again.',
-  'signIn.cancelled': 'The sign-in was cancelled.',
-  'signIn.failed': 'The sign-in could not be completed. Try again.',
-  'signIn.completing': 'Signing you in…',
-  'signIn.redirecting': 'Opening the sign-in page…',
-  'signIn.signedInAs': 'Signed in as {name}.',
 
   'notFound.title': 'Page not found',
   'notFound.body': 'The page you are looking for does not exist or has moved.',
@@ -108,5 +101,6 @@ export type MessageKey =
   | keyof typeof enProfile
   | keyof typeof enForms
   | keyof typeof enConflict
-  | keyof typeof enAdmin;
+  | keyof typeof enAdmin
+  | keyof typeof enSignIn;
 export type Messages = Record<MessageKey, string>;

@@ -25,9 +25,9 @@ export const es: Messages = {
   'nav.notFound': 'Página no encontrada',
   'nav.adminMenu': 'Colecciones',
 
-  'status.online': 'En línea',
   'status.offline': 'Sin conexión',
-  'status.offlineHint': 'No tienes conexión. Se muestra lo último que viste; para hacer cambios necesitas conexión.',
+  'status.offlineHint':
+    'No tienes conexión. Se muestra lo último que viste; los cambios de tu perfil se guardan en este dispositivo y se enviarán cuando vuelvas a estar en línea.',
   'status.needsNetwork': 'No tienes conexión y esto la necesita. Vuelve a intentarlo cuando vuelvas a estar en línea.',
   'status.backOnline': 'Vuelves a estar en línea.',
 
@@ -43,6 +43,7 @@ export const es: Messages = {
   'home.intro':
     'Conoce a gente que aprende lo mismo que tú. Mantén tu perfil al día, sigue las novedades de tu círculo y retoma lo que dejaste a medias, incluso en el tren.',
   'home.createProfileCta': 'Crea tu perfil',
+  'home.signedOutProfile': 'Tu perfil',
   'home.createProfileText': 'Cuéntale a la comunidad quién eres: un nombre, una foto y lo que te interesa.',
   'home.viewProfile': 'Ver tu perfil',
   'home.latestNotifications': 'Últimas notificaciones',
@@ -84,6 +85,7 @@ export const es: Messages = {
   'profile.interestsNone': 'No se han indicado intereses.',
   'profile.draftRestored': 'Hemos recuperado los cambios que no habías guardado.',
   'profile.discardDraft': 'Descartar cambios',
+  'profile.startOver': 'Empezar de nuevo',
   'profile.avatarChoose': 'Elegir una imagen',
   'profile.avatarForget': 'Quitar la imagen elegida',
   'profile.avatarChosen': 'La imagen elegida, aún sin guardar',
@@ -100,21 +102,25 @@ export const es: Messages = {
   'profile.conflict.body':
     'Se guardó en otro lugar después de que empezaras a editarlo, así que tus cambios no se guardaron. No se ha perdido nada: elige qué conservar.',
   'profile.conflict.field': 'Campo',
-  'profile.conflict.mine': 'Tu versión',
-  'profile.conflict.theirs': 'Versión guardada',
+  'profile.conflict.mine': 'En este dispositivo',
+  'profile.conflict.theirs': 'En el otro dispositivo',
   'profile.conflict.empty': '(vacío)',
   'profile.conflict.avatar': 'Tu nuevo avatar se conserva con tu versión y al combinar.',
   'profile.conflict.keepMine': 'Conservar mis cambios',
   'profile.conflict.keepMineHint':
-    'Conservar mis cambios guarda los campos que cambiaste; los que no cambiaste conservan la versión guardada.',
+    'Se guardan los campos que cambiaste en este dispositivo; los demás conservan la versión del otro dispositivo.',
   'profile.conflict.keepMineAllHint': 'Conservar mis cambios guarda cada campo tal como lo tienes en este dispositivo.',
-  'profile.conflict.takeTheirs': 'Usar la guardada',
+  'profile.conflict.takeTheirs': 'Usar la del otro dispositivo',
   'profile.conflict.merge': 'Combinar campo por campo',
   'profile.conflict.mergeHint': 'Para cada campo, elige la versión que quieres conservar.',
-  'profile.conflict.mineValue': 'Tuya: {value}',
-  'profile.conflict.theirsValue': 'Guardada: {value}',
+  'profile.conflict.mineValue': 'Este dispositivo: {value}',
+  'profile.conflict.theirsValue': 'Otro dispositivo: {value}',
   'profile.conflict.saveMerged': 'Guardar el perfil combinado',
-  'profile.conflict.discarded': 'Tus cambios se descartaron. Se muestra la versión guardada.',
+  'profile.conflict.discarded': 'Tus cambios se descartaron. Se muestra la versión del otro dispositivo.',
+  'profile.conflict.changedBoth': 'Cambiado en ambos: elige uno',
+  'profile.conflict.changedThere': 'Cambiado en el otro dispositivo',
+  'profile.conflict.changedHere': 'Cambiado aquí',
+  'profile.conflict.changed': 'Cambio',
   'profile.deleteChanged':
     'Tu perfil se modificó en otro dispositivo después de que lo abrieras. Ahora se muestra la versión actual. ¿Quieres eliminarlo de todos modos?',
 
@@ -126,6 +132,7 @@ export const es: Messages = {
   'field.bio': 'Sobre ti',
   'field.bio.hint': '280 caracteres como máximo.',
   'field.language': 'Idioma preferido',
+  'field.language.hint': 'Se guarda con tu perfil. El idioma de la aplicación se elige en Ajustes.',
   'field.interests': 'Intereses',
   'field.interests.hint': 'Sepáralos con comas, 10 como máximo.',
   'field.avatar': 'Avatar',
@@ -144,10 +151,15 @@ export const es: Messages = {
   'validation.interests': 'Indica hasta 10 intereses, de 24 caracteres como máximo cada uno.',
   'validation.avatarType': 'Elige una imagen PNG, JPEG o WebP.',
   'validation.avatarSize': 'Elige una imagen de 2 MB como máximo.',
+  'validation.avatarContent':
+    'Este archivo no es una imagen: su contenido no es el PNG, JPEG o WebP que dice su nombre. Elige otra imagen.',
   'validation.summary': 'Corrige {count, plural, one {# campo} other {# campos}} antes de guardar.',
 
   'settings.title': 'Ajustes',
   'settings.language': 'Idioma',
+  'settings.languageLabel': 'Idioma de la aplicación',
+  'settings.languageHint':
+    'Se usa para los textos de la aplicación en este dispositivo. El idioma preferido de un perfil nuevo parte de este; ese se cambia en tu perfil.',
   'settings.theme': 'Tema',
   'settings.theme.DEEPPURPLE_AMBER': 'Morado intenso y ámbar',
   'settings.theme.INDIGO_PINK': 'Índigo y rosa',

@@ -29,9 +29,9 @@ export const fr: Messages = {
   'nav.notFound': 'Page introuvable',
   'nav.adminMenu': 'Collections',
 
-  'status.online': 'En ligne',
   'status.offline': 'Hors ligne',
-  'status.offlineHint': 'Vous êtes hors ligne. Le dernier contenu consulté reste affiché ; les modifications nécessitent une connexion.',
+  'status.offlineHint':
+    'Vous êtes hors ligne. Le dernier contenu consulté reste affiché ; les modifications de votre profil sont enregistrées sur cet appareil et envoyées dès votre retour en ligne.',
   'status.needsNetwork': 'Vous êtes hors ligne : cette action nécessite une connexion. Réessayez une fois la connexion rétablie.',
   'status.backOnline': 'Vous êtes de nouveau en ligne.',
 
@@ -47,6 +47,7 @@ export const fr: Messages = {
   'home.intro':
     'Rencontrez des personnes qui apprennent la même chose que vous. Tenez votre profil à jour, suivez l’actualité de votre cercle et reprenez où vous en étiez, même dans le train.',
   'home.createProfileCta': 'Créez votre profil',
+  'home.signedOutProfile': 'Votre profil',
   'home.createProfileText': 'Présentez-vous à la communauté : un nom, une photo et ce qui vous intéresse.',
   'home.viewProfile': 'Voir votre profil',
   'home.latestNotifications': 'Dernières notifications',
@@ -88,6 +89,7 @@ export const fr: Messages = {
   'profile.interestsNone': 'Aucun centre d’intérêt indiqué.',
   'profile.draftRestored': 'Vos modifications non enregistrées ont été restaurées.',
   'profile.discardDraft': 'Abandonner les modifications',
+  'profile.startOver': 'Recommencer',
   'profile.avatarChoose': 'Choisir une image',
   'profile.avatarForget': 'Retirer l’image choisie',
   'profile.avatarChosen': 'L’image choisie, pas encore enregistrée',
@@ -104,21 +106,25 @@ export const fr: Messages = {
   'profile.conflict.body':
     'Il a été enregistré ailleurs après le début de votre saisie, vos modifications n’ont donc pas été enregistrées. Rien n’est perdu : choisissez ce que vous gardez.',
   'profile.conflict.field': 'Champ',
-  'profile.conflict.mine': 'Votre version',
-  'profile.conflict.theirs': 'Version enregistrée',
+  'profile.conflict.mine': 'Sur cet appareil',
+  'profile.conflict.theirs': 'Sur l’autre appareil',
   'profile.conflict.empty': '(vide)',
   'profile.conflict.avatar': 'Votre nouvel avatar est gardé avec votre version et avec la fusion.',
   'profile.conflict.keepMine': 'Garder mes modifications',
   'profile.conflict.keepMineHint':
-    '« Garder mes modifications » enregistre les champs que vous avez modifiés ; les autres gardent la version enregistrée.',
+    'Les champs que vous avez modifiés sur cet appareil sont enregistrés ; les autres gardent la version de l’autre appareil.',
   'profile.conflict.keepMineAllHint': '« Garder mes modifications » enregistre chaque champ tel qu’il est sur cet appareil.',
-  'profile.conflict.takeTheirs': 'Prendre la version enregistrée',
+  'profile.conflict.takeTheirs': 'Prendre la version de l’autre appareil',
   'profile.conflict.merge': 'Fusionner champ par champ',
   'profile.conflict.mergeHint': 'Pour chaque champ, choisissez la version à garder.',
-  'profile.conflict.mineValue': 'La vôtre : {value}',
-  'profile.conflict.theirsValue': 'Enregistrée : {value}',
+  'profile.conflict.mineValue': 'Cet appareil : {value}',
+  'profile.conflict.theirsValue': 'L’autre appareil : {value}',
   'profile.conflict.saveMerged': 'Enregistrer le profil fusionné',
-  'profile.conflict.discarded': 'Vos modifications ont été abandonnées. La version enregistrée est affichée.',
+  'profile.conflict.discarded': 'Vos modifications ont été abandonnées. La version de l’autre appareil est affichée.',
+  'profile.conflict.changedBoth': 'Modifié des deux côtés : choisissez',
+  'profile.conflict.changedThere': 'Modifié sur l’autre appareil',
+  'profile.conflict.changedHere': 'Modifié ici',
+  'profile.conflict.changed': 'Modifié',
   'profile.deleteChanged':
     'Votre profil a été modifié sur un autre appareil après son ouverture. La version actuelle est maintenant affichée. Le supprimer quand même ?',
 
@@ -130,6 +136,7 @@ export const fr: Messages = {
   'field.bio': 'À propos de vous',
   'field.bio.hint': '280 caractères maximum.',
   'field.language': 'Langue préférée',
+  'field.language.hint': 'Enregistrée avec votre profil. La langue de l’application se choisit dans Paramètres.',
   'field.interests': 'Centres d’intérêt',
   'field.interests.hint': 'Séparés par des virgules, 10 maximum.',
   'field.avatar': 'Avatar',
@@ -148,10 +155,15 @@ export const fr: Messages = {
   'validation.interests': 'Indiquez au plus 10 centres d’intérêt, de 24 caractères maximum chacun.',
   'validation.avatarType': 'Choisissez une image PNG, JPEG ou WebP.',
   'validation.avatarSize': 'Choisissez une image de 2 Mo maximum.',
+  'validation.avatarContent':
+    'Ce fichier n’est pas une image : son contenu n’est pas le PNG, JPEG ou WebP qu’annonce son nom. Choisissez une autre image.',
   'validation.summary': 'Corrigez {count, plural, one {# champ} other {# champs}} avant d’enregistrer.',
 
   'settings.title': 'Paramètres',
   'settings.language': 'Langue',
+  'settings.languageLabel': 'Langue de l’application',
+  'settings.languageHint':
+    'Utilisée pour les textes de l’application sur cet appareil. La langue préférée d’un nouveau profil en part ; celle-ci se modifie dans votre profil.',
   'settings.theme': 'Thème',
   'settings.theme.DEEPPURPLE_AMBER': 'Violet foncé et ambre',
   'settings.theme.INDIGO_PINK': 'Indigo et rose',

@@ -163,15 +163,7 @@ function placeholders(message: string): string[] {
  */
 const SAME_AS_ENGLISH: Record<Exclude<Language, 'en'>, readonly string[]> = {
   es: ['app.name', 'field.avatar', 'admin.no'],
-  de: [
-    'app.name',
-    'status.online',
-    'status.offline',
-    'notifications.level.info',
-    'notifications.level.error',
-    'field.avatar',
-    'admin.hint.format',
-  ],
+  de: ['app.name', 'status.offline', 'notifications.level.info', 'notifications.level.error', 'field.avatar', 'admin.hint.format'],
   fr: [
     'app.name',
     'nav.adminMenu',

@@ -1,13 +1,17 @@
 import { isOnline } from '../state/app';
 import { t } from '../i18n';
 
-/** A small status chip in the top bar; its text (not only its colour) says the state. */
+/**
+ * A small status chip in the top bar while the app is offline; its text (not only its colour) says
+ * the state. Online is the usual state and takes none of a phone's bar: the change back is said by
+ * the snackbar (pwa/online.ts).
+ */
 export function OnlineStatus() {
-  const online = isOnline.value;
+  if (isOnline.value) return null;
   return (
-    <span className={`status-chip status-chip--${online ? 'online' : 'offline'}`} data-testid="online-status">
+    <span className="status-chip status-chip--offline" data-testid="online-status">
       <span className="status-chip__dot" aria-hidden="true" />
-      {online ? t('status.online') : t('status.offline')}
+      {t('status.offline')}
     </span>
   );
 }

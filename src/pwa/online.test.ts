@@ -19,7 +19,9 @@ describe('watchOnlineStatus', () => {
     onLine.mockReturnValue(false);
     window.dispatchEvent(new Event('offline'));
     expect(isOnline.value).toBe(false);
-    expect(snackbar.value?.message).toBe('You are offline. What you saw last is shown; changes need a connection.');
+    expect(snackbar.value?.message).toBe(
+      'You are offline. What you saw last is shown; your profile changes are saved on this device and sent when you are back online.',
+    );
 
     onLine.mockReturnValue(true);
     window.dispatchEvent(new Event('online'));

@@ -50,6 +50,18 @@ registerRoute(
   }),
 );
 
+// One expiration for the member's reads, avatars included: one plugin per cache keeps one count.
+const apiExpiration = new ExpirationPlugin({ maxEntries: 60, maxAgeSeconds: 7 * 24 * 3600 });
+
+// An avatar: its URL changes with the image (openapi.yaml, Profile.avatar; the mock's carries `?v=`),
+// so the device's copy is the image and a reload shows it without waiting for the network. Kept with
+// the other reads, so that sign-out removes it with them.
+registerRoute(
+  ({ url, request }) =>
+    url.origin === self.location.origin && url.pathname.endsWith('/avatar') && url.searchParams.has('v') && request.method === 'GET',
+  new CacheFirst({ cacheName: API_CACHE, plugins: [new CacheableResponsePlugin({ statuses: [200] }), apiExpiration] }),
+);
+
 // API reads: the network first, the last answer when offline. Writes are never cached
 // (registerRoute matches GET only by default).
 registerRoute(
@@ -57,7 +69,7 @@ registerRoute(
   new NetworkFirst({
     cacheName: API_CACHE,
     networkTimeoutSeconds: 6,
-    plugins: [new CacheableResponsePlugin({ statuses: [200] }), new ExpirationPlugin({ maxEntries: 60, maxAgeSeconds: 7 * 24 * 3600 })],
+    plugins: [new CacheableResponsePlugin({ statuses: [200] }), apiExpiration],
   }),
 );
 

@@ -281,11 +281,16 @@ describe('the session model', () => {
     await model.restoreSession();
     localStorage.setItem('draft.profile.new', JSON.stringify({ displayName: 'Half typed' }));
     localStorage.setItem('draft.profile.p-1', JSON.stringify({ bio: 'x' }));
+    localStorage.setItem('cache.notifications', JSON.stringify([{ id: 'n-1', title: 'Welcome' }]));
+    localStorage.setItem('cache.symbols', JSON.stringify([{ id: 's-1', code: 'MSFT' }]));
     localStorage.setItem('preference', JSON.stringify({ language: 'fr', activeThemeName: 'INDIGO_PINK', enableNotifications: false }));
     await writePendingSave(queuedCreate('k-1'));
     await model.endSession();
     expect(localStorage.getItem('draft.profile.new')).toBeNull();
     expect(localStorage.getItem('draft.profile.p-1')).toBeNull();
+    expect(localStorage.getItem('cache.notifications')).toBeNull();
+    // The shared lists are nobody's: they stay for the next visit.
+    expect(localStorage.getItem('cache.symbols')).not.toBeNull();
     expect(localStorage.getItem('preference')).not.toBeNull();
     expect(await readPendingSave()).toBeNull();
     expect(await store.readSession()).toBeNull();

@@ -14,6 +14,7 @@ import { avatarStore } from './profile/draft';
 import { removePersisted } from '../lib/persist';
 import { resetProfileState } from './profile/read';
 import { setProfileConflict } from './profile/edit-conflict';
+import { forgetAvatars } from '../ui/widgets/avatar-images';
 
 const oidc = () => import('../api/oidc-client');
 const settings = () => ({ ...config().identityProvider, origin: location.origin });
@@ -63,6 +64,7 @@ channel?.addEventListener('message', (event: MessageEvent<unknown>) => {
   if (message?.type !== 'signed-out') return;
   resetProfileState();
   setProfileConflict(null);
+  forgetAvatars();
   clearTimeout(timer);
   current = null;
   sessionEnded('signed-out');
@@ -183,16 +185,17 @@ export async function finishSignIn(callback: URL): Promise<string> {
 }
 
 /**
- * Forgets every draft and chosen avatar on this device: what sign-out leaves for the next person is
- * nothing. Here rather than beside the drafts: only a sign-out needs it, and this module is loaded
+ * Forgets every draft, chosen avatar and kept notification on this device: what sign-out leaves for
+ * the next person is nothing. Here rather than beside the drafts: only a sign-out needs it, and this module is loaded
  * on demand, not with the first screen.
  */
 async function clearAllProfileDrafts(): Promise<void> {
   // Stryker disable next-line ArithmeticOperator: starting past the end only reads two missing keys (null), which are skipped
   for (let i = localStorage.length - 1; i >= 0; i--) {
     const key = localStorage.key(i);
+    // The notifications kept for the next visit are the member's too (`cache.notifications`, ui/widgets/useAsync.ts).
     // Stryker disable next-line OptionalChaining: key(i) is never null below length, and the loop removes only keys above i
-    if (key?.startsWith('draft.profile.')) removePersisted(key);
+    if (key?.startsWith('draft.profile.') || key === 'cache.notifications') removePersisted(key);
   }
   const opened = avatarStore();
   if (!opened) return;
@@ -205,6 +208,7 @@ export async function clearMemberData(): Promise<void> {
   // A read still running is cancelled too: its answer would put the member's profile back.
   resetProfileState();
   setProfileConflict(null);
+  forgetAvatars();
   await Promise.all([
     clearAllProfileDrafts().catch(() => undefined),
     clearPendingSave().catch(() => undefined),

@@ -277,6 +277,16 @@ describe('<Shell> layouts on a wide window', () => {
     shell('sidenav');
     expect(topBar().getByRole('link', { name: 'Circle' }).getAttribute('href')).toBe('/home');
   });
+
+  it('draws the logo in the theme’s colours, with no colour of its own that another theme’s bar would show as a tile', () => {
+    shell('sidenav');
+    const logo = topBar().getByRole('link', { name: 'Circle' }).querySelector('svg')!;
+    expect(logo.getAttribute('aria-hidden')).toBe('true');
+    const painted = [...logo.querySelectorAll('*')].flatMap((part) => [part.getAttribute('fill'), part.getAttribute('stroke')]);
+    expect(painted.filter((colour) => colour && colour !== 'none' && colour !== 'currentColor')).toEqual([]);
+    expect(logo.querySelector('rect')).toBeNull();
+    expect(logo.querySelector('.topbar__logo-dot')).not.toBeNull();
+  });
 });
 
 describe('<Shell> on a narrow window', () => {

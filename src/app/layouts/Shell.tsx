@@ -14,6 +14,7 @@ import { isLoggedIn, member } from '../../state/auth';
 import { fetchProfile } from '../../state/profile/read';
 import { profile, profileLoading } from '../../state/profile/store';
 import { Avatar } from '../../ui/widgets/Avatar';
+import { memberName } from '../../state/member-name';
 import { renderMode } from '../../state/render-mode';
 
 // Under the mobile breakpoint only the icon shows (the label stays the accessible name).
@@ -49,7 +50,7 @@ let askedFor: string | undefined;
 function AccountMenu() {
   const who = member.value;
   const own = profile.value;
-  const name = own?.displayName ?? who?.name ?? '';
+  const name = memberName.value;
   const subject = who?.subject;
   useEffect(() => {
     // A screen that reads the profile itself (home, profile) has started already.
@@ -178,7 +179,14 @@ export function Shell({ layout, children }: { layout: LayoutKind; children: Reac
           </button>
         )}
         <Link href="/home" className="topbar__brand">
-          <img src="/logo.svg" alt="" width="32" height="32" />
+          {/* The logo drawn in the bar's colours: the file's indigo tile (public/logo.svg, the app's
+              icon) read as a blue tile on another theme's bar. */}
+          <svg className="topbar__logo" viewBox="0 0 512 512" width="32" height="32" aria-hidden="true" focusable="false">
+            <circle cx="256" cy="256" r="150" fill="none" stroke="currentColor" strokeWidth="44" />
+            <circle className="topbar__logo-dot" cx="256" cy="106" r="40" />
+            <circle cx="386" cy="331" r="40" fill="currentColor" />
+            <circle cx="126" cy="331" r="40" fill="currentColor" />
+          </svg>
           <span>{t('app.name')}</span>
         </Link>
         {/* Before the spacer: when the browser offers installation late, nothing else moves. */}

@@ -7,6 +7,9 @@ import AdminScreen from './AdminScreen';
 import { ApiError } from '../../api/errors';
 import { resetSnackbar, snackbar } from '../../ui/snackbar/store';
 import { sessionEnded, sessionStarted } from '../../state/auth';
+import { setProfileState } from '../../state/profile/store';
+import { resetProfileState } from '../../state/profile/read';
+import { PROFILE } from '../../test/profile-fixture';
 
 type Row = { id: string } & Record<string, unknown>;
 
@@ -277,6 +280,16 @@ describe('<AdminScreen> for a member who is no admin', () => {
     expect(screen.queryByRole('button', { name: 'Restore seed data' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'New record' })).toBeNull();
     expect(backend.list).not.toHaveBeenCalled();
+  });
+
+  it('names the member by their profile once there is one, not by the provider', () => {
+    act(() => {
+      sessionStarted({ subject: 'grace', name: 'Grace Hopper', email: null, roles: ['member'] });
+      setProfileState('test', { profile: { ...PROFILE, displayName: 'Amazing Grace' } });
+    });
+    visit('/admin');
+    expect(screen.getByText(/You are signed in as Amazing Grace, a member/)).toBeTruthy();
+    act(() => resetProfileState());
   });
 
   it('a session stored before roles existed counts as no admin; its subject stands in for a missing name', () => {

@@ -13,6 +13,7 @@ import { ConfirmDialog } from '../../ui/widgets/ConfirmDialog';
 import { showSnackbar } from '../../ui/snackbar/store';
 import { RecordEditor, type EditTarget } from './RecordEditor';
 import { isAdmin, member } from '../../state/auth';
+import { memberName } from '../../state/member-name';
 import { COLLECTION_SCHEMAS } from '../../api/collection-fields';
 
 type Row = { id: string } & Record<string, unknown>;
@@ -162,7 +163,7 @@ export default function AdminScreen() {
   // The route asks for a signed-in member; the session is read back after the first render, and
   // nothing of the collections is shown (or requested) until it says whether they are an admin.
   if (!member.value) return <LoadingState />;
-  if (!isAdmin.value) return <NeedsAdmin name={member.value.name || member.value.subject} />;
+  if (!isAdmin.value) return <NeedsAdmin name={memberName.value || member.value.subject} />;
   return <CollectionsAdmin />;
 }
 

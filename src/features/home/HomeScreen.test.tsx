@@ -82,7 +82,8 @@ describe('<HomeScreen>', () => {
     ).toBeTruthy();
     expect(screen.queryByTestId('home-online')).toBeNull();
     expect(screen.queryByText('Online')).toBeNull();
-    expect(profileSection().querySelector('h2')?.textContent).toBe('Create your profile');
+    // Signed out, the card is titled for what it offers: signing in to one's profile, not creating one.
+    expect(profileSection().querySelector('h2')?.textContent).toBe('Your profile');
     expect(screen.getByText('Sign in to see and edit your profile.')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/sign-in?next=%2Fprofile');
     expect(screen.queryByRole('button', { name: 'Install app' })).toBeNull();
@@ -110,7 +111,9 @@ describe('<HomeScreen>', () => {
     backend.list.mockResolvedValue([]);
     act(() => app.setOnline(false));
     render(<HomeScreen />);
-    expect(screen.getByTestId('home-online').textContent).toBe('You are offline. What you saw last is shown; changes need a connection.');
+    expect(screen.getByTestId('home-online').textContent).toBe(
+      'You are offline. What you saw last is shown; your profile changes are saved on this device and sent when you are back online.',
+    );
   });
 
   it('offers the install where the browser allows it, and says when installed', () => {

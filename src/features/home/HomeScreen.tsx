@@ -76,7 +76,7 @@ export default function HomeScreen() {
           </>
         ) : !signedIn ? (
           <div className="card cta">
-            <h2>{t('home.createProfileCta')}</h2>
+            <h2>{t('home.signedOutProfile')}</h2>
             <p>{t('signIn.profileNeeded')}</p>
             <Link href="/sign-in?next=%2Fprofile" className="button button--filled">
               {t('nav.signIn')}

@@ -74,34 +74,40 @@ describe('<ConflictResolver>', () => {
     expect(document.getElementById(heading.getAttribute('aria-describedby') ?? '')?.textContent).toBe(body);
     expect(snackbar.value).toBeNull();
     expect(rows()).toEqual([
-      ['Field', 'Your version', 'Saved version'],
-      ['Display name', 'Ada Lovelace', 'Ada L.'],
-      ['Username', 'countess', 'ada'],
-      ['Email', 'ada@lovelace.org', 'ada@example.org'],
-      ['About you', '(empty)', 'Theirs'],
-      ['Preferred language', 'French', 'German'],
-      ['Interests', 'engines', 'maths, poetry'],
+      ['Field', 'On this device', 'On the other device', 'Changed'],
+      ['Display name', 'Ada Lovelace', 'Ada L.', 'Changed on both: choose one'],
+      ['Username', 'countess', 'ada', 'Changed on the other device'],
+      ['Email', 'ada@lovelace.org', 'ada@example.org', 'Changed here'],
+      ['About you', '(empty)', 'Theirs', 'Changed on both: choose one'],
+      ['Preferred language', 'French', 'German', 'Changed on both: choose one'],
+      ['Interests', 'engines', 'maths, poetry', 'Changed on both: choose one'],
     ]);
+    // The fields changed on both devices, the real conflicts, are marked as such.
+    const marked = [...screen.getByRole('table').querySelectorAll('tr.conflict-row--both th')].map((th) => th.textContent);
+    expect(marked).toEqual(['Display name', 'About you', 'Preferred language', 'Interests']);
     expect(screen.queryByText('Your new avatar is kept with your version and with a merge.')).toBeNull();
     expect(screen.queryByRole('form')).toBeNull();
     expect(screen.queryByRole('alert')).toBeNull();
-    for (const name of ['Keep my changes', 'Take theirs', 'Merge field by field'])
+    for (const name of ['Keep my changes', 'Use the other device’s version', 'Merge field by field'])
       expect((screen.getByRole('button', { name }) as HTMLButtonElement).disabled).toBe(false);
   });
 
   it('offers the merge first, as the one filled button; keeping my changes says it keeps only the fields I changed', () => {
     show();
     const actions = screen.getAllByRole('button');
-    expect(actions.map((b) => b.textContent)).toEqual(['Merge field by field', 'Keep my changes', 'Take theirs']);
+    expect(actions.map((b) => b.textContent)).toEqual(['Merge field by field', 'Keep my changes', 'Use the other device’s version']);
     expect(actions.filter((b) => b.classList.contains('button--filled')).map((b) => b.textContent)).toEqual(['Merge field by field']);
     expect(screen.getByRole('button', { name: 'Keep my changes' }).getAttribute('aria-describedby')).toBe('profile-conflict-keep-hint');
     expect(document.getElementById('profile-conflict-keep-hint')?.textContent).toBe(
-      'Keep my changes saves the fields you changed; the fields you did not change keep the saved version.',
+      'Keep my changes saves the fields you changed on this device; the others keep the other device’s version.',
     );
   });
 
   it('without the version the edit started from, keeping my changes says it keeps every field as it is here', () => {
     show({ ...CONFLICT, base: null });
+    // Who changed what is then unknown: not guessed.
+    expect(rows()[0]).toEqual(['Field', 'On this device', 'On the other device']);
+    expect(rows()[1]).toEqual(['Display name', 'Ada Lovelace', 'Ada L.']);
     expect(document.getElementById('profile-conflict-keep-hint')?.textContent).toBe(
       'Keep my changes saves every field as you have it on this device.',
     );
@@ -114,8 +120,8 @@ describe('<ConflictResolver>', () => {
       fields: ['bio', 'language'],
     });
     expect(rows().slice(1)).toEqual([
-      ['About you', 'de', 'Theirs'],
-      ['Preferred language', 'xx', 'German'],
+      ['About you', 'de', 'Theirs', 'Changed on both: choose one'],
+      ['Preferred language', 'xx', 'German', 'Changed on both: choose one'],
     ]);
   });
 
@@ -130,7 +136,12 @@ describe('<ConflictResolver>', () => {
 
   it.each([
     ['Keep my changes', { kind: 'mine' }, 'saved', 'Your changes were saved.'],
-    ['Take theirs', { kind: 'theirs' }, 'discarded', 'Your changes were discarded. The saved version is shown.'],
+    [
+      'Use the other device’s version',
+      { kind: 'theirs' },
+      'discarded',
+      'Your changes were discarded. The other device’s version is shown.',
+    ],
     ['Keep my changes', { kind: 'mine' }, 'queued', 'Saved on this device. It will be sent when you are back online.'],
   ] as const)('%s sends that choice, says what became of it and hands back', async (button, sent, outcome, said) => {
     const user = userEvent.setup();
@@ -147,8 +158,8 @@ describe('<ConflictResolver>', () => {
     let finish: (outcome: 'conflict') => void = () => undefined;
     resolution.resolveProfileConflict.mockImplementationOnce(() => new Promise((resolve) => (finish = resolve)));
     const { onResolved } = show();
-    await user.click(screen.getByRole('button', { name: 'Take theirs' }));
-    for (const name of ['Keep my changes', 'Take theirs', 'Merge field by field'])
+    await user.click(screen.getByRole('button', { name: 'Use the other device’s version' }));
+    for (const name of ['Keep my changes', 'Use the other device’s version', 'Merge field by field'])
       expect((screen.getByRole('button', { name }) as HTMLButtonElement).disabled).toBe(true);
     // A newer change elsewhere: the new conflict replaces this one, nothing is said and nothing handed back.
     await act(async () => finish('conflict'));
@@ -192,19 +203,29 @@ describe('<ConflictResolver>', () => {
             ),
           ]),
       ).toEqual([
-        ['Display name', 'Yours: Ada Lovelace *', 'Saved: Ada L.'],
-        ['Username', 'Yours: countess', 'Saved: ada *'],
-        ['Email', 'Yours: ada@lovelace.org *', 'Saved: ada@example.org'],
-        ['About you', 'Yours: (empty) *', 'Saved: Theirs'],
-        ['Preferred language', 'Yours: French *', 'Saved: German'],
-        ['Interests', 'Yours: engines *', 'Saved: maths, poetry'],
+        ['Display name', 'This device: Ada Lovelace *', 'Other device: Ada L.'],
+        ['Username', 'This device: countess', 'Other device: ada *'],
+        ['Email', 'This device: ada@lovelace.org *', 'Other device: ada@example.org'],
+        ['About you', 'This device: (empty) *', 'Other device: Theirs'],
+        ['Preferred language', 'This device: French *', 'Other device: German'],
+        ['Interests', 'This device: engines *', 'Other device: maths, poetry'],
+      ]);
+      // Each choice says who changed the field: the one changed on both devices is the real conflict.
+      expect(group('Display name').getAttribute('aria-describedby')).toBe('conflict-by-displayName');
+      expect(screen.getAllByRole('group').map((g) => g.querySelector('.field__hint')?.textContent)).toEqual([
+        'Changed on both: choose one',
+        'Changed on the other device',
+        'Changed here',
+        'Changed on both: choose one',
+        'Changed on both: choose one',
+        'Changed on both: choose one',
       ]);
       // Each field is its own choice: the radios of one are one group.
-      expect(radio('Email', /Yours/).name).toBe('conflict-email');
-      expect(radio('Email', /Saved/).name).toBe('conflict-email');
-      expect(radio('Username', /Saved/).closest('label')?.className).toBe('theme-option theme-option--active');
-      expect(radio('Username', /Yours/).closest('label')?.className).toBe('theme-option');
-      await waitFor(() => expect(document.activeElement).toBe(radio('Display name', /Yours/)));
+      expect(radio('Email', /This device/).name).toBe('conflict-email');
+      expect(radio('Email', /Other device/).name).toBe('conflict-email');
+      expect(radio('Username', /Other device/).closest('label')?.className).toBe('theme-option theme-option--active');
+      expect(radio('Username', /This device/).closest('label')?.className).toBe('theme-option');
+      await waitFor(() => expect(document.activeElement).toBe(radio('Display name', /This device/)));
     });
 
     it('sends the sides chosen', async () => {
@@ -212,10 +233,10 @@ describe('<ConflictResolver>', () => {
       resolution.resolveProfileConflict.mockResolvedValueOnce('saved');
       const { onResolved } = show();
       await user.click(screen.getByRole('button', { name: 'Merge field by field' }));
-      await user.click(radio('Display name', /Saved/));
-      await user.click(radio('Username', /Yours/));
-      expect(radio('Display name', /Saved/).checked).toBe(true);
-      expect(radio('Display name', /Yours/).checked).toBe(false);
+      await user.click(radio('Display name', /Other device/));
+      await user.click(radio('Username', /This device/));
+      expect(radio('Display name', /Other device/).checked).toBe(true);
+      expect(radio('Display name', /This device/).checked).toBe(false);
       const submits = watchSubmits();
       await user.click(screen.getByRole('button', { name: 'Save merged profile' }));
       expect(submits.reloaded()).toBe(false);

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import {
+  changedBy,
   fieldsOf,
   resolveProfileConflict,
   suggestedChoice,
@@ -37,6 +38,12 @@ function shown(field: ConflictField, text: string): string {
   if (text === '') return t('profile.conflict.empty');
   return field === 'language' && isLanguage(text) ? languageName(text) : text;
 }
+
+const CHANGED: Record<'here' | 'there' | 'both', MessageKey> = {
+  here: 'profile.conflict.changedHere',
+  there: 'profile.conflict.changedThere',
+  both: 'profile.conflict.changedBoth',
+};
 
 /**
  * The profile changed elsewhere while the member edited it: both versions of every field that
@@ -97,16 +104,22 @@ export default function ConflictResolver({ conflict, onResolved }: Props) {
                 <th scope="col">{t('profile.conflict.field')}</th>
                 <th scope="col">{t('profile.conflict.mine')}</th>
                 <th scope="col">{t('profile.conflict.theirs')}</th>
+                {conflict.base && <th scope="col">{t('profile.conflict.changed')}</th>}
               </tr>
             </thead>
             <tbody>
-              {conflict.fields.map((field) => (
-                <tr key={field}>
-                  <th scope="row">{t(LABELS[field])}</th>
-                  <td>{shown(field, textOf(conflict.mine, field))}</td>
-                  <td>{shown(field, textOf(theirs, field))}</td>
-                </tr>
-              ))}
+              {conflict.fields.map((field) => {
+                // Who changed it: a field changed on one device only is no conflict; one changed on both is.
+                const by = changedBy(conflict, field);
+                return (
+                  <tr key={field} className={by === 'both' ? 'conflict-row--both' : undefined}>
+                    <th scope="row">{t(LABELS[field])}</th>
+                    <td>{shown(field, textOf(conflict.mine, field))}</td>
+                    <td>{shown(field, textOf(theirs, field))}</td>
+                    {by && <td>{by === 'both' ? <strong>{t(CHANGED[by])}</strong> : t(CHANGED[by])}</td>}
+                  </tr>
+                );
+              })}
             </tbody>
           </table>
         </div>
@@ -122,8 +135,17 @@ export default function ConflictResolver({ conflict, onResolved }: Props) {
         >
           <p>{t('profile.conflict.mergeHint')}</p>
           {conflict.fields.map((field) => (
-            <fieldset key={field} className="theme-picker">
+            <fieldset
+              key={field}
+              className="theme-picker"
+              aria-describedby={changedBy(conflict, field) ? `conflict-by-${field}` : undefined}
+            >
               <legend>{t(LABELS[field])}</legend>
+              {changedBy(conflict, field) && (
+                <p id={`conflict-by-${field}`} className="field__hint">
+                  {t(CHANGED[changedBy(conflict, field)!])}
+                </p>
+              )}
               {(['mine', 'theirs'] as const).map((side) => (
                 <label key={side} className={`theme-option${choice[field] === side ? ' theme-option--active' : ''}`}>
                   <input

@@ -37,8 +37,17 @@ const PROFILE: Profile = {
   updatedAt: '2024-01-02T00:00:00Z',
 };
 
+/** A file of `type` that begins as that type's content does (a PNG's first 8 bytes, a JPEG's 3, a WebP's 12). */
 function image(type = 'image/png', size = 10, name = 'me.png'): File {
-  return new File([new Uint8Array(size)], name, { type });
+  const bytes = new Uint8Array(size);
+  const head =
+    {
+      'image/png': [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
+      'image/jpeg': [0xff, 0xd8, 0xff],
+      'image/webp': [0x52, 0x49, 0x46, 0x46, 0, 0, 0, 0, 0x57, 0x45, 0x42, 0x50],
+    }[type] ?? [];
+  bytes.set(head.slice(0, size));
+  return new File([bytes], name, { type });
 }
 
 let urls: string[];
@@ -215,7 +224,37 @@ describe('<ProfileForm> for a new profile', () => {
     render(<ProfileForm profile={null} onDone={() => undefined} />);
     expect(field('Display name').value).toBe('Half typed');
     expect(snackbar.value).toMatchObject({ message: 'Your unsaved changes were restored.', duration: 5000 });
-    expect(screen.getByRole('button', { name: 'Discard changes' })).toBeTruthy();
+    // A new profile has no saved version to go back to: the form starts over, nothing is "discarded".
+    expect(screen.queryByRole('button', { name: 'Discard changes' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Start over' })).toBeTruthy();
+  });
+
+  it('a text file named .png is refused for what it is, before anything is sent', async () => {
+    const user = userEvent.setup();
+    render(<ProfileForm profile={null} onDone={() => undefined} />);
+    await fillNewProfile(user);
+    await user.upload(avatarInput(), new File(['just some notes'], 'notes.png', { type: 'image/png' }));
+    const error = await screen.findByText(
+      'This file is not an image: its content is not the PNG, JPEG or WebP its name says. Choose another image.',
+    );
+    expect(error.id).toBe('profile-avatar-error');
+    expect(avatarInput().getAttribute('aria-invalid')).toBe('true');
+    await user.click(screen.getByRole('button', { name: 'Create profile' }));
+    expect(edit.saveProfile).not.toHaveBeenCalled();
+    expect(screen.getByRole('alert').textContent).toBe('Please correct 1 field before saving.');
+  });
+
+  it('a file saved at once after choosing it is still read before it is sent', async () => {
+    const user = userEvent.setup();
+    render(<ProfileForm profile={null} onDone={() => undefined} />);
+    await fillNewProfile(user);
+    // Chosen and sent in one go: the content check started on choosing has not answered yet.
+    act(() => {
+      fireEvent.change(avatarInput(), { target: { files: [new File(['GIF89a'], 'me.png', { type: 'image/png' })] } });
+      fireEvent.submit(screen.getByRole('button', { name: 'Create profile' }).closest('form')!);
+    });
+    expect(await screen.findByText(/This file is not an image/)).toBeTruthy();
+    expect(edit.saveProfile).not.toHaveBeenCalled();
   });
 });
 
@@ -337,7 +376,7 @@ describe('<ProfileForm> avatar', () => {
     const user = userEvent.setup();
     render(<ProfileForm profile={PROFILE} onDone={() => undefined} />);
     await user.upload(avatarInput(), image());
-    await user.upload(avatarInput(), image('image/webp', 10, 'two.webp'));
+    await user.upload(avatarInput(), image('image/webp', 12, 'two.webp'));
     expect(revoked).toEqual(['blob:preview-1']);
     expect((document.querySelector('img.avatar--preview') as HTMLImageElement).getAttribute('src')).toBe('blob:preview-2');
   });
@@ -350,7 +389,7 @@ describe('<ProfileForm> avatar', () => {
     });
     render(<ProfileForm profile={PROFILE} onDone={() => undefined} />);
     await user.upload(avatarInput(), image());
-    await user.upload(avatarInput(), image('image/webp', 10, 'two.webp'));
+    await user.upload(avatarInput(), image('image/webp', 12, 'two.webp'));
     await user.click(screen.getByRole('button', { name: 'Discard changes' }));
     expect(shownWhenFreed).toEqual([null, null]);
   });
@@ -382,7 +421,9 @@ describe('<ProfileForm> avatar', () => {
     render(<ProfileForm profile={null} onDone={() => undefined} />);
     expect(drafts.restoreDraftAvatar).toHaveBeenCalledWith(null);
     await waitFor(() => expect(document.querySelector('img.avatar--preview')).not.toBeNull());
-    expect(screen.getByRole('button', { name: 'Discard changes' })).toBeTruthy();
+    // A new profile: no saved version to go back to, the form starts over.
+    expect(screen.getByRole('button', { name: 'Start over' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Discard changes' })).toBeNull();
     await fillNewProfile(user);
     await user.click(screen.getByRole('button', { name: 'Create profile' }));
     await waitFor(() => expect(edit.saveProfile).toHaveBeenCalled());
@@ -467,6 +508,22 @@ describe('<ProfileForm> while sending', () => {
     expect(screen.queryByRole('alert')).toBeNull();
   });
 
+  it('once all of it is sent, no longer offers to cancel the upload', async () => {
+    const user = userEvent.setup();
+    edit.saveProfile.mockImplementationOnce(() => new Promise(() => undefined));
+    render(<ProfileForm profile={PROFILE} onDone={() => undefined} />);
+    await user.click(screen.getByRole('button', { name: 'Save changes' }));
+    const at = (progress: number, key: 'profile.progress.upload' | 'profile.progress.download') =>
+      act(() => setProfileState('update:start', { loading: true, progress, progressMessage: { key, params: { percent: progress } } }));
+    at(99, 'profile.progress.upload');
+    expect(screen.getByRole('button', { name: 'Cancel upload' })).toBeTruthy();
+    at(100, 'profile.progress.upload');
+    expect(screen.getByRole('status').textContent).toBe('Files are 100% uploaded');
+    expect(screen.queryByRole('button', { name: 'Cancel upload' })).toBeNull();
+    at(50, 'profile.progress.download');
+    expect(screen.queryByRole('button', { name: 'Cancel upload' })).toBeNull();
+  });
+
   it('without a message yet the status is empty; without a running save no progress is shown', () => {
     act(() => setProfileState('update:start', { loading: true, progress: 0, progressMessage: null }));
     const { unmount } = render(<ProfileForm profile={PROFILE} onDone={() => undefined} />);
@@ -500,8 +557,9 @@ describe('<ProfileForm> avatar picker', () => {
       vi.fn(async () => new Response(new Blob(['png'], { type: 'image/png' }))),
     );
     render(<ProfileForm profile={PICTURED} onDone={() => undefined} />);
-    const current = await screen.findByRole('img', { name: 'Avatar of Ada Lovelace' });
-    expect(current.getAttribute('src')).toMatch(/^blob:/);
+    // The initials stand in until the image is here.
+    await waitFor(() => expect(screen.getByRole('img', { name: 'Avatar of Ada Lovelace' }).tagName).toBe('IMG'));
+    expect(screen.getByRole('img', { name: 'Avatar of Ada Lovelace' }).getAttribute('src')).toMatch(/^blob:/);
     await userEvent.setup().upload(avatarInput(), image());
     expect(screen.queryByRole('img', { name: 'Avatar of Ada Lovelace' })).toBeNull();
     expect(screen.getByRole('img', { name: 'The image chosen, not saved yet' }).getAttribute('src')).toMatch(/^blob:preview-/);

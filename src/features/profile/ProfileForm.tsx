@@ -19,7 +19,7 @@ import { isAbort } from '../../api/errors';
 import { showSnackbar } from '../../ui/snackbar/store';
 import { errorText } from '../../ui/widgets/states';
 import { Avatar } from '../../ui/widgets/Avatar';
-import { checkAvatar, createProfileForm, toInput } from './profile-form';
+import { checkAvatar, checkAvatarContent, createProfileForm, toInput } from './profile-form';
 
 interface Props {
   profile: Profile | null;
@@ -36,7 +36,7 @@ export function ProfileForm({ profile, onDone, onCancel, initialError = null }: 
   useEffect(() => () => form.dispose(), [form]);
   const formRef = useRef<HTMLFormElement>(null);
   const [avatar, setAvatar] = useState<File | null>(null);
-  const [avatarError, setAvatarError] = useState<ReturnType<typeof checkAvatar>>(null);
+  const [avatarError, setAvatarError] = useState<ReturnType<typeof checkAvatar> | 'validation.avatarContent'>(null);
   // The preview belongs to one file: a URL is shown only with the file it was made for, so an
   // image never points at a URL revoked when another file was chosen.
   const [preview, setPreview] = useState<{ file: File; url: string } | null>(null);
@@ -65,10 +65,18 @@ export function ProfileForm({ profile, onDone, onCancel, initialError = null }: 
     };
   }, [profileId]);
 
+  // The file whose content is being read: an answer for a file chosen before does not count.
+  const checking = useRef<File | null>(null);
   const chooseAvatar = (file: File | null) => {
-    setAvatarError(checkAvatar(file));
+    const error = checkAvatar(file);
+    setAvatarError(error);
     setAvatar(file);
     keepDraftAvatar(profileId, file).catch(() => undefined);
+    checking.current = file;
+    if (file && !error)
+      void checkAvatarContent(file).then((bad) => {
+        if (bad && checking.current === file) setAvatarError(bad);
+      });
   };
   const avatarInput = useRef<HTMLInputElement>(null);
   const forgetChosen = () => {
@@ -93,7 +101,10 @@ export function ProfileForm({ profile, onDone, onCancel, initialError = null }: 
     event.preventDefault();
     setSaveError(null);
     const valid = form.submit();
-    if (!valid || avatarError) {
+    // Sent before its content was read (a quick Enter after choosing): read now.
+    const badContent = avatar && !avatarError ? await checkAvatarContent(avatar) : null;
+    if (badContent) setAvatarError(badContent);
+    if (!valid || avatarError || badContent) {
       requestAnimationFrame(() => focusFirstError(formRef.current));
       return;
     }
@@ -127,7 +138,10 @@ export function ProfileForm({ profile, onDone, onCancel, initialError = null }: 
 
   return (
     <form ref={formRef} className="card form" noValidate onSubmit={onSubmit} aria-labelledby="profile-form-title">
-      <h2 id="profile-form-title">{profile ? t('profile.editTitle') : t('profile.createTitle')}</h2>
+      {/* Focused when Edit opens the form (the profile screen): Edit goes away with the focus. */}
+      <h2 id="profile-form-title" tabIndex={-1}>
+        {profile ? t('profile.editTitle') : t('profile.createTitle')}
+      </h2>
       {form.submitted.value && errorCount > 0 && (
         <p className="form__summary" role="alert">
           {t('validation.summary', { count: errorCount })}
@@ -144,7 +158,13 @@ export function ProfileForm({ profile, onDone, onCancel, initialError = null }: 
       <Field form={form} name="username" label={t('field.username')} hint={t('field.username.hint')} required autoComplete="username" />
       <Field form={form} name="email" label={t('field.email')} type="email" required autoComplete="email" inputMode="email" />
       <Field form={form} name="bio" label={t('field.bio')} hint={t('field.bio.hint')} multiline />
-      <Field form={form} name="language" label={t('field.language')} options={LANGUAGES.map((l) => [l, LANGUAGE_NAMES[l]] as const)} />
+      <Field
+        form={form}
+        name="language"
+        label={t('field.language')}
+        hint={t('field.language.hint')}
+        options={LANGUAGES.map((l) => [l, LANGUAGE_NAMES[l]] as const)}
+      />
       <Field form={form} name="interests" label={t('field.interests')} hint={t('field.interests.hint')} />
 
       {/* The picker: the avatar as it is (or the image chosen, previewed), a button to choose another,
@@ -216,9 +236,12 @@ export function ProfileForm({ profile, onDone, onCancel, initialError = null }: 
           <p id="profile-progress-message" className="upload__message" role="status" aria-live="polite">
             {progressMessage && t(progressMessage.key, progressMessage.params)}
           </p>
-          <button type="button" className="button button--text" onClick={() => controller.current?.abort()}>
-            {t('profile.cancelUpload')}
-          </button>
+          {/* Once all of it is sent there is nothing left to cancel: the answer is on its way. */}
+          {progress < 100 && progressMessage?.key !== 'profile.progress.download' && (
+            <button type="button" className="button button--text" onClick={() => controller.current?.abort()}>
+              {t('profile.cancelUpload')}
+            </button>
+          )}
         </div>
       )}
 
@@ -232,9 +255,11 @@ export function ProfileForm({ profile, onDone, onCancel, initialError = null }: 
         <button type="submit" className="button button--filled" disabled={busy}>
           {profile ? t('profile.save') : t('profile.create')}
         </button>
+        {/* Editing, the changes are dropped for the profile as it is; a new profile has no saved
+            version to go back to: the form starts over from what it began with. */}
         {(form.dirty.value || avatar) && (
           <button type="button" className="button button--text" onClick={discardDraft}>
-            {t('profile.discardDraft')}
+            {t(profile ? 'profile.discardDraft' : 'profile.startOver')}
           </button>
         )}
         {onCancel && (

@@ -241,6 +241,18 @@ describe('<ProfileScreen>', () => {
     await waitFor(() => expect(document.activeElement).toBe(name));
   });
 
+  it('Edit takes the focus to the form it opens, by its heading, not to the page', async () => {
+    const user = userEvent.setup();
+    serverHolds(PROFILE);
+    render(<ProfileScreen />);
+    await user.click(await screen.findByRole('button', { name: 'Edit' }));
+    const heading = screen.getByRole('heading', { level: 2, name: 'Edit your profile' });
+    await waitFor(() => expect(document.activeElement).toBe(heading));
+    // The next Tab reaches the form's first field.
+    await user.tab();
+    expect(document.activeElement).toBe(screen.getByRole('textbox', { name: /Display name/ }));
+  });
+
   it('a saved edit takes the focus to the name; a cancelled one back to Edit', async () => {
     const user = userEvent.setup();
     serverHolds(PROFILE);

@@ -96,16 +96,22 @@ export default function ProfileScreen() {
   // The form: while editing, or to create a profile when there is none (and none waits to be sent).
   const formOpen = !conflict && (editing || (loaded && failed === null && !shown));
 
-  // The form closes on the member's action, whose focus would fall to the page: it goes to what
-  // they meet next, the profile's name once saved, Edit once cancelled.
-  const [focusNext, setFocusNext] = useState<'card' | 'edit' | null>(null);
+  // The form opens and closes on the member's action, whose button goes away with its focus, which
+  // would fall to the page: it goes to what they meet next, the form's heading once opened, the
+  // profile's name once saved, Edit once cancelled.
+  const [focusNext, setFocusNext] = useState<'form' | 'card' | 'edit' | null>(null);
   const editButton = useRef<HTMLButtonElement>(null);
   const cardShown = Boolean(shown) && !formOpen && !conflict;
   useEffect(() => {
-    if (!cardShown || !focusNext) return;
+    if (!focusNext || (focusNext === 'form' ? !formOpen : !cardShown)) return;
     setFocusNext(null);
-    (focusNext === 'card' ? document.getElementById('profile-card-name') : editButton.current)?.focus();
-  }, [cardShown, focusNext]);
+    const next = { form: 'profile-form-title', card: 'profile-card-name', edit: null }[focusNext];
+    (next ? document.getElementById(next) : editButton.current)?.focus();
+  }, [cardShown, formOpen, focusNext]);
+  const openForm = () => {
+    setFocusNext('form');
+    setEditing(true);
+  };
   const closeForm = (next: 'card' | 'edit') => {
     setFocusNext(next);
     dismissRefusedSave();
@@ -142,7 +148,7 @@ export default function ProfileScreen() {
         <>
           <ProfileCard profile={shown} />
           <div className="actions">
-            <button ref={editButton} type="button" className="button button--filled" onClick={() => setEditing(true)}>
+            <button ref={editButton} type="button" className="button button--filled" onClick={openForm}>
               {t('common.edit')}
             </button>
             {member && !waiting && (

@@ -1,5 +1,14 @@
 import { describe, expect, it, vi } from 'vitest';
-import { AVATAR_MAX_BYTES, checkAvatar, createProfileForm, parseInterests, toInput, valuesOf, type ProfileField } from './profile-form';
+import {
+  AVATAR_MAX_BYTES,
+  checkAvatar,
+  checkAvatarContent,
+  createProfileForm,
+  parseInterests,
+  toInput,
+  valuesOf,
+  type ProfileField,
+} from './profile-form';
 import type { Profile } from '../../api/profile';
 import { draftKey } from '../../state/profile/draft';
 
@@ -29,6 +38,28 @@ describe('parseInterests', () => {
 
   it('also splits on the full-width and enumeration commas Chinese keyboards type', () => {
     expect(parseInterests('数学，诗歌、音乐, art')).toEqual(['数学', '诗歌', '音乐', 'art']);
+  });
+});
+
+describe('checkAvatarContent', () => {
+  const bytes = (type: string, ...content: number[]) => new File([new Uint8Array(content)], 'x', { type });
+  const PNG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
+  const WEBP = [0x52, 0x49, 0x46, 0x46, 1, 2, 3, 4, 0x57, 0x45, 0x42, 0x50];
+
+  it('accepts a file whose first bytes are those of its type', async () => {
+    expect(await checkAvatarContent(bytes('image/png', ...PNG, 0, 0))).toBeNull();
+    expect(await checkAvatarContent(bytes('image/jpeg', 0xff, 0xd8, 0xff, 0xe0))).toBeNull();
+    // The RIFF size (bytes 4 to 7) may be anything.
+    expect(await checkAvatarContent(bytes('image/webp', ...WEBP))).toBeNull();
+  });
+
+  it('refuses text named as an image, another type’s bytes, and a file shorter than its signature', async () => {
+    const text = new File(['not an image at all'], 'notes.png', { type: 'image/png' });
+    expect(await checkAvatarContent(text)).toBe('validation.avatarContent');
+    expect(await checkAvatarContent(bytes('image/jpeg', ...PNG))).toBe('validation.avatarContent');
+    expect(await checkAvatarContent(bytes('image/png', ...PNG.slice(0, 7)))).toBe('validation.avatarContent');
+    expect(await checkAvatarContent(bytes('image/webp', ...WEBP.slice(0, 8), 0x41, 0x56, 0x49, 0x20))).toBe('validation.avatarContent');
+    expect(await checkAvatarContent(bytes('image/png', 0x88, ...PNG.slice(1)))).toBe('validation.avatarContent');
   });
 });
 

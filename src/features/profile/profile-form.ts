@@ -42,6 +42,26 @@ export function checkAvatar(file: File | null): 'validation.avatarType' | 'valid
   return null;
 }
 
+/** How each accepted type's content begins (null: any byte): PNG's signature, JPEG's SOI marker, WebP's RIFF header. */
+const SIGNATURES: Record<string, ReadonlyArray<number | null>> = {
+  'image/png': [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
+  'image/jpeg': [0xff, 0xd8, 0xff],
+  'image/webp': [0x52, 0x49, 0x46, 0x46, null, null, null, null, 0x57, 0x45, 0x42, 0x50],
+};
+
+/**
+ * Whether the file's content is the image its type says: a text file renamed `.png` has the type
+ * but not the bytes, and the server would refuse it (422) only after the upload. Read from its
+ * first bytes, so a file of any size is checked at once.
+ */
+export async function checkAvatarContent(file: File): Promise<'validation.avatarContent' | null> {
+  const signature = SIGNATURES[file.type];
+  if (!signature) return null;
+  const head = new Uint8Array(await file.slice(0, signature.length).arrayBuffer());
+  const matches = head.length === signature.length && signature.every((byte, i) => byte === null || head[i] === byte);
+  return matches ? null : 'validation.avatarContent';
+}
+
 export function valuesOf(profile: Profile): Record<ProfileField, string> {
   return {
     displayName: profile.displayName,

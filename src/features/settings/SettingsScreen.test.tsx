@@ -78,13 +78,19 @@ describe('<SettingsScreen>', () => {
     const user = userEvent.setup();
     await loadLanguage('es');
     render(<SettingsScreen />);
-    const select = screen.getByLabelText('Language', { selector: 'select' }) as HTMLSelectElement;
+    const select = screen.getByLabelText('Language of the app', { selector: 'select' }) as HTMLSelectElement;
     expect(select.value).toBe('en');
+    // The section's heading and the field's label say different things: the label, whose language it is.
+    expect(screen.getByRole('heading', { level: 2, name: 'Language' })).toBeTruthy();
+    expect(select.getAttribute('aria-describedby')).toBe('language-hint');
+    expect(document.getElementById('language-hint')?.textContent).toBe(
+      'Used for the app’s words on this device. A new profile’s preferred language starts from it; change that one in your profile.',
+    );
     await user.selectOptions(select, 'es');
     expect(language.value).toBe('es');
     expect(JSON.parse(localStorage.getItem('preference')!)).toMatchObject({ language: 'es' });
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(es['settings.title']);
-    expect((screen.getByLabelText(es['settings.language'], { selector: 'select' }) as HTMLSelectElement).value).toBe('es');
+    expect((screen.getByLabelText(es['settings.languageLabel'], { selector: 'select' }) as HTMLSelectElement).value).toBe('es');
   });
 
   it('tells the user when the browser refuses to store the setting', async () => {
@@ -133,11 +139,11 @@ describe('<SettingsScreen>', () => {
   it('prerendered, no choice can be made until the app runs', () => {
     act(() => setRenderMode('static'));
     render(<SettingsScreen />);
-    expect((screen.getByLabelText('Language', { selector: 'select' }) as HTMLSelectElement).disabled).toBe(true);
+    expect((screen.getByLabelText('Language of the app', { selector: 'select' }) as HTMLSelectElement).disabled).toBe(true);
     expect((screen.getAllByRole('radio') as HTMLInputElement[]).every((r) => r.disabled)).toBe(true);
     expect((screen.getByRole('switch') as HTMLButtonElement).disabled).toBe(true);
     act(() => setRenderMode('live'));
-    expect((screen.getByLabelText('Language', { selector: 'select' }) as HTMLSelectElement).disabled).toBe(false);
+    expect((screen.getByLabelText('Language of the app', { selector: 'select' }) as HTMLSelectElement).disabled).toBe(false);
     expect((screen.getAllByRole('radio') as HTMLInputElement[]).some((r) => r.disabled)).toBe(false);
     expect((screen.getByRole('switch') as HTMLButtonElement).disabled).toBe(false);
   });

@@ -100,11 +100,13 @@ export default function SettingsScreen() {
       <section className="card" aria-labelledby="settings-language">
         <h2 id="settings-language">{t('settings.language')}</h2>
         <div className="field">
+          {/* The heading names the section; the label says which language this is: the app's, not the profile's. */}
           <label className="field__label" htmlFor="language-select">
-            {t('settings.language')}
+            {t('settings.languageLabel')}
           </label>
           <select
             id="language-select"
+            aria-describedby="language-hint"
             className="field__control"
             value={language.value}
             disabled={waiting}
@@ -116,6 +118,9 @@ export default function SettingsScreen() {
               </option>
             ))}
           </select>
+          <p className="field__hint" id="language-hint">
+            {t('settings.languageHint')}
+          </p>
         </div>
       </section>
 

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import { t } from '../../i18n';
+import '../../i18n/en-sign-in';
 import type { MessageKey } from '../../i18n/en';
 import { safeNext } from './safe-next';
 

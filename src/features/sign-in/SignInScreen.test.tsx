@@ -5,6 +5,9 @@ import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import SignInScreen from './SignInScreen';
 import { sessionEnded, sessionStarted } from '../../state/auth';
+import { setProfileState } from '../../state/profile/store';
+import { resetProfileState } from '../../state/profile/read';
+import { PROFILE } from '../../test/profile-fixture';
 
 const session = vi.hoisted(() => ({
   beginSignIn: vi.fn<(next: string) => Promise<void>>(),
@@ -106,6 +109,17 @@ describe('<SignInScreen>', () => {
     expect(screen.queryByRole('alert')).toBeNull();
     expect(screen.getByRole('status').textContent).toBe('Opening the sign-in page…');
     await waitFor(() => expect(session.beginSignIn).toHaveBeenCalledTimes(2));
+  });
+
+  it('signed in with a profile, names the member by the profile, not by the provider', () => {
+    act(() => {
+      sessionStarted({ subject: 'ada', name: 'Ada Lovelace', email: null });
+      setProfileState('test', { profile: { ...PROFILE, displayName: 'Countess Ada' } });
+    });
+    visit('/sign-in');
+    expect(screen.getByText('Signed in as Countess Ada.')).toBeTruthy();
+    expect(screen.queryByText(/Ada Lovelace/)).toBeNull();
+    act(() => resetProfileState());
   });
 
   it('signed in, says as whom and offers to sign out', async () => {

@@ -2,7 +2,9 @@ import { useState } from 'react';
 import { useSearch } from 'wouter';
 import { config } from '../../config/load';
 import { t } from '../../i18n';
-import { isLoggedIn, member, sessionExpired } from '../../state/auth';
+import '../../i18n/en-sign-in';
+import { isLoggedIn, sessionExpired } from '../../state/auth';
+import { memberName } from '../../state/member-name';
 import { safeNext } from './safe-next';
 
 type Step = { kind: 'idle' } | { kind: 'redirecting' } | { kind: 'unreachable' };
@@ -13,7 +15,7 @@ export default function SignInScreen() {
   const [step, setStep] = useState<Step>({ kind: 'idle' });
   const next = safeNext(new URLSearchParams(search).get('next'));
   const signedIn = isLoggedIn.value;
-  const who = member.value;
+  const who = memberName.value;
 
   const signIn = () => {
     setStep({ kind: 'redirecting' });
@@ -28,7 +30,7 @@ export default function SignInScreen() {
       <h1 tabIndex={-1}>{signedIn ? t('nav.signOut') : t('nav.signIn')}</h1>
       {signedIn ? (
         <div className="card">
-          {who && <p>{t('signIn.signedInAs', { name: who.name })}</p>}
+          {who && <p>{t('signIn.signedInAs', { name: who })}</p>}
           <button type="button" className="button button--outlined" onClick={signOut}>
             {t('nav.signOut')}
           </button>

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setAccessTokenSource } from '../../api/credentials';
 import { configureApi } from '../../api/instance';
 import type { Profile, ProfilePatch } from '../../api/profile-save';
-import { openConflict, profileConflict, resetProfileConflict, suggestedChoice, textOf } from './conflict';
+import { changedBy, openConflict, profileConflict, resetProfileConflict, suggestedChoice, textOf } from './conflict';
 import { PROFILE } from '../../test/profile-fixture';
 
 /*
@@ -51,6 +51,23 @@ describe('textOf: a field as the comparison shows it', () => {
   it('gives text as it is and interests joined', () => {
     expect(textOf({ bio: 'Analyst.' }, 'bio')).toBe('Analyst.');
     expect(textOf({ interests: ['maths', 'engines'] }, 'interests')).toBe('maths, engines');
+  });
+});
+
+describe('changedBy: who changed a field since the edit began', () => {
+  const base: ProfilePatch = { displayName: 'Ada', bio: 'Old', interests: ['maths'] };
+  // This device changed the bio and the interests; the other one the name and the interests.
+  const mine: ProfilePatch = { displayName: 'Ada', bio: 'Mine', interests: ['maths', 'poetry'] };
+  const theirs: Profile = { ...PROFILE, displayName: 'Ada from desktop', bio: 'Old', interests: ['chess'] };
+
+  it('tells a field changed here, there, and on both (the real conflict)', () => {
+    expect(changedBy({ base, mine, theirs }, 'displayName')).toBe('there');
+    expect(changedBy({ base, mine, theirs }, 'bio')).toBe('here');
+    expect(changedBy({ base, mine, theirs }, 'interests')).toBe('both');
+  });
+
+  it('says nothing without the base', () => {
+    expect(changedBy({ base: null, mine, theirs }, 'interests')).toBeNull();
   });
 });
 

@@ -41,6 +41,22 @@ export function suggestedChoice(conflict: Pick<ProfileConflict, 'fields' | 'mine
   return choice;
 }
 
+/**
+ * Who changed a differing field since the edit's base: this device ('here'), the other one
+ * ('there'), or both, the one real conflict, where a choice must be made. Unknown (null) without
+ * the base.
+ */
+export function changedBy(
+  conflict: Pick<ProfileConflict, 'mine' | 'theirs' | 'base'>,
+  field: ConflictField,
+): 'here' | 'there' | 'both' | null {
+  if (!conflict.base) return null;
+  const base = textOf(conflict.base, field);
+  const here = textOf(conflict.mine, field) !== base;
+  const there = textOf(fieldsOf(conflict.theirs), field) !== base;
+  return here && there ? 'both' : here ? 'here' : 'there';
+}
+
 /** The fields to send for a merge: each differing field from the chosen side, every other from mine (equal to theirs). */
 export function mergedFields(
   conflict: Pick<ProfileConflict, 'fields' | 'mine' | 'theirs'>,

@@ -45,7 +45,7 @@ export {
   type Side,
 } from './edit-conflict';
 export { profileWithPending } from './pending-view';
-export { differingFields, mergedFields, resetProfileConflict, suggestedChoice, textOf } from './conflict';
+export { changedBy, differingFields, mergedFields, resetProfileConflict, suggestedChoice, textOf } from './conflict';
 import type { Resolution } from './resolution';
 
 export type { Resolution };

@@ -12,6 +12,7 @@ import { draftKey } from './draft';
 import { pendingProfileSave, queueSave, resetProfileOutbox } from './outbox';
 import { profileConflict } from './conflict';
 import { resolveProfileConflict } from './resolution';
+import { fieldsOf as fieldsOfProfile } from './edit-conflict';
 import { PROFILE } from '../../test/profile-fixture';
 
 /*
@@ -88,5 +89,82 @@ describe('resolveProfileConflict', () => {
     expect(profileState.value).toMatchObject({ profile: THEIRS, etag: '"v2"' });
     expect(localStorage.getItem(draftKey('p-1'))).toBeNull();
     expect(profileConflict.value).toBeNull();
+  });
+
+  describe('"Keep my changes", a three-way merge from the edit’s base', () => {
+    /** The edit started from PROFILE; this device changed the bio and the interests. */
+    const MINE = { ...fieldsOfProfile(PROFILE), bio: 'Mine', interests: ['maths', 'poetry'] };
+    /** Meanwhile another device changed the display name and the interests. */
+    const OTHER: Profile = { ...PROFILE, displayName: 'Ada from desktop', interests: ['chess'], updatedAt: '2024-02-01T00:00:00Z' };
+
+    /** The PATCH the choice sent, as JSON, answered with what it sent. */
+    async function sentBody(): Promise<Record<string, unknown>> {
+      const patch = requests.find((r) => r.method === 'PATCH');
+      expect(patch, 'a PATCH was sent').toBeDefined();
+      expect(patch!.headers.get('If-Match')).toBe('"v2"');
+      const type = patch!.headers.get('content-type') ?? '';
+      if (type.includes('json')) return (await patch!.clone().json()) as Record<string, unknown>;
+      const form = await patch!.clone().formData();
+      return Object.fromEntries([...form.keys()].map((k) => [k, form.getAll(k).length > 1 ? form.getAll(k) : form.get(k)]));
+    }
+
+    beforeEach(() => {
+      // The save's progress goes through fetch's streams where there is no XMLHttpRequest.
+      vi.stubGlobal('XMLHttpRequest', undefined);
+      vi.stubGlobal(
+        'fetch',
+        vi.fn(async (request: Request) => {
+          requests.push(request);
+          const body = { ...OTHER, displayName: 'merged', updatedAt: '2024-03-01T00:00:00Z' };
+          return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json', etag: '"v3"' } });
+        }),
+      );
+    });
+
+    const conflict = (base: ProfileConflict['base']): ProfileConflict => ({
+      id: 'p-1',
+      mine: MINE,
+      base,
+      avatar: null,
+      theirs: OTHER,
+      etag: '"v2"',
+      queued: false,
+      fields: ['displayName', 'bio', 'interests'],
+    });
+
+    it('keeps what only the other device changed, and this device’s changes, its own where both changed', async () => {
+      setProfileConflict(conflict(fieldsOfProfile(PROFILE)));
+      await expect(resolveProfileConflict({ kind: 'mine' })).resolves.toBe('saved');
+      const sent = await sentBody();
+      // Never touched here: the other device's name stays.
+      expect(sent.displayName).toBe('Ada from desktop');
+      // Changed only here: this device's.
+      expect(sent.bio).toBe('Mine');
+      // Changed on both: "keep my changes" keeps this device's.
+      expect(String(sent.interests)).toBe(String(['maths', 'poetry']));
+      expect(profileConflict.value).toBeNull();
+    });
+
+    it('without the base, keeps every field as this device has it', async () => {
+      setProfileConflict(conflict(null));
+      await expect(resolveProfileConflict({ kind: 'mine' })).resolves.toBe('saved');
+      const sent = await sentBody();
+      expect([sent.displayName, sent.bio, String(sent.interests)]).toEqual(['Ada Lovelace', 'Mine', String(['maths', 'poetry'])]);
+    });
+
+    it('a merge sends each differing field from the side chosen', async () => {
+      setProfileConflict(conflict(fieldsOfProfile(PROFILE)));
+      const choice = {
+        displayName: 'mine',
+        username: 'mine',
+        email: 'mine',
+        bio: 'theirs',
+        language: 'mine',
+        interests: 'theirs',
+      } as const;
+      await expect(resolveProfileConflict({ kind: 'merge', choice })).resolves.toBe('saved');
+      const sent = await sentBody();
+      expect([sent.displayName, sent.bio, String(sent.interests)]).toEqual(['Ada Lovelace', 'Analyst.', 'chess']);
+    });
   });
 });

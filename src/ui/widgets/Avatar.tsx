@@ -13,9 +13,10 @@ export function initials(name: string): string {
 }
 
 /**
- * A member's avatar: their image, or their initials when they have none. While an image is on its
- * way its place stays empty: initials shown first would flash before it on every load. Beside the
- * name it stands for (`decorative`), it says nothing to assistive technology.
+ * A member's avatar: their image, or their initials when they have none and while the image is on
+ * its way (never an empty disc: an image once fetched is kept for the page, so the initials show
+ * before it only the first time). Beside the name it stands for (`decorative`), it says nothing to
+ * assistive technology.
  */
 export function Avatar({
   name,
@@ -34,8 +35,9 @@ export function Avatar({
     return (
       <img className="avatar" src={src} alt={decorative ? '' : t('profile.avatarAlt', { name })} width={size} height={size} style={style} />
     );
-  if (src === undefined) return <span className="avatar" data-size={size} style={style} />;
-  const named = decorative ? { 'aria-hidden': true } : { role: 'img', 'aria-label': t('profile.noAvatar') };
+  const named = decorative
+    ? { 'aria-hidden': true }
+    : { role: 'img', 'aria-label': src === null ? t('profile.noAvatar') : t('profile.avatarAlt', { name }) };
   return (
     <span className="avatar avatar--initials" {...named} data-size={size} style={style}>
       {initials(name)}

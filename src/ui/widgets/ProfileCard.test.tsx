@@ -4,6 +4,7 @@ import type { Profile } from '../../api/profile';
 import { setAccessTokenSource } from '../../api/credentials';
 import { formatDate } from '../../i18n';
 import { ProfileCard } from './ProfileCard';
+import { forgetAvatars } from './avatar-images';
 
 function profile(overrides: Partial<Profile> = {}): Profile {
   return {
@@ -27,6 +28,8 @@ function initialsAvatar(): HTMLElement {
 }
 
 afterEach(() => {
+  // Each test fetches its own: none is kept from the one before.
+  forgetAvatars();
   setAccessTokenSource(async () => null);
 });
 
@@ -100,10 +103,13 @@ describe('<ProfileCard>', () => {
     vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:avatar-1');
     vi.spyOn(URL, 'revokeObjectURL').mockImplementation(() => undefined);
     const { container } = render(<ProfileCard profile={profile({ avatar: 'https://api.example.org/avatars/p-1' })} compact />);
-    // Until the image is here its place stays empty: no initials that would flash before it.
-    expect(screen.queryByRole('img')).toBeNull();
-    expect(container.querySelector('.avatar')?.textContent).toBe('');
-    const image = (await screen.findByRole('img', { name: 'Avatar of ada lovelace' })) as HTMLImageElement;
+    // Until the image is here the initials stand for it, never an empty disc.
+    const waiting = screen.getByRole('img', { name: 'Avatar of ada lovelace' });
+    expect(waiting.tagName).toBe('SPAN');
+    expect(waiting.textContent).toBe('AL');
+    await waitFor(() => expect(container.querySelector('img.avatar')).not.toBeNull());
+    const image = screen.getByRole('img', { name: 'Avatar of ada lovelace' });
+    expect(image.tagName).toBe('IMG');
     expect(image.getAttribute('src')).toBe('blob:avatar-1');
     expect(image.getAttribute('width')).toBe('64');
     expect(image.getAttribute('height')).toBe('64');

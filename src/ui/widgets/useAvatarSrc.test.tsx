@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderHook, waitFor } from '@testing-library/react';
 import { setAccessTokenSource } from '../../api/credentials';
+import { forgetAvatars } from './avatar-images';
 import { useAvatarSrc } from './useAvatarSrc';
 
 const AVATAR = 'https://api.example.org/avatars/p-1';
@@ -24,6 +25,7 @@ const image = () => new Response(new Blob(['png'], { type: 'image/png' }), { sta
 let made: string[];
 let revoked: string[];
 beforeEach(() => {
+  forgetAvatars();
   setAccessTokenSource(async () => 'token-1');
   made = [];
   revoked = [];
@@ -64,7 +66,6 @@ describe('useAvatarSrc', () => {
     await waitFor(() => expect(fetchMock).toHaveBeenCalledOnce());
     expect(pending[0]!.url).toBe(AVATAR);
     expect(pending[0]!.init.headers).toEqual({ Authorization: 'Bearer token-1' });
-    expect(pending[0]!.init.signal).toBeInstanceOf(AbortSignal);
     expect(result.current).toBeUndefined();
     pending[0]!.answer(image());
     await waitFor(() => expect(result.current).toBe('blob:avatar-1'));
@@ -86,19 +87,59 @@ describe('useAvatarSrc', () => {
     expect(made).toEqual([]);
   });
 
-  it('on unmount cancels a fetch under way and frees an image that arrives after', async () => {
+  it('fetches an avatar once for every place showing it, and keeps it for the next screen', async () => {
+    const { fetchMock, pending } = controlledFetch();
+    // The bar's avatar and the card's, at once.
+    const bar = renderHook(() => useAvatarSrc(AVATAR));
+    const card = renderHook(() => useAvatarSrc(AVATAR));
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledOnce());
+    pending[0]!.answer(image());
+    await waitFor(() => expect(card.result.current).toBe('blob:avatar-1'));
+    expect(bar.result.current).toBe('blob:avatar-1');
+    card.unmount();
+    bar.unmount();
+    expect(revoked).toEqual([]);
+
+    // The screen opened again: the image from the first render, nothing fetched.
+    const again = renderHook(() => useAvatarSrc(AVATAR));
+    expect(again.result.current).toBe('blob:avatar-1');
+    await new Promise((r) => setTimeout(r, 20));
+    expect(fetchMock).toHaveBeenCalledOnce();
+
+    // Sign-out frees it: the next one is fetched again.
+    again.unmount();
+    forgetAvatars();
+    expect(revoked).toEqual(['blob:avatar-1']);
+    renderHook(() => useAvatarSrc(AVATAR));
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
+  });
+
+  it('asks again on the next screen for an avatar it could not have', async () => {
+    const { fetchMock, pending } = controlledFetch();
+    const first = renderHook(() => useAvatarSrc(AVATAR));
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledOnce());
+    pending[0]!.fail(new TypeError('Failed to fetch'));
+    await waitFor(() => expect(first.result.current).toBeNull());
+    first.unmount();
+    const next = renderHook(() => useAvatarSrc(AVATAR));
+    expect(next.result.current).toBeUndefined();
+    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
+    pending[1]!.answer(image());
+    await waitFor(() => expect(next.result.current).toBe('blob:avatar-1'));
+  });
+
+  it('an image arriving after its screen closed is kept for the next one', async () => {
     const { fetchMock, pending } = controlledFetch();
     const { unmount } = renderHook(() => useAvatarSrc(AVATAR));
     await waitFor(() => expect(fetchMock).toHaveBeenCalledOnce());
     unmount();
-    expect(pending[0]!.init.signal?.aborted).toBe(true);
-    expect(revoked).toEqual([]);
-    // A fetch that ignores the signal still answers: its image is freed at once.
     pending[0]!.answer(image());
-    await waitFor(() => expect(revoked).toEqual(['blob:avatar-1']));
+    await waitFor(() => expect(made).toEqual(['blob:avatar-1']));
+    expect(renderHook(() => useAvatarSrc(AVATAR)).result.current).toBe('blob:avatar-1');
+    expect(revoked).toEqual([]);
   });
 
-  it('on a new avatar frees the old image, shows none until the new one is here, then the new one', async () => {
+  it('on a new avatar shows none until the new one is here, then the new one; only the last few unused are kept', async () => {
     const { fetchMock, pending } = controlledFetch();
     const { result, rerender, unmount } = renderHook(({ url }) => useAvatarSrc(url), { initialProps: { url: AVATAR } });
     await waitFor(() => expect(fetchMock).toHaveBeenCalledOnce());
@@ -106,7 +147,6 @@ describe('useAvatarSrc', () => {
     await waitFor(() => expect(result.current).toBe('blob:avatar-1'));
 
     rerender({ url: OTHER });
-    expect(revoked).toEqual(['blob:avatar-1']);
     expect(result.current).toBeUndefined();
     await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(2));
     expect(pending[1]!.url).toBe(OTHER);
@@ -118,6 +158,14 @@ describe('useAvatarSrc', () => {
     await new Promise((r) => setTimeout(r, 20));
     expect(fetchMock).toHaveBeenCalledTimes(2);
 
+    // Versions after versions: the oldest unused images are freed, the one shown never.
+    for (let v = 3; v <= 6; v++) {
+      rerender({ url: `${OTHER}?v=${v}` });
+      await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(v));
+      pending[v - 1]!.answer(image());
+      await waitFor(() => expect(result.current).toBe(`blob:avatar-${v}`));
+    }
+    expect(revoked).toEqual(['blob:avatar-1']);
     unmount();
     expect(revoked).toEqual(['blob:avatar-1', 'blob:avatar-2']);
   });

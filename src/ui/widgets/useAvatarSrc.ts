@@ -1,36 +1,36 @@
 import { useEffect, useState } from 'react';
 
+/** The page's kept avatars (./avatar-images), once the first avatar with an image has loaded them. */
+let images: typeof import('./avatar-images') | undefined;
+
 /**
  * The avatar as a URL an <img> can show: undefined while it is on its way, null when there is none
  * (no avatar, or one that could not be had). The image is the member's own and the API asks for
- * their token, which an <img> cannot send: it is fetched with it, and shown once it is here. An
- * object URL made on this device (an avatar chosen, not sent yet) is shown as it is.
+ * their token, which an <img> cannot send: it is fetched with it, once for the page (./avatar-images),
+ * and shown once it is here; one fetched before shows from the first render. An object URL made on
+ * this device (an avatar chosen, not sent yet) is shown as it is.
  */
 export function useAvatarSrc(url: string | null | undefined): string | null | undefined {
   const local = url?.startsWith('blob:') ? url : null;
   const [fetched, setFetched] = useState<{ url: string; src: string | null } | null>(null);
   useEffect(() => {
     if (!url || local) return;
-    const controller = new AbortController();
-    let made: string | undefined;
-    void import('../../api/credentials')
-      .then(async ({ authorizationHeader }) => {
-        const response = await fetch(url, { headers: await authorizationHeader(), signal: controller.signal });
-        if (!response.ok) throw new Error(`avatar ${response.status}`);
-        made = URL.createObjectURL(await response.blob());
-        if (controller.signal.aborted) URL.revokeObjectURL(made);
-        else setFetched({ url, src: made });
-      })
-      // No image (offline and never seen, refused): the initials stand in.
-      .catch(() => !controller.signal.aborted && setFetched({ url, src: null }));
+    let shown = true;
+    let release = () => {};
+    void import('./avatar-images').then((loaded) => {
+      images = loaded;
+      if (!shown) return;
+      const entry = loaded.takeAvatar(url);
+      release = () => loaded.releaseAvatar(entry);
+      return entry.here.then(() => shown && setFetched({ url, src: entry.src ?? null }));
+    });
     return () => {
-      controller.abort();
-      if (made) URL.revokeObjectURL(made);
-      setFetched(null);
+      shown = false;
+      release();
     };
   }, [url, local]);
   if (!url) return null;
   if (local) return local;
-  // Only the answer for this URL counts: one for the URL before is already freed.
-  return fetched?.url === url ? fetched.src : undefined;
+  // Only the answer for this URL counts, or the image kept for it.
+  return images?.keptAvatar(url) || (fetched?.url === url ? fetched.src : undefined);
 }
