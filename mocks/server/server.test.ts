@@ -161,6 +161,32 @@ describe('URLs', () => {
     expect(answer).toContain(JSON.stringify({ status: 400, error: 'Bad Request', message: 'The URL is malformed' }));
   });
 
+  it('a request-target that is not a path (`//host/…`, `/\\host/…`, absolute form) is a 400 on every path, before anything runs', async () => {
+    const server = await start({ authenticate: asAdmin });
+    const port = portOf(server);
+    await fetch(`${server.url}/api/symbols/1`, { method: 'DELETE', headers: ADMIN });
+    for (const prefix of ['//evil.example', '/\\evil.example', 'http://evil.example', `http://127.0.0.1:${port}`]) {
+      for (const [method, path] of [
+        ['POST', '/api/subscription'],
+        ['POST', '/api/commands/reset'],
+        ['POST', '/__mock/reset'],
+        ['GET', '/oidc/.well-known/openid-configuration'],
+        ['GET', '/index.html'],
+      ]) {
+        const body = '{}';
+        const answer = await raw(
+          server,
+          `${method} ${prefix}${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nOrigin: http://evil.example\r\n` +
+            `Authorization: Bearer admin\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+        );
+        expect([prefix, path, answer.split('\r\n', 1)[0]]).toEqual([prefix, path, 'HTTP/1.1 400 Bad Request']);
+        expect(answer).toContain(JSON.stringify(errorBody(400, 'The URL is malformed')));
+      }
+    }
+    // No reset went through: the deleted symbol is still gone.
+    expect((await (await fetch(`${server.url}/api/symbols`)).json()) as unknown[]).toHaveLength(2);
+  });
+
   it('a request without a Host (HTTP/1.0) is answered on the address the server listens on', async () => {
     const server = await start();
     const answer = await raw(server, 'GET /api/symbols HTTP/1.0\r\n\r\n');

@@ -321,11 +321,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         }
       }
       const origin = `http://${req.headers.host ?? `${host}:${port}`}`;
-      let pathname: string;
-      try {
-        // Stryker disable next-line StringLiteral: a request the HTTP server hands over always has its URL
-        pathname = new URL(req.url ?? '/', origin).pathname;
-      } catch {
+      const pathname = originFormPath(req.url, origin);
+      if (pathname === null) {
         res.writeHead(400, { ...headers, 'content-type': 'application/json' });
         res.end(JSON.stringify(errorBody(400, 'The URL is malformed')));
         return;
@@ -395,6 +392,19 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         server.close(() => done());
       }),
   };
+}
+
+/**
+ * The path of a request-target in origin form (`/path?query`), or null for any other form. The
+ * URL's host must come from `Host` alone: `//evil.example/x`, `/\\evil.example/x` (a URL parser
+ * reads the backslash as a slash) and the absolute form `http://evil.example/x` (this is no proxy)
+ * would otherwise name another host, and the cross-site check would compare `Origin` with that.
+ */
+export function originFormPath(target: string | undefined, origin: string): string | null {
+  if (target === undefined || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) return null;
+  const url = URL.parse(target, origin);
+  if (url === null || url.origin !== new URL(origin).origin) return null;
+  return url.pathname;
 }
 
 function parseJson(text: string, file: string): unknown {
