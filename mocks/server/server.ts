@@ -12,7 +12,7 @@ import { createContract } from '../api/index.ts';
 import { formatDataFile, parseDataFile } from './data-file.ts';
 import { SEED, type DataSet } from '../api/index.ts';
 import { ConfigError, errorBody } from '../api/index.ts';
-import { CONTROL_PREFIX } from '../api/index.ts';
+import { CLIENT_HEADER, CONTROL_PREFIX, type RateLimitOptions } from '../api/index.ts';
 import { createMockBackend } from '../api/index.ts';
 import { SpecError } from '../../openapi-kit/index.ts';
 import { OIDC_PREFIX } from '../oidc/index.ts';
@@ -65,6 +65,8 @@ export interface ServerOptions {
   headersTimeoutMs?: number;
   /** Connections open at once at most (default 256); a connection past them is closed at once. */
   maxConnections?: number;
+  /** How many push subscriptions one client (address) may store without a bearer token (mocks/api/rate.ts); tests make it smaller. */
+  subscriptionCreates?: RateLimitOptions;
   /** How the embedded provider slows and then refuses failed sign-ins (mocks/oidc/throttle.ts); tests make it quicker. */
   signInThrottle?: IdentityProviderOptions['signInThrottle'];
 }
@@ -173,6 +175,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     scenario,
     journalSize: options.journalSize ?? 100,
     trustedHosts: allowedHosts,
+    ...(options.subscriptionCreates ? { subscriptionCreates: options.subscriptionCreates } : {}),
   });
   const { db, journal, handlers } = backend;
   if (current !== initial) await db.load(current);
@@ -246,9 +249,11 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       await send(413, { ...headers, 'content-type': 'application/json', connection: 'close' }, tooLarge);
       return;
     }
+    // The client's address comes from the connection, never from the request's own headers.
+    const { [CLIENT_HEADER]: _claimed, ...sent } = req.headers;
     const request = new Request(new URL(req.url!, origin), {
       method: req.method,
-      headers: req.headers as Record<string, string>,
+      headers: { ...(sent as Record<string, string>), [CLIENT_HEADER]: req.socket.remoteAddress ?? '' },
       body: body && body.length > 0 ? new Uint8Array(body) : undefined,
     });
     const response = await getResponse(handlers, request);

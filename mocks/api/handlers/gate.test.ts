@@ -59,8 +59,8 @@ describe('the roles', () => {
     expect(((await api('/symbols')).body as Array<{ code: string }>).map((s) => s.code)).toEqual(['MSFT', 'AAPL', 'GOOG']);
   });
 
-  it('reads stay open to anyone, and a device stores and removes its push subscription without signing in', async () => {
-    for (const path of ['/accounts', '/accounts/1', '/notifications', '/notifications/own', '/subscription', '/symbols', '/symbols/2']) {
+  it('reads stay open to anyone but push subscriptions, and a device stores and removes its push subscription without signing in', async () => {
+    for (const path of ['/accounts', '/accounts/1', '/notifications', '/notifications/own', '/symbols', '/symbols/2']) {
       expect([path, (await api(path)).status]).toEqual([path, 200]);
     }
     const stored = await api('/subscription', {
@@ -68,7 +68,12 @@ describe('the roles', () => {
       json: { endpoint: 'https://push.example/a', keys: { p256dh: 'k', auth: 'a' } },
     });
     expect(stored.status).toBe(201);
-    expect((await api(`/subscription/${(stored.body as { id: string }).id}`, { method: 'DELETE' })).status).toBe(204);
+    const id = (stored.body as { id: string }).id;
+    for (const path of ['/subscription', `/subscription/${id}`]) {
+      expect([path, (await api(path)).status, (await api(path, { headers: MEMBER })).status]).toEqual([path, 401, 403]);
+    }
+    const key = stored.headers.get('subscription-key')!;
+    expect((await api(`/subscription/${id}`, { method: 'DELETE', headers: { 'subscription-key': key } })).status).toBe(204);
   });
 });
 
