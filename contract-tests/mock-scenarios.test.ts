@@ -109,6 +109,8 @@ describe('a scenario file (--scenario)', () => {
       port: 0,
       delayMs: 0,
       distDir: null,
+      // The share test sends 200 requests at once, each on a connection of its own.
+      maxConnectionsPerClient: 256,
       scenarioFile: scenarioFile({
         listAccounts: { status: 503 },
         getAccount: { status: 404 },

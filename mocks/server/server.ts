@@ -65,6 +65,8 @@ export interface ServerOptions {
   headersTimeoutMs?: number;
   /** Connections open at once at most (default 256); a connection past them is closed at once. */
   maxConnections?: number;
+  /** Connections open at once from one client address at most (default 64); one past them is closed at once. */
+  maxConnectionsPerClient?: number;
   /** How many push subscriptions one client (address) may store without a bearer token (mocks/api/rate.ts); tests make it smaller. */
   subscriptionCreates?: RateLimitOptions;
   /** How the embedded provider slows and then refuses failed sign-ins (mocks/oidc/throttle.ts); tests make it quicker. */
@@ -89,6 +91,8 @@ const API_PREFIX = '/api/';
 /** The defaults of ServerOptions' limits (docs/security.md). */
 export const HEADERS_TIMEOUT_MS = 10_000;
 export const MAX_CONNECTIONS = 256;
+/** A quarter of them: one client cannot take every connection (a browser opens six per host). */
+export const MAX_CONNECTIONS_PER_CLIENT = 64;
 /** A whole request, body included, must have arrived within this; an avatar of 2 MB takes a fraction of it. */
 const REQUEST_TIMEOUT_MS = 60_000;
 /** Past this many bytes of a body it has refused, the server stops reading and closes the connection. */
@@ -360,6 +364,24 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   );
   server.keepAliveTimeout = 5000;
   server.maxConnections = options.maxConnections ?? MAX_CONNECTIONS;
+  const perClient = options.maxConnectionsPerClient ?? MAX_CONNECTIONS_PER_CLIENT;
+  // Open connections per client address. A connection past the server's own limit never gets here
+  // (Node closes it first), so only accepted ones are counted.
+  const clients = new Map<string, number>();
+  server.on('connection', (socket) => {
+    const client = socket.remoteAddress ?? '';
+    const open = (clients.get(client) ?? 0) + 1;
+    if (open > perClient) {
+      socket.destroy();
+      return;
+    }
+    clients.set(client, open);
+    socket.once('close', () => {
+      const left = clients.get(client)! - 1;
+      if (left === 0) clients.delete(client);
+      else clients.set(client, left);
+    });
+  });
 
   await new Promise<void>((ready, fail) => {
     server.once('error', fail);
