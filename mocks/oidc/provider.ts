@@ -7,7 +7,10 @@
  *
  * One provider is made per origin the server is reached on (127.0.0.1, localhost and the host it
  * listens on, at its port), so that the issuer a page discovers is always its own origin's; they
- * share one signing key, so a token is good on whichever of them the API is called.
+ * share one signing key, so a token is good on whichever of them the API is called. Those of the
+ * loopback names and the names given in `hosts` are kept; those of the other names the server
+ * answers (any IP address, any *.localhost, a domain's names) are made on demand and at most
+ * MAX_OTHER_PROVIDERS of them kept, the one used longest ago dropped first.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -28,6 +31,12 @@ import {
   STYLESHEET,
   STYLESHEET_PATH,
 } from './pages.ts';
+
+/**
+ * Providers kept for names besides the loopback ones and those configured (see above). A sign-in
+ * under a dropped one is lost, and its tokens are refused until the name makes a provider again.
+ */
+export const MAX_OTHER_PROVIDERS = 16;
 
 export { OIDC_PREFIX } from './paths.ts';
 import { OIDC_PREFIX } from './paths.ts';
@@ -122,11 +131,14 @@ export async function createEmbeddedProvider(port: number, options: IdentityProv
   const signing = { ...(await exportJWK(privateKey)), kid, alg: 'ES256', use: 'sig' };
   const publicKeys = { keys: [{ ...(await exportJWK(publicKey)), kid, alg: 'ES256', use: 'sig' }] };
   const cookieKeys = [randomBytes(32).toString('base64url')];
-  const hostNames = new Set(['127.0.0.1', 'localhost']);
+  const hostNames = new Set(['127.0.0.1', 'localhost', '[::1]']);
   options.hosts?.forEach((host) => {
     hostNames.add(host);
   });
   const providers = new Map<string, Provider>();
+  // The providers of other names, the one used last at the end: each costs some 50 kB, and any
+  // IP address or *.localhost name would otherwise make one more for good.
+  const others = new Map<string, Provider>();
   const adapter = memoryStore();
   const throttle = createThrottle(options.signInThrottle);
 
@@ -268,9 +280,15 @@ export async function createEmbeddedProvider(port: number, options: IdentityProv
 
   function providerFor(origin: string): Provider | null {
     const url = new URL(origin);
-    const known = hostNames.has(url.hostname) || options.allowHost?.(url.hostname) === true;
+    const kept = hostNames.has(url.hostname);
+    const known = kept || options.allowHost?.(url.hostname) === true;
     if (!known || Number(url.port) !== port) return null;
-    let provider = providers.get(origin);
+    const table = kept ? providers : others;
+    let provider = table.get(origin);
+    if (provider && !kept) {
+      others.delete(origin);
+      others.set(origin, provider);
+    }
     if (!provider) {
       provider = new Provider(issuerFor(origin), configuration(origin));
       // Every page of the provider gets the same strict policy as its sign-in page.
@@ -280,7 +298,8 @@ export async function createEmbeddedProvider(port: number, options: IdentityProv
         const own = (ctx.state as { pagePolicy?: string }).pagePolicy;
         if (own) ctx.set('content-security-policy', own);
       });
-      providers.set(origin, provider);
+      table.set(origin, provider);
+      if (others.size > MAX_OTHER_PROVIDERS) others.delete(others.keys().next().value!);
     }
     return provider;
   }
@@ -334,7 +353,7 @@ export async function createEmbeddedProvider(port: number, options: IdentityProv
     issuerFor,
     audienceFor,
     audienceOfIssuer(issuer) {
-      for (const [origin, provider] of providers) if (provider.issuer === issuer) return audienceFor(origin);
+      for (const [origin, provider] of [...providers, ...others]) if (provider.issuer === issuer) return audienceFor(origin);
       return null;
     },
     publicKeys,

@@ -394,7 +394,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   // Loaded only now: oidc-provider warns on some Node lines as it loads, which must not come before a usage error.
   const { createEmbeddedProvider } = await import('../oidc/index.ts');
   provider = await createEmbeddedProvider(address.port, {
-    hosts: [host],
+    // The names given one by one keep their provider; a domain's names (`.example.org`) and any
+    // IP address or *.localhost share a bounded set of them (mocks/oidc/provider.ts).
+    hosts: allowedHosts.filter((name) => !name.startsWith('.')).map((name) => name.toLowerCase()),
     allowHost: (name) => hostAllowed(name, allowedHosts),
     ...(options.signInThrottle ? { signInThrottle: options.signInThrottle } : {}),
     ...(options.accessTokenTtl ? { accessTokenTtl: options.accessTokenTtl } : {}),
