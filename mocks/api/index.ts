@@ -28,3 +28,4 @@ export { createMockBackend, DEFAULT_JOURNAL_SIZE, type MockBackend, type MockOpt
 export { MAX_DELAY_MS, parseScenario, type Scenario } from './scenario.ts';
 export { createRateLimiter, SUBSCRIPTION_CREATES, type RateLimitOptions, type RateLimiter } from './rate.ts';
 export { CLIENT_HEADER } from './handlers/subscriptions.ts';
+export { refuseCrossSite } from './handlers/gate.ts';

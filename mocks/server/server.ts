@@ -12,7 +12,7 @@ import { createContract } from '../api/index.ts';
 import { formatDataFile, parseDataFile } from './data-file.ts';
 import { SEED, type DataSet } from '../api/index.ts';
 import { ConfigError, errorBody } from '../api/index.ts';
-import { CLIENT_HEADER, CONTROL_PREFIX, type RateLimitOptions } from '../api/index.ts';
+import { CLIENT_HEADER, CONTROL_PREFIX, type RateLimitOptions, refuseCrossSite } from '../api/index.ts';
 import { createMockBackend } from '../api/index.ts';
 import { SpecError } from '../../openapi-kit/index.ts';
 import { OIDC_PREFIX } from '../oidc/index.ts';
@@ -211,6 +211,25 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   };
   if (options.distDir) deploy(options.distDir);
 
+  /**
+   * Another site's change refused from the request's head alone (mocks/api/handlers/gate.ts), so
+   * that its body is never read, nor asked for with 100 Continue; null for any other request.
+   */
+  function crossSiteRefusal(req: IncomingMessage, origin: string, pathname: string): Response | null {
+    if (!pathname.startsWith(API_PREFIX)) return null;
+    // Stryker disable next-line StringLiteral: a request the HTTP server hands over always has its method
+    const method = req.method ?? 'GET';
+    const operation = contract.spec.match(method, pathname.slice(API_PREFIX.length - 1));
+    if (!operation) return null;
+    try {
+      refuseCrossSite(new Request(new URL(req.url!, origin), { method, headers: req.headers as Record<string, string> }), operation);
+      return null;
+    } catch (refusal) {
+      if (refusal instanceof Response) return refusal;
+      throw refusal;
+    }
+  }
+
   async function answerMock(req: IncomingMessage, res: ServerResponse, origin: string, pathname: string) {
     const arrived = Date.now();
     const started = performance.now();
@@ -226,7 +245,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         duration: Math.round((performance.now() - started) * 10) / 10,
       });
     };
-    const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await readBody(req, maxBody);
+    const refused = crossSiteRefusal(req, origin, pathname);
+    const body = refused || req.method === 'GET' || req.method === 'HEAD' ? undefined : await readBody(req, maxBody);
     // Every answer leaves through here, so strict mode judges each one before the client sees it.
     const send = async (status: number, out: Record<string, string>, payload: Buffer) => {
       if (checker && api) {
@@ -236,7 +256,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
           // Stryker disable next-line StringLiteral: as above
           url: req.url ?? '/',
           requestHeaders: req.headers,
-          requestBody: body === 'too-large' ? null : (body ?? new Uint8Array(0)),
+          requestBody: body === 'too-large' || refused ? null : (body ?? new Uint8Array(0)),
           status,
           responseHeaders: out,
           responseBody: payload,
@@ -248,6 +268,16 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       res.end(payload);
       record(status);
     };
+    if (refused) {
+      const payload = Buffer.from(await refused.arrayBuffer());
+      // Asked to confirm before the body is sent (Expect: 100-continue), the client sends none:
+      // the connection closes after the answer. Otherwise the body, unread, is let through and dropped.
+      const asked = /100-continue/i.test(req.headers.expect ?? '');
+      const out = { ...headers, 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': String(payload.length) };
+      await send(refused.status, asked ? { ...out, connection: 'close' } : out, payload);
+      if (!asked) void readBody(req, 0).catch(() => undefined);
+      return;
+    }
     if (body === 'too-large') {
       const tooLarge = Buffer.from(JSON.stringify(errorBody(413, 'The request body is too large')));
       await send(413, { ...headers, 'content-type': 'application/json', connection: 'close' }, tooLarge);
@@ -362,6 +392,19 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       });
     },
   );
+  // Node answers 100 Continue by itself unless told otherwise: another site's change is refused
+  // without it, so that a large body is never sent for nothing.
+  server.on('checkContinue', (req, res) => {
+    let refused = false;
+    try {
+      const origin = `http://${req.headers.host ?? `${host}:${port}`}`;
+      refused = crossSiteRefusal(req, origin, new URL(req.url ?? '', origin).pathname) !== null;
+    } catch {
+      // A URL or Host that makes no URL: the request handler answers it (400), body or not.
+    }
+    if (!refused) res.writeContinue();
+    server.emit('request', req, res);
+  });
   server.keepAliveTimeout = 5000;
   server.maxConnections = options.maxConnections ?? MAX_CONNECTIONS;
   const perClient = options.maxConnectionsPerClient ?? MAX_CONNECTIONS_PER_CLIENT;

@@ -119,6 +119,17 @@ describe("another site's page", () => {
     expect((await api('/symbols', { headers: { origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' } })).status).toBe(200);
   });
 
+  it('is not taken for a request with a token unless it carries a well-formed bearer token', async () => {
+    for (const authorization of ['Basic YWRhOmNpcmNsZQ==', 'Bearer', 'Bearer two words', 'Bearer <script>', 'admin']) {
+      const answer = await api('/subscription', {
+        method: 'POST',
+        headers: { authorization, origin: 'http://evil.example' },
+        json: { endpoint: 'https://push.example/a', keys: { p256dh: 'k', auth: 'a' } },
+      });
+      expect([authorization, answer.status, answer.body]).toEqual([authorization, 403, crossSiteRefusal('Origin http://evil.example')]);
+    }
+  });
+
   it('an operation that documents no 403 answers as it would (a PATCH of a collection item is 405 whoever sends it)', async () => {
     const answer = await api('/symbols/1', { method: 'PATCH', headers: { 'sec-fetch-site': 'cross-site' }, json: {} });
     expect(answer.status).toBe(405);
