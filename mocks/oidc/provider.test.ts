@@ -71,6 +71,8 @@ describe('repeated failed sign-ins', () => {
   const QUICK = { baseDelayMs: 40, maxDelayMs: 80, lockMs: 120_000 };
 
   it('are answered slower after the first few, then refused with 429 and Retry-After, the right password too', async () => {
+    // The clock stands still (timers still run): the lock's 120 s are whole when the refusal counts them.
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-20T10:00:00Z') });
     const on = await start({ signInThrottle: QUICK });
     const { page, cookie } = await openSignIn(on, { ui_locales: 'en' });
     const times: number[] = [];
