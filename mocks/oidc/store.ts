@@ -10,7 +10,13 @@ interface Held {
   expiresAt: number;
 }
 
-export function memoryStore(): AdapterFactory {
+/** The adapter factory, and a way to remove at once every record of one member (sign-out everywhere). */
+export type MemoryStore = AdapterFactory & {
+  /** Removes every record (session, grant, code, token) whose `accountId` is this one; the grants' ids removed. */
+  removeAccount(accountId: string): string[];
+};
+
+export function memoryStore(): MemoryStore {
   const records = new Map<string, Held>();
   const live = (key: string): AdapterPayload | undefined => {
     const held = records.get(key);
@@ -21,7 +27,7 @@ export function memoryStore(): AdapterFactory {
     }
     return held.payload;
   };
-  return (model: string): Adapter => {
+  const factory = (model: string): Adapter => {
     const key = (id: string) => `${model}:${id}`;
     const firstWhere = (test: (payload: AdapterPayload) => boolean) => {
       for (const [k, held] of records) if (k.startsWith(`${model}:`) && test(held.payload)) return live(k);
@@ -52,4 +58,15 @@ export function memoryStore(): AdapterFactory {
       },
     };
   };
+  return Object.assign(factory, {
+    removeAccount(accountId: string): string[] {
+      const grants: string[] = [];
+      for (const [k, held] of records) {
+        if (held.payload.accountId !== accountId) continue;
+        if (k.startsWith('Grant:')) grants.push(k.slice('Grant:'.length));
+        records.delete(k);
+      }
+      return grants;
+    },
+  });
 }
