@@ -209,7 +209,8 @@ export async function createEmbeddedProvider(port: number, options: IdentityProv
   function configuration(origin: string): Configuration {
     const audience = audienceFor(origin);
     return {
-      adapter,
+      // Codes, refresh tokens and sessions are this issuer's only (./store.ts).
+      adapter: adapter.forIssuer(issuerFor(origin)),
       clients: [
         {
           client_id: CLIENT_ID,
@@ -433,11 +434,7 @@ export async function createEmbeddedProvider(port: number, options: IdentityProv
     }
     forgetPast();
     signedOutAt.set(claims.sub, { before: Math.floor(Date.now() / 1000), until: keepFor() });
-    for (const grantId of adapter.removeAccount(claims.sub)) {
-      revokeGrant(grantId);
-      // A record of the grant that names no account (none today) goes too.
-      for (const model of ['AccessToken', 'RefreshToken', 'AuthorizationCode']) await adapter(model).revokeByGrantId?.(grantId);
-    }
+    for (const grantId of adapter.removeAccount(claims.sub)) revokeGrant(grantId);
     res.writeHead(204, { 'cache-control': 'no-store' });
     res.end();
   }

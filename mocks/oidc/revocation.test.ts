@@ -4,6 +4,7 @@
  * grant (what the app's sign-out revokes), and every token of a member who signed out everywhere
  * are refused by the API (401). Each test starts its own server.
  */
+import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../server/index.ts';
 import { SIGN_OUT_EVERYWHERE_PATH } from './provider.ts';
@@ -91,5 +92,45 @@ describe('signing out everywhere', () => {
     });
     expect(revoked.status).toBe(401);
     expect((await renew(on, tokens)).status).toBe(200);
+  });
+});
+
+describe('a refresh token', () => {
+  /** A renewal sent to this server under another Host: the provider of that origin answers it. */
+  const renewAt = (on: RunningServer, host: string, tokens: Tokens) =>
+    new Promise<number>((done, fail) => {
+      const body = new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: tokens.refreshToken!,
+        client_id: 'circle-web',
+      }).toString();
+      const port = Number(new URL(on.url).port);
+      request(
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/oidc/token',
+          method: 'POST',
+          headers: {
+            host: `${host}:${port}`,
+            'content-type': 'application/x-www-form-urlencoded',
+            'content-length': Buffer.byteLength(body),
+          },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => done(res.statusCode ?? 0));
+        },
+      )
+        .on('error', fail)
+        .end(body);
+    });
+
+  it('is good only at the issuer that issued it, not at the provider of another name of the same server', async () => {
+    const on = await start();
+    const tokens = await signInAs(on.url, 'ada');
+    expect(await renewAt(on, 'localhost', tokens)).toBe(400);
+    expect(await renewAt(on, 'app.localhost', tokens)).toBe(400);
+    expect(await renewAt(on, '127.0.0.1', tokens)).toBe(200);
   });
 });
