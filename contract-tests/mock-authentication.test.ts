@@ -28,7 +28,7 @@ const send = async (handlers: HttpHandler[], method: string, path: string, heade
 };
 
 describe('which operations are secured', () => {
-  it("the profile operations, and the shared collections' writes and the commands, which need an admin, as openapi.yaml declares them", () => {
+  it("the profile operations, and the shared collections' writes, the push subscriptions' reads and the commands, which need an admin, as openapi.yaml declares them", () => {
     const secured = contract.spec.operations.filter((op) => op.secured);
     expect(
       secured
@@ -48,6 +48,8 @@ describe('which operations are secured', () => {
       'deleteAccount',
       'deleteNotification',
       'deleteSymbol',
+      'getSubscription',
+      'listSubscriptions',
       'replaceAccount',
       'replaceNotification',
       'replaceSubscription',

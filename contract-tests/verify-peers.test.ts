@@ -34,9 +34,10 @@ describe("Dredd: the caller of each operation, from the document's security", ()
     expect(callerFor(op('runCommand'))).toBe('admin');
     expect(callerFor(op('updateProfile'))).toBe('member');
     expect(callerFor(op('listAccounts'))).toBe('none');
-    // A device stores and removes its own push subscription, signed in or not.
+    // A device stores and removes its own push subscription, signed in or not; only an admin reads them.
     expect(callerFor(op('createSubscription'))).toBe('none');
     expect(callerFor(op('deleteSubscription'))).toBe('none');
+    expect(callerFor(op('listSubscriptions'))).toBe('admin');
   });
 });
 
@@ -108,6 +109,8 @@ describe('Dredd: the plan of each documented answer', () => {
       [
         'createNotification 422',
         'createSubscription 422',
+        // Eleven anonymous creates from one client in a minute: Dredd sends one request per answer.
+        'createSubscription 429',
         'getMyProfile 405',
         'getProfileAvatar 200 image/jpeg',
         'getProfileAvatar 200 image/webp',

@@ -60,7 +60,7 @@ test.describe('accounts', () => {
     const account = topBar(page).getByRole('button', { name: 'Account: Grace Hopper' });
     await expect(account).toBeVisible();
     await account.click();
-    await expect(page.locator('#account-menu').getByRole('button', { name: 'Sign out' })).toBeVisible();
+    await expect(page.locator('#account-menu').getByRole('button', { name: 'Sign out', exact: true })).toBeVisible();
     expect((await storedSession(page))?.subject).toBe('grace');
 
     await page.reload();
@@ -145,7 +145,7 @@ test.describe('accounts', () => {
     await topBar(page)
       .getByRole('button', { name: /^Account: / })
       .click();
-    await page.locator('#account-menu').getByRole('button', { name: 'Sign out' }).click();
+    await page.locator('#account-menu').getByRole('button', { name: 'Sign out', exact: true }).click();
     await revoked;
     // The provider ends its session without asking again (the app sent the member's ID token), then comes back home.
     await expect(page).toHaveURL(/\/(home)?$/);

@@ -46,7 +46,7 @@ test.describe('signing out', () => {
     await expect(other.getByRole('link', { name: 'Admin' })).toBeVisible();
 
     await page.getByRole('button', { name: 'Account: Ada Lovelace' }).click();
-    await page.locator('#account-menu').getByRole('button', { name: 'Sign out' }).click();
+    await page.locator('#account-menu').getByRole('button', { name: 'Sign out', exact: true }).click();
     // The other tab is signed out without a reload: the way in is offered, the member's name and Admin are gone.
     await expect(other.getByRole('link', { name: 'Sign in' }).first()).toBeVisible();
     await expect(other.getByText('Ada Lovelace')).toHaveCount(0);

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import type { RunningServer } from '../mocks/server/index.ts';
 import { test, expect, waitForServiceWorker, collectCspViolations, cspViolations } from './support/fixtures';
 import { DIST, DIST_NEXT } from './support/global-setup';
-import { signIn } from './support/sign-in';
+import { authorizationAt, signIn } from './support/sign-in';
 import { ADA, appRunning, holdScripts, seedProfile } from './support/pages';
 import { routesFor } from '../testkit/index.ts';
 
@@ -271,8 +271,10 @@ test.describe('push notifications', () => {
     }, options);
   }
 
+  /** What the API holds, as the admin reads it (only an admin reads push subscriptions). */
   async function storedSubscriptions(baseURL: string) {
-    return (await (await fetch(`${baseURL}/api/subscription`)).json()) as Array<{ endpoint: string }>;
+    const headers = { authorization: await authorizationAt(baseURL, 'ada') };
+    return (await (await fetch(`${baseURL}/api/subscription`, { headers })).json()) as Array<{ endpoint: string }>;
   }
 
   test('enabling subscribes with the public key and stores the subscription; disabling removes it', async ({ page, context, baseURL }) => {
@@ -287,10 +289,16 @@ test.describe('push notifications', () => {
     expect(await page.evaluate(() => (window as unknown as { __push: { subscribeKey: string } }).__push.subscribeKey)).toBe('65');
     expect((await storedSubscriptions(baseURL!)).map((s) => s.endpoint)).toEqual(['https://push.example.org/send/e2e-device']);
     expect(JSON.parse((await page.evaluate(() => localStorage.getItem('preference')))!).enableNotifications).toBe(true);
+    // A guest: the device keeps the key its create answered, to remove the subscription with it.
+    expect(JSON.parse((await page.evaluate(() => localStorage.getItem('push.subscription')))!)).toMatchObject({
+      endpoint: 'https://push.example.org/send/e2e-device',
+      key: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+    });
 
     await toggle.click();
     await expect(toggle).toHaveAttribute('aria-checked', 'false');
     expect(await storedSubscriptions(baseURL!)).toEqual([]);
+    expect(await page.evaluate(() => localStorage.getItem('push.subscription'))).toBeNull();
   });
 
   test('disabling when the browser holds no subscription says so', async ({ page, context }) => {

@@ -93,8 +93,7 @@ export async function runVerify(
       // nor deleted.
       const sourcePaths = new Set(spec.links.map((l) => spec.byId(l.from).path));
       await unlessBudgetSpent(async () => {
-        if (!options.readOnly)
-          for (const f of linked.collections.values()) if (sourcePaths.has(f.collection.itemPath)) await f.setup();
+        if (!options.readOnly) for (const f of linked.collections.values()) if (sourcePaths.has(f.collection.itemPath)) await f.setup();
         await linked.ownRecord?.setup(false);
       });
       await session.timed(ops, 'links', "the links' sequences", () =>

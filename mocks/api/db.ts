@@ -94,6 +94,8 @@ export interface Database {
   profileOf(subject: string): Profile | undefined;
   /** Grows with every change: a caller compares it before and after to tell whether anything changed. */
   readonly revision: number;
+  /** Grows with every load and reset: what was noted of a record before one is not of the record now under its id. */
+  readonly loads: number;
   /** Replaces every record with the data the mock started with (the seed, or the fixtures given). */
   reset(): Promise<void>;
   /** Replaces every record with `data`. */
@@ -118,6 +120,7 @@ export async function createDatabase(contract: Contract, initial: DataSet = SEED
   const owners = new Map<string, ProfileMeta>();
 
   let revision = 0;
+  let loads = 0;
   const changed = () => {
     revision++;
   };
@@ -128,6 +131,7 @@ export async function createDatabase(contract: Contract, initial: DataSet = SEED
   }
 
   async function load(data: DataSet) {
+    loads++;
     const fill = async <N extends CollectionName>(name: N) => {
       collections[name].clear();
       for (const record of data.collections[name]) await collections[name].create(structuredClone(record));
@@ -155,6 +159,9 @@ export async function createDatabase(contract: Contract, initial: DataSet = SEED
     },
     get revision() {
       return revision;
+    },
+    get loads() {
+      return loads;
     },
     reset: () => load(initial),
     load,

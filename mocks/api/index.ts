@@ -26,3 +26,6 @@ export { createJournal, type Exchange, type Journal } from './journal.ts';
 export { discoveredTokenAuthenticator, jwtAuthenticator, tokenAuthenticator, type TokenIssuer } from './jwt.ts';
 export { createMockBackend, DEFAULT_JOURNAL_SIZE, type MockBackend, type MockOptions } from './mock.ts';
 export { MAX_DELAY_MS, parseScenario, type Scenario } from './scenario.ts';
+export { createRateLimiter, SUBSCRIPTION_CREATES, type RateLimitOptions, type RateLimiter } from './rate.ts';
+export { CLIENT_HEADER } from './handlers/subscriptions.ts';
+export { refuseCrossSite } from './handlers/gate.ts';

@@ -50,7 +50,14 @@ describe('credentials in a query', () => {
         '/api/x/code?refresh_token=r&ID_TOKEN_HINT=h&id_token=i&client_secret=s&token=t&code_verifier=v&password=p&Access%5Ftoken=a&code&name=ada&tokens=1',
       ),
     ).toBe(
-      '/api/x/code?refresh_token=REDACTED&ID_TOKEN_HINT=REDACTED&id_token=REDACTED&client_secret=REDACTED&token=REDACTED&code_verifier=REDACTED&password=REDACTED&Access%5Ftoken=REDACTED&code&name=ada&tokens=1',
+      '/api/x/code?refresh_token=REDACTED&ID_TOKEN_HINT=REDACTED&id_token=REDACTED&client_secret=REDACTED&token=REDACTED&code_verifier=REDACTED&password=REDACTED&Access%5Ftoken=REDACTED&code&name=ada&tokens=REDACTED',
+    );
+    expect(
+      redactPath(
+        '/api/s?access_token[]=a&access_token[0]=b&JWT=c&authToken=d&x-auth=e&PHPSESSID=f&bearer=g&my_secret=h&apiKey=i&api-key=j&passwd=k&credentials=l&connect.sid=n&code[]=m&page=2&sort=name&side=left',
+      ),
+    ).toBe(
+      '/api/s?access_token[]=REDACTED&access_token[0]=REDACTED&JWT=REDACTED&authToken=REDACTED&x-auth=REDACTED&PHPSESSID=REDACTED&bearer=REDACTED&my_secret=REDACTED&apiKey=REDACTED&api-key=REDACTED&passwd=REDACTED&credentials=REDACTED&connect.sid=REDACTED&code[]=REDACTED&page=2&sort=name&side=left',
     );
     expect(redactPath('/api/symbols')).toBe('/api/symbols');
     expect(redactPath('/api/symbols?')).toBe('/api/symbols?');

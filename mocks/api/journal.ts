@@ -43,6 +43,18 @@ export const SECRET_PARAMS: ReadonlySet<string> = new Set([
   'secret',
 ]);
 
+/**
+ * Names that look like a credential whatever else they say (`jwt`, `authToken`, `x-auth`,
+ * `sessionid`, `bearer`, `my_secret`, `apiKey`…). Too wide is safe: a value is only hidden.
+ */
+export const SECRET_PATTERN = /jwt|auth|session|sessid|(^|[._-])sid$|bearer|token|secret|passw|api[_-]?key|credential/;
+
+/** Whether a query parameter's name is a credential's: in SECRET_PARAMS or like SECRET_PATTERN, `[]` or `[x]` after it (PHP's arrays) ignored. */
+export function isSecretParam(name: string): boolean {
+  const bare = name.toLowerCase().replace(/(\[[^\]]*\])+$/, '');
+  return SECRET_PARAMS.has(bare) || SECRET_PATTERN.test(bare);
+}
+
 const REDACTED = 'REDACTED';
 
 /** The path as requested, the value of each credential-like query parameter replaced (but those in `documented`); the rest as written. */
@@ -59,7 +71,7 @@ export function redactPath(path: string, documented: ReadonlySet<string> = new S
     } catch {
       // A name that is no valid %-encoding is compared as written.
     }
-    const secret = SECRET_PARAMS.has(name.toLowerCase()) && !documented.has(name);
+    const secret = isSecretParam(name) && !documented.has(name);
     return secret && eq >= 0 ? `${raw}=${REDACTED}` : pair;
   });
   return `${path.slice(0, at)}?${pairs.join('&')}${fragment === null ? '' : `#${fragment}`}`;

@@ -11,12 +11,18 @@ import { unauthorized, type Authenticate } from './auth.ts';
 export interface TokenIssuer {
   readonly publicKeys: JSONWebKeySet;
   audienceOfIssuer(issuer: string): string | null;
+  /** Whether a token it issued no longer holds (revoked, its grant revoked, its member signed out everywhere). */
+  isRevoked?(claims: Record<string, unknown>): boolean;
 }
 
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
 
 /** A check of bearer JWTs: `audienceOf` says which issuers are trusted, and for which audience. */
-export function jwtAuthenticator(keys: JWTVerifyGetKey, audienceOf: (issuer: string) => string | null): Authenticate {
+export function jwtAuthenticator(
+  keys: JWTVerifyGetKey,
+  audienceOf: (issuer: string) => string | null,
+  revoked: (claims: Record<string, unknown>) => boolean = () => false,
+): Authenticate {
   return async (request) => {
     const header = request.headers.get('authorization');
     if (header === null) throw unauthorized('Sign in: this operation needs a bearer access token');
@@ -33,6 +39,7 @@ export function jwtAuthenticator(keys: JWTVerifyGetKey, audienceOf: (issuer: str
     const audiences = Array.isArray(claims.aud) ? claims.aud : [claims.aud];
     if (audience === null || !audiences.includes(audience)) throw unauthorized('The access token is not for this API', 'invalid_token');
     if (typeof claims.sub !== 'string' || claims.sub === '') throw unauthorized('The access token names no member', 'invalid_token');
+    if (revoked(claims)) throw unauthorized('The access token has been revoked: sign in again', 'invalid_token');
     const scopes = typeof claims.scope === 'string' ? claims.scope.split(' ').filter(Boolean) : [];
     // Only names: a claim of another shape grants nothing rather than failing the token.
     const roles = Array.isArray(claims.roles) ? claims.roles.filter((role): role is string => typeof role === 'string') : [];
@@ -42,7 +49,11 @@ export function jwtAuthenticator(keys: JWTVerifyGetKey, audienceOf: (issuer: str
 
 /** The embedded provider's tokens, checked with its own public key. */
 export function tokenAuthenticator(provider: TokenIssuer): Authenticate {
-  return jwtAuthenticator(createLocalJWKSet(provider.publicKeys), (issuer) => provider.audienceOfIssuer(issuer));
+  return jwtAuthenticator(
+    createLocalJWKSet(provider.publicKeys),
+    (issuer) => provider.audienceOfIssuer(issuer),
+    (claims) => provider.isRevoked?.(claims) ?? false,
+  );
 }
 
 /**

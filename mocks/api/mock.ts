@@ -6,6 +6,7 @@ import { createDatabase, SEED, type Database, type DataSet } from './db.ts';
 import { createHandlers } from './handlers/index.ts';
 import { createJournal, type Journal } from './journal.ts';
 import type { Scenario } from './scenario.ts';
+import type { RateLimitOptions } from './rate.ts';
 
 export interface MockOptions {
   /** openapi.yaml read once: every record and body is validated against it. */
@@ -26,6 +27,8 @@ export interface MockOptions {
   trustedHosts?: string[];
   /** Who is calling a secured operation (mocks/api/auth.ts); without it every secured call answers 401. */
   authenticate?: Authenticate;
+  /** How many push subscriptions one client may store without a bearer token (mocks/api/rate.ts). */
+  subscriptionCreates?: RateLimitOptions;
 }
 
 export interface MockBackend {
@@ -55,6 +58,7 @@ export async function createMockBackend(options: MockOptions): Promise<MockBacke
     scenario,
     ...(options.trustedHosts ? { trustedHosts: options.trustedHosts } : {}),
     ...(options.authenticate ? { authenticate: options.authenticate } : {}),
+    ...(options.subscriptionCreates ? { subscriptionCreates: options.subscriptionCreates } : {}),
   });
   return { contract, db, journal, handlers, basePath };
 }

@@ -40,6 +40,14 @@ describe('the Prefer header, read as Prism reads it', () => {
     expect(parsePrefer('delay=1.5')).toHaveProperty('problem');
     expect(parsePrefer('delay=9999999')).toHaveProperty('problem');
   });
+
+  it('refuses a header past 200 characters unread (its maxLength), and reads one of 200', () => {
+    const padding = (n: number) => `code=404,${' '.repeat(n - 9)}`;
+    expect(padding(200)).toHaveLength(200);
+    expect(parsePrefer(padding(200))).toEqual({ preferences: { code: 404 } });
+    expect(parsePrefer(','.repeat(15_000))).toEqual({ problem: 'Prefer is at most 200 characters long, not 15000' });
+    expect(parsePrefer(padding(201))).toEqual({ problem: 'Prefer is at most 200 characters long, not 201' });
+  });
 });
 
 describe('the Prefer header, written loosely', () => {

@@ -119,6 +119,26 @@ export function pickRule(rules: readonly ScenarioRule[], random: () => number = 
   return undefined;
 }
 
+/** The longest `Prefer` header read (its maxLength in openapi.yaml); a longer one is refused with 422, unread. */
+export const MAX_PREFER_LENGTH = 200;
+
+/** `text` cut at each comma outside double quotes, in one pass (a look-ahead per comma took quadratic time). */
+function splitOutsideQuotes(text: string): string[] {
+  const parts: string[] = [];
+  let quoted = false;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') quoted = !quoted;
+    else if (c === ',' && !quoted) {
+      parts.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts;
+}
+
 export interface Preferences {
   code?: number;
   example?: string;
@@ -134,8 +154,11 @@ export interface Preferences {
 export function parsePrefer(header: string | null): { preferences: Preferences } | { problem: string } {
   const preferences: Preferences = {};
   const seen = new Set<string>();
+  if (header !== null && header.length > MAX_PREFER_LENGTH) {
+    return { problem: `Prefer is at most ${MAX_PREFER_LENGTH} characters long, not ${header.length}` };
+  }
   // Stryker disable next-line StringLiteral: any text here without code, example or delay is ignored like no header at all
-  for (const preference of (header ?? '').split(/,(?=(?:[^"]*"[^"]*")*[^"]*$)/)) {
+  for (const preference of splitOutsideQuotes(header ?? '')) {
     // split always gives at least one piece, the text before any `;`.
     const first = preference.split(';')[0]!;
     const at = first.indexOf('=');

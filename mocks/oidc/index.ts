@@ -6,5 +6,13 @@
  */
 export { ACCOUNTS, DEMO_PASSWORD, type Account, type Role } from './accounts.ts';
 export { OIDC_PREFIX } from './paths.ts';
-export { API_SCOPE, CLIENT_ID, createEmbeddedProvider, SCOPES, type EmbeddedProvider, type IdentityProviderOptions } from './provider.ts';
+export {
+  API_SCOPE,
+  CLIENT_ID,
+  createEmbeddedProvider,
+  SCOPES,
+  SIGN_OUT_EVERYWHERE_PATH,
+  type EmbeddedProvider,
+  type IdentityProviderOptions,
+} from './provider.ts';
 export { refresh, signInAs, SignInError, type Tokens } from './sign-in-flow.ts';

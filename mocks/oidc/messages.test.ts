@@ -124,7 +124,10 @@ describe('the provider pages speak the app’s languages', () => {
       expect(hint.startsWith('ada, grace'), language).toBe(true);
       expect(m.unknownHostDetail(5173), language).toContain('5173');
       expect(m.unknownHostDetail(5173), language).toMatch(/127\.0\.0\.1.*localhost/);
-      expect(m.throttled(5), language).toContain('5');
+      // The minutes given, as a number of its own, and nothing else of the sentence depends on them.
+      expect(m.throttled(13), language).toMatch(/(^|\D)13(\D|$)/);
+      expect(m.throttled(13), language).toBe(m.throttled(7).replace(/(^|\D)7(\D|$)/, '$113$2'));
+      expect(m.throttled(13), language).not.toBe(m.throttled(7));
     }
   });
 

@@ -71,6 +71,8 @@ describe('repeated failed sign-ins', () => {
   const QUICK = { baseDelayMs: 40, maxDelayMs: 80, lockMs: 120_000 };
 
   it('are answered slower after the first few, then refused with 429 and Retry-After, the right password too', async () => {
+    // The clock stands still (timers still run): the lock's 120 s are whole when the refusal counts them.
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-20T10:00:00Z') });
     const on = await start({ signInThrottle: QUICK });
     const { page, cookie } = await openSignIn(on, { ui_locales: 'en' });
     const times: number[] = [];
@@ -714,6 +716,34 @@ describe('a provider made for the host names the server listens on', () => {
     await new Promise((done) => own!.close(done));
     own = undefined;
     expect(await statuses(undefined, asked)).toEqual({ '127.0.0.1': 200, localhost: 200, 'circle.test': 421, 'other.test': 421 });
+  });
+
+  it('keeps the providers of the loopback names and its own names, and at most 16 of any other name, the one used longest ago dropped', async () => {
+    vi.resetModules();
+    const { createEmbeddedProvider, MAX_OTHER_PROVIDERS } = await import('./provider.ts');
+    expect(MAX_OTHER_PROVIDERS).toBe(16);
+    let provider: Awaited<ReturnType<typeof createEmbeddedProvider>> | undefined;
+    own = createServer((req, res) => void provider?.handle(req, res, `http://${req.headers.host}`));
+    await new Promise<void>((done) => own!.listen(0, '127.0.0.1', done));
+    const port = (own.address() as { port: number }).port;
+    provider = await createEmbeddedProvider(port, { hosts: ['circle.test'], allowHost: () => true });
+    const on = { url: `http://127.0.0.1:${port}` } as RunningServer;
+    const visit = async (host: string) =>
+      expect((await askAs(on, `${host}:${port}`, '/oidc/.well-known/openid-configuration')).status).toBe(200);
+    const kept = (host: string) => provider!.audienceOfIssuer(`http://${host}:${port}/oidc`) !== null;
+
+    for (const host of ['127.0.0.1', 'localhost', '[::1]', 'circle.test', 'first.localhost', 'second.localhost']) await visit(host);
+    // Used again: now the latest, not the oldest.
+    for (let i = 0; i < MAX_OTHER_PROVIDERS - 2; i++) await visit(`n${i}.localhost`);
+    await visit('first.localhost');
+    await visit('10.0.0.9');
+    expect(kept('first.localhost')).toBe(true);
+    expect(kept('second.localhost')).toBe(false);
+    for (let i = 0; i < 300; i++) await visit(`flood${i}.localhost`);
+    expect(['127.0.0.1', 'localhost', '[::1]', 'circle.test'].map(kept)).toEqual([true, true, true, true]);
+    expect(kept('first.localhost')).toBe(false);
+    expect(kept('flood299.localhost')).toBe(true);
+    expect(kept('flood283.localhost')).toBe(false);
   });
 });
 

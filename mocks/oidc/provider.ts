@@ -7,7 +7,10 @@
  *
  * One provider is made per origin the server is reached on (127.0.0.1, localhost and the host it
  * listens on, at its port), so that the issuer a page discovers is always its own origin's; they
- * share one signing key, so a token is good on whichever of them the API is called.
+ * share one signing key, so a token is good on whichever of them the API is called. Those of the
+ * loopback names and the names given in `hosts` are kept; those of the other names the server
+ * answers (any IP address, any *.localhost, a domain's names) are made on demand and at most
+ * MAX_OTHER_PROVIDERS of them kept, the one used longest ago dropped first.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -17,6 +20,8 @@ import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-prov
 import { checkCredentials, findAccount } from './accounts.ts';
 import { PAGE_MESSAGES, pageLanguage, type PageLanguage } from './messages.ts';
 import { memoryStore } from './store.ts';
+import { type JWTPayload, jwtVerify, createLocalJWKSet } from 'jose';
+import { PassThrough } from 'node:stream';
 import { attemptKeys, createThrottle, type ThrottleOptions } from './throttle.ts';
 import {
   errorPage,
@@ -28,6 +33,12 @@ import {
   STYLESHEET,
   STYLESHEET_PATH,
 } from './pages.ts';
+
+/**
+ * Providers kept for names besides the loopback ones and those configured (see above). A sign-in
+ * under a dropped one is lost, and its tokens are refused until the name makes a provider again.
+ */
+export const MAX_OTHER_PROVIDERS = 16;
 
 export { OIDC_PREFIX } from './paths.ts';
 import { OIDC_PREFIX } from './paths.ts';
@@ -59,7 +70,15 @@ export interface EmbeddedProvider {
   readonly publicKeys: { keys: JWK[] };
   /** Answers a request whose path starts with /oidc; `origin` is the one the request came to. */
   handle(req: IncomingMessage, res: ServerResponse, origin: string): Promise<void>;
+  /**
+   * Whether an access token (its verified claims) no longer holds: revoked itself, its grant revoked
+   * (the refresh token revoked at sign-out, a session ended), or its member signed out everywhere since.
+   */
+  isRevoked(claims: Record<string, unknown>): boolean;
 }
+
+/** Where the app ends every session of the member, on every device: POST with the member's access token. */
+export const SIGN_OUT_EVERYWHERE_PATH = `${OIDC_PREFIX}/session/everywhere`;
 
 const PAGE_POLICY = [
   "default-src 'none'",
@@ -98,6 +117,21 @@ function sendHtml(res: ServerResponse, status: number, html: string, headers: Re
 
 const pause = (ms: number) => new Promise((resume) => setTimeout(resume, ms));
 
+/** A request body of at most 8 KB (a revocation's form: a token and a few names); past it the connection is dropped. */
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > 8192) req.destroy(new Error('The body is too large'));
+      else chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
 /** A form body, at most 4 KB: the sign-in form has two short fields. */
 function readForm(req: IncomingMessage): Promise<URLSearchParams> {
   return new Promise((resolve, reject) => {
@@ -122,13 +156,52 @@ export async function createEmbeddedProvider(port: number, options: IdentityProv
   const signing = { ...(await exportJWK(privateKey)), kid, alg: 'ES256', use: 'sig' };
   const publicKeys = { keys: [{ ...(await exportJWK(publicKey)), kid, alg: 'ES256', use: 'sig' }] };
   const cookieKeys = [randomBytes(32).toString('base64url')];
-  const hostNames = new Set(['127.0.0.1', 'localhost']);
+  const hostNames = new Set(['127.0.0.1', 'localhost', '[::1]']);
   options.hosts?.forEach((host) => {
     hostNames.add(host);
   });
   const providers = new Map<string, Provider>();
+  // The providers of other names, the one used last at the end: each costs some 50 kB, and any
+  // IP address or *.localhost name would otherwise make one more for good.
+  const others = new Map<string, Provider>();
   const adapter = memoryStore();
   const throttle = createThrottle(options.signInThrottle);
+  const verifyKeys = createLocalJWKSet(publicKeys);
+
+  // What no longer holds, each kept as long as a token it concerns may still be presented (an
+  // access token's lifetime): a revoked token by its jti, a revoked grant by its id (every token of
+  // it), and the members signed out everywhere, with the second before which their tokens end.
+  const revokedTokens = new Map<string, number>();
+  const revokedGrants = new Map<string, number>();
+  const signedOutAt = new Map<string, { before: number; until: number }>();
+  const forgetPast = () => {
+    const now = Date.now();
+    for (const table of [revokedTokens, revokedGrants]) for (const [key, until] of table) if (until <= now) table.delete(key);
+    for (const [key, { until }] of signedOutAt) if (until <= now) signedOutAt.delete(key);
+  };
+  const keepFor = () => Date.now() + accessTokenTtl * 1000;
+  const revokeGrant = (grantId: string) => {
+    forgetPast();
+    revokedGrants.set(grantId, keepFor());
+  };
+  const isRevoked = (claims: Record<string, unknown>) => {
+    const { jti, gid, sub, iat } = claims;
+    if (typeof jti === 'string' && revokedTokens.has(jti)) return true;
+    if (typeof gid === 'string' && revokedGrants.has(gid)) return true;
+    const out = typeof sub === 'string' ? signedOutAt.get(sub) : undefined;
+    // Strictly before: a sign-in again within the same second must hold. The tokens of that second
+    // before the sign-out are ended through their grants, all revoked with it.
+    return out !== undefined && (typeof iat !== 'number' || iat < out.before);
+  };
+  /** The claims of an access token this provider issued and that still holds, else null. */
+  const liveToken = async (token: string): Promise<JWTPayload | null> => {
+    try {
+      const { payload } = await jwtVerify(token, verifyKeys, { typ: 'at+jwt' });
+      return isRevoked(payload) ? null : payload;
+    } catch {
+      return null;
+    }
+  };
 
   const audienceFor = (origin: string) => `${origin}/api`;
   const issuerFor = (origin: string) => `${origin}${OIDC_PREFIX}`;
@@ -136,7 +209,8 @@ export async function createEmbeddedProvider(port: number, options: IdentityProv
   function configuration(origin: string): Configuration {
     const audience = audienceFor(origin);
     return {
-      adapter,
+      // Codes, refresh tokens and sessions are this issuer's only (./store.ts).
+      adapter: adapter.forIssuer(issuerFor(origin)),
       clients: [
         {
           client_id: CLIENT_ID,
@@ -199,7 +273,9 @@ export async function createEmbeddedProvider(port: number, options: IdentityProv
       async extraTokenClaims(_ctx, token) {
         const accountId = (token as { accountId?: unknown }).accountId;
         const account = typeof accountId === 'string' ? findAccount(accountId) : undefined;
-        return account ? { roles: [...account.roles] } : undefined;
+        // `gid`: the grant the token comes from, so that revoking the grant (a sign-out) ends it too.
+        const grantId = (token as { grantId?: unknown }).grantId;
+        return account ? { roles: [...account.roles], ...(typeof grantId === 'string' ? { gid: grantId } : {}) } : undefined;
       },
       // A refresh token with every sign-in, so the app renews without sending the member back to this page.
       issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
@@ -268,11 +344,18 @@ export async function createEmbeddedProvider(port: number, options: IdentityProv
 
   function providerFor(origin: string): Provider | null {
     const url = new URL(origin);
-    const known = hostNames.has(url.hostname) || options.allowHost?.(url.hostname) === true;
+    const kept = hostNames.has(url.hostname);
+    const known = kept || options.allowHost?.(url.hostname) === true;
     if (!known || Number(url.port) !== port) return null;
-    let provider = providers.get(origin);
+    const table = kept ? providers : others;
+    let provider = table.get(origin);
+    if (provider && !kept) {
+      others.delete(origin);
+      others.set(origin, provider);
+    }
     if (!provider) {
       provider = new Provider(issuerFor(origin), configuration(origin));
+      provider.on('grant.revoked', (_ctx: unknown, grantId: string) => revokeGrant(grantId));
       // Every page of the provider gets the same strict policy as its sign-in page.
       provider.use(async (ctx, next) => {
         await next();
@@ -280,7 +363,8 @@ export async function createEmbeddedProvider(port: number, options: IdentityProv
         const own = (ctx.state as { pagePolicy?: string }).pagePolicy;
         if (own) ctx.set('content-security-policy', own);
       });
-      providers.set(origin, provider);
+      table.set(origin, provider);
+      if (others.size > MAX_OTHER_PROVIDERS) others.delete(others.keys().next().value!);
     }
     return provider;
   }
@@ -330,14 +414,40 @@ export async function createEmbeddedProvider(port: number, options: IdentityProv
     sendHtml(res, 405, errorPage(language, m.notAllowedTitle, m.notAllowedDetail, '/'));
   }
 
+  /**
+   * Ends every session of the member whose access token this is, on every device: their sessions,
+   * grants, codes and refresh tokens are removed, and every access token issued to them until now
+   * is refused by the API (401). The request must carry the token itself (a page of another site
+   * cannot add it).
+   */
+  async function signOutEverywhere(req: IncomingMessage, res: ServerResponse) {
+    const answer = (status: number, body?: object) => {
+      res.writeHead(status, { 'cache-control': 'no-store', 'content-type': 'application/json' });
+      res.end(body ? JSON.stringify(body) : undefined);
+    };
+    if (req.method !== 'POST') return answer(405, { error: 'invalid_request', error_description: 'POST only' });
+    const token = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/i.exec(req.headers.authorization ?? '')?.[1];
+    const claims = token ? await liveToken(token) : null;
+    if (!claims || typeof claims.sub !== 'string') {
+      res.setHeader('www-authenticate', 'Bearer realm="circle", error="invalid_token"');
+      return answer(401, { error: 'invalid_token', error_description: 'Send the access token of the member to sign out' });
+    }
+    forgetPast();
+    signedOutAt.set(claims.sub, { before: Math.floor(Date.now() / 1000), until: keepFor() });
+    for (const grantId of adapter.removeAccount(claims.sub)) revokeGrant(grantId);
+    res.writeHead(204, { 'cache-control': 'no-store' });
+    res.end();
+  }
+
   return {
     issuerFor,
     audienceFor,
     audienceOfIssuer(issuer) {
-      for (const [origin, provider] of providers) if (provider.issuer === issuer) return audienceFor(origin);
+      for (const [origin, provider] of [...providers, ...others]) if (provider.issuer === issuer) return audienceFor(origin);
       return null;
     },
     publicKeys,
+    isRevoked,
     async handle(req, res, origin) {
       const provider = providerFor(origin);
       // Stryker disable next-line StringLiteral: a server request always has a url
@@ -367,6 +477,35 @@ export async function createEmbeddedProvider(port: number, options: IdentityProv
           if (!res.headersSent) sendHtml(res, 400, errorPage(language, m.expiredTitle, m.expiredDetail, '/'));
         }
         return;
+      }
+      if (url.pathname === SIGN_OUT_EVERYWHERE_PATH) {
+        await signOutEverywhere(req, res);
+        return;
+      }
+      if (url.pathname === `${OIDC_PREFIX}/token/revocation` && req.method === 'POST') {
+        // oidc-provider cannot revoke the API's JWT access tokens (it keeps no record of them): this
+        // server notes their jti instead. Any other token goes on to it, the body given again.
+        const body = await readBody(req);
+        const form = new URLSearchParams(body.toString('utf8'));
+        const claims = await liveToken(form.get('token') ?? '');
+        if (claims && claims.client_id === form.get('client_id') && typeof claims.jti === 'string') {
+          forgetPast();
+          revokedTokens.set(claims.jti, keepFor());
+          res.writeHead(200, { 'cache-control': 'no-store', 'content-length': '0' });
+          res.end();
+          return;
+        }
+        const replay = Object.assign(new PassThrough(), {
+          headers: req.headers,
+          rawHeaders: req.rawHeaders,
+          method: req.method,
+          url: req.url,
+          httpVersion: req.httpVersion,
+          socket: req.socket,
+          connection: req.socket,
+        });
+        replay.end(body);
+        req = replay as unknown as IncomingMessage;
       }
       // oidc-provider finds its mount path from originalUrl, as it would under Express.
       (req as IncomingMessage & { originalUrl?: string }).originalUrl = req.url;

@@ -15,12 +15,28 @@ describe('the provider’s memory store', () => {
     await sessions.upsert('1', { accountId: 'ada' }, 0);
     expect(await sessions.find('1')).toEqual({ accountId: 'ada' });
     expect(await grants.find('1')).toBeUndefined();
-    // Another adapter of the same model sees the same records: the providers of every origin share them.
+    // Another adapter of the same model (and issuer) sees the same records.
     expect(await store('Session').find('1')).toEqual({ accountId: 'ada' });
     await sessions.upsert('1', { accountId: 'grace' }, 0);
     expect(await sessions.find('1')).toEqual({ accountId: 'grace' });
     await sessions.destroy('1');
     expect(await sessions.find('1')).toBeUndefined();
+  });
+
+  it("keeps each issuer's records apart, and removes a member's records of every issuer at once", async () => {
+    const store = memoryStore();
+    const here = store.forIssuer('http://127.0.0.1:8080/oidc');
+    const there = store.forIssuer('http://localhost:8080/oidc');
+    await here('RefreshToken').upsert('r1', { accountId: 'ada', grantId: 'g1' }, 0);
+    await here('Grant').upsert('g1', { accountId: 'ada' }, 0);
+    await there('Grant').upsert('g2', { accountId: 'ada' }, 0);
+    await there('Grant').upsert('g3', { accountId: 'grace' }, 0);
+    expect(await there('RefreshToken').find('r1')).toBeUndefined();
+    expect(await store('RefreshToken').find('r1')).toBeUndefined();
+    expect(await here('RefreshToken').find('r1')).toEqual({ accountId: 'ada', grantId: 'g1' });
+    expect(store.removeAccount('ada').sort()).toEqual(['g1', 'g2']);
+    expect([await here('RefreshToken').find('r1'), await there('Grant').find('g2')]).toEqual([undefined, undefined]);
+    expect(await there('Grant').find('g3')).toEqual({ accountId: 'grace' });
   });
 
   it('a record expires after the seconds the provider gives, and is removed when read then', async () => {

@@ -29,7 +29,11 @@ export const DEFAULT_THROTTLE: ThrottleOptions = {
   windowMs: 15 * 60_000,
 };
 
-/** Past this many keys, the oldest are forgotten: a flood of names must not fill the memory. */
+/**
+ * Past this many keys, the oldest that are not locked are forgotten: a flood of names must not fill
+ * the memory, and must not unlock an account either. Only locked keys outgrow it; each took
+ * `lockAfter` failures, and is forgotten once its lock and its window have passed.
+ */
 const MAX_KEYS = 10_000;
 
 interface Record {
@@ -83,7 +87,12 @@ export function createThrottle(options: Partial<ThrottleOptions> = {}, now: () =
         records.set(key, record);
         most = Math.max(most, record.failures.length);
       }
-      while (records.size > MAX_KEYS) records.delete(records.keys().next().value!);
+      if (records.size > MAX_KEYS) {
+        for (const [key, record] of records) {
+          if (records.size <= MAX_KEYS) break;
+          if (record.lockedUntil <= now()) records.delete(key);
+        }
+      }
       const slowed = most - o.freeFailures;
       return slowed <= 0 ? 0 : Math.min(o.maxDelayMs, o.baseDelayMs * 2 ** (slowed - 1));
     },

@@ -1,5 +1,16 @@
 // @vitest-environment node
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -30,6 +41,24 @@ describe('fileStore: the file --persist keeps', () => {
     writeFileSync(join(dir, '.db.json.tmp'), 'torn', { mode: 0o666 });
     store.write('{"a": 1}');
     expect(statSync(target).mode & 0o777).toBe(0o600);
+  });
+
+  it('makes an existing file 0600 at start, before any change', () => {
+    writeFileSync(target, '{}', { mode: 0o644 });
+    fileStore(target);
+    expect(statSync(target).mode & 0o777).toBe(0o600);
+  });
+
+  it('never writes through a link planted at its temporary name: the link is replaced, its target left alone', () => {
+    const store = fileStore(target);
+    const elsewhere = join(dir, 'elsewhere.txt');
+    writeFileSync(elsewhere, 'untouched', { mode: 0o644 });
+    symlinkSync(elsewhere, join(dir, '.db.json.tmp'));
+    store.write('{"a": 1}');
+    expect(readFileSync(elsewhere, 'utf8')).toBe('untouched');
+    expect(statSync(elsewhere).mode & 0o777).toBe(0o644);
+    expect(readFileSync(target, 'utf8')).toBe('{"a": 1}');
+    expect(lstatSync(target).isSymbolicLink()).toBe(false);
   });
 
   it('reads null while there is no file, and then exactly the text last written', () => {

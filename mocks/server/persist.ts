@@ -5,7 +5,20 @@
  * A crash at any moment (even `kill -9`, even of the machine) leaves either the previous file or
  * the new one, never a torn one, and every change a client saw acknowledged is on the disk.
  */
-import { closeSync, existsSync, fchmodSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  existsSync,
+  fchmodSync,
+  fsyncSync,
+  lstatSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ConfigError } from '../api/index.ts';
 
@@ -25,6 +38,9 @@ export function fileStore(file: string): FileStore {
   const temporary = join(dir, `.${basename(path)}.tmp`);
   if (!existsSync(dir)) throw new ConfigError(`${file}: the directory ${dir} does not exist`);
   rmSync(temporary, { force: true });
+  // A file an older run (or another tool) left readable by others is the owner's alone from the
+  // start, not only from the first change. A symbolic link is left as it is: its mode is not its own.
+  if (existsSync(path) && !lstatSync(path).isSymbolicLink()) chmodSync(path, 0o600);
 
   return {
     path,
@@ -37,9 +53,11 @@ export function fileStore(file: string): FileStore {
       }
     },
     write(text) {
-      // The members' e-mails and avatars: readable by the user who runs the mock only. The mode is
-      // set again on the open file, as a temporary file left by an older run keeps its own.
-      const fd = openSync(temporary, 'w', 0o600);
+      // The members' e-mails and avatars: readable by the user who runs the mock only. The name is
+      // cleared and the file made new (O_EXCL), never opened through a link (O_NOFOLLOW): a link
+      // planted under the temporary name would otherwise have the data written where it points.
+      rmSync(temporary, { force: true });
+      const fd = openSync(temporary, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
       try {
         fchmodSync(fd, 0o600);
         writeFileSync(fd, text);

@@ -12,7 +12,7 @@ import { createContract } from '../api/index.ts';
 import { formatDataFile, parseDataFile } from './data-file.ts';
 import { SEED, type DataSet } from '../api/index.ts';
 import { ConfigError, errorBody } from '../api/index.ts';
-import { CONTROL_PREFIX } from '../api/index.ts';
+import { CLIENT_HEADER, CONTROL_PREFIX, type RateLimitOptions, refuseCrossSite } from '../api/index.ts';
 import { createMockBackend } from '../api/index.ts';
 import { SpecError } from '../../openapi-kit/index.ts';
 import { OIDC_PREFIX } from '../oidc/index.ts';
@@ -65,6 +65,10 @@ export interface ServerOptions {
   headersTimeoutMs?: number;
   /** Connections open at once at most (default 256); a connection past them is closed at once. */
   maxConnections?: number;
+  /** Connections open at once from one client address at most (default 64); one past them is closed at once. */
+  maxConnectionsPerClient?: number;
+  /** How many push subscriptions one client (address) may store without a bearer token (mocks/api/rate.ts); tests make it smaller. */
+  subscriptionCreates?: RateLimitOptions;
   /** How the embedded provider slows and then refuses failed sign-ins (mocks/oidc/throttle.ts); tests make it quicker. */
   signInThrottle?: IdentityProviderOptions['signInThrottle'];
 }
@@ -87,6 +91,8 @@ const API_PREFIX = '/api/';
 /** The defaults of ServerOptions' limits (docs/security.md). */
 export const HEADERS_TIMEOUT_MS = 10_000;
 export const MAX_CONNECTIONS = 256;
+/** A quarter of them: one client cannot take every connection (a browser opens six per host). */
+export const MAX_CONNECTIONS_PER_CLIENT = 64;
 /** A whole request, body included, must have arrived within this; an avatar of 2 MB takes a fraction of it. */
 const REQUEST_TIMEOUT_MS = 60_000;
 /** Past this many bytes of a body it has refused, the server stops reading and closes the connection. */
@@ -173,6 +179,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     scenario,
     journalSize: options.journalSize ?? 100,
     trustedHosts: allowedHosts,
+    ...(options.subscriptionCreates ? { subscriptionCreates: options.subscriptionCreates } : {}),
   });
   const { db, journal, handlers } = backend;
   if (current !== initial) await db.load(current);
@@ -204,6 +211,25 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   };
   if (options.distDir) deploy(options.distDir);
 
+  /**
+   * Another site's change refused from the request's head alone (mocks/api/handlers/gate.ts), so
+   * that its body is never read, nor asked for with 100 Continue; null for any other request.
+   */
+  function crossSiteRefusal(req: IncomingMessage, origin: string, pathname: string): Response | null {
+    if (!pathname.startsWith(API_PREFIX)) return null;
+    // Stryker disable next-line StringLiteral: a request the HTTP server hands over always has its method
+    const method = req.method ?? 'GET';
+    const operation = contract.spec.match(method, pathname.slice(API_PREFIX.length - 1));
+    if (!operation) return null;
+    try {
+      refuseCrossSite(new Request(new URL(req.url!, origin), { method, headers: req.headers as Record<string, string> }), operation);
+      return null;
+    } catch (refusal) {
+      if (refusal instanceof Response) return refusal;
+      throw refusal;
+    }
+  }
+
   async function answerMock(req: IncomingMessage, res: ServerResponse, origin: string, pathname: string) {
     const arrived = Date.now();
     const started = performance.now();
@@ -219,7 +245,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         duration: Math.round((performance.now() - started) * 10) / 10,
       });
     };
-    const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await readBody(req, maxBody);
+    const refused = crossSiteRefusal(req, origin, pathname);
+    const body = refused || req.method === 'GET' || req.method === 'HEAD' ? undefined : await readBody(req, maxBody);
     // Every answer leaves through here, so strict mode judges each one before the client sees it.
     const send = async (status: number, out: Record<string, string>, payload: Buffer) => {
       if (checker && api) {
@@ -229,7 +256,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
           // Stryker disable next-line StringLiteral: as above
           url: req.url ?? '/',
           requestHeaders: req.headers,
-          requestBody: body === 'too-large' ? null : (body ?? new Uint8Array(0)),
+          requestBody: body === 'too-large' || refused ? null : (body ?? new Uint8Array(0)),
           status,
           responseHeaders: out,
           responseBody: payload,
@@ -241,14 +268,26 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       res.end(payload);
       record(status);
     };
+    if (refused) {
+      const payload = Buffer.from(await refused.arrayBuffer());
+      // Asked to confirm before the body is sent (Expect: 100-continue), the client sends none:
+      // the connection closes after the answer. Otherwise the body, unread, is let through and dropped.
+      const asked = /100-continue/i.test(req.headers.expect ?? '');
+      const out = { ...headers, 'content-type': 'application/json', 'cache-control': 'no-store', 'content-length': String(payload.length) };
+      await send(refused.status, asked ? { ...out, connection: 'close' } : out, payload);
+      if (!asked) void readBody(req, 0).catch(() => undefined);
+      return;
+    }
     if (body === 'too-large') {
       const tooLarge = Buffer.from(JSON.stringify(errorBody(413, 'The request body is too large')));
       await send(413, { ...headers, 'content-type': 'application/json', connection: 'close' }, tooLarge);
       return;
     }
+    // The client's address comes from the connection, never from the request's own headers.
+    const { [CLIENT_HEADER]: _claimed, ...sent } = req.headers;
     const request = new Request(new URL(req.url!, origin), {
       method: req.method,
-      headers: req.headers as Record<string, string>,
+      headers: { ...(sent as Record<string, string>), [CLIENT_HEADER]: req.socket.remoteAddress ?? '' },
       body: body && body.length > 0 ? new Uint8Array(body) : undefined,
     });
     const response = await getResponse(handlers, request);
@@ -321,11 +360,8 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         }
       }
       const origin = `http://${req.headers.host ?? `${host}:${port}`}`;
-      let pathname: string;
-      try {
-        // Stryker disable next-line StringLiteral: a request the HTTP server hands over always has its URL
-        pathname = new URL(req.url ?? '/', origin).pathname;
-      } catch {
+      const pathname = originFormPath(req.url, origin);
+      if (pathname === null) {
         res.writeHead(400, { ...headers, 'content-type': 'application/json' });
         res.end(JSON.stringify(errorBody(400, 'The URL is malformed')));
         return;
@@ -356,8 +392,39 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
       });
     },
   );
+  // Node answers 100 Continue by itself unless told otherwise: another site's change is refused
+  // without it, so that a large body is never sent for nothing.
+  server.on('checkContinue', (req, res) => {
+    let refused = false;
+    try {
+      const origin = `http://${req.headers.host ?? `${host}:${port}`}`;
+      refused = crossSiteRefusal(req, origin, new URL(req.url ?? '', origin).pathname) !== null;
+    } catch {
+      // A URL or Host that makes no URL: the request handler answers it (400), body or not.
+    }
+    if (!refused) res.writeContinue();
+    server.emit('request', req, res);
+  });
   server.keepAliveTimeout = 5000;
   server.maxConnections = options.maxConnections ?? MAX_CONNECTIONS;
+  const perClient = options.maxConnectionsPerClient ?? MAX_CONNECTIONS_PER_CLIENT;
+  // Open connections per client address. A connection past the server's own limit never gets here
+  // (Node closes it first), so only accepted ones are counted.
+  const clients = new Map<string, number>();
+  server.on('connection', (socket) => {
+    const client = socket.remoteAddress ?? '';
+    const open = (clients.get(client) ?? 0) + 1;
+    if (open > perClient) {
+      socket.destroy();
+      return;
+    }
+    clients.set(client, open);
+    socket.once('close', () => {
+      const left = clients.get(client)! - 1;
+      if (left === 0) clients.delete(client);
+      else clients.set(client, left);
+    });
+  });
 
   await new Promise<void>((ready, fail) => {
     server.once('error', fail);
@@ -370,7 +437,9 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   // Loaded only now: oidc-provider warns on some Node lines as it loads, which must not come before a usage error.
   const { createEmbeddedProvider } = await import('../oidc/index.ts');
   provider = await createEmbeddedProvider(address.port, {
-    hosts: [host],
+    // The names given one by one keep their provider; a domain's names (`.example.org`) and any
+    // IP address or *.localhost share a bounded set of them (mocks/oidc/provider.ts).
+    hosts: allowedHosts.filter((name) => !name.startsWith('.')).map((name) => name.toLowerCase()),
     allowHost: (name) => hostAllowed(name, allowedHosts),
     ...(options.signInThrottle ? { signInThrottle: options.signInThrottle } : {}),
     ...(options.accessTokenTtl ? { accessTokenTtl: options.accessTokenTtl } : {}),
@@ -395,6 +464,19 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         server.close(() => done());
       }),
   };
+}
+
+/**
+ * The path of a request-target in origin form (`/path?query`), or null for any other form. The
+ * URL's host must come from `Host` alone: `//evil.example/x`, `/\\evil.example/x` (a URL parser
+ * reads the backslash as a slash) and the absolute form `http://evil.example/x` (this is no proxy)
+ * would otherwise name another host, and the cross-site check would compare `Origin` with that.
+ */
+export function originFormPath(target: string | undefined, origin: string): string | null {
+  if (target === undefined || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) return null;
+  const url = URL.parse(target, origin);
+  if (url === null || url.origin !== new URL(origin).origin) return null;
+  return url.pathname;
 }
 
 function parseJson(text: string, file: string): unknown {

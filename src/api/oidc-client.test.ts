@@ -422,6 +422,23 @@ describe('signing out', () => {
     expect(toProvider()).toEqual([]);
   });
 
+  it('everywhere: posts the access token to the provider; true once it ended every session, false when it has no such endpoint', async () => {
+    const { settings } = provider();
+    const calls: Array<[string, RequestInit | undefined]> = [];
+    vi.stubGlobal('fetch', async (input: string | URL, init?: RequestInit) => {
+      calls.push([String(input), init]);
+      return new Response(null, { status: calls.length === 1 ? 204 : 404 });
+    });
+    expect(await oidc.signOutEverywhere(settings, stored())).toBe(true);
+    expect(await oidc.signOutEverywhere(settings, stored())).toBe(false);
+    const [url, init] = calls[0]!;
+    expect([url, init?.method, new Headers(init?.headers).get('authorization')]).toEqual([
+      `${APP}/oidc/session/everywhere`,
+      'POST',
+      `Bearer ${stored().accessToken}`,
+    ]);
+  });
+
   it("goes through the provider's sign-out page back to the app's home", async () => {
     const { settings } = provider();
     const url = await oidc.signOutUrl(settings, stored(), 'de');

@@ -202,6 +202,19 @@ export async function revoke(settings: OidcSettings, session: StoredSession): Pr
   await oauth.processRevocationResponse(response);
 }
 
+/**
+ * Ends every session of the member on every device, at the embedded provider's
+ * `POST <issuer>/session/everywhere` with the member's access token. False when the provider
+ * refused or has no such endpoint (another provider): then only this device signs out.
+ */
+export async function signOutEverywhere(settings: OidcSettings, session: StoredSession): Promise<boolean> {
+  const response = await fetch(`${issuerUrl(settings).href.replace(/\/$/, '')}/session/everywhere`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${session.accessToken}` },
+  });
+  return response.ok;
+}
+
 /** The provider's sign-out page, coming back to the app's home; null when it has none. */
 export async function signOutUrl(settings: OidcSettings, session: StoredSession, uiLocales: string): Promise<URL | null> {
   const server = await discover(settings);

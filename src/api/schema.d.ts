@@ -330,13 +330,17 @@ export interface paths {
         };
         /**
          * List push subscriptions
-         * @description Every stored subscription, or those whose fields equal the filters given. A filter on a field no subscription has matches none; a filter value that breaks its schema, or one given twice, answers 400.
+         * @description Every stored subscription, or those whose fields equal the filters given. A filter on a field no subscription has matches none; a filter value that breaks its schema, or one given twice, answers 400. Needs an admin (a member is refused with 403), as the endpoints and keys are the devices'.
          */
         get: operations["listSubscriptions"];
         put?: never;
         /**
          * Store a push subscription
-         * @description Without an `id` the next numeric id is generated. At most 100 subscriptions exist.
+         * @description Without an `id` the next numeric id is generated. At most 100 subscriptions exist. The
+         *     answer's `Subscription-Key` header is the secret that removes this subscription, given
+         *     this once. A request with a bearer token stores the subscription as that member's (401 for
+         *     a token that is not valid). Without one, a client (its network address) may store 10 in a
+         *     burst, then one a minute: past that, 429 with `Retry-After`.
          */
         post: operations["createSubscription"];
         delete?: never;
@@ -369,7 +373,7 @@ export interface paths {
         };
         /**
          * Read a push subscription
-         * @description The subscription with this id; 404 when there is none.
+         * @description The subscription with this id; 404 when there is none. Needs an admin (a member is refused with 403).
          */
         get: operations["getSubscription"];
         /**
@@ -380,7 +384,10 @@ export interface paths {
         post?: never;
         /**
          * Delete a push subscription
-         * @description Removes the subscription with this id; 404 when there is none.
+         * @description Removes the subscription with this id; 404 when there is none. Only its own device (the
+         *     `Subscription-Key` its create answered), the member whose bearer token stored it, or an
+         *     admin may: anyone else gets 403 (`SubscriptionNotYours`), and a bearer token that is not
+         *     valid 401. A `Subscription-Key` that is no key (not 43 base64url characters) answers 400.
          */
         delete: operations["deleteSubscription"];
         options?: never;
@@ -866,6 +873,13 @@ export interface components {
         SubscriptionCreated: {
             headers: {
                 Location: components["headers"]["Location"];
+                /**
+                 * @description The secret that removes this subscription (send it back in `Subscription-Key` with
+                 *     `DELETE /subscription/{id}`), 32 random bytes in unpadded base64url. It is answered
+                 *     only here: keep it.
+                 * @example 3q2-7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA
+                 */
+                "Subscription-Key": string;
                 [name: string]: unknown;
             };
             content: {
@@ -948,6 +962,36 @@ export interface components {
          */
         AdminOnly: {
             headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The request proves no right to remove this subscription: no `Subscription-Key`, or not
+         *     the one its create answered, and no bearer token of the member who stored it or of an
+         *     admin. A request without a bearer token sent from another site is refused with 403 as well.
+         */
+        SubscriptionNotYours: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description This client stored too many push subscriptions without a bearer token in a short time.
+         *     `Retry-After` says how many seconds until it may store another.
+         */
+        TooManyRequests: {
+            headers: {
+                /**
+                 * @description Seconds until the next create is accepted.
+                 * @example 60
+                 */
+                "Retry-After": string;
                 [name: string]: unknown;
             };
             content: {
@@ -1108,6 +1152,8 @@ export interface components {
         FilterCode: string;
         /** @description Only the subscription with this push endpoint. */
         FilterEndpoint: string;
+        /** @description The secret the subscription's create answered in its `Subscription-Key` header. */
+        SubscriptionKey: string;
         /** @description Only notifications of this level. */
         FilterLevel: components["schemas"]["NotificationLevel"];
         /** @description Only read (`true`) or unread (`false`) notifications. */
@@ -1823,6 +1869,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminOnly"];
         };
     };
     createSubscription: {
@@ -1845,11 +1893,13 @@ export interface operations {
         responses: {
             201: components["responses"]["SubscriptionCreated"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             403: components["responses"]["CrossSiteRefused"];
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["Unprocessable"];
+            429: components["responses"]["TooManyRequests"];
         };
     };
     getSubscription: {
@@ -1885,6 +1935,8 @@ export interface operations {
                     "application/json": components["schemas"]["Subscription"];
                 };
             };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["AdminOnly"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -1941,6 +1993,8 @@ export interface operations {
                  *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
+                /** @description The secret the subscription's create answered in its `Subscription-Key` header. */
+                "Subscription-Key"?: components["parameters"]["SubscriptionKey"];
             };
             path: {
                 /**
@@ -1960,7 +2014,9 @@ export interface operations {
                 };
                 content?: never;
             };
-            403: components["responses"]["CrossSiteRefused"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["SubscriptionNotYours"];
             404: components["responses"]["NotFound"];
         };
     };

@@ -10,3 +10,8 @@ export const INSTALLED_KEY = 'app.installed';
  * with the rest of the member's data at sign-out (state/profile/read.ts resetProfileState).
  */
 export const LAST_PROFILE_KEY = 'profile.last';
+/**
+ * This device's push subscription as the API stored it: endpoint, id and the key that removes it
+ * (only an admin may read subscriptions back). The device's, not the member's: sign-out keeps it.
+ */
+export const PUSH_SUBSCRIPTION_KEY = 'push.subscription';

@@ -19,6 +19,7 @@ export const de: Messages = {
   'nav.admin': 'Verwaltung',
   'nav.signIn': 'Anmelden',
   'nav.signOut': 'Abmelden',
+  'nav.signOutEverywhere': 'Überall abmelden',
   'nav.account': 'Konto: {name}',
   'nav.yourProfile': 'Dein Profil',
   'nav.openMenu': 'Menü öffnen',

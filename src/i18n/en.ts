@@ -29,6 +29,7 @@ export const en = {
   'nav.admin': 'Admin',
   'nav.signIn': 'Sign in',
   'nav.signOut': 'Sign out',
+  'nav.signOutEverywhere': 'Sign out everywhere',
   'nav.account': 'Account: {name}',
   'nav.yourProfile': 'Your profile',
   'nav.openMenu': 'Open menu',

@@ -18,6 +18,7 @@ export const es: Messages = {
   'nav.admin': 'Administración',
   'nav.signIn': 'Iniciar sesión',
   'nav.signOut': 'Cerrar sesión',
+  'nav.signOutEverywhere': 'Cerrar sesión en todos los dispositivos',
   'nav.account': 'Cuenta: {name}',
   'nav.yourProfile': 'Tu perfil',
   'nav.openMenu': 'Abrir menú',

@@ -22,6 +22,7 @@ export const fr: Messages = {
   'nav.admin': 'Administration',
   'nav.signIn': 'Se connecter',
   'nav.signOut': 'Se déconnecter',
+  'nav.signOutEverywhere': 'Se déconnecter partout',
   'nav.account': 'Compte : {name}',
   'nav.yourProfile': 'Votre profil',
   'nav.openMenu': 'Ouvrir le menu',

@@ -21,6 +21,7 @@ export const zhHans: Messages = {
   'nav.admin': '管理',
   'nav.signIn': '登录',
   'nav.signOut': '退出登录',
+  'nav.signOutEverywhere': '在所有设备上退出登录',
   'nav.account': '账户：{name}',
   'nav.yourProfile': '你的个人资料',
   'nav.openMenu': '打开菜单',

@@ -3,13 +3,27 @@ import { config } from '../config/load';
 import { disableNotifications, enableNotifications, notificationsEnabled } from '../state/preference';
 import { PushError, applicationServerKey, subscribeToPush, unsubscribeFromPush } from './push';
 
-const collections = {
-  list: vi.fn<(name: string, query: { endpoint: string }) => Promise<{ id: string }[]>>(),
-  create: vi.fn<(name: string, body: unknown) => Promise<unknown>>(),
-  remove: vi.fn<(name: string, id: string) => Promise<void>>(),
+type Result = { data?: unknown; error?: unknown; response: Response };
+const client = {
+  POST: vi.fn<(path: string, init: { body: unknown }) => Promise<Result>>(),
+  DELETE: vi.fn<(path: string, init: { params: unknown }) => Promise<Result>>(),
 };
-
-vi.mock('../api/instance', () => ({ api: { collections: () => collections } }));
+vi.mock('../api/instance', () => ({ api: { client: () => client } }));
+const KEY = 'k'.repeat(43);
+const answer = (status: number, data?: unknown, headers: Record<string, string> = {}): Result => ({
+  ...(status < 300 ? { data } : { error: data }),
+  response: new Response(null, { status: status === 204 ? 204 : 200, headers }),
+});
+// Response cannot be made with every status (a 404 needs no body): patch `ok` and `status` on one.
+const failed = (status: number, message: string): Result => {
+  const response = new Response(null, { status: 200 });
+  Object.defineProperties(response, { ok: { value: false }, status: { value: status } });
+  return { error: { status, error: 'Error', message }, response };
+};
+/** What the device sent: each store's body, each removal's id and key. */
+const stores = () => client.POST.mock.calls.map(([path, init]) => [path, init.body]);
+const removals = () => client.DELETE.mock.calls.map(([path, init]) => [path, init.params]);
+const kept = () => JSON.parse(localStorage.getItem('push.subscription') ?? 'null') as unknown;
 
 interface FakeSubscription {
   endpoint: string;
@@ -54,9 +68,9 @@ async function rejection(promise: Promise<unknown>): Promise<PushError> {
 }
 
 beforeEach(() => {
-  collections.list.mockReset().mockResolvedValue([]);
-  collections.create.mockReset().mockResolvedValue({});
-  collections.remove.mockReset().mockResolvedValue(undefined);
+  client.POST.mockReset().mockResolvedValue(answer(201, { id: '7' }, { 'subscription-key': KEY }));
+  client.DELETE.mockReset().mockResolvedValue(answer(204));
+  localStorage.removeItem('push.subscription');
   disableNotifications();
 });
 
@@ -113,7 +127,7 @@ describe('subscribeToPush', () => {
     const error = await rejection(subscribeToPush());
     expect(error).toMatchObject({ message: 'Notification permission was not granted', reason: 'denied' });
     expect(manager.subscribe).not.toHaveBeenCalled();
-    expect(collections.create).not.toHaveBeenCalled();
+    expect(client.POST).not.toHaveBeenCalled();
     expect(notificationsEnabled.value).toBe(false);
   });
 
@@ -130,13 +144,11 @@ describe('subscribeToPush', () => {
       userVisibleOnly: true,
       applicationServerKey: applicationServerKey(config().webPushPublicKey),
     });
-    expect(collections.list).toHaveBeenCalledWith('subscription', { endpoint: COMPLETE.endpoint });
-    expect(collections.create).toHaveBeenCalledTimes(1);
-    expect(collections.create).toHaveBeenCalledWith('subscription', {
-      endpoint: COMPLETE.endpoint,
-      expirationTime: 1_700_000_000_000,
-      keys: { p256dh: 'P256', auth: 'AUTH' },
-    });
+    expect(stores()).toEqual([
+      ['/subscription', { endpoint: COMPLETE.endpoint, expirationTime: 1_700_000_000_000, keys: { p256dh: 'P256', auth: 'AUTH' } }],
+    ]);
+    // Only an admin reads subscriptions back: the device keeps the id and the key that removes it.
+    expect(kept()).toEqual({ endpoint: COMPLETE.endpoint, id: '7', key: KEY });
     expect(notificationsEnabled.value).toBe(true);
   });
 
@@ -148,20 +160,36 @@ describe('subscribeToPush', () => {
     await subscribeToPush();
 
     expect(manager.subscribe).not.toHaveBeenCalled();
-    const [, body] = collections.create.mock.calls[0] ?? [];
+    const [, body] = stores()[0] ?? [];
     expect(body).toStrictEqual({ endpoint: COMPLETE.endpoint, expirationTime: null, keys: { p256dh: 'P256', auth: 'AUTH' } });
     expect(notificationsEnabled.value).toBe(true);
   });
 
-  it('does not store a subscription the server already holds, and still turns notifications on', async () => {
+  it('does not store again a subscription this device stored, and still turns notifications on', async () => {
     serviceWorker({ pushManager: pushManager(subscription(COMPLETE)) });
     notifications('granted');
-    collections.list.mockResolvedValue([{ id: 'stored-1' }]);
+    localStorage.setItem('push.subscription', JSON.stringify({ endpoint: COMPLETE.endpoint, id: '3', key: KEY }));
 
     await subscribeToPush();
 
-    expect(collections.create).not.toHaveBeenCalled();
+    expect(client.POST).not.toHaveBeenCalled();
+    expect(kept()).toEqual({ endpoint: COMPLETE.endpoint, id: '3', key: KEY });
     expect(notificationsEnabled.value).toBe(true);
+  });
+
+  it.each([
+    ['another endpoint', { endpoint: 'https://push.example/old', id: '3', key: KEY }],
+    ['no id', { endpoint: COMPLETE.endpoint, key: KEY }],
+    ['no object', 'text'],
+  ])('stores the subscription when what the device kept is for %s', async (_, value) => {
+    serviceWorker({ pushManager: pushManager(subscription(COMPLETE)) });
+    notifications('granted');
+    localStorage.setItem('push.subscription', JSON.stringify(value));
+
+    await subscribeToPush();
+
+    expect(client.POST).toHaveBeenCalledTimes(1);
+    expect(kept()).toEqual({ endpoint: COMPLETE.endpoint, id: '7', key: KEY });
   });
 
   it.each([
@@ -178,8 +206,7 @@ describe('subscribeToPush', () => {
 
     expect(error).toMatchObject({ message: 'The browser returned an incomplete push subscription', reason: 'failed' });
     expect(incomplete.unsubscribe).toHaveBeenCalledTimes(1);
-    expect(collections.list).not.toHaveBeenCalled();
-    expect(collections.create).not.toHaveBeenCalled();
+    expect(client.POST).not.toHaveBeenCalled();
     expect(notificationsEnabled.value).toBe(false);
   });
 });
@@ -198,22 +225,64 @@ describe('unsubscribeFromPush', () => {
     const error = await rejection(unsubscribeFromPush());
     expect(error).toMatchObject({ message: 'Not subscribed to push notifications.', reason: 'not-subscribed' });
     expect(notificationsEnabled.value).toBe(false);
-    expect(collections.list).not.toHaveBeenCalled();
+    expect(client.DELETE).not.toHaveBeenCalled();
   });
 
-  it('unsubscribes, deletes every stored copy of the subscription and turns notifications off', async () => {
+  it('unsubscribes, removes the stored subscription with its key, forgets it and turns notifications off', async () => {
     const current = subscription(COMPLETE);
     serviceWorker({ pushManager: pushManager(current) });
-    collections.list.mockResolvedValue([{ id: 's1' }, { id: 's2' }]);
+    localStorage.setItem('push.subscription', JSON.stringify({ endpoint: COMPLETE.endpoint, id: '3', key: KEY }));
 
     await unsubscribeFromPush();
 
     expect(current.unsubscribe).toHaveBeenCalledTimes(1);
-    expect(collections.list).toHaveBeenCalledWith('subscription', { endpoint: COMPLETE.endpoint });
-    expect(collections.remove.mock.calls).toEqual([
-      ['subscription', 's1'],
-      ['subscription', 's2'],
-    ]);
+    expect(removals()).toEqual([['/subscription/{id}', { path: { id: '3' }, header: { 'Subscription-Key': KEY } }]]);
+    expect(kept()).toBeNull();
+    expect(notificationsEnabled.value).toBe(false);
+  });
+
+  it('takes a subscription the API no longer holds (404) as removed; another failure keeps it and is thrown', async () => {
+    serviceWorker({ pushManager: pushManager(subscription(COMPLETE)) });
+    localStorage.setItem('push.subscription', JSON.stringify({ endpoint: COMPLETE.endpoint, id: '3', key: null }));
+    client.DELETE.mockResolvedValueOnce(failed(404, 'gone'));
+    await unsubscribeFromPush();
+    // Without a key, no Subscription-Key header is sent.
+    expect(removals()).toEqual([['/subscription/{id}', { path: { id: '3' }, header: {} }]]);
+    expect(kept()).toBeNull();
+    expect(notificationsEnabled.value).toBe(false);
+
+    enableNotifications();
+    localStorage.setItem('push.subscription', JSON.stringify({ endpoint: COMPLETE.endpoint, id: '3', key: KEY }));
+    client.DELETE.mockResolvedValueOnce(failed(403, 'not yours'));
+    await expect(unsubscribeFromPush()).rejects.toMatchObject({ name: 'ApiError', status: 403, message: 'not yours' });
+    expect(kept()).toEqual({ endpoint: COMPLETE.endpoint, id: '3', key: KEY });
+    expect(notificationsEnabled.value).toBe(true);
+  });
+
+  it('a refused store (429) stores nothing on the device and leaves notifications off', async () => {
+    disableNotifications();
+    serviceWorker({ pushManager: pushManager(subscription(COMPLETE)) });
+    notifications('granted');
+    client.POST.mockResolvedValueOnce(failed(429, 'Too many push subscriptions stored from this client: try again in 60 s'));
+    await expect(subscribeToPush()).rejects.toMatchObject({ name: 'ApiError', status: 429 });
+    expect(kept()).toBeNull();
+    expect(notificationsEnabled.value).toBe(false);
+  });
+
+  it('keeps a null key when the backend answered none', async () => {
+    disableNotifications();
+    serviceWorker({ pushManager: pushManager(subscription(COMPLETE)) });
+    notifications('granted');
+    client.POST.mockResolvedValueOnce(answer(201, { id: '9' }));
+    await subscribeToPush();
+    expect(kept()).toEqual({ endpoint: COMPLETE.endpoint, id: '9', key: null });
+  });
+
+  it('removes nothing on the API when this device stored nothing for the endpoint', async () => {
+    serviceWorker({ pushManager: pushManager(subscription(COMPLETE)) });
+    localStorage.setItem('push.subscription', JSON.stringify({ endpoint: 'https://push.example/old', id: '3', key: KEY }));
+    await unsubscribeFromPush();
+    expect(client.DELETE).not.toHaveBeenCalled();
     expect(notificationsEnabled.value).toBe(false);
   });
 
@@ -224,12 +293,12 @@ describe('unsubscribeFromPush', () => {
     'keeps the stored subscription and notifications when the browser %s to unsubscribe',
     async (_, unsubscribe) => {
       serviceWorker({ pushManager: pushManager(subscription(COMPLETE, unsubscribe)) });
-      collections.list.mockResolvedValue([{ id: 's1' }]);
+      localStorage.setItem('push.subscription', JSON.stringify({ endpoint: COMPLETE.endpoint, id: '3', key: KEY }));
 
       const error = await rejection(unsubscribeFromPush());
 
       expect(error).toMatchObject({ message: 'Unsubscribe failed!', reason: 'unsubscribe-failed' });
-      expect(collections.remove).not.toHaveBeenCalled();
+      expect(client.DELETE).not.toHaveBeenCalled();
       expect(notificationsEnabled.value).toBe(true);
     },
   );

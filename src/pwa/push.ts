@@ -1,5 +1,9 @@
+import { unwrap } from '../api/client';
 import { api } from '../api/instance';
+import { ApiError } from '../api/errors';
 import { config } from '../config/load';
+import { PUSH_SUBSCRIPTION_KEY } from '../config/storage-keys';
+import { readPersisted, removePersisted, writePersisted } from '../lib/persist';
 import { disableNotifications, enableNotifications } from '../state/preference';
 
 export const NO_SERVICE_WORKER = 'Service workers are disabled or not supported by this browser';
@@ -47,14 +51,17 @@ export async function subscribeToPush(): Promise<void> {
     await subscription.unsubscribe();
     throw new PushError('The browser returned an incomplete push subscription', 'failed');
   }
-  const collections = api.collections();
-  const stored = await collections.list('subscription', { endpoint: json.endpoint });
-  if (stored.length === 0) {
-    await collections.create('subscription', {
-      endpoint: json.endpoint,
-      expirationTime: json.expirationTime ?? null,
-      keys: { p256dh: json.keys.p256dh, auth: json.keys.auth },
+  if (!storedSubscription(json.endpoint)) {
+    const created = await api.client().POST('/subscription', {
+      body: {
+        endpoint: json.endpoint,
+        expirationTime: json.expirationTime ?? null,
+        keys: { p256dh: json.keys.p256dh, auth: json.keys.auth },
+      },
     });
+    const { id } = await unwrap(Promise.resolve(created));
+    // Only an admin reads subscriptions back: the device keeps the id, and the key that removes it.
+    writePersisted(PUSH_SUBSCRIPTION_KEY, { endpoint: json.endpoint, id, key: created.response.headers.get('subscription-key') });
   }
   enableNotifications();
 }
@@ -67,11 +74,31 @@ export async function unsubscribeFromPush(): Promise<void> {
     disableNotifications();
     throw new PushError(NOT_SUBSCRIBED, 'not-subscribed');
   }
-  const collections = api.collections();
-  const stored = await collections.list('subscription', { endpoint: subscription.endpoint });
+  const stored = storedSubscription(subscription.endpoint);
   // Stryker disable next-line ArrowFunction: a rejection read as undefined is as falsy as false, the same refusal
   const ok = await subscription.unsubscribe().catch(() => false);
   if (!ok) throw new PushError(UNSUBSCRIBE_FAILED, 'unsubscribe-failed');
-  for (const record of stored) await collections.remove('subscription', record.id);
+  if (stored) {
+    const { id, key } = stored;
+    await unwrap(
+      api.client().DELETE('/subscription/{id}', { params: { path: { id }, header: key ? { 'Subscription-Key': key } : {} } }),
+    ).catch((error: unknown) => {
+      // Already gone (an admin removed it, or the backend was reset) is as good as removed.
+      if (!(error instanceof ApiError && error.status === 404)) throw error;
+    });
+  }
+  removePersisted(PUSH_SUBSCRIPTION_KEY);
   disableNotifications();
+}
+
+/** What this device stored for `endpoint` (the id and key its create answered), or null. */
+function storedSubscription(endpoint: string): { id: string; key: string | null } | null {
+  return readPersisted(
+    PUSH_SUBSCRIPTION_KEY,
+    (raw) => {
+      const { endpoint: at, id, key } = (raw ?? {}) as Record<string, unknown>;
+      return at === endpoint && typeof id === 'string' ? { id, key: typeof key === 'string' ? key : null } : null;
+    },
+    null,
+  );
 }

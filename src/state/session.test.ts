@@ -6,6 +6,7 @@ const oidc = vi.hoisted(() => ({
   renewSession: vi.fn(),
   completeSignIn: vi.fn(),
   revoke: vi.fn(async () => undefined),
+  signOutEverywhere: vi.fn(async () => true),
   signOutUrl: vi.fn(async () => new URL('https://app.example/oidc/session/end?x=1')),
   signInUrl: vi.fn(async () => new URL('https://app.example/oidc/auth?x=1')),
 }));
@@ -538,6 +539,39 @@ describe('the session model', () => {
     expect(auth.isLoggedIn.value).toBe(false);
     expect(oidc.revoke).toHaveBeenCalledWith(expect.anything(), expect.objectContaining({ refreshToken: 'refresh-1' }));
     expect(location.assign).toHaveBeenCalledWith('https://app.example/oidc/session/end?x=1');
+  });
+
+  it('sign-out everywhere: the provider ends every session of the member, and there is nothing left to end on its page', async () => {
+    const { store, auth, model } = await fresh();
+    await store.writeSession(session());
+    await model.restoreSession();
+    oidc.signOutEverywhere.mockClear().mockResolvedValueOnce(true);
+    oidc.revoke.mockClear();
+    vi.mocked(location.assign).mockClear();
+    await model.endSession(true);
+    expect(oidc.signOutEverywhere).toHaveBeenCalledWith(expect.anything(), expect.objectContaining({ accessToken: 'access-1' }));
+    expect(await store.readSession()).toBeNull();
+    expect(auth.isLoggedIn.value).toBe(false);
+    expect(oidc.revoke).not.toHaveBeenCalled();
+    expect(location.assign).not.toHaveBeenCalled();
+  });
+
+  it('sign-out everywhere refused (another provider, a token no longer valid): this device signs out as usual', async () => {
+    const { store, model } = await fresh();
+    await store.writeSession(session());
+    await model.restoreSession();
+    oidc.signOutEverywhere.mockClear().mockResolvedValueOnce(false);
+    oidc.revoke.mockClear();
+    await model.endSession(true);
+    expect(oidc.signOutEverywhere).toHaveBeenCalledTimes(1);
+    expect(oidc.revoke).toHaveBeenCalledTimes(1);
+    expect(location.assign).toHaveBeenCalledWith('https://app.example/oidc/session/end?x=1');
+    // A plain sign-out does not ask for every device.
+    oidc.signOutEverywhere.mockClear();
+    await store.writeSession(session());
+    await model.restoreSession();
+    await model.endSession();
+    expect(oidc.signOutEverywhere).not.toHaveBeenCalled();
   });
 
   it('a stored session that ran out is renewed before the start is over', async () => {

@@ -222,8 +222,9 @@ export async function clearMemberData(): Promise<void> {
  * Signs out: the member's data leaves the device first (even offline), every other tab of the app
  * is told, then the refresh token is revoked and the provider's session ended on its own page
  * (which asks nothing more: the app sends the member's ID token), coming back to the app.
+ * `everywhere`: the provider ends every session of the member, on every device, instead.
  */
-export async function endSession(): Promise<void> {
+export async function endSession(everywhere = false): Promise<void> {
   const session = current ?? (await readSession());
   await clearMemberData();
   // Stryker disable next-line StringLiteral: sessionEnded tells only 'expired' apart; any other reason is a sign-out
@@ -234,6 +235,9 @@ export async function endSession(): Promise<void> {
   if (!session || navigator.onLine === false) return;
   try {
     const client = await oidc();
+    // Every device: the provider ends every session of the member, this one's included, so there
+    // is no session left to end on its page. Refused (another provider), this device signs out alone.
+    if (everywhere && (await client.signOutEverywhere(settings(), session).catch(() => false))) return;
     await client.revoke(settings(), session).catch(() => undefined);
     const url = await client.signOutUrl(settings(), session, language.value);
     if (url) location.assign(url.href);

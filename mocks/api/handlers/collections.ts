@@ -103,9 +103,10 @@ export const restCollections = (mock: MockContext) => ({
   symbols: restCollection(mock, 'symbols'),
 });
 
+/** The routes of accounts, notifications and symbols; push subscriptions have their own (./subscriptions.ts). */
 export function collectionHandlers(mock: MockContext): HttpHandler[] {
   const { route } = mock;
-  const { accounts, notifications, subscription, symbols } = restCollections(mock);
+  const { accounts, notifications, symbols } = restCollections(mock);
   return [
     route('get', '/accounts', ({ request }) => accounts.list(request)),
     route('post', '/accounts', async ({ json }) => accounts.create(await json())),
@@ -118,12 +119,6 @@ export function collectionHandlers(mock: MockContext): HttpHandler[] {
     route('get', '/notifications/{id}', ({ params }) => notifications.read(params.id)),
     route('put', '/notifications/{id}', async ({ params, json }) => notifications.replace(params.id, await json())),
     route('delete', '/notifications/{id}', ({ params }) => notifications.remove(params.id)),
-
-    route('get', '/subscription', ({ request }) => subscription.list(request)),
-    route('post', '/subscription', async ({ json }) => subscription.create(await json())),
-    route('get', '/subscription/{id}', ({ params }) => subscription.read(params.id)),
-    route('put', '/subscription/{id}', async ({ params, json }) => subscription.replace(params.id, await json())),
-    route('delete', '/subscription/{id}', ({ params }) => subscription.remove(params.id)),
 
     route('get', '/symbols', ({ request }) => symbols.list(request)),
     route('post', '/symbols', async ({ json }) => symbols.create(await json())),

@@ -5,6 +5,7 @@
  * from the seed), with the test stand-in for the provider's check.
  */
 import { describe, expect, it } from 'vitest';
+import { COLLECTION_NAMES, SEED } from '../db.ts';
 import { foreignSite } from './gate.ts';
 import { ADMIN, error, serverPerTest, testAuthenticate } from './server.test-support.ts';
 
@@ -14,6 +15,15 @@ const MEMBER = { authorization: 'Bearer grace' };
 const symbol = { code: 'IBM', entity: 'IBM' };
 const crossSiteRefusal = (why: string) =>
   error(403, 'Forbidden', `Refused: a request from another site (${why}) without a bearer token cannot change anything`);
+
+/** Every collection holds exactly the seed's records: nothing was changed, not even a field. */
+async function expectSeed() {
+  for (const name of COLLECTION_NAMES) {
+    const listed = (await api(`/${name}`, { headers: ADMIN })).body as Array<{ id: string }>;
+    const byId = (rows: Array<{ id: string }>) => [...rows].sort((a, b) => a.id.localeCompare(b.id));
+    expect([name, byId(listed)]).toEqual([name, byId(SEED.collections[name])]);
+  }
+}
 
 /** Every write of the shared collections, and a command: [method, path, body]. */
 const ADMIN_WRITES: Array<[string, string, unknown]> = [
@@ -41,8 +51,7 @@ describe('the roles', () => {
         error(403, 'Forbidden', 'This operation needs the admin role'),
       ]);
     }
-    expect(((await api('/symbols')).body as unknown[]).length).toBe(3);
-    expect(((await api('/accounts')).body as unknown[]).length).toBe(3);
+    await expectSeed();
   });
 
   it('an anonymous caller is asked to sign in (401 with its challenge) before anything else, even an id that does not exist', async () => {
@@ -59,8 +68,8 @@ describe('the roles', () => {
     expect(((await api('/symbols')).body as Array<{ code: string }>).map((s) => s.code)).toEqual(['MSFT', 'AAPL', 'GOOG']);
   });
 
-  it('reads stay open to anyone, and a device stores and removes its push subscription without signing in', async () => {
-    for (const path of ['/accounts', '/accounts/1', '/notifications', '/notifications/own', '/subscription', '/symbols', '/symbols/2']) {
+  it('reads stay open to anyone but push subscriptions, and a device stores and removes its push subscription without signing in', async () => {
+    for (const path of ['/accounts', '/accounts/1', '/notifications', '/notifications/own', '/symbols', '/symbols/2']) {
       expect([path, (await api(path)).status]).toEqual([path, 200]);
     }
     const stored = await api('/subscription', {
@@ -68,7 +77,12 @@ describe('the roles', () => {
       json: { endpoint: 'https://push.example/a', keys: { p256dh: 'k', auth: 'a' } },
     });
     expect(stored.status).toBe(201);
-    expect((await api(`/subscription/${(stored.body as { id: string }).id}`, { method: 'DELETE' })).status).toBe(204);
+    const id = (stored.body as { id: string }).id;
+    for (const path of ['/subscription', `/subscription/${id}`]) {
+      expect([path, (await api(path)).status, (await api(path, { headers: MEMBER })).status]).toEqual([path, 401, 403]);
+    }
+    const key = stored.headers.get('subscription-key')!;
+    expect((await api(`/subscription/${id}`, { method: 'DELETE', headers: { 'subscription-key': key } })).status).toBe(204);
   });
 });
 
@@ -94,7 +108,7 @@ describe("another site's page", () => {
         expect([method, path, why, answer.status, answer.body]).toEqual([method, path, why, 403, crossSiteRefusal(why)]);
       }
     }
-    expect(((await api('/symbols')).body as unknown[]).length).toBe(3);
+    await expectSeed();
   });
 
   it('is not what a same-origin page, a tool (no Origin) or a request with a token is taken for', async () => {
@@ -112,6 +126,17 @@ describe("another site's page", () => {
     expect(withToken.status).toBe(204);
     // Reads are no change: another site may send them (without CORS headers its page cannot read the answer).
     expect((await api('/symbols', { headers: { origin: 'http://evil.example', 'sec-fetch-site': 'cross-site' } })).status).toBe(200);
+  });
+
+  it('is not taken for a request with a token unless it carries a well-formed bearer token', async () => {
+    for (const authorization of ['Basic YWRhOmNpcmNsZQ==', 'Bearer', 'Bearer two words', 'Bearer <script>', 'admin']) {
+      const answer = await api('/subscription', {
+        method: 'POST',
+        headers: { authorization, origin: 'http://evil.example' },
+        json: { endpoint: 'https://push.example/a', keys: { p256dh: 'k', auth: 'a' } },
+      });
+      expect([authorization, answer.status, answer.body]).toEqual([authorization, 403, crossSiteRefusal('Origin http://evil.example')]);
+    }
   });
 
   it('an operation that documents no 403 answers as it would (a PATCH of a collection item is 405 whoever sends it)', async () => {

@@ -28,9 +28,19 @@ export function foreignSite(request: Request): string | null {
   return host === new URL(request.url).host ? null : `Origin ${origin}`;
 }
 
-/** Refuses (403) a state-changing request another site's page sent without a token; every such operation documents its 403. */
+/** A bearer token as RFC 6750 writes it (`b64token`): only such a header is one a page of another site cannot have added. */
+const BEARER = /^Bearer [A-Za-z0-9\-._~+/]+=*$/i;
+
+/** Whether the request carries a well-formed bearer token (whether it is valid is the gate's next question). */
+export const hasBearer = (request: Request): boolean => BEARER.test(request.headers.get('authorization') ?? '');
+
+/**
+ * Refuses (403) a state-changing request another site's page sent without a bearer token; every
+ * such operation documents its 403. Any other Authorization (`Basic …`, a bare word) exempts
+ * nothing: the check does not rest on what a browser might attach.
+ */
 export function refuseCrossSite(request: Request, operation: OperationSpec): void {
-  if (SAFE.has(request.method.toUpperCase()) || request.headers.has('authorization')) return;
+  if (SAFE.has(request.method.toUpperCase()) || hasBearer(request)) return;
   if (!operation.statuses.includes('403')) return;
   const why = foreignSite(request);
   if (why) throw httpError(403, `Refused: a request from another site (${why}) without a bearer token cannot change anything`);

@@ -25,6 +25,8 @@ import { controlHandlers } from './control.ts';
 import { profileHandlers } from './profile.ts';
 import { createRouter } from './route.ts';
 import { scenarioHandlers, type ScenarioOptions } from './scenarios.ts';
+import { subscriptionHandlers } from './subscriptions.ts';
+import type { RateLimitOptions } from '../rate.ts';
 
 export interface HandlerOptions extends ScenarioOptions {
   contract: Contract;
@@ -40,6 +42,8 @@ export interface HandlerOptions extends ScenarioOptions {
   trustedHosts?: readonly string[];
   /** Who is calling a secured operation; every such call is refused (401) without it. */
   authenticate?: Authenticate;
+  /** How many push subscriptions one client may store without a bearer token (../rate.ts); tests make it smaller. */
+  subscriptionCreates?: RateLimitOptions;
 }
 
 const decode = (segment: string) => {
@@ -81,7 +85,13 @@ export function createHandlers(options: HandlerOptions): HttpHandler[] {
   const router = createRouter(contract, prefix, authenticate);
   const mock: MockContext = { contract, db, route: router.route, basePath, authenticate };
 
-  const routes: HttpHandler[] = [...profileHandlers(mock), ...aliasHandlers(mock), ...collectionHandlers(mock), ...commandHandlers(mock)];
+  const routes: HttpHandler[] = [
+    ...profileHandlers(mock),
+    ...aliasHandlers(mock),
+    ...collectionHandlers(mock),
+    ...subscriptionHandlers(mock, options.subscriptionCreates),
+    ...commandHandlers(mock),
+  ];
   const api = router.inPathOrder(routes);
   api.push(notARoute(basePath, prefix, (request) => getResponse(api, request)));
 

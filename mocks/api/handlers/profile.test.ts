@@ -121,6 +121,23 @@ describe('a profile form with an avatar', () => {
     expect(new Uint8Array(await image.arrayBuffer())).toEqual(PNG);
   });
 
+  it("is answered no-store by the mock itself, as the browser's worker serves it (no server adds the header there)", async () => {
+    const backend = await createMockBackend({ contract: createContract(loadSpecCached()), delayMs: 0, anyOrigin: true, authenticate });
+    const call = (path: string, init: RequestInit = {}) => getResponse(backend.handlers, new Request(`http://localhost/api${path}`, init));
+    const created = await call('/user/profile', {
+      method: 'POST',
+      headers: ada,
+      body: form([...textFields, ['avatar', new Blob([PNG], { type: 'image/png' })]]),
+    });
+    const { avatar } = (await created!.json()) as { avatar: string };
+    const image = await call(avatar.slice('/api'.length), { headers: ada });
+    expect([image?.status, image?.headers.get('content-type'), image?.headers.get('cache-control')]).toEqual([
+      200,
+      'image/png',
+      'no-store',
+    ]);
+  });
+
   it('takes the type of the avatar part in any case', async () => {
     const boundary = 'b0undary';
     const part = (headers: string, content: string) => `--${boundary}\r\n${headers}\r\n\r\n${content}\r\n`;

@@ -224,6 +224,24 @@ describe('on the mock of openapi.yaml', () => {
       expect(performance.now() - started).toBeGreaterThanOrEqual(55);
     });
 
+    it('refuses at once below an alias and on a path that is no operation; admitted below an alias, waits', async () => {
+      const refusals: Array<[string, string, Record<string, string>, number]> = [
+        ['DELETE', '/notifications/own/1', {}, 401],
+        ['DELETE', '/notifications/own/1', { authorization: 'Bearer member' }, 403],
+        ['GET', '/nothing/at/all', {}, 404],
+        ['GET', '/symbols/1/more', {}, 404],
+      ];
+      for (const [method, path, headers, status] of refusals) {
+        const started = performance.now();
+        const got = await call(path, { method, headers: { prefer: 'delay=30000', ...headers } });
+        expect([method, path, summary(got)[0]]).toEqual([method, path, status]);
+        expect(performance.now() - started, `${method} ${path}`).toBeLessThan(5_000);
+      }
+      const started = performance.now();
+      expect(summary(await call('/notifications/own/1', { method: 'DELETE', headers: { prefer: 'delay=60', ...ADMIN } }))[0]).toBe(204);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(55);
+    });
+
     it('leaves a path that is no operation to the routes', async () => {
       const got = await call('/nothing', { headers: { prefer: 'code=200' } });
       expect(summary(got)).toEqual([404, 'application/json', error(404, 'Not Found', "Collection 'nothing' not found")]);

@@ -8,6 +8,7 @@ import { httpError } from '../errors.ts';
 import { isJsonMedia, responseFor, type OpenApiSpec, type OperationSpec, type ResponseSpec } from '../../../openapi-kit/index.ts';
 import { parsePrefer, pickRule, type Preferences, type Scenario } from '../scenario.ts';
 import type { MockContext } from './context.ts';
+import { rewriteAlias } from './aliases.ts';
 import { createGate } from './gate.ts';
 
 export interface ScenarioOptions {
@@ -25,6 +26,7 @@ function problem(status: number, type: string, title: string, detail: string): R
   );
 }
 
+const preferProblem = (detail: string) => problem(422, 'UNPROCESSABLE_ENTITY', 'Invalid request', detail);
 const notFound = (detail: string) => problem(404, 'NOT_FOUND', 'The server cannot find the requested content', detail);
 
 /** The answer Prism picks without a code: the lowest 2xx, else `default`, else the first documented. */
@@ -77,27 +79,29 @@ export function scenarioHandlers(
   const admit = createGate(authenticate);
   return [
     http.all(`${prefix}/*`, async ({ request }) => {
-      const op = spec.match(request.method, new URL(request.url).pathname.slice(basePath.length));
+      const path = new URL(request.url).pathname.slice(basePath.length);
+      // A path below an alias is answered as the collection's (./index.ts): judged as that operation.
+      const op =
+        spec.match(request.method, path) ?? spec.match(request.method, `/${rewriteAlias(path.split('/').filter(Boolean).join('/'))}`);
+      const prefer = parsePrefer(request.headers.get('prefer'));
+      // No operation: the routes answer 404 or 405 at once. A refusal never waits for a delay.
+      if (!op) return 'problem' in prefer ? preferProblem(prefer.problem) : undefined;
       // Security comes first, as in Prism: a refused caller is answered at once, and neither holds
       // a connection with a delay nor gets an asked-for answer of an operation it may not call.
-      if (op) {
-        try {
-          await admit(request, op);
-        } catch (error) {
-          if (error instanceof Response) return error;
-          // A check that fails for another reason than a refusal is the mock's failure, never a way in.
-          console.error(`Mock backend failure in ${op.id}`, error);
-          return httpError(500, 'The mock backend failed; see its log');
-        }
+      try {
+        await admit(request, op);
+      } catch (error) {
+        if (error instanceof Response) return error;
+        // A check that fails for another reason than a refusal is the mock's failure, never a way in.
+        console.error(`Mock backend failure in ${op.id}`, error);
+        return httpError(500, 'The mock backend failed; see its log');
       }
-      const prefer = parsePrefer(request.headers.get('prefer'));
-      if ('problem' in prefer) return problem(422, 'UNPROCESSABLE_ENTITY', 'Invalid request', prefer.problem);
+      if ('problem' in prefer) return preferProblem(prefer.problem);
       const { preferences } = prefer;
-      const rules = op ? scenario[op.id] : undefined;
+      const rules = scenario[op.id];
       const rule = rules ? pickRule(rules, random) : undefined;
       const wait = preferences.delay ?? rule?.delay ?? delayMs;
       if (wait > 0) await delay(wait);
-      if (!op) return undefined;
       if (preferences.code !== undefined || preferences.example !== undefined) return documentedAnswer(op, preferences);
       if (rule?.fault === 'drop') return HttpResponse.error();
       if (rule?.fault === 'invalid-json') return invalidJson(op);

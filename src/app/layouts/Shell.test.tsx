@@ -11,7 +11,7 @@ import { navigate } from 'wouter/use-browser-location';
 import { Router } from 'wouter';
 import { renderToString } from 'react-dom/server';
 
-const session = vi.hoisted(() => ({ endSession: vi.fn(async () => undefined) }));
+const session = vi.hoisted(() => ({ endSession: vi.fn(async (_everywhere?: boolean) => undefined) }));
 vi.mock('../../state/session', () => session);
 // The top bar asks for the profile once a member is known: the read itself is the model's.
 const reads = vi.hoisted(() => ({ fetchProfile: vi.fn(async () => null) }));
@@ -71,6 +71,15 @@ describe('<Shell> top bar', () => {
     expect(accountMenu().getByRole('link', { name: 'Your profile' }).getAttribute('href')).toBe('/profile');
     await userEvent.setup().click(accountMenu().getByRole('button', { name: 'Sign out' }));
     await waitFor(() => expect(session.endSession).toHaveBeenCalledTimes(1));
+    expect(session.endSession).toHaveBeenCalledWith(false);
+  });
+
+  it('Sign out everywhere ends the sessions of every device', async () => {
+    act(() => sessionStarted({ subject: 'ada', name: 'Ada Lovelace', email: null }));
+    shell('home');
+    await userEvent.setup().click(accountMenu().getByRole('button', { name: 'Sign out everywhere' }));
+    await waitFor(() => expect(session.endSession).toHaveBeenCalledTimes(1));
+    expect(session.endSession).toHaveBeenCalledWith(true);
   });
 
   it('Sign out shows the sign-out icon, not the sign-in one', () => {

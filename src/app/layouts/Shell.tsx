@@ -60,9 +60,9 @@ function AccountMenu() {
   }, [subject]);
   // Loaded only now: it clears the member's data at once (this menu goes), revokes the session
   // and goes to the provider's sign-out page.
-  const signOut = () => {
+  const signOut = (everywhere: boolean) => {
     closeAccountMenu();
-    void import('../../state/session').then((session) => session.endSession());
+    void import('../../state/session').then((session) => session.endSession(everywhere));
   };
   return (
     <>
@@ -92,12 +92,14 @@ function AccountMenu() {
               <span>{t('nav.yourProfile')}</span>
             </Link>
           </li>
-          <li>
-            <button type="button" className="nav-link" onClick={signOut}>
-              <Icon name="signOut" />
-              <span>{t('nav.signOut')}</span>
-            </button>
-          </li>
+          {(['nav.signOut', 'nav.signOutEverywhere'] as const).map((label, everywhere) => (
+            <li key={label}>
+              <button type="button" className="nav-link" onClick={() => signOut(everywhere === 1)}>
+                <Icon name="signOut" />
+                <span>{t(label)}</span>
+              </button>
+            </li>
+          ))}
         </ul>
       </div>
     </>

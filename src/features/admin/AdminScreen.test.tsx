@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Route, Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
@@ -137,6 +137,18 @@ describe('<AdminScreen> of a collection', () => {
     expect(cells(second!)).toEqual(['a2', 'Spare', '', '', '', 'true', 'EditDelete']);
     expect(screen.getByRole('button', { name: 'Edit a1' }).textContent).toBe('Edit');
     expect(screen.getByRole('button', { name: 'Delete a2' }).textContent).toBe('Delete');
+  });
+
+  it("keeps the last list of a collection for the next visit, but never the push subscriptions (the devices' keys)", async () => {
+    const subscription = { id: 's1', endpoint: 'https://push.example/a', keys: { p256dh: 'k', auth: 'a' } };
+    backend.list.mockResolvedValueOnce(ROWS).mockResolvedValueOnce([subscription]);
+    visit('/admin/accounts');
+    await screen.findByRole('region', { name: 'Collection: accounts' });
+    cleanup();
+    visit('/admin/subscription');
+    await screen.findByRole('region', { name: 'Collection: subscription' });
+    expect(JSON.parse(localStorage.getItem('cache.accounts') ?? 'null')).toEqual(ROWS);
+    expect(localStorage.getItem('cache.subscription')).toBeNull();
   });
 
   it('an empty collection says so and what to do next, with no table', async () => {

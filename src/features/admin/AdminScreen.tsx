@@ -31,7 +31,10 @@ function isCollection(name: string | undefined): name is CollectionName {
 function CollectionTable({ name }: { name: CollectionName }) {
   // Stryker disable next-line ArrayDeclaration: the table is keyed by its collection's name, so another name is a new table that loads anew
   // What the last visit listed shows at once, while it is read again.
-  const rows = useAsync((signal) => api.collections().list(name, undefined, signal) as Promise<Row[]>, [name], { key: name, atOnce: true });
+  // Push subscriptions are not kept: they are the devices' endpoints and keys, an admin's to read
+  // (openapi.yaml), and a kept list would outlive the admin's sign-out on this device.
+  const keep = name === 'subscription' ? undefined : { key: name, atOnce: true };
+  const rows = useAsync((signal) => api.collections().list(name, undefined, signal) as Promise<Row[]>, [name], keep);
   const [editing, setEditing] = useState<EditTarget | null>(null);
   const [deleting, setDeleting] = useState<Row | null>(null);
   // Stryker disable next-line ArrayDeclaration: without rows no table is drawn, so the columns of the fallback are never shown

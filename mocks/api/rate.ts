@@ -1,0 +1,46 @@
+/**
+ * A token bucket per client: `burst` requests at once, then one more every `intervalMs`. Used for
+ * the anonymous push subscription creates (openapi.yaml, Push subscriptions), so that one client
+ * cannot fill the collection.
+ */
+
+export interface RateLimitOptions {
+  /** Requests a client may make at once. */
+  burst: number;
+  /** How long until one more is allowed, in ms. */
+  intervalMs: number;
+  /** Clients remembered at most; past it, the one touched longest ago is forgotten. */
+  maxClients?: number;
+  now?: () => number;
+}
+
+export interface RateLimiter {
+  /** Takes one request for `client`: 0 when allowed, else the whole seconds until the next one is (at least 1). */
+  take(client: string): number;
+  readonly size: number;
+}
+
+export const SUBSCRIPTION_CREATES: RateLimitOptions = { burst: 10, intervalMs: 60_000 };
+
+export function createRateLimiter({ burst, intervalMs, maxClients = 10_000, now = Date.now }: RateLimitOptions): RateLimiter {
+  // The time at which the client's bucket is full again: an empty entry is a full bucket.
+  const fullAt = new Map<string, number>();
+  const span = burst * intervalMs;
+  return {
+    take(client) {
+      const t = now();
+      const start = Math.max(fullAt.get(client) ?? t, t);
+      const next = start + intervalMs;
+      if (next - t > span) return Math.max(1, Math.ceil((next - t - span) / 1000));
+      fullAt.delete(client);
+      fullAt.set(client, next);
+      // Forgetting a client gives it a full bucket; the one touched longest ago (the Map's first)
+      // has had the longest to refill anyway.
+      if (fullAt.size > maxClients) fullAt.delete(fullAt.keys().next().value!);
+      return 0;
+    },
+    get size() {
+      return fullAt.size;
+    },
+  };
+}
