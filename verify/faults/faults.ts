@@ -171,7 +171,13 @@ export const FAULTS = {
     operationId: 'deleteSubscription',
     breaks: 'DELETE answers 204 but deletes nothing: the record is still readable and listed (a soft delete that never filters)',
     answer: async (ex) => {
-      const record = await ex.forward({ method: 'GET', url: recordUrl(ex), body: Buffer.alloc(0), headers: {} });
+      // Subscriptions are an admin's to read: the backend looks with its admin's token.
+      const record = await ex.forward({
+        method: 'GET',
+        url: recordUrl(ex),
+        body: Buffer.alloc(0),
+        headers: { authorization: ex.adminAuthorization },
+      });
       if (record.status !== 200) return ex.forward();
       return { status: 204, headers: {}, body: Buffer.alloc(0) };
     },
@@ -334,7 +340,14 @@ export const FAULTS = {
     answer: async (ex) => {
       const body = parseJson(ex);
       if (!isObject(body) || body.id !== undefined) return ex.forward();
-      const listed = parseJson(await ex.forward({ method: 'GET', url: recordUrl(ex), body: Buffer.alloc(0) }));
+      const listed = parseJson(
+        await ex.forward({
+          method: 'GET',
+          url: recordUrl(ex),
+          body: Buffer.alloc(0),
+          headers: { ...ex.headers, authorization: ex.adminAuthorization },
+        }),
+      );
       if (!Array.isArray(listed)) return ex.forward();
       return ex.forward({ body: Buffer.from(JSON.stringify({ ...body, id: String(listed.length + 1) })) });
     },
