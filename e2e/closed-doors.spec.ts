@@ -20,7 +20,7 @@ test.describe('roles', () => {
     await page.goto('/admin/symbols');
     await expect(screenHeading(page)).toHaveText('This page is for admins');
     await expect(page.getByRole('main')).toContainText('You are signed in as Grace Hopper, a member');
-    await expect(page.getByRole('button', { name: 'Restore seed data' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'Put back the sample data' })).toHaveCount(0);
     await page.getByRole('link', { name: 'Back to home' }).click();
     await expect(page).toHaveURL(/\/home$/);
     expect(collectionReads.filter((url) => url.includes('/api/symbols'))).toEqual([]);

@@ -154,6 +154,21 @@ test.describe('the profile on a desktop', () => {
   });
 });
 
+test.describe('admin on a phone', () => {
+  test('each row offers Edit and Delete side by side, and the reset says what it does in plain words', async ({ page }) => {
+    await page.setViewportSize(MOBILE);
+    await presetSignedIn(page);
+    await page.goto('/admin/accounts');
+    await appRunning(page);
+    const row = page.getByRole('table').getByRole('row').nth(1);
+    const edit = (await row.getByRole('button', { name: /^Edit / }).boundingBox())!;
+    const remove = (await row.getByRole('button', { name: /^Delete / }).boundingBox())!;
+    expect(Math.round(remove.y)).toBe(Math.round(edit.y));
+    expect(remove.x).toBeGreaterThan(edit.x);
+    await expect(page.getByRole('button', { name: 'Put back the sample data' })).toBeVisible();
+  });
+});
+
 test.describe('text buttons', () => {
   /** Where a button's label starts on screen, and where its box does. */
   const starts = (button: Locator) =>

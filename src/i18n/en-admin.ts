@@ -23,8 +23,8 @@ export const enAdmin = {
   'admin.saved': 'Record {id} saved.',
   'admin.deletedRecord': 'Record {id} deleted.',
   'admin.error': 'The backend answered: {message}',
-  'admin.reset': 'Restore seed data',
-  'admin.resetDone': 'Every collection holds its seed data again.',
+  'admin.reset': 'Put back the sample data',
+  'admin.resetDone': 'Every collection holds its sample data again.',
   'admin.needsAdmin.title': 'This page is for admins',
   'admin.needsAdmin.body':
     'Only an admin can change the collections every member shares. You are signed in as {name}, a member: ask an admin if a record needs changing.',

@@ -82,24 +82,24 @@ describe('<AdminScreen> without a collection', () => {
     let done: () => void = () => undefined;
     backend.reset.mockImplementationOnce(() => new Promise((resolve) => (done = resolve)));
     visit('/admin');
-    const button = screen.getByRole('button', { name: 'Restore seed data' }) as HTMLButtonElement;
+    const button = screen.getByRole('button', { name: 'Put back the sample data' }) as HTMLButtonElement;
     expect(button.disabled).toBe(false);
     await user.click(button);
     expect(button.disabled).toBe(true);
     await act(async () => done());
     expect(button.disabled).toBe(false);
-    expect(snackbar.value).toMatchObject({ message: 'Every collection holds its seed data again.', duration: 4000 });
+    expect(snackbar.value).toMatchObject({ message: 'Every collection holds its sample data again.', duration: 4000 });
   });
 
   it('a refused reset says what the backend answered, assertively, and the button is usable again', async () => {
     const user = userEvent.setup();
     backend.reset.mockRejectedValueOnce(new ApiError(403, { status: 403, error: 'Forbidden', message: 'admins only' }));
     visit('/admin');
-    await user.click(screen.getByRole('button', { name: 'Restore seed data' }));
+    await user.click(screen.getByRole('button', { name: 'Put back the sample data' }));
     await waitFor(() =>
       expect(snackbar.value).toMatchObject({ message: 'The backend answered: 403 admins only', politeness: 'assertive', duration: 8000 }),
     );
-    expect((screen.getByRole('button', { name: 'Restore seed data' }) as HTMLButtonElement).disabled).toBe(false);
+    expect((screen.getByRole('button', { name: 'Put back the sample data' }) as HTMLButtonElement).disabled).toBe(false);
   });
 });
 
@@ -176,12 +176,14 @@ describe('<AdminScreen> of a collection', () => {
     backend.reset.mockResolvedValueOnce(undefined);
     visit('/admin/accounts');
     await screen.findByRole('button', { name: 'Edit a1' });
-    await user.click(screen.getByRole('button', { name: 'Restore seed data' }));
+    await user.click(screen.getByRole('button', { name: 'Put back the sample data' }));
     await waitFor(() => expect(backend.list).toHaveBeenCalledTimes(2));
     // Every reset does, not only the first.
     backend.reset.mockResolvedValueOnce(undefined);
-    await waitFor(() => expect((screen.getByRole('button', { name: 'Restore seed data' }) as HTMLButtonElement).disabled).toBe(false));
-    await user.click(screen.getByRole('button', { name: 'Restore seed data' }));
+    await waitFor(() =>
+      expect((screen.getByRole('button', { name: 'Put back the sample data' }) as HTMLButtonElement).disabled).toBe(false),
+    );
+    await user.click(screen.getByRole('button', { name: 'Put back the sample data' }));
     await waitFor(() => expect(backend.list).toHaveBeenCalledTimes(3));
   });
 
@@ -289,7 +291,7 @@ describe('<AdminScreen> for a member who is no admin', () => {
     expect(screen.getByRole('heading', { level: 1, name: 'This page is for admins' })).toBeTruthy();
     expect(screen.getByText(/You are signed in as Grace Hopper, a member/)).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Back to home' }).getAttribute('href')).toBe('/home');
-    expect(screen.queryByRole('button', { name: 'Restore seed data' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Put back the sample data' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'New record' })).toBeNull();
     expect(backend.list).not.toHaveBeenCalled();
   });

@@ -101,6 +101,17 @@ describe('<ProfileForm> for a new profile', () => {
     }
   });
 
+  it('before an image is chosen, shows the initials of the name typed, not an empty disc', async () => {
+    const user = userEvent.setup();
+    render(<ProfileForm profile={null} onDone={() => undefined} />);
+    const field = screen.getByLabelText('Display name', { exact: false, selector: 'input' });
+    await user.clear(field);
+    await user.type(field, 'Grace Hopper');
+    const initials = document.querySelector('.avatar-picker .avatar--initials')!;
+    expect(initials.textContent).toBe('GH');
+    expect(initials.getAttribute('aria-hidden')).toBe('true');
+  });
+
   it('is titled and labelled for creating one, every field with its hint', () => {
     render(<ProfileForm profile={null} onDone={() => undefined} />);
     expect(screen.getByRole('form', { name: 'Create your profile' })).toBeTruthy();

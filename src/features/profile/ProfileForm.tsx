@@ -192,10 +192,10 @@ export function ProfileForm({ profile, onDone, onCancel, initialError = null }: 
         <div className="avatar-picker__row">
           {preview && preview.file === avatar && !avatarError ? (
             <img className="avatar avatar--preview" src={preview.url} alt={t('profile.avatarChosen')} width="96" height="96" />
-          ) : profile ? (
-            <Avatar name={profile.displayName} url={profile.avatar} />
           ) : (
-            <span className="avatar" />
+            // A new profile without an image yet: the initials of the name typed, as the card will show
+            // them, never an empty disc (beside the picker's label and hint, they say nothing more).
+            <Avatar name={profile?.displayName ?? form.values.value.displayName} url={profile?.avatar ?? null} decorative={!profile} />
           )}
           <div className="avatar-picker__actions">
             <input
