@@ -147,8 +147,10 @@ describe('verify against Prism, on public documents', () => {
         '#/components/schemas/PetError',
       ),
     ) as { paths: Record<string, unknown>; components: { schemas: Record<string, unknown> } };
+    // The Petstore's paths first: Prism dies on some of the hostile path values Circle's get (see
+    // the nested document above), and what comes after its death is not exercised.
     const grown = structuredClone(circle);
-    Object.assign(grown.paths, pets.paths);
+    grown.paths = { ...pets.paths, ...circle.paths };
     grown.components.schemas.Pet = pets.components.schemas.Pet;
     grown.components.schemas.NewPet = pets.components.schemas.NewPet;
     grown.components.schemas.PetError = pets.components.schemas.Error;
@@ -164,7 +166,9 @@ describe('verify against Prism, on public documents', () => {
       'Authorization: Bearer other',
     ]);
     expect(code).toBe(EXIT.notConformant);
-    expect(run.summary).toMatchObject({ operations: 39, notExercised: 0 });
+    expect(run.summary.operations).toBe(39);
+    // Every operation has its verdict, or says why it has none (Prism died on a malformed %-escape).
+    for (const o of run.operations.filter((o) => o.status === 'skip')) expect(o.why, o.operationId).toMatch(/the server stopped answering/);
     const failures = failuresOf(run);
     // The Petstore's paths get the verdict they get alone (Circle's own, against Prism, is
     // contract-tests/verify-prism.test.ts's).

@@ -20,7 +20,7 @@ import { DEFAULT_RUNS } from '../verify/args.ts';
 import { consoleReport } from '../verify/report/console.ts';
 import type { CheckName, RunResults } from '../verify/results.ts';
 import { runVerify } from '../verify/run.ts';
-import { Target, type Exchange, type Outgoing } from '../verify/target.ts';
+import { BudgetSpent, Target, type Exchange, type Outgoing } from '../verify/target.ts';
 
 const spec = new OpenApiSpec(loadSpec(), { detailed: true, name: 'openapi.yaml' });
 const SEED = 1;
@@ -44,6 +44,9 @@ const PASS = [
   'getUiConfig',
   // It documents 400 for a name that breaks its schema, which is what Prism answers for one.
   'runCommand',
+  // A subscription's delete documents 400 (a Subscription-Key that is no key), and Prism answers
+  // its bad path values with it.
+  'deleteSubscription',
 ];
 const UNDOCUMENTED_422 = /^status 422 is not documented for /;
 const GIVES_400 = /^an invalid request got 422; the document gives 400 for it: /;
@@ -55,10 +58,13 @@ const EXAMPLE_ANSWER = /\(the answer is the document's example for create\w+ 201
 const FAILING: Record<string, Partial<Record<CheckName, RegExp>>> = {
   // A path value that breaks its schema: Prism answers 422, which these operations do not document.
   ...Object.fromEntries(
-    [...each('get'), ...each('delete'), ...each('patch'), 'deleteProfile', 'getProfileAvatar'].map((id) => [
-      id,
-      { responses: UNDOCUMENTED_422 },
-    ]),
+    [
+      ...each('get'),
+      ...each('delete').filter((id) => id !== 'deleteSubscription'),
+      ...each('patch'),
+      'deleteProfile',
+      'getProfileAvatar',
+    ].map((id) => [id, { responses: UNDOCUMENTED_422 }]),
   ),
   // Invalid input gets 422 (the operation documents 422 for a full collection) where the document
   // gives 400; Prism knows no x-max-body-bytes; a create answers the example, not the record sent.
@@ -91,9 +97,26 @@ function malformedJson(out: Outgoing): boolean {
   }
 }
 
-/** verify's target, with a short timeout for the requests Prism never answers. */
+/** Whether a URL's path holds a %-escape that is no UTF-8 (`%C0%AF`, `%zz`). */
+function malformedEscape(url: string): boolean {
+  try {
+    decodeURIComponent(new URL(url).pathname);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * verify's target, with a short timeout for the requests Prism never answers. A path with a
+ * malformed %-escape is not sent at all: Prism 5.16's path matcher throws on it and the process
+ * dies (verify then stops, every operation after it not exercised, as
+ * contract-tests/verify-corpus.test.ts shows on another document). Refused as a spent budget is,
+ * the one request is left out and the run goes on.
+ */
 class PrismTarget extends Target {
   override async send(op: OperationSpec | null, out: Outgoing, options?: { essential?: boolean }): Promise<Exchange> {
+    if (malformedEscape(out.url)) throw new BudgetSpent('not sent: a malformed %-escape kills Prism');
     if (!malformedJson(out)) return super.send(op, out, options);
     // verify has one timeout per target, read as each request goes out (one at a time): this one's
     // is set for it alone.
