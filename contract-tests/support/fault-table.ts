@@ -7,19 +7,31 @@
  * an operation that answered correctly is never blamed (a list that breaks its schema, or lists a
  * record twice, must not lead verify's own set-up to fail the create or the delete that follow).
  *
- * Every run has its own proxy and mock, so runs go in parallel, a few at a time (VERIFY_FAULTS_JOBS,
- * default 4); VERIFY_FAULTS_RUNS sets verify's --runs (default 3: the fixed walks of the stateful
- * check run whatever --runs says, and the canonical invalid requests come first).
+ * Every run has its own proxy and mock, so runs go in parallel: the table is cut into shards, one
+ * test file each (verify-faults.test.ts, verify-faults-2.test.ts), which Vitest runs in workers of
+ * their own, so the proxies and mocks of one shard share no thread with another's; within a shard a
+ * few runs go at once (VERIFY_FAULTS_JOBS, default 2 per shard). VERIFY_FAULTS_RUNS sets verify's
+ * --runs (default 3: the fixed walks of the stateful check run whatever --runs says, and the
+ * canonical invalid requests come first).
+ *
+ * The verdicts do not depend on the machine's speed: verify gets a minute per request and 200 s per
+ * operation, far over what any run takes even with the CPU busy, so that an operation is never left
+ * not exercised (and its fault missed) because the machine was slow; a run that is slower than that
+ * fails as too slow (the process is ended at RUN_TIMEOUT_MS), never as a wrong verdict.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { runVerifyProcess } from '../testkit/index.ts';
-import { FAULT_NAMES, FAULTS, startFaultyBackend, type FaultName, type FaultyBackend } from '../verify/faults/backend.ts';
+import { runVerifyProcess } from '../../testkit/index.ts';
+import { FAULT_NAMES, FAULTS, startFaultyBackend, type FaultName, type FaultyBackend } from '../../verify/faults/backend.ts';
 
 const SEED = '1';
 /** Generated requests per operation and check: enough to reach every fault, few enough to run them all in parallel. */
 const RUNS = process.env.VERIFY_FAULTS_RUNS ?? '3';
-const JOBS = Number(process.env.VERIFY_FAULTS_JOBS ?? 4);
+const JOBS = Number(process.env.VERIFY_FAULTS_JOBS ?? 2);
 const RUN_TIMEOUT_MS = 240_000;
+/** verify's own limits, generous (see above): a minute per request, 200 s per operation. */
+const SPEED_INDEPENDENT = ['--request-timeout', '60', '--operation-timeout', '200'];
+/** How many test files the table is cut into. */
+export const FAULT_TABLE_SHARDS = 2;
 
 interface VerifyRun {
   code: number | null;
@@ -52,9 +64,12 @@ async function runVerify({ baseUrl, authorization, otherAuthorization, adminAuth
     '--admin-header',
     `Authorization: ${adminAuthorization}`,
   ];
-  const { code, stdout, stderr } = await runVerifyProcess(['--base-url', baseUrl, ...members, '--seed', SEED, '--runs', RUNS], {
-    timeoutMs: RUN_TIMEOUT_MS - 10_000,
-  });
+  const { code, stdout, stderr } = await runVerifyProcess(
+    ['--base-url', baseUrl, ...members, '--seed', SEED, '--runs', RUNS, ...SPEED_INDEPENDENT],
+    {
+      timeoutMs: RUN_TIMEOUT_MS - 10_000,
+    },
+  );
   const failed = new Set<string>();
   for (const line of stdout.split('\n')) {
     const match = /^FAIL\s+(\S+)/.exec(line);
@@ -74,44 +89,62 @@ async function verifyAgainst(fault: FaultName | null): Promise<VerifyRun> {
   });
 }
 
-const caught = new Map<FaultName, boolean>();
-/** FAIL lines of other operations than the fault's: verify blaming an operation that answered correctly. */
-const collateral = new Map<FaultName, string[]>();
-const suiteStart = Date.now();
+/** The faults of shard `shard` (from 0): every FAULT_TABLE_SHARDS-th of the table, so each shard gets its share of every kind. */
+export function faultsOfShard(shard: number): FaultName[] {
+  return FAULT_NAMES.filter((_, index) => index % FAULT_TABLE_SHARDS === shard);
+}
 
-afterAll(() => {
-  const seconds = ((Date.now() - suiteStart) / 1000).toFixed(1);
-  const missed = FAULT_NAMES.filter((name) => caught.get(name) !== true);
-  console.log(`verify caught ${FAULT_NAMES.length - missed.length} of ${FAULT_NAMES.length} injected faults (${seconds} s)`);
-  if (missed.length > 0) console.log(`missed: ${missed.join(', ')}`);
-  for (const [name, others] of collateral) console.log(`${name}: verify also failed ${others.join(', ')}`);
-});
+/** One shard of the table, as a test file's suite: shard 0 also runs verify through the pass-through proxy. */
+export function faultTable(shard: number): void {
+  const faults = faultsOfShard(shard);
+  const caught = new Map<FaultName, boolean>();
+  /** FAIL lines of other operations than the fault's: verify blaming an operation that answered correctly. */
+  const collateral = new Map<FaultName, string[]>();
+  const suiteStart = Date.now();
 
-describe('verify against the fault proxy', () => {
-  it.concurrent(
-    'finds the pass-through proxy conformant (exit 0)',
-    async () => {
-      const run = await verifyAgainst(null);
-      expect(run.failed, run.output).toEqual(new Set());
-      expect(run.code, run.output).toBe(0);
-    },
-    RUN_TIMEOUT_MS,
-  );
+  afterAll(() => {
+    const seconds = ((Date.now() - suiteStart) / 1000).toFixed(1);
+    const missed = faults.filter((name) => caught.get(name) !== true);
+    const part = `part ${shard + 1} of ${FAULT_TABLE_SHARDS}`;
+    console.log(
+      `verify caught ${faults.length - missed.length} of ${faults.length} injected faults (${part} of the table's ${FAULT_NAMES.length}, ${seconds} s)`,
+    );
+    if (missed.length > 0) console.log(`missed: ${missed.join(', ')}`);
+    for (const [name, others] of collateral) console.log(`${name}: verify also failed ${others.join(', ')}`);
+  });
 
-  it.concurrent.each(FAULT_NAMES.map((name) => [name, FAULTS[name].operationId] as const))(
-    'catches %s (FAIL %s and no other operation, exit 1)',
-    async (name, operationId) => {
-      caught.set(name, false);
-      const run = await verifyAgainst(name);
-      const hit = run.code === 1 && run.failed.has(operationId);
-      caught.set(name, hit);
-      const others = [...run.failed].filter((id) => id !== operationId);
-      if (others.length > 0) collateral.set(name, others);
-      const why = `${name} breaks ${operationId}: ${FAULTS[name].breaks}\n--- verify said (exit ${run.code}):\n${run.output}`;
-      expect(run.failed.has(operationId), why).toBe(true);
-      expect(run.code, why).toBe(1);
-      expect(others, `verify also failed operations that answered correctly\n${why}`).toEqual([]);
-    },
-    RUN_TIMEOUT_MS,
-  );
-});
+  describe(`verify against the fault proxy (part ${shard + 1} of ${FAULT_TABLE_SHARDS})`, () => {
+    if (shard === 0)
+      it('the parts together hold every fault of the table, each once', () => {
+        const parts = Array.from({ length: FAULT_TABLE_SHARDS }, (_, i) => faultsOfShard(i)).flat();
+        expect(parts.toSorted()).toEqual([...FAULT_NAMES].sort());
+      });
+    if (shard === 0)
+      it.concurrent(
+        'finds the pass-through proxy conformant (exit 0)',
+        async () => {
+          const run = await verifyAgainst(null);
+          expect(run.failed, run.output).toEqual(new Set());
+          expect(run.code, run.output).toBe(0);
+        },
+        RUN_TIMEOUT_MS,
+      );
+
+    it.concurrent.each(faults.map((name) => [name, FAULTS[name].operationId] as const))(
+      'catches %s (FAIL %s and no other operation, exit 1)',
+      async (name, operationId) => {
+        caught.set(name, false);
+        const run = await verifyAgainst(name);
+        const hit = run.code === 1 && run.failed.has(operationId);
+        caught.set(name, hit);
+        const others = [...run.failed].filter((id) => id !== operationId);
+        if (others.length > 0) collateral.set(name, others);
+        const why = `${name} breaks ${operationId}: ${FAULTS[name].breaks}\n--- verify said (exit ${run.code}):\n${run.output}`;
+        expect(run.failed.has(operationId), why).toBe(true);
+        expect(run.code, why).toBe(1);
+        expect(others, `verify also failed operations that answered correctly\n${why}`).toEqual([]);
+      },
+      RUN_TIMEOUT_MS,
+    );
+  });
+}
