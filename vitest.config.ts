@@ -1,6 +1,7 @@
 import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import babel from '@rolldown/plugin-babel';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** Unit and component tests beside the code, in a simulated browser. */
 export const unitProject: TestProjectInlineConfiguration = {
@@ -24,15 +25,50 @@ export const unitProject: TestProjectInlineConfiguration = {
 };
 
 /**
- * Tests of the API in Node: servers started in-process, one file at a time. Two at a time were
- * measured about 40 s faster, but the files are CPU-bound (Prism, verify, servers killed and restarted),
- * and a loaded machine made verify's 5 s answer limit fail against Prism: not worth a flaky suite.
+ * Tests of the API in Node. Each file starts its own servers (port 0, its own temporary folders),
+ * so files share no state and run in parallel, one per worker. The fault table is cut into two
+ * files for that (contract-tests/support/fault-table.ts). The files that judge Prism with short
+ * answer limits (verify's `--request-timeout 2` against Prism's mock: a slow answer would be
+ * judged as none) are the `contract-serial` group: they run after the others, one at a time, with
+ * the machine to themselves, so that no verdict depends on how busy the other files keep the CPU.
  */
-export function nodeProject(name: string, include: string[]): TestProjectInlineConfiguration {
+export const CONTRACT_SERIAL = ['contract-tests/verify-corpus.test.ts', 'contract-tests/verify-prism.test.ts'];
+
+export function nodeProject(
+  name: string,
+  include: string[],
+  { exclude = [], parallel = true, groupOrder = 0 }: { exclude?: string[]; parallel?: boolean; groupOrder?: number } = {},
+): TestProjectInlineConfiguration {
   return {
     extends: true,
-    test: { name, include, environment: 'node', testTimeout: 30000, hookTimeout: 60000, fileParallelism: false },
+    test: {
+      name,
+      include,
+      exclude,
+      environment: 'node',
+      testTimeout: 30000,
+      hookTimeout: 60000,
+      fileParallelism: parallel,
+      sequence: { groupOrder },
+    },
   };
+}
+
+/** The fault table's parts: the contract files that take longest, by far (about 200 s each). */
+const FAULT_TABLE = /\/contract-tests\/verify-faults[^/]*\.test\.ts$/;
+
+/**
+ * Vitest's order (failed first, then the longest by its cache, else the largest file), with the
+ * fault table's parts first: each then has a worker from the start, and the other files share what
+ * is left. Without it, on a fresh clone (no cache), the parts, small files, came last, one after
+ * the other.
+ */
+class FaultTableFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const first = (file: TestSpecification) => FAULT_TABLE.test(file.moduleId);
+    return [...sorted.filter(first), ...sorted.filter((file) => !first(file))];
+  }
 }
 
 export default defineConfig({
@@ -40,8 +76,12 @@ export default defineConfig({
   define: { __DEV_MOCKS__: 'false', __BUILD_ID__: JSON.stringify('test') },
   test: {
     // Every core: Vitest's default leaves one free, which on a two-core machine is half of them.
-    // The contract files still run one at a time (fileParallelism: false).
     maxWorkers: '100%',
-    projects: [unitProject, nodeProject('contract', ['contract-tests/**/*.test.ts'])],
+    sequence: { sequencer: FaultTableFirst },
+    projects: [
+      unitProject,
+      nodeProject('contract', ['contract-tests/**/*.test.ts'], { exclude: CONTRACT_SERIAL }),
+      nodeProject('contract-serial', CONTRACT_SERIAL, { parallel: false, groupOrder: 1 }),
+    ],
   },
 });

@@ -22,6 +22,7 @@ import { signInAs, startServerProcess, tinyBuild } from '../testkit/index.ts';
 import { bundleFigures, REACT_CHUNK } from '../scripts/bundle-figures.mjs';
 import { launchBrowser } from './browser.ts';
 import { FLOOR_PAGES, startFloorServer, type FloorPage } from './floor.ts';
+import { paintGoalRows } from './paint-goals.ts';
 import { measureLongTasks, type LongTask, type LongTasks } from './long-tasks.ts';
 import { isFullRun, type BenchOptions } from './options.ts';
 import { printFigures, writeHtmlReport, type Figure } from './report.ts';
@@ -597,7 +598,22 @@ function lighthouseRows(path: string, lh: RouteLighthouse, floor: Floor | undefi
     },
     { figure: `${path} CLS`, value: m.cls.toFixed(3), goal: '0', met: m.cls === 0 },
     { figure: `${path} TBT`, value: ms(m.tbt), goal: '≤ 50 ms', met: m.tbt <= 50, peer: floorPeer(floor, (f) => ms(f.median.metrics.tbt)) },
+    ...paintGoals(path, lh, floor),
   ];
+}
+
+/** A hydrated route's three paint goals against the bare page of the same run (none without it). */
+function paintGoals(path: string, lh: RouteLighthouse, floor: Floor | undefined): Figure[] {
+  const bare = floor?.lighthouse.bare;
+  if (!lh.hydrated || !bare || bare.median.error) return [];
+  const route = lh.median.categories.performance;
+  const floorScore = bare.median.categories.performance;
+  if (route === undefined || floorScore === undefined) return [];
+  return paintGoalRows(
+    path,
+    { fcp: lh.median.metrics.fcp, lcp: lh.median.metrics.lcp, performance: route },
+    { fcp: bare.median.metrics.fcp, lcp: bare.median.metrics.lcp, performance: floorScore },
+  );
 }
 
 const FLOOR_LABELS: Record<FloorPage, string> = {

@@ -16,6 +16,8 @@ const APP_JS = Array.from({ length: 80 }, (_, i) => `export const line${i} = 'li
 const SIZE = Buffer.byteLength(APP_JS);
 const APP = '/assets/app-AbCdEf12.js';
 const SECRET = 'outside the build';
+/** The hash source of the build's inline pre-paint script, as the build states it. */
+const INLINE_SCRIPT = "'sha256-qznLcsROx4GACP2dm0UCKCzCG+HiZ1guq6ZZDob/Tng='";
 
 const BUILD: Record<string, string> = {
   'index.html': '<!doctype html><title>shell</title>',
@@ -24,6 +26,10 @@ const BUILD: Record<string, string> = {
   'assets/theme-settings.css': 'body{margin:0}',
   'sw.js': 'self.skipWaiting();',
   'manifest.webmanifest': JSON.stringify({ name: 'Circle', start_url: '/' }),
+  // What no build writes is ignored: a source that is no SHA-256 hash cannot loosen script-src.
+  '.csp-script-hashes.json': JSON.stringify({
+    'script-src': [INLINE_SCRIPT, "'unsafe-inline'", "'sha256-short='", 'https://elsewhere.example.org'],
+  }),
 };
 
 interface Reply {
@@ -375,7 +381,10 @@ describe('The rest of what the server does for files', () => {
 
   it('keeps the security headers and sets XSRF-TOKEN on HTML only, when the client has none', async () => {
     const page = await send('/settings');
-    expect(page.headers['content-security-policy']).toBe(contentSecurityPolicy());
+    // script-src: the origin and the build's inline script by its hash, nothing else the file named.
+    expect(page.headers['content-security-policy']).toBe(contentSecurityPolicy({}, [INLINE_SCRIPT]));
+    expect(page.headers['content-security-policy']).toContain(`script-src 'self' ${INLINE_SCRIPT};`);
+    expect((await send('/.csp-script-hashes.json')).status).toBe(404);
     expect(page.headers['cross-origin-resource-policy']).toBe('same-origin');
     expect(page.headers['x-content-type-options']).toBe('nosniff');
     expect(page.headers['set-cookie']?.[0]).toMatch(/^XSRF-TOKEN=[\w-]+; Path=\/; SameSite=Strict$/);

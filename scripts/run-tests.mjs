@@ -14,7 +14,8 @@ const E2E_REPORT = resolve(root, 'test-results/e2e.json');
 
 const suites = [
   { name: 'unit', cmd: [node, bin('vitest', 'vitest.mjs'), 'run', '--project', 'unit'] },
-  { name: 'contract', cmd: [node, bin('vitest', 'vitest.mjs'), 'run', '--project', 'contract'] },
+  // The contract files in parallel, then the serial group (vitest.config.ts: CONTRACT_SERIAL) alone.
+  { name: 'contract', cmd: [node, bin('vitest', 'vitest.mjs'), 'run', '--project', 'contract', '--project', 'contract-serial'] },
   { name: 'build + budgets', cmd: [node, resolve(root, 'scripts/build-and-check-budgets.mjs')] },
   { name: 'e2e + accessibility', cmd: [node, bin('@playwright/test', 'cli.js'), 'test'], env: { CIRCLE_SKIP_BUILD: '1' } },
   { name: 'pwa + lighthouse audit', cmd: [node, resolve(root, 'lighthouse/audit.ts'), '--ci'] },

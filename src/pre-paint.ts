@@ -6,8 +6,8 @@ import { reportStartFailure } from './lib/start-failure';
 import { recordEarlyInstallEvents } from './lib/early-install';
 
 /**
- * First in <head> (a classic script, so the strict CSP needs no inline code; deferred, so it holds
- * up no parsing, and render-blocking, so the first paint waits for it and has the whole screen):
+ * Inline, first in <head> of every page (the strict CSP allows it by its SHA-256, which the build
+ * writes for the server), so it runs before the first frame and that frame waits for no request:
  * the member's theme and language from storage apply, and what the prerendered HTML shows that
  * would not be theirs is hidden until the app renders over it. Then it loads the app.
  */

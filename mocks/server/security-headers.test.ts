@@ -57,6 +57,14 @@ describe('the security headers of every answer', () => {
     );
   });
 
+  it("allow the build's inline scripts by their hashes, and never inline code as such", () => {
+    const hashes = ["'sha256-qznLcsROx4GACP2dm0UCKCzCG+HiZ1guq6ZZDob/Tng='", "'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='"];
+    const policy = contentSecurityPolicy({}, hashes);
+    expect(policy.split('; ')).toContain(`script-src 'self' ${hashes.join(' ')}`);
+    expect(policy).toBe(contentSecurityPolicy().replace("script-src 'self'", `script-src 'self' ${hashes.join(' ')}`));
+    expect(policy).not.toContain('unsafe-inline');
+  });
+
   it('carry the policy given, and turn off sniffing, framing, powerful features, cross-origin openers and embedding by other sites', () => {
     expect(securityHeaders('the policy')).toEqual({
       'content-security-policy': 'the policy',

@@ -8,8 +8,11 @@ function originOf(url: string | undefined): string | null {
   return parsed && ['https:', 'http:', 'wss:', 'ws:'].includes(parsed.protocol) ? parsed.origin : null;
 }
 
-/** connect-src lists the app's own origin plus exactly the endpoints the configuration names. */
-export function contentSecurityPolicy(overrides: Partial<AppConfig> = {}): string {
+/**
+ * connect-src lists the app's own origin plus exactly the endpoints the configuration names;
+ * script-src the origin plus the hash sources of the build's inline scripts (the pre-paint script).
+ */
+export function contentSecurityPolicy(overrides: Partial<AppConfig> = {}, scriptHashes: readonly string[] = []): string {
   const config = { ...BUILTIN_CONFIG, ...overrides };
   const endpoints = [config.apiBaseUrl, config.eventBusUrl, config.chatBot?.v1, config.chatBot?.v2, config.identityProvider?.issuer];
   const connect = new Set(["'self'"]);
@@ -19,7 +22,7 @@ export function contentSecurityPolicy(overrides: Partial<AppConfig> = {}): strin
   }
   return [
     "default-src 'self'",
-    "script-src 'self'",
+    ["script-src 'self'", ...scriptHashes].join(' '),
     "style-src 'self'",
     "img-src 'self' data: blob:",
     "font-src 'self'",

@@ -120,6 +120,22 @@ function readBody(req: IncomingMessage, limit: number): Promise<Buffer | 'too-la
   });
 }
 
+/**
+ * The hash sources of the build's inline scripts for script-src, as the build wrote them
+ * (src/prerender/vite-plugin.ts); only well-formed SHA-256 sources, so the file cannot loosen the policy.
+ */
+function readScriptHashes(distDir: string): string[] {
+  const path = resolve(distDir, '.csp-script-hashes.json');
+  if (!existsSync(path)) return [];
+  try {
+    const sources: unknown = JSON.parse(readFileSync(path, 'utf8'))['script-src'];
+    return Array.isArray(sources) ? sources.filter((s) => typeof s === 'string' && /^'sha256-[A-Za-z0-9+/]{43}='$/.test(s)) : [];
+  } catch {
+    console.warn(`${path} is not valid JSON: the Content-Security-Policy allows no inline script`);
+    return [];
+  }
+}
+
 function readUiConfig(distDir: string): Record<string, unknown> {
   const path = resolve(distDir, 'assets/ui-config.json');
   if (!existsSync(path)) return {};
@@ -207,7 +223,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     const next = loadStaticFiles(dir, [files, before]);
     before = files;
     files = next;
-    headers = securityHeaders(contentSecurityPolicy(readUiConfig(dir)));
+    headers = securityHeaders(contentSecurityPolicy(readUiConfig(dir), readScriptHashes(dir)));
   };
   if (options.distDir) deploy(options.distDir);
 

@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fillTemplate } from './vite-plugin';
+import { createHash } from 'node:crypto';
+import { fillTemplate, scriptHashSource } from './vite-plugin';
 
 /** index.html as the build hands it over: its entry script in place of the source one. */
 const TEMPLATE = readFileSync(resolve(import.meta.dirname, '../../index.html'), 'utf8').replace(
@@ -13,19 +14,36 @@ const TEMPLATE = readFileSync(resolve(import.meta.dirname, '../../index.html'), 
 const page = { html: '<div class="app"><main><h1>Settings</h1><p>Every setting.</p></main></div>', title: 'Settings | Circle' };
 
 describe('fillTemplate', () => {
-  const html = fillTemplate(TEMPLATE, page, { kind: 'route', route: 'settings', path: '/settings' }, '/assets/pre-paint-1.js', 'b1');
+  // `$&` and `$'` in the code: a replacement string would expand them.
+  const code = "document.documentElement.dataset.x='$&$\\'';";
+  const html = fillTemplate(TEMPLATE, page, { kind: 'route', route: 'settings', path: '/settings' }, code, 'b1');
 
-  it('holds the first paint for the pre-paint script, run once the whole screen is parsed', () => {
+  it('puts the pre-paint code inline in <head>, as it is, first in <head>: the first paint waits for no request', () => {
     const head = html.slice(0, html.indexOf('</head>'));
-    // Deferred: it runs after the parser has read the whole body; render-blocking: no frame is
-    // painted before it has run, so the first one has the whole screen in the member's theme.
-    expect(head).toContain('<script defer blocking="render" src="/assets/pre-paint-1.js"></script>');
-    expect(html.match(/<script\b/g)).toHaveLength(1);
+    expect(head).toContain(
+      `<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover" />\n    <script>${code}</script>`,
+    );
+    expect(html.match(/<script\b[^>]*>/g)).toEqual(['<script>']);
+  });
+
+  it('refuses code that would end the element early', () => {
+    for (const bad of ['a="</script>"', 'a="</SCRIPT >"', 'a="<!--"']) {
+      expect(() => fillTemplate(TEMPLATE, page, { kind: 'route', route: 'settings', path: '/settings' }, bad, 'b1')).toThrow(/inlined/);
+    }
   });
 
   it("puts the screen in #root, marked with its route, and the pre-paint script in place of the entry's", () => {
     expect(html).toContain(`<div id="root" data-prerendered="settings">${page.html}</div>`);
     expect(html).not.toContain('/assets/index-abc.js');
     expect(html).toContain('<title>Settings | Circle</title>');
+  });
+});
+
+describe('scriptHashSource', () => {
+  it("is CSP's sha256 source of the code's UTF-8 bytes, base64", () => {
+    // The example of CSP Level 3 (section 8.3): alert('Hello, world.');
+    expect(scriptHashSource("alert('Hello, world.');")).toBe("'sha256-qznLcsROx4GACP2dm0UCKCzCG+HiZ1guq6ZZDob/Tng='");
+    const code = 'document.title="é";';
+    expect(scriptHashSource(code)).toBe(`'sha256-${createHash('sha256').update(Buffer.from(code, 'utf8')).digest('base64')}'`);
   });
 });
