@@ -23,11 +23,18 @@ interface Schema {
   pattern?: string;
   minimum?: number;
   maximum?: number;
+  title?: string;
   description?: string;
+  'x-pattern-message'?: string;
+  'x-translations'?: Record<string, Partial<Record<'title' | 'description' | 'x-pattern-message', string>>>;
 }
 
-const resolve = (schema: Schema): Schema =>
-  schema.$ref ? resolve(spec.components.schemas[schema.$ref.replace('#/components/schemas/', '')]!) : schema;
+/** A schema with its $ref followed; the keywords beside the $ref (a title, its translations) win. */
+const resolve = (schema: Schema): Schema => {
+  if (!schema.$ref) return schema;
+  const { $ref, ...beside } = schema;
+  return { ...resolve(spec.components.schemas[$ref.replace('#/components/schemas/', '')]!), ...beside };
+};
 
 function kindOf(schema: Schema): FieldKind {
   if (schema.enum) return 'choice';
@@ -48,8 +55,21 @@ function fieldsOf(schema: Schema, prefix = '', parentRequired = true): RecordFie
     if (property.properties) return fieldsOf(property, `${prefix}${name}.`, required);
     const field: RecordField = { name: `${prefix}${name}`, kind: kindOf(property), required };
     if ([property.type].flat().includes('null')) field.nullable = true;
-    for (const key of ['minLength', 'maxLength', 'pattern', 'minimum', 'maximum', 'description'] as const) {
+    for (const key of ['minLength', 'maxLength', 'pattern', 'minimum', 'maximum'] as const) {
       if (property[key] !== undefined) Object.assign(field, { [key]: property[key] });
+    }
+    // The words a form shows, in English and in each language of x-translations.
+    for (const [key, as] of [
+      ['title', 'title'],
+      ['description', 'description'],
+      ['x-pattern-message', 'patternMessage'],
+    ] as const) {
+      const english = property[key];
+      if (english === undefined) continue;
+      const translated = Object.entries(property['x-translations'] ?? {}).flatMap(([lang, words]) =>
+        words[key] === undefined ? [] : [[lang, words[key]]],
+      );
+      Object.assign(field, { [as]: { en: english, ...Object.fromEntries(translated) } });
     }
     if (property.enum) field.options = property.enum;
     return [field];
@@ -64,6 +84,15 @@ const INPUT_SCHEMA = {
 };
 
 describe('the collections as the admin forms take them', () => {
+  it('every field has a title in the five languages, and a pattern its words', () => {
+    for (const name of COLLECTION_NAMES)
+      for (const field of COLLECTION_SCHEMAS[name].fields) {
+        expect(Object.keys(field.title ?? {}).sort(), `${name}.${field.name}`).toEqual(['de', 'en', 'es', 'fr', 'zh-Hans']);
+        if (field.pattern)
+          expect(Object.keys(field.patternMessage ?? {}).sort(), `${name}.${field.name}`).toEqual(['de', 'en', 'es', 'fr', 'zh-Hans']);
+      }
+  });
+
   it.each(COLLECTION_NAMES)('%s: its fields and its most records are those of openapi.yaml', (name) => {
     const input = spec.components.schemas[INPUT_SCHEMA[name]]!;
     expect(COLLECTION_SCHEMAS[name]).toEqual({

@@ -761,9 +761,14 @@ export interface components {
         /** @description An account as sent; the id is optional on create. */
         AccountInput: {
             id?: components["schemas"]["Id"];
+            /** Name */
             name: string;
-            /** @description ISO 4217 code. */
+            /**
+             * Currency
+             * @description ISO 4217 code.
+             */
             currency: string;
+            /** Balance */
             balance: number;
         };
         /** @description An account as stored. */
@@ -775,11 +780,18 @@ export interface components {
         /** @description A notification as sent; the id is optional on create. */
         NotificationInput: {
             id?: components["schemas"]["Id"];
+            /** Title */
             title: string;
+            /** Text */
             body: string;
+            /** Level */
             level: components["schemas"]["NotificationLevel"];
+            /** Read */
             read: boolean;
-            /** Format: date-time */
+            /**
+             * Created
+             * Format: date-time
+             */
             createdAt: string;
         };
         /** @description A notification as stored. */
@@ -789,11 +801,21 @@ export interface components {
         /** @description A web-push subscription as the browser's PushSubscription.toJSON() gives it. */
         SubscriptionInput: {
             id?: components["schemas"]["Id"];
-            /** Format: uri */
+            /**
+             * Push endpoint
+             * Format: uri
+             * @description The address the push service gave the device.
+             */
             endpoint: string;
+            /**
+             * Expires
+             * @description Milliseconds since 1970; empty when it never expires.
+             */
             expirationTime?: number | null;
             keys: {
+                /** Public key (p256dh) */
                 p256dh: string;
+                /** Auth secret */
                 auth: string;
             };
         };
@@ -804,9 +826,15 @@ export interface components {
         /** @description A symbol as sent; the id is optional on create. */
         SymbolInput: {
             id?: components["schemas"]["Id"];
-            /** @description The ticker code. */
+            /**
+             * Code
+             * @description The ticker code.
+             */
             code: string;
-            /** @description The entity the code stands for. */
+            /**
+             * Company
+             * @description The entity the code stands for.
+             */
             entity: string;
         };
         /** @description A symbol as stored. */

@@ -89,6 +89,11 @@ export function format(template: string, lang: Language, params: Record<string, 
   return withPlurals.replace(/\{(\w+)\}/g, (whole, name: string) => (params[name] === undefined ? whole : String(params[name])));
 }
 
+/** A text the data carries in several languages (`{ en, fr, … }`): the active language's, else the English. */
+export function inLanguage(text: Readonly<{ en: string } & Partial<Record<string, string>>>): string {
+  return text[activeLanguage.value] ?? text.en;
+}
+
 /** The message for `key` in the active language. Reading it in a component subscribes to language changes. */
 export function t(key: MessageKey, params?: Record<string, string | number>): string {
   const lang = activeLanguage.value;

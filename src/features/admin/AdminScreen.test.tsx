@@ -127,7 +127,8 @@ describe('<AdminScreen> of a collection', () => {
     const headers = within(table)
       .getAllByRole('columnheader')
       .map((h) => h.textContent);
-    expect(headers).toEqual(['id', 'name', 'balance', 'meta', 'note', 'closed', 'Actions']);
+    // Headed by the contract's titles (openapi.yaml), the id and fields it does not name by their keys.
+    expect(headers).toEqual(['id', 'Name', 'Balance', 'meta', 'note', 'closed', 'Actions']);
     const [, first, second] = within(table).getAllByRole('row');
     const cells = (row: HTMLElement) =>
       within(row)

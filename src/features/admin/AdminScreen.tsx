@@ -12,6 +12,7 @@ import { backendMessage } from './backend-message';
 import { ConfirmDialog } from '../../ui/widgets/ConfirmDialog';
 import { showSnackbar } from '../../ui/snackbar/store';
 import { RecordEditor, type EditTarget } from './RecordEditor';
+import { labelOf } from './record-form';
 import { isAdmin, member } from '../../state/auth';
 import { memberName } from '../../state/member-name';
 import { COLLECTION_SCHEMAS } from '../../api/collection-fields';
@@ -84,11 +85,15 @@ function CollectionTable({ name }: { name: CollectionName }) {
           <table className="table">
             <thead>
               <tr>
-                {columns.map((c) => (
-                  <th key={c} scope="col">
-                    {c}
-                  </th>
-                ))}
+                {columns.map((c) => {
+                  // A column is headed by its field's title, as the form labels it (the id and nested objects by their name).
+                  const field = COLLECTION_SCHEMAS[name].fields.find((f) => f.name === c);
+                  return (
+                    <th key={c} scope="col">
+                      {field ? labelOf(field) : c}
+                    </th>
+                  );
+                })}
                 <th scope="col">{t('admin.actions')}</th>
               </tr>
             </thead>

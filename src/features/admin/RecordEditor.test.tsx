@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { render, screen, waitFor } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { EditTarget } from './RecordEditor';
 import { watchSubmits } from '../../test/watch-submits';
@@ -45,14 +45,32 @@ describe('<RecordEditor>', () => {
     const { dialog } = open({ collection: 'symbols', record: RECORD });
     expect(dialog.open).toBe(true);
     expect(screen.getByRole('dialog', { name: 'Edit record s1' })).toBe(dialog);
-    expect(field('code').value).toBe('MSFT');
-    expect(field('entity').value).toBe('Microsoft');
+    expect(field('Code').value).toBe('MSFT');
+    expect(field('Company').value).toBe('Microsoft');
     expect(screen.getAllByRole('textbox').map((f) => f.getAttribute('name'))).toEqual(['code', 'entity']);
-    expect(field('code').getAttribute('aria-required')).toBe('true');
-    const hint = screen.getByText('Format: ^[A-Z]{1,5}$');
-    expect(field('code').getAttribute('aria-describedby')).toBe(hint.id);
-    expect(screen.getByText('At most 120 characters.')).toBeTruthy();
+    expect(field('Code').getAttribute('aria-required')).toBe('true');
+    // The contract's description and its pattern in words (openapi.yaml), not the pattern itself.
+    const hint = screen.getByText('The ticker code. One to five capital letters, such as AAPL.');
+    expect(field('Code').getAttribute('aria-describedby')).toBe(hint.id);
+    expect(screen.getByText('The entity the code stands for. At most 120 characters.')).toBeTruthy();
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('says its labels, help and pattern errors in the language on screen, from the contract’s translations', async () => {
+    const user = userEvent.setup();
+    // The editor's own copy of the i18n module (fresh modules per test).
+    const { loadLanguage } = await import('../../i18n');
+    await act(() => loadLanguage('fr'));
+    try {
+      open({ collection: 'accounts', record: null });
+      expect(field('Devise')).toBeTruthy();
+      expect(screen.getByText('Code ISO 4217. Trois lettres majuscules, comme EUR.')).toBeTruthy();
+      await user.type(field('Devise'), 'bad value!!');
+      await user.click(screen.getByRole('button', { name: /Enregistrer/ }));
+      expect(screen.getAllByText('Trois lettres majuscules, comme EUR.').some((e) => e.className === 'field__error')).toBe(true);
+    } finally {
+      await act(() => loadLanguage('en'));
+    }
   });
 
   it('offers each kind of field as it should be filled: a choice, yes or no, a date and time, a number', () => {
@@ -60,13 +78,13 @@ describe('<RecordEditor>', () => {
     vi.setSystemTime(new Date(2025, 2, 4, 5, 6, 7));
     open({ collection: 'notifications', record: null });
     expect(screen.getByRole('dialog', { name: 'New record in notifications' })).toBeTruthy();
-    const level = screen.getByRole('combobox', { name: 'level (required)' }) as HTMLSelectElement;
+    const level = screen.getByRole('combobox', { name: 'Level (required)' }) as HTMLSelectElement;
     expect([...level.options].map((o) => o.value)).toEqual(['info', 'success', 'warning', 'error']);
-    const read = screen.getByRole('combobox', { name: 'read' }) as HTMLSelectElement;
+    const read = screen.getByRole('combobox', { name: 'Read' }) as HTMLSelectElement;
     expect([...read.options].map((o) => o.textContent)).toEqual(['Yes', 'No']);
     expect(read.value).toBe('false');
-    expect(field('createdAt').type).toBe('datetime-local');
-    expect(field('createdAt').value).toBe('2025-03-04T05:06:07');
+    expect(field('Created').type).toBe('datetime-local');
+    expect(field('Created').value).toBe('2025-03-04T05:06:07');
     vi.useRealTimers();
   });
 
@@ -74,10 +92,10 @@ describe('<RecordEditor>', () => {
     const user = userEvent.setup();
     backend.create.mockResolvedValueOnce({ id: 'new-1' });
     const { onSaved } = open({ collection: 'accounts', record: null });
-    expect(field('balance').getAttribute('inputmode')).toBe('decimal');
-    await user.type(field('name'), 'Savings');
-    await user.type(field('currency'), 'EUR');
-    await user.type(field('balance'), '12.5');
+    expect(field('Balance').getAttribute('inputmode')).toBe('decimal');
+    await user.type(field('Name'), 'Savings');
+    await user.type(field('Currency'), 'EUR');
+    await user.type(field('Balance'), '12.5');
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(backend.create).toHaveBeenCalledWith('accounts', { name: 'Savings', currency: 'EUR', balance: 12.5 });
     await waitFor(() => expect(onSaved).toHaveBeenCalledWith('new-1'));
@@ -98,13 +116,16 @@ describe('<RecordEditor>', () => {
   it('what breaks the contract is said on its field before anything is sent, and the first such field takes the focus', async () => {
     const user = userEvent.setup();
     open({ collection: 'symbols', record: null });
-    await user.type(field('code'), 'msft');
+    await user.type(field('Code'), 'msft');
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(screen.getByRole('alert').textContent).toBe('Please correct 2 fields before saving.');
-    expect(field('code').getAttribute('aria-invalid')).toBe('true');
-    expect(screen.getByText('This value is not in the expected format.')).toBeTruthy();
+    expect(field('Code').getAttribute('aria-invalid')).toBe('true');
+    // The pattern's own words from the contract, not a generic "expected format".
+    expect(screen.getByRole('textbox', { name: /Code/ }).getAttribute('aria-describedby')).toContain(
+      screen.getAllByText('One to five capital letters, such as AAPL.').find((e) => e.className === 'field__error')!.id,
+    );
     expect(screen.getByText('This field is required.')).toBeTruthy();
-    await waitFor(() => expect(document.activeElement).toBe(field('code')));
+    await waitFor(() => expect(document.activeElement).toBe(field('Code')));
     expect(backend.create).not.toHaveBeenCalled();
   });
 
@@ -115,15 +136,15 @@ describe('<RecordEditor>', () => {
     );
     open({ collection: 'symbols', record: RECORD });
     await user.click(screen.getByRole('button', { name: 'Save' }));
-    await waitFor(() => expect(field('entity').getAttribute('aria-invalid')).toBe('true'));
+    await waitFor(() => expect(field('Company').getAttribute('aria-invalid')).toBe('true'));
     const error = screen.getByText('This field is required.');
-    expect(field('entity').getAttribute('aria-describedby')).toContain(error.id);
+    expect(field('Company').getAttribute('aria-describedby')).toContain(error.id);
     expect(screen.getByRole('alert').textContent).toBe('Please correct 1 field before saving.');
     // Not the raw answer.
     expect(screen.queryByText(/must NOT have/)).toBeNull();
-    await waitFor(() => expect(document.activeElement).toBe(field('entity')));
-    await user.type(field('entity'), 'x');
-    expect(field('entity').getAttribute('aria-invalid')).toBeNull();
+    await waitFor(() => expect(document.activeElement).toBe(field('Company')));
+    await user.type(field('Company'), 'x');
+    expect(field('Company').getAttribute('aria-invalid')).toBeNull();
   });
 
   it('shows what the backend answered about no field, keeps the dialog, and clears it on the next attempt', async () => {
@@ -133,8 +154,8 @@ describe('<RecordEditor>', () => {
       .mockRejectedValueOnce(new ApiError(409, { status: 409, error: 'Conflict', message: "Record 'x' already exists" }))
       .mockImplementationOnce(() => new Promise((resolve) => (finish = resolve)));
     const { onSaved } = open({ collection: 'symbols', record: null });
-    await user.type(field('code'), 'AMZN');
-    await user.type(field('entity'), 'Amazon');
+    await user.type(field('Code'), 'AMZN');
+    await user.type(field('Company'), 'Amazon');
     const save = screen.getByRole('button', { name: 'Save' }) as HTMLButtonElement;
     await user.click(save);
     expect((await screen.findByRole('alert')).textContent).toBe("The backend answered: 409 Record 'x' already exists");

@@ -1,6 +1,6 @@
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useModalDialog } from '../../ui/widgets/useModalDialog';
-import { formatNumber, t } from '../../i18n';
+import { formatNumber, inLanguage, t } from '../../i18n';
 import '../../i18n/en-admin';
 import '../../i18n/en-forms';
 import { api } from '../../api/instance';
@@ -11,20 +11,26 @@ import { createFormState } from '../../ui/form/form-state';
 import { Field, focusFirstError } from '../../ui/form/Field';
 import type { ValidationError } from '../../ui/form/validators';
 import { backendMessage } from './backend-message';
-import { bodyOf, fieldConfigs, fieldErrorOf, mustFill, valuesOf } from './record-form';
+import { bodyOf, fieldConfigs, fieldErrorOf, labelOf, mustFill, valuesOf } from './record-form';
 
 export interface EditTarget {
   collection: CollectionName;
   record: ({ id: string } & Record<string, unknown>) | null;
 }
 
-/** What a field asks for, in words: its format, its length, its range. */
+/**
+ * What a field asks for, in words: the contract's description, then its pattern in words (or the
+ * pattern itself where the contract gives no words), else its range or its length.
+ */
 function hintOf(field: RecordField): string | undefined {
-  if (field.pattern) return t('admin.hint.format', { pattern: field.pattern });
-  if (field.minimum !== undefined && field.maximum !== undefined)
-    return t('admin.hint.range', { min: formatNumber(field.minimum), max: formatNumber(field.maximum) });
-  if (field.maxLength !== undefined && field.kind !== 'datetime') return t('admin.hint.maxLength', { max: field.maxLength });
-  return undefined;
+  const words: string[] = [];
+  if (field.description) words.push(inLanguage(field.description));
+  if (field.patternMessage) words.push(inLanguage(field.patternMessage));
+  else if (field.pattern) words.push(t('admin.hint.format', { pattern: field.pattern }));
+  else if (field.minimum !== undefined && field.maximum !== undefined)
+    words.push(t('admin.hint.range', { min: formatNumber(field.minimum), max: formatNumber(field.maximum) }));
+  else if (field.maxLength !== undefined && field.kind !== 'datetime') words.push(t('admin.hint.maxLength', { max: field.maxLength }));
+  return words.length > 0 ? words.join(' ') : undefined;
 }
 
 const INPUT_TYPES = { text: 'text', url: 'url', number: 'number', datetime: 'datetime-local' } as const;
@@ -95,7 +101,7 @@ export function RecordEditor({ target, onClose, onSaved }: { target: EditTarget;
             key={field.name}
             form={form}
             name={field.name}
-            label={field.name}
+            label={labelOf(field)}
             hint={hintOf(field)}
             required={mustFill(field)}
             error={refusedError?.field === field.name ? refusedError.error : null}

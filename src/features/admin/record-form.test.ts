@@ -62,13 +62,26 @@ describe('a record as a form', () => {
   });
 
   it('checks each field by the contract’s rules', () => {
+    // A pattern the contract puts in words is checked before the lengths, and said in those words.
+    const codeWords = symbols.fields.find((f) => f.name === 'code')!.patternMessage!;
+    expect(codeWords.en).toBe('One to five capital letters, such as AAPL.');
     const form = createFormState(fieldConfigs(symbols), { initial: { code: 'toolong', entity: '' } });
     expect(form.errors.value).toEqual({
-      code: { key: 'validation.maxLength', params: { max: 5 } },
+      code: { key: 'validation.pattern', text: codeWords },
       entity: { key: 'validation.required' },
     });
     form.setValue('code', 'ab');
-    expect(form.errors.value.code).toEqual({ key: 'validation.pattern' });
+    expect(form.errors.value.code).toEqual({ key: 'validation.pattern', text: codeWords });
+    // A pattern without words keeps the generic message, after the lengths.
+    const plain = createFormState(
+      fieldConfigs({ fields: [{ name: 'x', kind: 'text', required: true, pattern: '^[a-z]+$', maxLength: 3 }] }),
+      {
+        initial: { x: 'TOOLONG' },
+      },
+    );
+    expect(plain.errors.value).toEqual({ x: { key: 'validation.maxLength', params: { max: 3 } } });
+    plain.setValue('x', 'AB');
+    expect(plain.errors.value).toEqual({ x: { key: 'validation.pattern' } });
     const money = createFormState(fieldConfigs(accounts), { initial: { name: 'x', currency: 'EUR', balance: 'lots' } });
     expect(money.errors.value).toEqual({ balance: { key: 'validation.number' } });
     money.setValue('balance', '2000000000');
@@ -81,13 +94,23 @@ describe('the server’s verdict on a field, in words', () => {
     ['body.name must NOT have fewer than 1 characters', accounts, 'name', { key: 'validation.required' }],
     ['body.entity must NOT have fewer than 3 characters', symbols, 'entity', { key: 'validation.minLength', params: { min: 3 } }],
     ['body.code must NOT have more than 5 characters', symbols, 'code', { key: 'validation.maxLength', params: { max: 5 } }],
-    ['body.code must match pattern "^[A-Z]{1,5}$"', symbols, 'code', { key: 'validation.pattern' }],
+    [
+      'body.code must match pattern "^[A-Z]{1,5}$"',
+      symbols,
+      'code',
+      { key: 'validation.pattern', text: symbols.fields[0]!.patternMessage },
+    ],
     ['body.balance must be <= 1000000000', accounts, 'balance', { key: 'validation.max', params: { max: 1000000000 } }],
     ['body.balance must be >= -1000000000', accounts, 'balance', { key: 'validation.min', params: { min: -1000000000 } }],
     ['body.balance must be number', accounts, 'balance', { key: 'validation.number' }],
     ['body.level must be equal to one of the allowed values', notifications, 'level', { key: 'validation.choice' }],
     ["body must have required property 'currency'", accounts, 'currency', { key: 'validation.required' }],
-    ['body.keys.auth must match pattern "^[A-Za-z0-9_=-]{1,100}$"', subscription, 'keys.auth', { key: 'validation.pattern' }],
+    [
+      'body.keys.auth must match pattern "^[A-Za-z0-9_=-]{1,100}$"',
+      subscription,
+      'keys.auth',
+      { key: 'validation.pattern', text: subscription.fields.find((f) => f.name === 'keys.auth')!.patternMessage },
+    ],
     ["body must have required property 'keys'", subscription, 'keys.p256dh', { key: 'validation.required' }],
   ] as const)('%s', (message, schema, field, error) => {
     expect(fieldErrorOf(schema, message)).toEqual({ field, error });

@@ -1,5 +1,6 @@
 import type { CollectionSchema, RecordField } from '../../api/collection-fields';
 import type { FieldConfig } from '../../ui/form/form-state';
+import { inLanguage } from '../../i18n';
 import { type ValidationError, type Validator, Validators } from '../../ui/form/validators';
 
 /*
@@ -10,6 +11,11 @@ import { type ValidationError, type Validator, Validators } from '../../ui/form/
 
 export type Values = Record<string, string>;
 type Record_ = Record<string, unknown>;
+
+/** A field's label: the contract's title for it, in the language on screen, else its name. */
+export function labelOf(field: RecordField): string {
+  return field.title ? inLanguage(field.title) : field.name;
+}
 
 const isNumber: Validator = (value) => (value.trim() !== '' && !Number.isFinite(Number(value)) ? { key: 'validation.number' } : null);
 
@@ -23,14 +29,26 @@ export function mustFill(field: RecordField): boolean {
   return (field.minLength ?? 0) > 0 || (field.pattern !== undefined && !new RegExp(field.pattern).test(''));
 }
 
-/** The rules of a field, the same as the contract's. */
+/** A value that breaks the field's pattern, said in the contract's words for it when it has some. */
+function patternRule(field: RecordField & { pattern: string }): Validator {
+  const rule = Validators.pattern(new RegExp(field.pattern));
+  const text = field.patternMessage;
+  return text ? (value) => (rule(value) ? { key: 'validation.pattern', text } : null) : rule;
+}
+
+/**
+ * The rules of a field, the same as the contract's. A pattern the contract puts in words comes
+ * before the lengths: "Three capital letters, such as EUR." says more than "at most 3 characters".
+ */
 export function rulesOf(field: RecordField): Validator[] {
   const rules: Validator[] = [];
   if (mustFill(field)) rules.push(Validators.required());
   if (field.kind === 'number') rules.push(isNumber);
+  const worded = field.pattern !== undefined && field.patternMessage !== undefined;
+  if (worded) rules.push(patternRule(field as RecordField & { pattern: string }));
   if (field.minLength !== undefined && field.minLength > 1) rules.push(Validators.minLength(field.minLength));
   if (field.maxLength !== undefined) rules.push(Validators.maxLength(field.maxLength));
-  if (field.pattern) rules.push(Validators.pattern(new RegExp(field.pattern)));
+  if (field.pattern && !worded) rules.push(Validators.pattern(new RegExp(field.pattern)));
   if (field.minimum !== undefined) rules.push(Validators.min(field.minimum));
   if (field.maximum !== undefined) rules.push(Validators.max(field.maximum));
   return rules;
@@ -115,5 +133,8 @@ export function fieldErrorOf(schema: CollectionSchema, message: string): { field
     const match = pattern.exec(problem);
     if (match) return { field: field.name, error: make(Number(match[1])) };
   }
-  return { field: field.name, error: { key: 'validation.pattern' } };
+  return {
+    field: field.name,
+    error: field.patternMessage ? { key: 'validation.pattern', text: field.patternMessage } : { key: 'validation.pattern' },
+  };
 }

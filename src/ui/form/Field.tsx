@@ -1,7 +1,7 @@
 import { useId, type ChangeEvent, type FocusEvent, type InputHTMLAttributes } from 'react';
 import type { FormState } from './form-state';
 import type { ValidationError } from './validators';
-import { t } from '../../i18n';
+import { inLanguage, t } from '../../i18n';
 import '../../i18n/en-forms';
 
 interface FieldProps<Name extends string> {
@@ -85,7 +85,7 @@ export function Field<Name extends string>({
       )}
       {error && (
         <p className="field__error" id={errorId}>
-          {t(error.key, error.params)}
+          {error.text ? inLanguage(error.text) : t(error.key, error.params)}
         </p>
       )}
     </div>

@@ -4,6 +4,8 @@ import type { MessageKey } from '../../i18n/en';
 export interface ValidationError {
   key: MessageKey;
   params?: Record<string, number | string>;
+  /** Words the data gives for this error in several languages (a pattern's message), shown instead of the key's. */
+  text?: Readonly<{ en: string } & Partial<Record<string, string>>>;
 }
 
 /** A rule checks a field's text value; empty values pass every rule but `required`. */
