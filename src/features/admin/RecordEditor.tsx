@@ -19,17 +19,18 @@ export interface EditTarget {
 }
 
 /**
- * What a field asks for, in words: the contract's description, then its pattern in words (or the
- * pattern itself where the contract gives no words), else its range or its length.
+ * What a field asks for, in words: the contract's description; then, for a pattern the contract
+ * gives no words for, the pattern itself, else the range or the length. A pattern's words are the
+ * error a value that breaks it gets: said once, where it applies.
  */
 function hintOf(field: RecordField): string | undefined {
   const words: string[] = [];
   if (field.description) words.push(inLanguage(field.description));
-  if (field.patternMessage) words.push(inLanguage(field.patternMessage));
-  else if (field.pattern) words.push(t('admin.hint.format', { pattern: field.pattern }));
+  if (field.pattern && !field.patternMessage) words.push(t('admin.hint.format', { pattern: field.pattern }));
   else if (field.minimum !== undefined && field.maximum !== undefined)
     words.push(t('admin.hint.range', { min: formatNumber(field.minimum), max: formatNumber(field.maximum) }));
-  else if (field.maxLength !== undefined && field.kind !== 'datetime') words.push(t('admin.hint.maxLength', { max: field.maxLength }));
+  else if (field.maxLength !== undefined && field.kind !== 'datetime' && (!field.description || !field.pattern))
+    words.push(t('admin.hint.maxLength', { max: field.maxLength }));
   return words.length > 0 ? words.join(' ') : undefined;
 }
 
