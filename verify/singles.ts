@@ -346,6 +346,28 @@ export class SingleExchanges {
             ...base(),
             body: { kind: 'form', fields: [...form.fields, [text[0], text[1]]], note: `form field ${text[0]} twice` },
           });
+        // Each file field with a file of a type it does not take, and with bytes that are not the type they claim.
+        const media = op.body.content['multipart/form-data'];
+        const textOnly = form.fields.filter(([name]) => !media.fileFields.includes(name));
+        for (const field of media.fileFields) {
+          out.push({
+            ...base(),
+            body: {
+              kind: 'form',
+              fields: [...textOnly, [field, { file: 'svg', type: 'image/svg+xml', filename: 'a.svg' }]],
+              note: `file ${field} of a type it does not take`,
+            },
+          });
+          const claimed = goodFiles(media, field)[0]!;
+          out.push({
+            ...base(),
+            body: {
+              kind: 'form',
+              fields: [...textOnly, [field, { file: 'garbage', type: claimed.type, filename: claimed.filename }]],
+              note: `file ${field} that is not the ${claimed.type} it claims`,
+            },
+          });
+        }
       }
     }
     for (const p of op.params) {
