@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { JsonSchema, ParamSpec } from './document.ts';
-import { decodeParam, encodeParam, shapeOf } from './parameters.ts';
+import { decodeParam, encodeParam, repeats, shapeOf } from './parameters.ts';
 
 const doc = {
   components: { schemas: { Id: { type: 'integer', format: 'int64' }, Tags: { type: 'array', items: { type: 'string' } } } },
@@ -43,6 +43,13 @@ describe('encodeParam and decodeParam', () => {
     expect(encodeParam(joined, [1, 2])).toEqual(['1,2']);
     expect(decodeParam(doc, joined, ['1,2'])).toEqual([1, 2]);
     expect(decodeParam(doc, joined, [''])).toEqual([]);
+  });
+
+  it('lets only an exploded query array be given several times', () => {
+    expect(repeats(doc, param({ in: 'query', schema: { $ref: '#/components/schemas/Tags' } }))).toBe(true);
+    expect(repeats(doc, param({ in: 'query', explode: false, schema: { $ref: '#/components/schemas/Tags' } }))).toBe(false);
+    expect(repeats(doc, param({ in: 'query', schema: { type: 'string' } }))).toBe(false);
+    expect(repeats(doc, param({ in: 'path', schema: { $ref: '#/components/schemas/Tags' } }))).toBe(false);
   });
 
   it('reads booleans, leaves strings as text and gives several values of a scalar back as a list', () => {

@@ -37,6 +37,10 @@ function itemsOf(doc: unknown, schema: JsonSchema, pointer: string): { schema: J
   return { schema: isRecord(node.items) ? (node.items as JsonSchema) : {}, pointer: `${at}/items` };
 }
 
+/** Whether a parameter may be given several times: an array in a query that explodes. */
+export const repeats = (doc: unknown, p: Pick<ParamSpec, 'in' | 'style' | 'explode' | 'schema' | 'pointer'>): boolean =>
+  p.in === 'query' && explodes(p) && shapeOf(doc, p.schema, p.pointer) === 'array';
+
 /** A query parameter repeats its name once per item (`form` with `explode`, OpenAPI's default). */
 export const explodes = (p: Pick<ParamSpec, 'in' | 'style' | 'explode'>): boolean =>
   p.explode ?? (p.style ?? (p.in === 'query' || p.in === 'cookie' ? 'form' : 'simple')) === 'form';

@@ -5,7 +5,7 @@
  * types and size). Strict mode of the Node server judges the app's requests with it.
  */
 import { escapeRegExp, isJsonMedia, mediaTypeOf, type MediaSpec, type OperationSpec } from './document.ts';
-import { decodeParam, explodes, shapeOf } from './parameters.ts';
+import { decodeParam, repeats } from './parameters.ts';
 import { mediaMatches } from './responses.ts';
 import { describeProblem, type SchemaValidator } from './validator.ts';
 
@@ -92,7 +92,7 @@ export class RequestChecker {
         const given = query.getAll(p.name);
         if (given.length === 0) {
           if (p.required) out.push(`query parameter '${p.name}' is required`);
-        } else if (given.length > 1 && !(explodes(p) && shapeOf(this.doc, p.schema, p.pointer) === 'array')) {
+        } else if (given.length > 1 && !repeats(this.doc, p)) {
           out.push(`query parameter '${p.name}' is given ${given.length} times`);
         } else {
           const found = this.problem(p.pointer, decodeParam(this.doc, p, given), `query parameter '${p.name}'`);

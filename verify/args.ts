@@ -106,6 +106,17 @@ const VALUE_OPTIONS = new Set([
 ]);
 const FLAG_OPTIONS = new Set(['--read-only', '--quiet', '--help']);
 
+/** The options that take a whole number of at least 1, and the field each sets. */
+const WHOLE_NUMBER_OPTIONS = {
+  '--max-requests': 'maxRequests',
+  '--runs': 'runs',
+  '--concurrency': 'concurrency',
+  '--rate': 'rate',
+  '--request-timeout': 'requestTimeout',
+  '--operation-timeout': 'operationTimeout',
+  '--time-limit': 'timeLimit',
+} as const satisfies Record<string, keyof Options>;
+
 function positiveInteger(name: string, raw: string, min = 1): number | string {
   if (!/^\d+$/.test(raw)) return `${name} takes a whole number, not '${raw}'`;
   const n = Number(raw);
@@ -202,23 +213,13 @@ export function parseArgs(argv: readonly string[], randomSeed: () => number = ()
       case '--max-requests':
       case '--runs':
       case '--concurrency':
-      case '--rate': {
-        const n = positiveInteger(name, value);
-        if (typeof n === 'string') return fail(n);
-        if (name === '--max-requests') options.maxRequests = n;
-        else if (name === '--runs') options.runs = n;
-        else if (name === '--concurrency') options.concurrency = n;
-        else options.rate = n;
-        break;
-      }
+      case '--rate':
       case '--request-timeout':
       case '--operation-timeout':
       case '--time-limit': {
         const n = positiveInteger(name, value);
         if (typeof n === 'string') return fail(n);
-        if (name === '--request-timeout') options.requestTimeout = n;
-        else if (name === '--operation-timeout') options.operationTimeout = n;
-        else options.timeLimit = n;
+        options[WHOLE_NUMBER_OPTIONS[name]] = n;
         break;
       }
     }

@@ -22,13 +22,12 @@ import fc from 'fast-check';
 import {
   collectionSpecs,
   decodeParam,
-  explodes,
   follow,
   isRecord,
   operationSpecs,
   resolveRef,
+  repeats,
   SchemaValidator,
-  shapeOf,
   type MediaSpec,
   type OpenApiDocument,
   type OperationSpec,
@@ -996,9 +995,9 @@ export class RequestJudge {
       }
       for (const p of op.params.filter((x) => x.in === 'query')) {
         const values = r.query.entries.filter(([k]) => k === p.name).map(([, v]) => textOf(v));
-        const repeats = explodes(p) && shapeOf(this.doc, p.schema, p.pointer) === 'array';
         if (values.length === 0 && p.required) invalid.push({ why: `query ${p.name} is required`, statuses: MALFORMED });
-        else if (values.length > 1 && !repeats) invalid.push({ why: `query ${p.name} given ${values.length} times`, statuses: MALFORMED });
+        else if (values.length > 1 && !repeats(this.doc, p))
+          invalid.push({ why: `query ${p.name} given ${values.length} times`, statuses: MALFORMED });
         else if (values.length >= 1) {
           const problem = this.check(`query:${op.id}:${p.name}`, p.schema, decodeParam(this.doc, p, values));
           if (problem) invalid.push({ why: `query ${p.name} ${problem}`, statuses: MALFORMED });

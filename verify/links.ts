@@ -14,6 +14,7 @@ import fc from 'fast-check';
 import {
   evaluate,
   GeneratorGaveUp,
+  pathSegments,
   UnresolvedExpression,
   type LinkContext,
   type LinkSpec,
@@ -30,20 +31,19 @@ const SOURCE_TRIES = 5;
 /** Reads first, then changes, then deletes: a delete followed first would leave the others nothing. */
 const ORDER = (method: string): number => (SAFE_METHODS.includes(method) ? 0 : method === 'DELETE' ? 2 : 1);
 
-/** The request's side of a link context, read back from what was sent. */
-function requestSide(op: OperationSpec, exchange: Exchange): LinkContext['request'] {
+/** The request's side of a link context, read back from what was sent (`base`: the URL the operation's path is under). */
+function requestSide(op: OperationSpec, exchange: Exchange, base: string): LinkContext['request'] {
   const url = new URL(exchange.request.url);
+  const under = new URL(base).pathname.replace(/\/+$/, '');
+  const raw = pathSegments(op, url.pathname.slice(under.length)) ?? {};
   const path: Record<string, string> = {};
-  const names: string[] = [];
-  const pattern = op.path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{([^}]+)\\?\}/g, (_, name: string) => {
-    names.push(name);
-    return '([^/]+)';
-  });
-  const found = new RegExp(`${pattern}$`).exec(url.pathname);
-  names.forEach((name, i) => {
-    const raw = found?.[i + 1];
-    if (raw !== undefined) path[name] = decodeURIComponent(raw);
-  });
+  for (const [name, value] of Object.entries(raw)) {
+    try {
+      path[name] = decodeURIComponent(value);
+    } catch {
+      path[name] = value;
+    }
+  }
   const sent = exchange.request.body;
   let body: unknown;
   if (sent.kind === 'bytes') {
@@ -139,7 +139,7 @@ export class LinkFollower {
       url: answered.request.url,
       method: answered.request.method,
       statusCode: answered.response.status,
-      request: requestSide(source, answered),
+      request: requestSide(source, answered, source.root ? this.session.target.bases.root : this.session.target.bases.api),
       response: { headers: answered.response.headers, body: bodyJson(answered.response) },
     };
     const ordered = [...links].sort((a, b) => ORDER(this.session.spec.byId(a.to).method) - ORDER(this.session.spec.byId(b.to).method));
