@@ -1,7 +1,7 @@
 /**
  * How the mock knows who is calling. The profile's operations are secured in openapi.yaml: each
  * one asks `authenticate` for the caller's identity, which reads the request's bearer access
- * token (mocks/api/jwt.ts checks the embedded provider's JWTs) or refuses with 401.
+ * token (mock-api/jwt.ts checks the embedded provider's JWTs) or refuses with 401.
  */
 import { httpError } from './errors.ts';
 

@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { type Avatar, avatarRules, avatarRulesOf, avatarSchema, describeTypes, imageName, isImageOf, SIGNATURES } from './avatar.ts';
-import { type MediaSpec, OpenApiSpec, SpecError } from '../../openapi-kit/index.ts';
-import { loadSpec } from '../../openapi-kit/node.ts';
+import { type MediaSpec, OpenApiSpec, SpecError } from '../openapi-kit/index.ts';
+import { loadSpec } from '../openapi-kit/node.ts';
 
 const bytes = (...values: Array<number | string>): Uint8Array =>
   Uint8Array.from(values.flatMap((v) => (typeof v === 'number' ? [v] : Array.from(v, (c) => c.charCodeAt(0)))));

@@ -5,7 +5,7 @@
  * checks it covers every type the document accepts.
  */
 import type { StandardSchema } from './contract.ts';
-import { SpecError, type MediaSpec, type OpenApiSpec } from '../../openapi-kit/index.ts';
+import { SpecError, type MediaSpec, type OpenApiSpec } from '../openapi-kit/index.ts';
 
 export interface AvatarRules {
   /** Media types accepted, lower case, as the form's `encoding` lists them. */

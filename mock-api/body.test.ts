@@ -5,8 +5,8 @@
  */
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { formatBytes, mediaType, readForm, readJson, withMarksKept } from './body.ts';
-import { OpenApiSpec } from '../../openapi-kit/index.ts';
-import { loadSpec } from '../../openapi-kit/node.ts';
+import { OpenApiSpec } from '../openapi-kit/index.ts';
+import { loadSpec } from '../openapi-kit/node.ts';
 
 const post = (body: BodyInit, headers: Record<string, string> = {}) =>
   new Request('http://mock.test/api/x', { method: 'POST', body, headers });

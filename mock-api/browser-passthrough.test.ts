@@ -6,7 +6,7 @@
 import { getResponse } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
-import specText from '../../openapi.yaml?raw';
+import specText from '../openapi.yaml?raw';
 import { createContract, type OpenApiDocument } from './contract.ts';
 import { createMockBackend } from './mock.ts';
 

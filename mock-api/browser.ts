@@ -1,6 +1,6 @@
 import { setupWorker } from 'msw/browser';
 import { parse } from 'yaml';
-import specText from '../../openapi.yaml?raw';
+import specText from '../openapi.yaml?raw';
 import { createContract, type OpenApiDocument } from './contract.ts';
 import { createMockBackend } from './mock.ts';
 import { discoveredTokenAuthenticator } from './jwt.ts';

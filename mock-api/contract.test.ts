@@ -2,7 +2,7 @@
 /** The contract the mock validates records, bodies and filters with: openapi.yaml itself. */
 import { describe, expect, it } from 'vitest';
 import { createContract } from './contract.ts';
-import { loadSpec } from '../../openapi-kit/node.ts';
+import { loadSpec } from '../openapi-kit/node.ts';
 
 const contract = createContract(loadSpec());
 

@@ -1,6 +1,6 @@
-import { describeProblem, OpenApiSpec, type OpenApiDocument } from '../../openapi-kit/index.ts';
+import { describeProblem, OpenApiSpec, type OpenApiDocument } from '../openapi-kit/index.ts';
 
-export type { OpenApiDocument } from '../../openapi-kit/index.ts';
+export type { OpenApiDocument } from '../openapi-kit/index.ts';
 
 /** A Standard Schema (https://standardschema.dev), what an @msw/data collection validates its records with. */
 export interface StandardSchema<T> {

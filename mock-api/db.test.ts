@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createContract } from './contract.ts';
 import { createDatabase, type DataSet, etagOf, type Profile, SEED } from './db.ts';
-import { loadSpecCached } from '../../openapi-kit/node.ts';
+import { loadSpecCached } from '../openapi-kit/node.ts';
 
 const contract = createContract(loadSpecCached());
 // The smallest PNG signature the avatar check recognises.

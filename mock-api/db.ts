@@ -5,7 +5,7 @@
  * made), is kept beside the Profile records (`owners`): neither is a field of the contract's Profile.
  */
 import { Collection } from '@msw/data';
-import type { components } from '../../src/api/schema';
+import type { components } from '../src/api/schema';
 import { avatarRules, avatarSchema, type Avatar } from './avatar.ts';
 import type { Contract, StandardSchema } from './contract.ts';
 import accounts from './data/accounts.json' with { type: 'json' };
@@ -68,7 +68,7 @@ export interface DataSet {
  */
 export const etagOf = (id: string, version: number): string => `"${id.slice(0, 8)}.${version}"`;
 
-/** The data the mock starts with: mocks/api/data/*.json, and no profile yet. */
+/** The data the mock starts with: mock-api/data/*.json, and no profile yet. */
 export const SEED: DataSet = {
   collections: {
     accounts,

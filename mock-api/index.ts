@@ -1,6 +1,6 @@
 /**
  * The mock API: the reference semantics of openapi.yaml, as MSW handlers over one @msw/data
- * database, the same in Node (mocks/server) and in the dev server's browser (./browser.ts).
+ * database, the same in Node (server) and in the dev server's browser (./browser.ts).
  *
  * May import: openapi-kit (the spec), src/api/schema.d.ts (the generated types), its own files.
  * Used through this file only; ./browser.ts is the dev server's own start (it needs a bundler).

@@ -7,7 +7,7 @@
 import { createLocalJWKSet, createRemoteJWKSet, errors, type JSONWebKeySet, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { unauthorized, type Authenticate } from './auth.ts';
 
-/** What the API needs of a provider in the same process (mocks/oidc's): its keys and audiences. */
+/** What the API needs of a provider in the same process (oidc's): its keys and audiences. */
 export interface TokenIssuer {
   readonly publicKeys: JSONWebKeySet;
   audienceOfIssuer(issuer: string): string | null;

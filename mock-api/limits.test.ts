@@ -9,8 +9,8 @@ import { avatarRules, imageName, SIGNATURES } from './avatar.ts';
 import { MAX_AVATAR_BYTES } from './body.ts';
 import { COLLECTIONS } from './db.ts';
 import { MAX_MESSAGE, REASONS } from './errors.ts';
-import { OpenApiSpec, resolveRef } from '../../openapi-kit/index.ts';
-import { loadSpec } from '../../openapi-kit/node.ts';
+import { OpenApiSpec, resolveRef } from '../openapi-kit/index.ts';
+import { loadSpec } from '../openapi-kit/node.ts';
 
 const spec = new OpenApiSpec(loadSpec());
 const media = spec.operations.flatMap((op) => Object.values(op.body?.content ?? {}).map((m) => ({ op: op.id, ...m })));

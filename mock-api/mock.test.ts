@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createContract } from './contract.ts';
 import { type DataSet, SEED } from './db.ts';
 import { createMockBackend, DEFAULT_JOURNAL_SIZE } from './mock.ts';
-import { loadSpec } from '../../openapi-kit/node.ts';
+import { loadSpec } from '../openapi-kit/node.ts';
 
 describe('createMockBackend', () => {
   it('serves the API under /api, starts from the seed and keeps the last 100 exchanges by default', async () => {

@@ -17,17 +17,17 @@ export interface MockOptions {
   basePath?: string;
   /** Match the API's paths on any origin (the Node server) rather than the page's (the browser). */
   anyOrigin?: boolean;
-  /** The data to start with and to reset to; the seed of mocks/api/data/ by default. */
+  /** The data to start with and to reset to; the seed of mock-api/data/ by default. */
   initial?: DataSet;
-  /** Answers asked for per operationId (mocks/api/scenario.ts). */
+  /** Answers asked for per operationId (mock-api/scenario.ts). */
   scenario?: Scenario;
   /** How many exchanges GET /__mock/requests lists. */
   journalSize?: number;
   /** Host names besides IP literals and localhost the mock is reached by. */
   trustedHosts?: string[];
-  /** Who is calling a secured operation (mocks/api/auth.ts); without it every secured call answers 401. */
+  /** Who is calling a secured operation (mock-api/auth.ts); without it every secured call answers 401. */
   authenticate?: Authenticate;
-  /** How many push subscriptions one client may store without a bearer token (mocks/api/rate.ts). */
+  /** How many push subscriptions one client may store without a bearer token (mock-api/rate.ts). */
   subscriptionCreates?: RateLimitOptions;
 }
 

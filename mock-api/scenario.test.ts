@@ -1,8 +1,8 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { OpenApiSpec } from '../../openapi-kit/index.ts';
+import { OpenApiSpec } from '../openapi-kit/index.ts';
 import { parsePrefer, parseScenario, pickRule, type ScenarioRule } from './scenario.ts';
-import { loadSpec } from '../../openapi-kit/node.ts';
+import { loadSpec } from '../openapi-kit/node.ts';
 
 const spec = new OpenApiSpec(loadSpec());
 const refusal = (value: unknown) => {

@@ -12,7 +12,7 @@
  *     "createAccount": [{ "fault": "drop", "rate": 0.1 }, { "delay": 3000, "rate": 0.2 }] }
  */
 import { ConfigError } from './errors.ts';
-import { isRecord, type OpenApiSpec, type OperationSpec } from '../../openapi-kit/index.ts';
+import { isRecord, type OpenApiSpec, type OperationSpec } from '../openapi-kit/index.ts';
 
 /** `drop`: the connection closes with no answer. `invalid-json`: a 2xx whose body is no JSON. */
 export const FAULTS = ['drop', 'invalid-json'] as const;

@@ -3,7 +3,7 @@
  * (issuer `<origin>/oidc`), built on oidc-provider. It serves the standard endpoints (discovery,
  * authorization with PKCE, token, userinfo, revocation, JWKS, RP-initiated logout) and its own
  * sign-in pages (pages.ts). Access tokens are JWTs for the audience `<origin>/api`, which
- * mocks/api/jwt.ts checks for the mock API.
+ * mock-api/jwt.ts checks for the mock API.
  *
  * One provider is made per origin the server is reached on (127.0.0.1, localhost and the host it
  * listens on, at its port), so that the issuer a page discovers is always its own origin's; they

@@ -1,9 +1,9 @@
 // @vitest-environment node
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { createContract } from '../api/index.ts';
+import { createContract } from '../mock-api/index.ts';
 import { formatDataFile, OLD_FORMAT_OWNER, parseDataFile } from './data-file.ts';
-import { createDatabase, SEED } from '../api/index.ts';
-import { loadSpec } from '../../openapi-kit/node.ts';
+import { createDatabase, SEED } from '../mock-api/index.ts';
+import { loadSpec } from '../openapi-kit/node.ts';
 
 const contract = createContract(loadSpec());
 const parse = (value: unknown) => parseDataFile(typeof value === 'string' ? value : JSON.stringify(value), contract, 'fixtures.json', SEED);
@@ -247,7 +247,7 @@ describe('a data file, read by the module as it loads', () => {
   // test, so that the test evaluates data-file.ts alone and no other module's load counts as its.
   beforeAll(async () => {
     vi.resetModules();
-    await Promise.all([import('../api/index.ts'), import('../../openapi-kit/index.ts')]);
+    await Promise.all([import('../mock-api/index.ts'), import('../openapi-kit/index.ts')]);
   });
 
   it('has the keys it names when it refuses an unknown one, and gives the profile of the old format to ada', async () => {

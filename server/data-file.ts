@@ -12,8 +12,8 @@
  * "avatar" at the top) still reads: that profile is `ada`'s (OLD_FORMAT_OWNER).
  */
 import { Buffer } from 'node:buffer';
-import { avatarRules, avatarSchema, type Avatar } from '../api/index.ts';
-import type { Contract } from '../api/index.ts';
+import { avatarRules, avatarSchema, type Avatar } from '../mock-api/index.ts';
+import type { Contract } from '../mock-api/index.ts';
 import {
   COLLECTION_NAMES,
   COLLECTIONS,
@@ -22,9 +22,9 @@ import {
   type OwnedProfile,
   type Profile,
   type Records,
-} from '../api/index.ts';
-import { ConfigError } from '../api/index.ts';
-import { isRecord, SchemaValidator } from '../../openapi-kit/index.ts';
+} from '../mock-api/index.ts';
+import { ConfigError } from '../mock-api/index.ts';
+import { isRecord, SchemaValidator } from '../openapi-kit/index.ts';
 
 /** Whose the profile of a file in the single-member format is: the first seeded member. */
 export const OLD_FORMAT_OWNER = 'ada';

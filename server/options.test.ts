@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { MAX_DELAY_MS } from '../api/index.ts';
+import { MAX_DELAY_MS } from '../mock-api/index.ts';
 import { OPTIONS, parseOptions, usage, UsageError } from './options.ts';
 
 const options = (argv: string[], env: Record<string, string> = {}) => {

@@ -14,7 +14,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError } from '../api/index.ts';
+import { ConfigError } from '../mock-api/index.ts';
 import { fileStore } from './persist.ts';
 
 let dir: string;

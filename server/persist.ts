@@ -20,7 +20,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { ConfigError } from '../api/index.ts';
+import { ConfigError } from '../mock-api/index.ts';
 
 export interface FileStore {
   readonly path: string;

@@ -1,4 +1,4 @@
-import { BUILTIN_CONFIG, type AppConfig } from '../../src/index.ts';
+import { BUILTIN_CONFIG, type AppConfig } from '../src/index.ts';
 
 /** The origin of an absolute URL, or null for a same-origin path or a malformed value. */
 function originOf(url: string | undefined): string | null {

@@ -157,7 +157,7 @@ describe('npm run serve: refusals', () => {
 
 describe('npm run serve: run as a script', () => {
   // Loaded afresh in a hook, not in the test: a module graph evaluated inside a test would count every
-  // module-level value of mocks/ as covered by this one test, which checks none of them.
+  // module-level value of mock-api/, server/ and oidc/ as covered by this one test, which checks none of them.
   let started: unknown;
   let printed: string[] = [];
   beforeAll(async () => {

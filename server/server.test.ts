@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { type Authenticate, ConfigError, errorBody } from '../api/index.ts';
+import { type Authenticate, ConfigError, errorBody } from '../mock-api/index.ts';
 import { signInAs } from '../oidc/index.ts';
 import { contentSecurityPolicy } from './security-headers.ts';
 import { type RunningServer, type ServerOptions, startServer } from './server.ts';

@@ -7,23 +7,23 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { getResponse } from 'msw';
-import type { Authenticate } from '../api/index.ts';
-import { createContract } from '../api/index.ts';
+import type { Authenticate } from '../mock-api/index.ts';
+import { createContract } from '../mock-api/index.ts';
 import { formatDataFile, parseDataFile } from './data-file.ts';
-import { SEED, type DataSet } from '../api/index.ts';
-import { ConfigError, errorBody } from '../api/index.ts';
-import { CLIENT_HEADER, CONTROL_PREFIX, type RateLimitOptions, refuseCrossSite } from '../api/index.ts';
-import { createMockBackend } from '../api/index.ts';
-import { SpecError } from '../../openapi-kit/index.ts';
+import { SEED, type DataSet } from '../mock-api/index.ts';
+import { ConfigError, errorBody } from '../mock-api/index.ts';
+import { CLIENT_HEADER, CONTROL_PREFIX, type RateLimitOptions, refuseCrossSite } from '../mock-api/index.ts';
+import { createMockBackend } from '../mock-api/index.ts';
+import { SpecError } from '../openapi-kit/index.ts';
 import { OIDC_PREFIX } from '../oidc/index.ts';
 import type { EmbeddedProvider, IdentityProviderOptions } from '../oidc/index.ts';
-import { discoveredTokenAuthenticator, tokenAuthenticator } from '../api/index.ts';
+import { discoveredTokenAuthenticator, tokenAuthenticator } from '../mock-api/index.ts';
 import { parseOptions, usage, UsageError } from './options.ts';
 import { fileStore, type FileStore } from './persist.ts';
 import { hostAllowed, hostNameOf } from './hosts.ts';
-import { parseScenario, type Scenario } from '../api/index.ts';
+import { parseScenario, type Scenario } from '../mock-api/index.ts';
 import { contentSecurityPolicy, securityHeaders } from './security-headers.ts';
-import { loadSpecCached } from '../../openapi-kit/node.ts';
+import { loadSpecCached } from '../openapi-kit/node.ts';
 import { loadStaticFiles, serveStatic, type StaticFile } from './static-files.ts';
 import type { ExchangeChecker, ExchangeReport } from './strict.ts';
 
@@ -34,17 +34,17 @@ export interface ServerOptions {
   /** The built app to serve; without one only the API answers. */
   distDir?: string | null;
   /**
-   * Judges every API exchange against openapi.yaml (mocks/server/strict.ts) before it is answered; read
+   * Judges every API exchange against openapi.yaml (server/strict.ts) before it is answered; read
    * the tally with exchanges(). `npm run serve` turns it on with MOCK_STRICT=1.
    */
   strict?: boolean;
   /** Called with each violation strict mode finds, as it finds it. */
   onViolation?: (message: string) => void;
-  /** A data file (mocks/server/data-file.ts) to start with and reset to, instead of the seed. */
+  /** A data file (server/data-file.ts) to start with and reset to, instead of the seed. */
   dataFile?: string | null;
   /** Keeps the data in this file: loaded at start when it exists, rewritten before every change is answered. */
   persistFile?: string | null;
-  /** A scenario file (mocks/api/scenario.ts): statuses, delays and faults per operationId. */
+  /** A scenario file (mock-api/scenario.ts): statuses, delays and faults per operationId. */
   scenarioFile?: string | null;
   /** How many exchanges GET /__mock/requests keeps. */
   journalSize?: number;
@@ -56,7 +56,7 @@ export interface ServerOptions {
   audience?: string | null;
   /**
    * Who the API's caller is. By default the embedded provider's access tokens are checked
-   * (mocks/api/jwt.ts); a test may put another check in its place.
+   * (mock-api/jwt.ts); a test may put another check in its place.
    */
   authenticate?: Authenticate;
   /** Host names answered besides IP addresses, localhost and `host` (./hosts.ts); others get 421. */
@@ -67,9 +67,9 @@ export interface ServerOptions {
   maxConnections?: number;
   /** Connections open at once from one client address at most (default 64); one past them is closed at once. */
   maxConnectionsPerClient?: number;
-  /** How many push subscriptions one client (address) may store without a bearer token (mocks/api/rate.ts); tests make it smaller. */
+  /** How many push subscriptions one client (address) may store without a bearer token (mock-api/rate.ts); tests make it smaller. */
   subscriptionCreates?: RateLimitOptions;
-  /** How the embedded provider slows and then refuses failed sign-ins (mocks/oidc/throttle.ts); tests make it quicker. */
+  /** How the embedded provider slows and then refuses failed sign-ins (oidc/throttle.ts); tests make it quicker. */
   signInThrottle?: IdentityProviderOptions['signInThrottle'];
 }
 
@@ -228,7 +228,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   if (options.distDir) deploy(options.distDir);
 
   /**
-   * Another site's change refused from the request's head alone (mocks/api/handlers/gate.ts), so
+   * Another site's change refused from the request's head alone (mock-api/handlers/gate.ts), so
    * that its body is never read, nor asked for with 100 Continue; null for any other request.
    */
   function crossSiteRefusal(req: IncomingMessage, origin: string, pathname: string): Response | null {
@@ -383,7 +383,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
         return;
       }
       // The API takes a path segment that is no valid %-encoding as written (an id that does not
-      // exist, say: mocks/api/handlers/index.ts); only file paths are decoded here.
+      // exist, say: mock-api/handlers/index.ts); only file paths are decoded here.
       const mock = pathname.startsWith(API_PREFIX) || pathname.startsWith(`${CONTROL_PREFIX}/`);
       const oidc = provider !== null && (pathname === OIDC_PREFIX || pathname.startsWith(`${OIDC_PREFIX}/`));
       let work: Promise<void>;
@@ -454,7 +454,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
   const { createEmbeddedProvider } = await import('../oidc/index.ts');
   provider = await createEmbeddedProvider(address.port, {
     // The names given one by one keep their provider; a domain's names (`.example.org`) and any
-    // IP address or *.localhost share a bounded set of them (mocks/oidc/provider.ts).
+    // IP address or *.localhost share a bounded set of them (oidc/provider.ts).
     hosts: allowedHosts.filter((name) => !name.startsWith('.')).map((name) => name.toLowerCase()),
     allowHost: (name) => hostAllowed(name, allowedHosts),
     ...(options.signInThrottle ? { signInThrottle: options.signInThrottle } : {}),

@@ -3,8 +3,8 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { extname, join, relative, sep } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { isAppPath, pageFileFor } from '../../src/index.ts';
-import { errorBody } from '../api/index.ts';
+import { isAppPath, pageFileFor } from '../src/index.ts';
+import { errorBody } from '../mock-api/index.ts';
 
 /** One file of the build, held in memory with its compressed forms. */
 export interface StaticFile {

@@ -19,8 +19,8 @@
  * the server and are not judged here. The answer half is judged for every client.
  */
 import type { IncomingHttpHeaders } from 'node:http';
-import { OpenApiSpec } from '../../openapi-kit/index.ts';
-import { loadSpec } from '../../openapi-kit/node.ts';
+import { OpenApiSpec } from '../openapi-kit/index.ts';
+import { loadSpec } from '../openapi-kit/node.ts';
 
 export interface ApiExchange {
   method: string;

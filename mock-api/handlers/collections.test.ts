@@ -2,8 +2,8 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { createContract } from '../contract.ts';
 import { createDatabase } from '../db.ts';
-import type { OpenApiDocument } from '../../../openapi-kit/index.ts';
-import { loadSpecCached } from '../../../openapi-kit/node.ts';
+import type { OpenApiDocument } from '../../openapi-kit/index.ts';
+import { loadSpecCached } from '../../openapi-kit/node.ts';
 import accounts from '../data/accounts.json' with { type: 'json' };
 import notifications from '../data/notifications.json' with { type: 'json' };
 import symbols from '../data/symbols.json' with { type: 'json' };

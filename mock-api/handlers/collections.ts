@@ -13,7 +13,7 @@
  * `x-max-records` in openapi.yaml.
  */
 import type { HttpHandler } from 'msw';
-import { compareSortValues } from '../../../openapi-kit/index.ts';
+import { compareSortValues } from '../../openapi-kit/index.ts';
 import type { CollectionName, Records } from '../db.ts';
 import { httpError } from '../errors.ts';
 import type { MockContext } from './context.ts';

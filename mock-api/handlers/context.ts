@@ -11,6 +11,6 @@ export interface MockContext {
   route: Router['route'];
   /** Where the API lives on the origin (`/api`): Location headers and avatar URLs start with it. */
   basePath: string;
-  /** Who is calling (mocks/api/auth.ts): the routes of secured operations ask it before they resolve. */
+  /** Who is calling (mock-api/auth.ts): the routes of secured operations ask it before they resolve. */
   authenticate: Authenticate;
 }

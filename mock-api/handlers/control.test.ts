@@ -3,7 +3,7 @@ import { getResponse, type HttpHandler } from 'msw';
 import { beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createContract } from '../contract.ts';
 import { createMockBackend, type MockBackend } from '../mock.ts';
-import { loadSpecCached } from '../../../openapi-kit/node.ts';
+import { loadSpecCached } from '../../openapi-kit/node.ts';
 import { ANY_ORIGIN } from './index.ts';
 import { error } from './server.test-support.ts';
 

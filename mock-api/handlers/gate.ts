@@ -11,7 +11,7 @@
  */
 import type { Authenticate, Identity } from '../auth.ts';
 import { httpError } from '../errors.ts';
-import type { OperationSpec } from '../../../openapi-kit/index.ts';
+import type { OperationSpec } from '../../openapi-kit/index.ts';
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS', 'TRACE']);
 

@@ -3,7 +3,7 @@ import { getResponse } from 'msw';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createContract } from '../contract.ts';
 import { createMockBackend } from '../mock.ts';
-import { loadSpecCached } from '../../../openapi-kit/node.ts';
+import { loadSpecCached } from '../../openapi-kit/node.ts';
 import notifications from '../data/notifications.json' with { type: 'json' };
 import { rewriteAlias } from './aliases.ts';
 import { ADMIN, error, serverPerTest, testAuthenticate } from './server.test-support.ts';

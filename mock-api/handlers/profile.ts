@@ -24,13 +24,13 @@
  * The same key with another body, or on another operation or profile, answers 422.
  */
 import type { HttpHandler } from 'msw';
-import type { components } from '../../../src/api/schema';
+import type { components } from '../../src/api/schema';
 import { avatarRulesOf, describeTypes, isImageOf, type AvatarRules } from '../avatar.ts';
 import { formatBytes, mediaType, readForm, readJson } from '../body.ts';
 import type { Identity } from '../auth.ts';
 import { etagOf, type Profile } from '../db.ts';
 import { httpError } from '../errors.ts';
-import { follow, isRecord, SpecError, type MediaSpec, type OperationSpec } from '../../../openapi-kit/index.ts';
+import { follow, isRecord, SpecError, type MediaSpec, type OperationSpec } from '../../openapi-kit/index.ts';
 import type { MockContext } from './context.ts';
 
 type Schemas = components['schemas'];

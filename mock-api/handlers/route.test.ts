@@ -3,7 +3,7 @@ import { getResponse, http, type HttpHandler } from 'msw';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { rejectAll } from '../auth.ts';
 import { createContract } from '../contract.ts';
-import { loadSpecCached } from '../../../openapi-kit/node.ts';
+import { loadSpecCached } from '../../openapi-kit/node.ts';
 import { createRouter, type Resolver } from './route.ts';
 import { error } from './server.test-support.ts';
 

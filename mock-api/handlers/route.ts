@@ -8,13 +8,13 @@
  * resolved for a caller `authenticate` accepts, holding the roles it names (./gate.ts).
  */
 import { http, type HttpHandler } from 'msw';
-import type { paths } from '../../../src/api/schema';
+import type { paths } from '../../src/api/schema';
 import type { Authenticate, Identity } from '../auth.ts';
 import { readJson } from '../body.ts';
 import type { Contract } from '../contract.ts';
 import { httpError } from '../errors.ts';
 import { createGate } from './gate.ts';
-import { SpecError, type OperationSpec } from '../../../openapi-kit/index.ts';
+import { SpecError, type OperationSpec } from '../../openapi-kit/index.ts';
 
 export type Method = 'get' | 'put' | 'post' | 'delete' | 'patch';
 type Operation = { responses: object };

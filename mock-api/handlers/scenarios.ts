@@ -1,11 +1,11 @@
 /**
  * What happens before a route answers: who may call (./gate.ts), then the delay, and the answers
- * asked for by `Prefer` or by the scenario file (mocks/api/scenario.ts). Returning nothing lets
+ * asked for by `Prefer` or by the scenario file (mock-api/scenario.ts). Returning nothing lets
  * the request go on to the routes.
  */
 import { delay, http, HttpResponse, type HttpHandler } from 'msw';
 import { httpError } from '../errors.ts';
-import { isJsonMedia, responseFor, type OpenApiSpec, type OperationSpec, type ResponseSpec } from '../../../openapi-kit/index.ts';
+import { isJsonMedia, responseFor, type OpenApiSpec, type OperationSpec, type ResponseSpec } from '../../openapi-kit/index.ts';
 import { parsePrefer, pickRule, type Preferences, type Scenario } from '../scenario.ts';
 import type { MockContext } from './context.ts';
 import { rewriteAlias } from './aliases.ts';
