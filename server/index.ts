@@ -9,3 +9,5 @@
 export { main, startServer, type RunningServer, type ServerOptions } from './server.ts';
 export { OPTIONS, parseOptions, usage, UsageError, type ServeOptions } from './options.ts';
 export { contentSecurityPolicy, securityHeaders } from './security-headers.ts';
+export { answerFile, type StaticFile } from './static-files.ts';
+export { createExchangeChecker, type ApiExchange } from './strict.ts';

@@ -1,10 +1,12 @@
+/** The Vite plugin that writes the themes' stylesheet at build time (and in the dev server). */
 import type { Plugin } from 'vite';
-import { DEFAULT_THEME, THEME_NAMES, THEMES, themeTokens } from '../src/index.ts';
+import { DEFAULT_THEME, THEME_NAMES, THEMES } from '../config/themes.ts';
+import { themeTokens } from '../ui/theme-tokens.ts';
 
 const ID = 'virtual:theme-tokens.css';
 
 /** One rule per theme, `html[data-theme=…]`, with the custom properties ui/theme.ts works out. */
-export function themeRules(): string {
+function themeRules(): string {
   return THEME_NAMES.map((name) => {
     const declarations = Object.entries(themeTokens(name)).map(([property, value]) => `${property}:${value}`);
     // The default theme's rule is :root's as well: without the pre-paint script, it is the one shown.
