@@ -23,6 +23,23 @@ export interface ValidatorOptions {
 
 const DOC_ID = 'openapi';
 
+const newAjv = (options: { allErrors?: boolean; verbose?: boolean; validateSchema?: boolean } = {}): Ajv2020 => {
+  const ajv = new Ajv2020({ ...options, strict: false, validateFormats: true });
+  addFormats(ajv);
+  return ajv;
+};
+
+/**
+ * The check of a document against JSON Schema's meta-schema, made once: compiling the meta-schema
+ * costs more than most of the document's own schemas, and a process (verify beside the mock it
+ * started) holds several validators of the same document.
+ */
+let metaSchema: Ajv2020 | undefined;
+const metaSchemaCheck = (): Ajv2020 => {
+  metaSchema ??= newAjv();
+  return metaSchema;
+};
+
 /**
  * JSON Schema 2020-12 validation (ajv, with formats) against the schemas of one OpenAPI document:
  * a schema by its pointer in the document, or any schema object whose `$ref`s point into it.
@@ -35,10 +52,11 @@ export class SchemaValidator {
 
   constructor(doc: OpenApiDocument, { detailed = false }: ValidatorOptions = {}) {
     this.detailed = detailed;
-    this.ajv = new Ajv2020({ allErrors: detailed, verbose: detailed, strict: false, validateFormats: true });
-    addFormats(this.ajv);
+    this.ajv = newAjv({ allErrors: detailed, verbose: detailed, validateSchema: false });
     // The whole document, so that a schema is compiled where it stands and its `#/…` refs resolve.
-    this.ajv.addSchema({ ...doc, $id: DOC_ID });
+    const root = { ...doc, $id: DOC_ID };
+    metaSchemaCheck().validateSchema(root, true);
+    this.ajv.addSchema(root);
     if (detailed) this.index(doc, '');
   }
 
