@@ -1,6 +1,6 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { isRecord, pointerToken, type OpenApiDocument } from './document.ts';
+import { atPointer as nodeAt, isRecord, pointerToken, type OpenApiDocument } from './document.ts';
 
 /** One way a value breaks a schema. */
 export interface SchemaProblem {
@@ -49,9 +49,11 @@ export class SchemaValidator {
   private readonly cache = new Map<string, ValidateFunction>();
   private readonly places = new WeakMap<object, string>();
   private readonly detailed: boolean;
+  private readonly doc: OpenApiDocument;
 
   constructor(doc: OpenApiDocument, { detailed = false }: ValidatorOptions = {}) {
     this.detailed = detailed;
+    this.doc = doc;
     this.ajv = newAjv({ allErrors: detailed, verbose: detailed, validateSchema: false });
     // The whole document, so that a schema is compiled where it stands and its `#/…` refs resolve.
     const root = { ...doc, $id: DOC_ID };
@@ -97,10 +99,15 @@ export class SchemaValidator {
 
   /** Validates against the schema at a pointer of the document (`/components/schemas/Symbol`). */
   atPointer(pointer: string, value: unknown): SchemaProblem[] {
-    return this.problems(
-      this.compiled(`ptr:${pointer}`, () => ({ $ref: `${DOC_ID}#${pointer}` })),
-      value,
-    );
+    let fn = this.cache.get(`ptr:${pointer}`);
+    if (!fn) {
+      // A schema that is only a reference is its target's: every answer whose schema is
+      // `$ref: '#/components/schemas/Error'` shares one compiled function.
+      const target = referenced(this.doc, pointer);
+      fn = this.compiled(`ptr:${target}`, () => ({ $ref: `${DOC_ID}#${target}` }));
+      this.cache.set(`ptr:${pointer}`, fn);
+    }
+    return this.problems(fn, value);
   }
 
   /** Validates against `components.schemas[name]`. */
@@ -108,17 +115,36 @@ export class SchemaValidator {
     return this.atPointer(`/components/schemas/${pointerToken(name)}`, value);
   }
 
-  /** Validates against a schema object that is not in the document (its `#/…` refs point into it), cached by `key`. */
+  /**
+   * Validates against a schema object that is not in the document (its `#/…` refs point into it),
+   * cached by `key`; schemas of the same text under other keys (every operation's id parameter,
+   * say) share one compiled function.
+   */
   against(key: string, schema: unknown, value: unknown): SchemaProblem[] {
-    return this.problems(
-      this.compiled(`obj:${key}`, () => rebase(schema) as object),
-      value,
-    );
+    let fn = this.cache.get(`obj:${key}`);
+    if (!fn) {
+      const rebased = rebase(schema);
+      const text = JSON.stringify(rebased);
+      fn = this.compiled(`text:${text}`, () => rebased as object);
+      this.cache.set(`obj:${key}`, fn);
+    }
+    return this.problems(fn, value);
   }
 
   get reportsEveryProblem(): boolean {
     return this.detailed;
   }
+}
+
+/** Where a chain of schemas that are each only a local `$ref` ends (the pointer itself when it is no such schema). */
+function referenced(doc: OpenApiDocument, pointer: string): string {
+  let at = pointer;
+  for (let seen = 0; seen < 20; seen++) {
+    const node = nodeAt(doc, `#${at}`);
+    if (!isRecord(node) || Object.keys(node).length !== 1 || typeof node.$ref !== 'string' || !node.$ref.startsWith('#')) break;
+    at = node.$ref.slice(1);
+  }
+  return at;
 }
 
 /** Refs of a schema outside the document point at the registered document. */
