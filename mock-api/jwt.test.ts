@@ -4,7 +4,7 @@ import { createLocalJWKSet, exportJWK, generateKeyPair, type JWK, type JWTPayloa
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Authenticate } from './auth.ts';
 import type { EmbeddedProvider } from '../oidc/index.ts';
-import { discoveredTokenAuthenticator, jwtAuthenticator, remembering, tokenAuthenticator } from './jwt.ts';
+import { discoveredTokenAuthenticator, jwtAuthenticator, remembering, type TokenIssuer, tokenAuthenticator } from './jwt.ts';
 
 const ISSUER = 'https://idp.example/realm';
 const AUDIENCE = 'https://circle.example/api';
@@ -172,7 +172,7 @@ describe('the tokens whose signature held, remembered', () => {
       publicKeys: { keys: [publicJwk] },
       audienceOfIssuer: () => audience,
       isRevoked: (claims: Record<string, unknown>) => revoked.has(String(claims.sub)),
-    } as EmbeddedProvider;
+    } satisfies TokenIssuer;
     const embedded = tokenAuthenticator(provider);
     const token = `Bearer ${await sign({ iss: ISSUER, aud: AUDIENCE, sub: 'ada' })}`;
     expect(await answer(embedded, token)).toEqual({ subject: 'ada', scopes: [], roles: [] });
