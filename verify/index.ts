@@ -9,14 +9,7 @@
 export { EXIT, main, type Io } from './cli.ts';
 export { runVerify } from './run.ts';
 export { FAULT_NAMES, FAULTS, startFaultyBackend, type FaultName, type FaultyBackend } from './faults/backend.ts';
-export {
-  build,
-  judgeAnswer,
-  RequestGenerator,
-  RequestJudge,
-  type Batch,
-  type Body,
-  type GeneratedRequest,
-  type OperationSpec,
-  type Setup,
-} from './generated-requests.ts';
+export type { Batch, Body, GeneratedRequest, Setup } from './generated-request.ts';
+export { RequestGenerator } from './request-generator.ts';
+export { RequestJudge, type Verdict } from './request-judge.ts';
+export { build, type Built } from './request-wire.ts';
