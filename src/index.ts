@@ -11,6 +11,5 @@ export { isAppPath, PAGE_FILES, pageFileFor, PRERENDER_ATTRIBUTE, SHELL_PATHS } 
 export { LANGUAGES, type Language } from './config/languages.ts';
 export { PREFERENCE_KEY } from './config/storage-keys.ts';
 export { DEFAULT_THEME, THEME_NAMES, THEMES, type ThemeName } from './config/themes.ts';
-export { themeTokens } from './ui/theme-tokens.ts';
 /** The API's types, generated from openapi.yaml: the mock types its routes with them. */
 export type { components, paths } from './api/schema';

@@ -94,7 +94,7 @@ export function percentEncode(s: string): string {
 }
 
 /** How deeply arrays and objects nest in a JSON text (strings skipped). */
-export function jsonDepth(text: string): number {
+function jsonDepth(text: string): number {
   let depth = 0;
   let max = 0;
   let inString = false;

@@ -109,7 +109,7 @@ export interface Bases {
  * by itself: If-Match `*` (whatever the resource's current tag is). Generated requests vary the
  * body, path and query; what their headers must be is not what they test.
  */
-export function requiredHeaders(op: OperationSpec): Record<string, string> {
+function requiredHeaders(op: OperationSpec): Record<string, string> {
   const out: Record<string, string> = {};
   for (const p of op.params) if (p.in === 'header' && p.required && p.name.toLowerCase() === 'if-match') out[p.name] = '*';
   return out;
