@@ -37,11 +37,16 @@ const CASES: Case[] = [
   { folder: 'bench', from: '../mocks/server/index.ts', allowed: true },
   { folder: 'scripts', from: '../src/config/themes.ts', allowed: false },
   { folder: 'lighthouse', from: '../e2e/support/fixtures.ts', allowed: false },
-  // Inside src/: layers point down, the prerender sits on top, the profile screen has one way in.
+  // Inside src/: layers point down, the prerender sits on top, the profile and the session have one way in.
   { folder: 'src/app', from: '../prerender/pages', allowed: false },
   { folder: 'src/state', from: '../features/home/HomeScreen', allowed: false },
-  { folder: 'src/features/profile', from: '../../state/profile/save', allowed: false },
-  { folder: 'src/features/profile', from: '../../state/profile', allowed: true },
+  { folder: 'src/state', from: '../profile/index.ts', allowed: false },
+  { folder: 'src/profile', from: '../session/index.ts', allowed: false },
+  { folder: 'src/features/home', from: '../../profile/save', allowed: false },
+  { folder: 'src/features/home', from: '../../profile', allowed: true },
+  { folder: 'src/app', from: '../session/session', allowed: false },
+  { folder: 'src/app', from: '../session', allowed: true },
+  { folder: 'src/pwa', from: '../profile/pending-save', allowed: false },
 ];
 
 const fileOf = (c: Case, i: number) => join(c.folder, `${i}-${PROBE}`);

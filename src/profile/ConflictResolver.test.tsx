@@ -1,26 +1,26 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { Profile } from '../../api/profile';
-import type { ProfileConflict } from '../../state/profile/edit-conflict';
-import type { Resolution } from '../../state/profile/resolution';
-import { watchSubmits } from '../../test/watch-submits';
+import type { Profile } from './requests';
+import type { ProfileConflict } from './conflict-state';
+import type { Resolution } from './conflict-resolve';
+import { watchSubmits } from '../test/watch-submits';
 
 const resolution = vi.hoisted(() => ({
   resolveProfileConflict: vi.fn<(resolution: Resolution) => Promise<'discarded' | 'saved' | 'queued' | 'conflict'>>(),
 }));
-vi.mock('../../state/profile/resolution', () => resolution);
+vi.mock('./conflict-resolve', () => resolution);
 
 // The field labels are a table built when the module loads: each test reads a fresh copy, and
 // the snackbar it speaks through with it.
 let ConflictResolver: typeof import('./ConflictResolver').default;
-let snackbar: typeof import('../../ui/snackbar/store').snackbar;
-let ApiError: typeof import('../../api/errors').ApiError;
+let snackbar: typeof import('../ui/snackbar/store').snackbar;
+let ApiError: typeof import('../api/errors').ApiError;
 beforeEach(async () => {
   vi.resetModules();
   ({ default: ConflictResolver } = await import('./ConflictResolver'));
-  ({ snackbar } = await import('../../ui/snackbar/store'));
-  ({ ApiError } = await import('../../api/errors'));
+  ({ snackbar } = await import('../ui/snackbar/store'));
+  ({ ApiError } = await import('../api/errors'));
 });
 
 afterEach(() => {

@@ -1,22 +1,14 @@
 import { useEffect, useRef, useState } from 'react';
-import {
-  changedBy,
-  fieldsOf,
-  resolveProfileConflict,
-  suggestedChoice,
-  textOf,
-  type ConflictField,
-  type ProfileConflict,
-  type Resolution,
-  type Side,
-} from '../../state/profile';
-import { languageName, type MessageKey, t } from '../../i18n';
-import '../../i18n/en-conflict';
-import '../../i18n/en-profile';
-import '../../ui/table.css';
-import { isLanguage } from '../../config/languages';
-import { showSnackbar } from '../../ui/snackbar/store';
-import { errorText } from '../../ui/widgets/states';
+import { changedBy, suggestedChoice, textOf } from './conflict-compare';
+import { type ConflictField, fieldsOf, type ProfileConflict, type Side } from './conflict-state';
+import { type Resolution, resolveProfileConflict } from './conflict-resolve';
+import { languageName, type MessageKey, t } from '../i18n';
+import '../i18n/en-conflict';
+import '../i18n/en-profile';
+import '../ui/table.css';
+import { isLanguage } from '../config/languages';
+import { showSnackbar } from '../ui/snackbar/store';
+import { errorText } from '../ui/widgets/states';
 
 interface Props {
   conflict: ProfileConflict;

@@ -1,27 +1,27 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { sessionEnded, sessionStarted } from '../../state/auth';
+import { sessionEnded, sessionStarted } from '../state/auth';
 import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { setAccessTokenSource } from '../../api/credentials';
+import { setTokenKeeper } from '../api/credentials';
 import { ProfileForm } from './ProfileForm';
-import type { Profile } from '../../api/profile';
-import { ApiError } from '../../api/errors';
-import { resetProfileState } from '../../state/profile/read';
-import { setProfileState } from '../../state/profile/store';
-import { resetSnackbar, snackbar } from '../../ui/snackbar/store';
-import { watchSubmits } from '../../test/watch-submits';
+import type { Profile } from './requests';
+import { ApiError } from '../api/errors';
+import { resetProfileState } from './store';
+import { setProfileState } from './store';
+import { resetSnackbar, snackbar } from '../ui/snackbar/store';
+import { watchSubmits } from '../test/watch-submits';
 
 const edit = vi.hoisted(() => ({
   saveProfile: vi.fn<(edit: unknown, avatar: Blob | null, signal?: AbortSignal) => Promise<'saved' | 'queued' | 'conflict'>>(),
 }));
-vi.mock('../../state/profile/save', () => edit);
+vi.mock('./save', () => edit);
 
 const drafts = vi.hoisted(() => ({
   keepDraftAvatar: vi.fn(async (_id: string | null | undefined, _file: File | null) => undefined),
   restoreDraftAvatar: vi.fn(async (_id: string | null | undefined): Promise<File | null> => null),
 }));
-vi.mock('../../state/profile/draft', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../state/profile/draft')>()),
+vi.mock('./draft', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('./draft')>()),
   ...drafts,
 }));
 
@@ -562,7 +562,7 @@ describe('<ProfileForm> avatar picker', () => {
   const PICTURED = { ...PROFILE, avatar: 'https://api.example.org/user/profile/p-7/avatar' };
 
   it('the edit form shows the current avatar until another image is chosen', async () => {
-    setAccessTokenSource(async () => 'tok');
+    setTokenKeeper({ accessToken: async () => 'tok' });
     vi.stubGlobal(
       'fetch',
       vi.fn(async () => new Response(new Blob(['png'], { type: 'image/png' }))),
@@ -574,7 +574,7 @@ describe('<ProfileForm> avatar picker', () => {
     await userEvent.setup().upload(avatarInput(), image());
     expect(screen.queryByRole('img', { name: 'Avatar of Ada Lovelace' })).toBeNull();
     expect(screen.getByRole('img', { name: 'The image chosen, not saved yet' }).getAttribute('src')).toMatch(/^blob:preview-/);
-    setAccessTokenSource(async () => null);
+    setTokenKeeper({ accessToken: async () => null });
   });
 
   it('is chosen with a real button, the file input’s label, which the keyboard reaches through the input', () => {

@@ -1,24 +1,19 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
-import {
-  keepDraftAvatar,
-  pendingProfileSave,
-  profileLoading,
-  profileProgress,
-  profileProgressMessage,
-  restoreDraftAvatar,
-  saveProfile,
-} from '../../state/profile';
-import { activeLanguage, t } from '../../i18n';
-import { member } from '../../state/auth';
-import '../../i18n/en-forms';
-import '../../i18n/en-profile';
-import { LANGUAGES, LANGUAGE_NAMES } from '../../config/languages';
-import { Field, focusFirstError } from '../../ui/form/Field';
-import type { Profile } from '../../api/profile';
-import { isAbort } from '../../api/errors';
-import { showSnackbar } from '../../ui/snackbar/store';
-import { errorText } from '../../ui/widgets/states';
-import { Avatar } from '../../ui/widgets/Avatar';
+import { keepDraftAvatar, restoreDraftAvatar } from './draft';
+import { pendingProfileSave } from './outbox';
+import { saveProfile } from './save';
+import { profileLoading, profileProgress, profileProgressMessage } from './store';
+import { activeLanguage, t } from '../i18n';
+import { member } from '../state/auth';
+import '../i18n/en-forms';
+import '../i18n/en-profile';
+import { LANGUAGES, LANGUAGE_NAMES } from '../config/languages';
+import { Field, focusFirstError } from '../ui/form/Field';
+import type { Profile } from './requests';
+import { isAbort } from '../api/errors';
+import { showSnackbar } from '../ui/snackbar/store';
+import { errorText } from '../ui/widgets/states';
+import { Avatar } from '../ui/widgets/Avatar';
 import { checkAvatar, checkAvatarContent, createProfileForm, toInput } from './profile-form';
 
 interface Props {

@@ -3,9 +3,9 @@ import { StrictMode } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, render, screen } from '@testing-library/react';
 import ProfileScreen from './ProfileScreen';
-import { configureApi } from '../../api/instance';
-import { setAccessTokenSource } from '../../api/credentials';
-import { resetProfileState } from '../../state/profile/read';
+import { configureApi } from '../api/instance';
+import { setTokenKeeper } from '../api/credentials';
+import { resetProfileState } from './store';
 
 /*
  * The profile screen over the real profile model and API client, only the network faked, in
@@ -14,7 +14,7 @@ import { resetProfileState } from '../../state/profile/read';
  */
 
 beforeEach(() => {
-  setAccessTokenSource(async () => 'tok-ada');
+  setTokenKeeper({ accessToken: async () => 'tok-ada' });
   configureApi('http://localhost:3000/api/');
   // The server answers a while later, and honours the request's cancel as a browser does.
   vi.stubGlobal(
@@ -33,7 +33,7 @@ beforeEach(() => {
 
 afterEach(() => {
   act(() => resetProfileState());
-  setAccessTokenSource(async () => null);
+  setTokenKeeper({ accessToken: async () => null });
 });
 
 describe('<ProfileScreen> in StrictMode (the dev server)', () => {

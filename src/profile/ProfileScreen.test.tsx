@@ -3,13 +3,13 @@ import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { Signal } from '@preact/signals-core';
 import ProfileScreen from './ProfileScreen';
-import type { Profile } from '../../api/profile';
-import type { PendingProfileSave } from '../../api/pending-save';
-import { resetProfileState } from '../../state/profile/read';
-import { setProfileState } from '../../state/profile/store';
-import { setProfileConflict, type ProfileConflict } from '../../state/profile/edit-conflict';
-import { draftKey } from '../../state/profile/draft';
-import { resetSnackbar, snackbar } from '../../ui/snackbar/store';
+import type { Profile } from './requests';
+import type { PendingProfileSave } from './pending-save';
+import { resetProfileState } from './store';
+import { setProfileState } from './store';
+import { setProfileConflict, type ProfileConflict } from './conflict-state';
+import { draftKey } from './draft';
+import { resetSnackbar, snackbar } from '../ui/snackbar/store';
 
 const PROFILE: Profile = {
   id: 'p-1',
@@ -24,8 +24,8 @@ const PROFILE: Profile = {
 };
 
 const reads = vi.hoisted(() => ({ fetchProfile: vi.fn<() => Promise<Profile | null>>() }));
-vi.mock('../../state/profile/read', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('../../state/profile/read')>()),
+vi.mock('./store', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('./store')>()),
   ...reads,
   // The screen's read: the model's reads are its own tests' (ProfileScreen.strict.test.tsx runs the screen over them).
   readProfile: () => reads.fetchProfile(),
@@ -35,7 +35,7 @@ const edits = vi.hoisted(() => ({
   deleteProfile: vi.fn<(id: string) => Promise<'deleted' | 'changed'>>(),
   saveProfile: vi.fn<(...args: unknown[]) => Promise<'saved' | 'queued' | 'conflict'>>(),
 }));
-vi.mock('../../state/profile/save', () => edits);
+vi.mock('./save', () => edits);
 
 const outbox = vi.hoisted(() => ({
   pending: null as unknown as Signal<PendingProfileSave | null>,
@@ -44,7 +44,7 @@ const outbox = vi.hoisted(() => ({
   loadPendingSave: vi.fn<() => Promise<PendingProfileSave | null>>(),
   sendQueuedSave: vi.fn(async () => 'conflict' as const),
 }));
-vi.mock('../../state/profile/outbox', async () => {
+vi.mock('./outbox', async () => {
   const { signal: make } = await import('@preact/signals-core');
   outbox.pending = make(null);
   outbox.refused = make(null);
@@ -454,9 +454,9 @@ describe('<ProfileScreen>', () => {
     // modules stay as they are; the conflict state is a fresh copy too.
     vi.resetModules();
     const { default: FreshScreen } = await import('./ProfileScreen');
-    const conflicts = await import('../../state/profile/edit-conflict');
+    const conflicts = await import('./conflict-state');
     // The fresh screen reads a fresh store too (the mocked read stays as it is).
-    const store = await import('../../state/profile/store');
+    const store = await import('./store');
     reads.fetchProfile.mockImplementation(async () => {
       store.setProfileState('fetch:success', { profile: PROFILE, loading: false });
       return PROFILE;

@@ -1,25 +1,17 @@
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
-import {
-  deleteProfile,
-  dismissRefusedSave,
-  hasProfileDraft,
-  loadPendingSave,
-  pendingProfileSave,
-  profile,
-  profileConflict,
-  profileError,
-  profileLoading,
-  profileWithPending,
-  readProfile,
-  refusedProfileSave,
-  sendQueuedSave,
-} from '../../state/profile';
-import { t } from '../../i18n';
-import '../../i18n/en-profile';
-import { showSnackbar } from '../../ui/snackbar/store';
-import { ConfirmDialog } from '../../ui/widgets/ConfirmDialog';
-import { ErrorState, LoadingState } from '../../ui/widgets/states';
-import { ProfileCard } from '../../ui/widgets/ProfileCard';
+import { profileConflict } from './conflict-state';
+import { hasProfileDraft } from './draft';
+import { dismissRefusedSave, loadPendingSave, pendingProfileSave, refusedProfileSave, sendQueuedSave } from './outbox';
+import { profileWithPending } from './pending-view';
+import { readProfile } from './store';
+import { deleteProfile } from './save';
+import { profile, profileError, profileLoading } from './store';
+import { t } from '../i18n';
+import '../i18n/en-profile';
+import { showSnackbar } from '../ui/snackbar/store';
+import { ConfirmDialog } from '../ui/widgets/ConfirmDialog';
+import { ErrorState, LoadingState } from '../ui/widgets/states';
+import { ProfileCard } from '../ui/widgets/ProfileCard';
 import { ProfileForm } from './ProfileForm';
 
 // Only a save the profile changed under needs it: its own chunk, fetched then.

@@ -1,9 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setAccessTokenSource } from '../../api/credentials';
-import { configureApi } from '../../api/instance';
-import type { Profile, ProfilePatch } from '../../api/profile-save';
-import { changedBy, openConflict, profileConflict, resetProfileConflict, suggestedChoice, textOf } from './conflict';
-import { PROFILE } from '../../test/profile-fixture';
+import { setTokenKeeper } from '../api/credentials';
+import { configureApi } from '../api/instance';
+import type { Profile, ProfilePatch } from './requests';
+import { changedBy, openConflict, resetProfileConflict, suggestedChoice, textOf } from './conflict-compare';
+import { profileConflict } from './conflict-state';
+import { PROFILE } from '../test/profile-fixture';
 
 /*
  * What contract-tests/app-profile-conflicts.test.ts (the model against the mock) does not reach:
@@ -31,7 +32,7 @@ function serverHolds(profile: Profile | null, etag: string | null = '"v2"') {
 }
 
 beforeEach(() => {
-  setAccessTokenSource(async () => 'tok-ada');
+  setTokenKeeper({ accessToken: async () => 'tok-ada' });
   configureApi('/api/');
   resetProfileConflict();
   vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -106,16 +107,17 @@ describe('openConflict', () => {
   it('from a freshly loaded module, keeps of a profile given as the base only the fields a save sends', async () => {
     // Which base is a whole profile is decided by a function defined when the module loads: load it again.
     vi.resetModules();
-    const [credentials, instance, fresh] = await Promise.all([
-      import('../../api/credentials'),
-      import('../../api/instance'),
-      import('./conflict'),
+    const [credentials, instance, fresh, state] = await Promise.all([
+      import('../api/credentials'),
+      import('../api/instance'),
+      import('./conflict-compare'),
+      import('./conflict-state'),
     ]);
-    credentials.setAccessTokenSource(async () => 'tok-ada');
+    credentials.setTokenKeeper({ accessToken: async () => 'tok-ada' });
     instance.configureApi('/api/');
     serverHolds(THEIRS);
     const conflict = await fresh.openConflict({ id: 'p-1', mine: { bio: 'Mine' }, avatar: null, base: PROFILE, queued: false });
-    expect(conflict.base).toStrictEqual(fresh.fieldsOf(PROFILE));
+    expect(conflict.base).toStrictEqual(state.fieldsOf(PROFILE));
     expect(conflict.base).not.toHaveProperty('id');
     fresh.resetProfileConflict();
   });

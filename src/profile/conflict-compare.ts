@@ -1,6 +1,5 @@
-import { ApiError } from '../../api/errors';
-import { api } from '../../api/instance';
-import type { Profile, ProfilePatch } from '../../api/profile-save';
+import { ApiError } from '../api/errors';
+import type { Profile, ProfilePatch } from './requests';
 import {
   CONFLICT_FIELDS,
   type ConflictField,
@@ -9,13 +8,12 @@ import {
   profileConflict,
   setProfileConflict,
   type Side,
-} from './edit-conflict';
-
-export { CONFLICT_FIELDS, type ConflictField, fieldsOf, type ProfileConflict, profileConflict, type Side };
+} from './conflict-state';
+import { profileCalls } from './store';
 
 /*
- * A save the server refused with 412 is a conflict (edit-conflict.ts): this is the code
- * that compares the two versions and reads the server's, loaded with the first conflict, never at start.
+ * A save the server refused with 412 is a conflict (conflict-state.ts): this is the code that reads
+ * the server's version and compares the two, loaded with the first conflict, never at start.
  */
 
 /** A field's value compared and shown as text: interests joined, nothing as empty. */
@@ -83,7 +81,7 @@ const isProfile = (value: Profile | ProfilePatch): value is Profile => 'id' in v
 
 /** Reads the server's version of the profile and its ETag, and puts both versions before the member. */
 export async function openConflict(edit: ConflictingEdit): Promise<ProfileConflict> {
-  const { profile: theirs, etag } = await api.profile().read();
+  const { profile: theirs, etag } = await (await profileCalls()).read();
   if (!theirs || theirs.id !== edit.id) {
     // Deleted (or replaced) elsewhere: there is nothing left to apply the edit to. The draft stays.
     throw new ApiError(404, { status: 404, error: 'Not Found', message: `Profile '${edit.id}' no longer exists` });

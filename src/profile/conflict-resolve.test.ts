@@ -1,19 +1,19 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setAccessTokenSource } from '../../api/credentials';
-import { configureApi } from '../../api/instance';
-import { clearPendingSave, readPendingSave } from '../../api/pending-save';
-import type { Profile } from '../../api/profile-save';
-import { setConnectivity } from '../../lib/connectivity';
-import { type ProfileConflict, setProfileConflict } from './edit-conflict';
-import { clearStateHistory, stateHistory } from '../history';
-import { profileState, resetProfileState } from './read';
+import { setTokenKeeper } from '../api/credentials';
+import { configureApi } from '../api/instance';
+import { clearPendingSave, readPendingSave } from './pending-save';
+import type { Profile } from './requests';
+import { setConnectivity } from '../lib/connectivity';
+import { type ProfileConflict, profileConflict, setProfileConflict } from './conflict-state';
+import { clearStateHistory, stateHistory } from '../state/history';
+import { resetProfileState } from './store';
+import { profileState } from './store';
 import { draftKey } from './draft';
 import { pendingProfileSave, queueSave, resetProfileOutbox } from './outbox';
-import { profileConflict } from './conflict';
-import { resolveProfileConflict } from './resolution';
-import { fieldsOf as fieldsOfProfile } from './edit-conflict';
-import { PROFILE } from '../../test/profile-fixture';
+import { resolveProfileConflict } from './conflict-resolve';
+import { fieldsOf as fieldsOfProfile } from './conflict-state';
+import { PROFILE } from '../test/profile-fixture';
 
 /*
  * What contract-tests/app-profile-conflicts.test.ts (the model against the mock) does not reach: a
@@ -38,7 +38,7 @@ const NOT_QUEUED: ProfileConflict = {
 let requests: Request[];
 
 beforeEach(() => {
-  setAccessTokenSource(async () => 'tok-ada');
+  setTokenKeeper({ accessToken: async () => 'tok-ada' });
   configureApi('/api/');
   resetProfileState();
   resetProfileOutbox();

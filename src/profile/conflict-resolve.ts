@@ -1,14 +1,7 @@
-import type { ProfilePatch } from '../../api/profile-save';
+import type { ProfilePatch } from './requests';
 import { saveProfile } from './save';
-import {
-  type ConflictField,
-  closeConflict,
-  mergedFields,
-  type ProfileConflict,
-  profileConflict,
-  type Side,
-  suggestedChoice,
-} from './conflict';
+import { closeConflict, mergedFields, suggestedChoice } from './conflict-compare';
+import { type ConflictField, profileConflict, type Side } from './conflict-state';
 import { clearProfileDraft } from './draft';
 import { dropQueuedSave } from './outbox';
 import { setProfileState as set } from './store';
@@ -47,5 +40,3 @@ export async function resolveProfileConflict(resolution: Resolution): Promise<'d
   closeConflict(conflict);
   return outcome;
 }
-
-export type { ProfileConflict };

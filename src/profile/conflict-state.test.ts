@@ -1,10 +1,10 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { Profile } from '../../api/profile-save';
-import type { ProfileConflict } from './edit-conflict';
+import type { Profile } from './requests';
+import type { ProfileConflict } from './conflict-state';
 
 async function freshModule() {
   vi.resetModules();
-  return import('./edit-conflict');
+  return import('./conflict-state');
 }
 
 const theirs: Profile = {

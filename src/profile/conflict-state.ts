@@ -1,11 +1,11 @@
 import { computed, signal } from '@preact/signals-core';
-import type { Profile, ProfilePatch } from '../../api/profile-save';
+import type { Profile, ProfilePatch } from './requests';
 
 /**
  * A save the server refused with 412: the profile changed elsewhere (another device, another tab)
  * after the member's edit began. Nothing was overwritten and nothing is dropped: the edit waits
  * (the form's draft, or the queued save marked as a conflict) while the member sees both versions
- * and chooses (state/profile-resolution.ts). This module holds only the state, so the profile screen
+ * and chooses (conflict-resolve.ts). This module holds only the state, so the profile screen
  * can show it; the code that opens and resolves a conflict loads with the first one.
  */
 export interface ProfileConflict {
@@ -34,7 +34,7 @@ const current = signal<ProfileConflict | null>(null);
 /** The conflict waiting for the member's choice, if any. */
 export const profileConflict = computed(() => current.value);
 
-/** The one writer: a conflict is put before the member (profile-conflict.ts) or ended. */
+/** The one writer: a conflict is put before the member (conflict-compare.ts) or ended. */
 export function setProfileConflict(conflict: ProfileConflict | null): void {
   current.value = conflict;
 }

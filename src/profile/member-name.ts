@@ -1,6 +1,6 @@
 import { computed } from '@preact/signals-react';
-import { member } from './auth';
-import { profile } from './profile/store';
+import { member } from '../state/auth';
+import { profile } from './store';
 
 /**
  * One name for one person, on every screen: the profile's display name once there is a profile

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { log } from '../lib/logger';
-import { watchProfileOutbox } from './outbox';
+import { watchProfileOutbox } from './outbox-watch';
 
 const model = vi.hoisted(() => ({
   sendQueuedSave: vi.fn<() => Promise<string>>(),
@@ -8,12 +8,12 @@ const model = vi.hoisted(() => ({
   loadPendingSave: vi.fn<() => Promise<object | null>>(),
   fetchProfile: vi.fn<() => Promise<unknown>>(),
 }));
-vi.mock('../state/profile/outbox', () => ({
+vi.mock('./outbox', () => ({
   sendQueuedSave: model.sendQueuedSave,
   queuedSaveSent: model.queuedSaveSent,
   loadPendingSave: model.loadPendingSave,
 }));
-vi.mock('../state/profile/read', () => ({ fetchProfile: model.fetchProfile }));
+vi.mock('./store', () => ({ fetchProfile: model.fetchProfile }));
 
 const flush = () => new Promise((r) => setTimeout(r, 0));
 

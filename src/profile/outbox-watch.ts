@@ -1,5 +1,5 @@
-import { fetchProfile } from '../state/profile/read';
-import { loadPendingSave, queuedSaveSent, sendQueuedSave } from '../state/profile/outbox';
+import { fetchProfile } from './store';
+import { loadPendingSave, queuedSaveSent, sendQueuedSave } from './outbox';
 import { log } from '../lib/logger';
 
 interface OutboxSentMessage {

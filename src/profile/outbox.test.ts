@@ -1,17 +1,19 @@
 import 'fake-indexeddb/auto';
 import { effect } from '@preact/signals-core';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setAccessTokenSource } from '../../api/credentials';
-import { configureApi } from '../../api/instance';
-import { clearPendingSave, readPendingSave, writePendingSave } from '../../api/pending-save';
-import type { Profile, ProfileInput, ProfileSave } from '../../api/profile-save';
-import { t } from '../../i18n';
-import { setConnectivity } from '../../lib/connectivity';
-import { resetSnackbar, snackbar } from '../../ui/snackbar/store';
-import { profileConflict, resetProfileConflict } from './conflict';
-import { profileState, resetProfileState } from './read';
+import { setTokenKeeper } from '../api/credentials';
+import { configureApi } from '../api/instance';
+import { clearPendingSave, readPendingSave, writePendingSave } from './pending-save';
+import type { Profile, ProfileInput, ProfileSave } from './requests';
+import { t } from '../i18n';
+import { setConnectivity } from '../lib/connectivity';
+import { resetSnackbar, snackbar } from '../ui/snackbar/store';
+import { resetProfileConflict } from './conflict-compare';
+import { profileConflict } from './conflict-state';
+import { resetProfileState } from './store';
+import { profileState } from './store';
 import { draftKey } from './draft';
-import { clearStateHistory, stateHistory } from '../history';
+import { clearStateHistory, stateHistory } from '../state/history';
 import {
   dismissRefusedSave,
   dropQueuedSave,
@@ -23,7 +25,7 @@ import {
   resetProfileOutbox,
   sendQueuedSave,
 } from './outbox';
-import { PROFILE } from '../../test/profile-fixture';
+import { PROFILE } from '../test/profile-fixture';
 
 /*
  * The outbox over the real API stack; only the network is faked. Without XMLHttpRequest the
@@ -73,7 +75,7 @@ async function queued(save: ProfileSave, base: Profile | null = null) {
 }
 
 beforeEach(() => {
-  setAccessTokenSource(async () => 'tok-ada');
+  setTokenKeeper({ accessToken: async () => 'tok-ada' });
   configureApi('/api/');
   resetProfileState();
   resetProfileOutbox();
@@ -286,20 +288,19 @@ describe('the outbox as the screen reads it', () => {
   // The two signals the screen reads are made when the module loads: a change to them is only seen
   // by a test that loads it. What it imports is loaded afresh here, outside the test, so that the
   // test evaluates the outbox alone and no other module's load counts as this test's.
-  let fresh: { instance: typeof import('../../api/instance'); credentials: typeof import('../../api/credentials') };
+  let fresh: { instance: typeof import('../api/instance'); credentials: typeof import('../api/credentials') };
   beforeAll(async () => {
     vi.resetModules();
-    fresh = { instance: await import('../../api/instance'), credentials: await import('../../api/credentials') };
+    fresh = { instance: await import('../api/instance'), credentials: await import('../api/credentials') };
     await Promise.all([
-      import('../../api/errors'),
-      import('../../api/pending-save'),
-      import('../../api/transport'),
-      import('../../i18n'),
-      import('../../lib/connectivity'),
-      import('../../lib/background-sync'),
-      import('../../ui/snackbar/store'),
+      import('../api/errors'),
+      import('./pending-save'),
+      import('../api/transport'),
+      import('../i18n'),
+      import('../lib/connectivity'),
+      import('../ui/snackbar/store'),
       import('./draft'),
-      import('./edit-conflict'),
+      import('./conflict-state'),
       import('./store'),
     ]);
   });
@@ -307,7 +308,7 @@ describe('the outbox as the screen reads it', () => {
   it('shows the save that waits, then the one the server refused with its reason', async () => {
     const outbox = await import('./outbox');
     fresh.instance.configureApi('/api/');
-    fresh.credentials.setAccessTokenSource(async () => 'tok-ada');
+    fresh.credentials.setTokenKeeper({ accessToken: async () => 'tok-ada' });
 
     await outbox.queueSave(UPDATE, null, 'k-1');
     expect(outbox.pendingProfileSave.value).toMatchObject({ kind: 'update', id: 'p-1', fields: { bio: 'Offline' } });

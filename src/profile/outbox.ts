@@ -1,28 +1,27 @@
 import { computed, signal } from '@preact/signals-core';
-import { api, apiBaseUrl } from '../../api/instance';
-import { ApiError } from '../../api/errors';
-import type { Profile, ProfileSave } from '../../api/profile-save';
+import { api, apiBaseUrl } from '../api/instance';
+import { ApiError } from '../api/errors';
+import type { Profile, ProfileSave } from './requests';
 import {
   clearPendingSave,
   isConflicted,
   markConflict,
-  OUTBOX_SYNC_TAG,
   type PendingProfileSave,
   readPendingSave,
+  requestOutboxSync,
   sendPendingSave,
   withOutboxLock,
   writePendingSave,
-} from '../../api/pending-save';
-import { t } from '../../i18n';
-import { isOnline } from '../../lib/connectivity';
-import { requestBackgroundSync } from '../../lib/background-sync';
-import { showSnackbar } from '../../ui/snackbar/store';
+} from './pending-save';
+import { t } from '../i18n';
+import { isOnline } from '../lib/connectivity';
+import { showSnackbar } from '../ui/snackbar/store';
 import { clearProfileDraft } from './draft';
-import { fieldsOf } from './edit-conflict';
+import { fieldsOf } from './conflict-state';
 import { onTransfer, setProfileState as set } from './store';
 
 /**
- * The profile saves that wait on the device: kept by saveProfile (state/profile.ts) when the network
+ * The profile saves that wait on the device: kept by saveProfile (save.ts) when the network
  * is not there, sent from here when it is back. Loaded on demand: the first screen never needs it.
  */
 const pending = signal<PendingProfileSave | null>(null);
@@ -44,7 +43,7 @@ export async function queueSave(request: ProfileSave, avatar: Blob | null, key: 
   set('save:queued', {});
   pending.value = record;
   // Without Background Sync, the page sends it on its next `online` event or start.
-  await requestBackgroundSync(OUTBOX_SYNC_TAG);
+  await requestOutboxSync();
 }
 
 function recordOf(request: ProfileSave, avatar: Blob | null, key: string, base: Profile | null): PendingProfileSave {
@@ -77,7 +76,7 @@ export async function keepConflictedSave(
 async function surfaceConflict(save: PendingProfileSave & { kind: 'update' }): Promise<'conflict' | 'refused' | 'offline'> {
   try {
     // The comparison loads with the first conflict, online (it is not kept for offline use).
-    const { openConflict } = await import('./conflict');
+    const { openConflict } = await import('./conflict-compare');
     await openConflict({ id: save.id, mine: save.fields, avatar: save.avatar, base: save.base ?? null, queued: true });
     return 'conflict';
   } catch (error) {
@@ -109,7 +108,7 @@ export function sendQueuedSave(): Promise<'sent' | 'refused' | 'conflict' | 'non
     if (save.kind === 'update' && isConflicted(save)) return surfaceConflict(save);
     set('save:send-queued', { loading: true, error: null, progress: 0, progressMessage: null });
     try {
-      const { progressFetch } = await import('../../api/transport');
+      const { progressFetch } = await import('../api/transport');
       const saved = await sendPendingSave(api.client(), save, { fetch: progressFetch(onTransfer) });
       await clearPendingSave();
       set('save:sent-queued', { ...saved, loading: false });

@@ -1,14 +1,14 @@
 import 'fake-indexeddb/auto';
 import { createStore, del, get, set } from 'idb-keyval';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createApiClient } from './client';
+import { createApiClient } from '../api/client';
 import { PROFILE } from '../test/profile-fixture';
 
 type PendingSaveModule = typeof import('./pending-save');
 type PendingProfileSave = import('./pending-save').PendingProfileSave;
 let outbox: PendingSaveModule;
 // Of the same module load as the outbox's, for instanceof.
-let ApiError: typeof import('./errors').ApiError;
+let ApiError: typeof import('../api/errors').ApiError;
 
 // Where earlier versions of the app (and the service worker of another version) keep the queued save.
 const STORE = () => createStore('circle', 'outbox');
@@ -29,7 +29,7 @@ beforeEach(async () => {
   // The store, the names and the keys are the module's own: each test sees them as loaded.
   vi.resetModules();
   outbox = await import('./pending-save');
-  ({ ApiError } = await import('./errors'));
+  ({ ApiError } = await import('../api/errors'));
 });
 
 describe('the queued save in IndexedDB', () => {

@@ -1,7 +1,7 @@
 import { createStore, del, get, set, type UseStore } from 'idb-keyval';
-import type { ApiClient } from './client';
-import { ApiError } from './errors';
-import { type ProfileInput, type ProfilePatch, type SaveOptions, sendProfileSave, type TaggedProfile } from './profile-save';
+import type { ApiClient } from '../api/client';
+import { ApiError } from '../api/errors';
+import { type ProfileInput, type ProfilePatch, type SaveOptions, sendProfileSave, type TaggedProfile } from './requests';
 
 /**
  * The profile save that could not reach the server, kept in IndexedDB (with its avatar file)
@@ -23,7 +23,7 @@ export type PendingProfileSave = (
       base?: ProfilePatch;
       /**
        * The server answered 412 to its replay: the profile changed elsewhere meanwhile. It is not sent
-       * again until the member has chosen what to keep (state/profile-conflict.ts).
+       * again until the member has chosen what to keep (conflict-compare.ts).
        */
       conflict?: boolean;
     }
@@ -84,6 +84,25 @@ export function writePendingSave(save: PendingProfileSave): Promise<void> {
 
 export function clearPendingSave(): Promise<void> {
   return del(KEY, outbox());
+}
+
+type SyncRegistration = ServiceWorkerRegistration & { sync?: { register(tag: string): Promise<void> } };
+
+/**
+ * Asks the service worker to send the queued save once the network is back, even with no page open
+ * (Background Sync, under OUTBOX_SYNC_TAG). Resolves false where there is no worker or no Background
+ * Sync: the page then sends it on its next `online` event or start.
+ */
+export async function requestOutboxSync(): Promise<boolean> {
+  try {
+    const registration = (await navigator.serviceWorker?.getRegistration()) as SyncRegistration | undefined;
+    // Stryker disable next-line ConditionalExpression,OptionalChaining: with no registration or no sync, register() throws into the catch, which resolves false too
+    if (!registration?.sync) return false;
+    await registration.sync.register(OUTBOX_SYNC_TAG);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** Runs `work` holding the outbox lock; where Web Locks are missing, it just runs. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { PendingProfileSave } from '../../api/pending-save';
-import type { Profile } from '../../api/profile-save';
+import type { PendingProfileSave } from './pending-save';
+import type { Profile } from './requests';
 import { profileWithPending } from './pending-view';
 
 const HELD: Profile = {

@@ -1,5 +1,5 @@
-import type { PendingProfileSave } from '../../api/pending-save';
-import type { Profile } from '../../api/profile-save';
+import type { PendingProfileSave } from './pending-save';
+import type { Profile } from './requests';
 
 /**
  * The profile as it will be once the save waiting on the device is sent: what the profile screen

@@ -9,8 +9,8 @@ import {
   valuesOf,
   type ProfileField,
 } from './profile-form';
-import type { Profile } from '../../api/profile';
-import { draftKey } from '../../state/profile/draft';
+import type { Profile } from './requests';
+import { draftKey } from './draft';
 
 const PROFILE: Profile = {
   id: 'p-9',

@@ -1,8 +1,8 @@
-import { createFormState, type FormState } from '../../ui/form/form-state';
-import { draftKey } from '../../state/profile';
-import { Validators, type Validator } from '../../ui/form/validators';
-import type { Profile, ProfileInput } from '../../api/profile';
-import { isLanguage, type Language } from '../../config/languages';
+import { createFormState, type FormState } from '../ui/form/form-state';
+import { draftKey } from './draft';
+import { Validators, type Validator } from '../ui/form/validators';
+import type { Profile, ProfileInput } from './requests';
+import { isLanguage, type Language } from '../config/languages';
 
 export type ProfileField = 'displayName' | 'username' | 'email' | 'bio' | 'language' | 'interests';
 

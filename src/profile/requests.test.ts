@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createApiClient } from './client';
+import { createApiClient } from '../api/client';
 
 const PROFILE = {
   id: 'p-1',
@@ -15,7 +15,7 @@ describe('a saved profile', () => {
   it('comes with the ETag of its version, as the next If-Match, or none when the server sent none', async () => {
     // etagOf is built when the module loads: a fresh load sees it as it is built.
     vi.resetModules();
-    const { etagOf, sendProfileSave } = await import('./profile-save');
+    const { etagOf, sendProfileSave } = await import('./requests');
     let etag: string | null = '"v2"';
     const client = createApiClient({
       baseUrl: 'https://api.example',

@@ -1,17 +1,19 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { setAccessTokenSource } from '../../api/credentials';
-import { configureApi } from '../../api/instance';
-import { clearPendingSave, readPendingSave } from '../../api/pending-save';
-import type { Profile, ProfileInput } from '../../api/profile-save';
-import { setConnectivity } from '../../lib/connectivity';
-import { clearStateHistory, stateHistory } from '../history';
-import { fetchProfile, profileState, resetProfileState } from './read';
-import { profileConflict, resetProfileConflict } from './conflict';
+import { setTokenKeeper } from '../api/credentials';
+import { configureApi } from '../api/instance';
+import { clearPendingSave, readPendingSave } from './pending-save';
+import type { Profile, ProfileInput } from './requests';
+import { setConnectivity } from '../lib/connectivity';
+import { clearStateHistory, stateHistory } from '../state/history';
+import { fetchProfile, resetProfileState } from './store';
+import { profileState } from './store';
+import { resetProfileConflict } from './conflict-compare';
+import { profileConflict } from './conflict-state';
 import { draftKey } from './draft';
 import { deleteProfile, saveProfile, updateProfile } from './save';
 import { pendingProfileSave, resetProfileOutbox } from './outbox';
-import { PROFILE } from '../../test/profile-fixture';
+import { PROFILE } from '../test/profile-fixture';
 
 /*
  * The changes of the profile over the real API stack; only the network is faked (without
@@ -20,8 +22,8 @@ import { PROFILE } from '../../test/profile-fixture';
  */
 
 const storage = vi.hoisted(() => ({ full: false }));
-vi.mock('../../api/pending-save', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('../../api/pending-save')>();
+vi.mock('./pending-save', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('./pending-save')>();
   return {
     ...actual,
     writePendingSave: (save: Parameters<typeof actual.writePendingSave>[0]) =>
@@ -67,7 +69,7 @@ async function until(check: () => boolean, what: string) {
 }
 
 beforeEach(async () => {
-  setAccessTokenSource(async () => 'tok-ada');
+  setTokenKeeper({ accessToken: async () => 'tok-ada' });
   configureApi('/api/');
   resetProfileState();
   resetProfileOutbox();

@@ -1,13 +1,13 @@
-import { ApiError, isAbort } from '../../api/errors';
-import type { Profile, ProfileInput, ProfilePatch, ProfileSave, TaggedProfile } from '../../api/profile-save';
-import { isOnline } from '../../lib/connectivity';
-import { apiModule, fetchProfile, runProfileAction as run } from './read';
+import { ApiError, isAbort } from '../api/errors';
+import type { Profile, ProfileInput, ProfilePatch, ProfileSave, TaggedProfile } from './requests';
+import { isOnline } from '../lib/connectivity';
+import { apiModule, fetchProfile, profileCalls } from './store';
 import { clearProfileDraft } from './draft';
-import { onTransfer, profileState as state, setProfileState as set } from './store';
+import { onTransfer, profileState as state, runProfileAction as run, setProfileState as set } from './store';
 
 /*
  * The changes of the profile: create, update, delete, and the save the form calls. Loaded with the
- * profile screen: the first screen only reads the profile (state/profile.ts).
+ * profile screen: the first screen only reads the profile (read.ts).
  */
 
 /** Sends a save with upload and download progress; the progress transport loads with the first save. */
@@ -18,8 +18,8 @@ function send(save: ProfileSave, avatar: Blob | null, signal?: AbortSignal, idem
     async () => {
       const [{ api }, { sendProfileSave }, { progressFetch }] = await Promise.all([
         apiModule(),
-        import('../../api/profile-save'),
-        import('../../api/transport'),
+        import('./requests'),
+        import('../api/transport'),
       ]);
       return sendProfileSave(api.client(), save, avatar, { fetch: progressFetch(onTransfer), signal, idempotencyKey });
     },
@@ -61,7 +61,7 @@ export async function deleteProfile(id: string): Promise<'deleted' | 'changed'> 
   try {
     await run(
       'delete',
-      async () => (await apiModule()).api.profile().remove(id, heldEtag()),
+      async () => (await profileCalls()).remove(id, heldEtag()),
       () => ({ profile: null, etag: null }),
     );
     return 'deleted';
@@ -77,10 +77,10 @@ export async function deleteProfile(id: string): Promise<'deleted' | 'changed'> 
 /**
  * Saves the profile, the one path from the form to the server: sent at once when online (with
  * progress), kept on the device when offline or when the network fails on the way (the outbox,
- * state/profile-outbox.ts, loads then). An update names the version it was made on (If-Match);
+ * outbox.ts, loads then). An update names the version it was made on (If-Match);
  * when the profile changed elsewhere since, the server answers 412 and nothing is overwritten:
  * the edit is kept (the form's draft), the server's version is read, and the member chooses
- * (state/profile-conflict.ts, loaded then). Resolves 'saved', 'queued' or 'conflict'; rejects with
+ * (conflict-compare.ts, loaded then). Resolves 'saved', 'queued' or 'conflict'; rejects with
  * the server's refusal (ApiError), a cancel (AbortError), or a failure to keep the save on the device.
  */
 export async function saveProfile(edit: ProfileEdit, avatar: Blob | null, signal?: AbortSignal): Promise<'saved' | 'queued' | 'conflict'> {
@@ -108,7 +108,7 @@ export async function saveProfile(edit: ProfileEdit, avatar: Blob | null, signal
     }
     if (error instanceof ApiError && error.status === 412 && request.kind === 'update') {
       set('save:conflict', { error: null });
-      const [{ keepConflictedSave }, { openConflict }] = await Promise.all([import('./outbox'), import('./conflict')]);
+      const [{ keepConflictedSave }, { openConflict }] = await Promise.all([import('./outbox'), import('./conflict-compare')]);
       // Kept on the device too, so a reload before the member has chosen finds the conflict again.
       const kept = await keepConflictedSave(request, avatar, key, base).then(
         () => true,

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { TransferEvent } from '../../api/progress';
-import { PROFILE } from '../../test/profile-fixture';
+import type { TransferEvent } from '../api/progress';
+import { PROFILE } from '../test/profile-fixture';
 
 /*
  * The store is evaluated afresh in each test (its state and the signals read from it are created
@@ -8,12 +8,12 @@ import { PROFILE } from '../../test/profile-fixture';
  */
 
 let store: typeof import('./store');
-let history: typeof import('../history');
+let history: typeof import('../state/history');
 
 beforeEach(async () => {
   vi.resetModules();
   store = await import('./store');
-  history = await import('../history');
+  history = await import('../state/history');
 });
 
 describe('the profile store', () => {
@@ -40,7 +40,7 @@ describe('the profile store', () => {
     expect(store.profileProgress.value).toBe(40);
     expect(store.profileProgressMessage.value).toBe(message);
 
-    store.resetProfileStore();
+    store.resetProfileState();
     expect(store.profile.value).toBeNull();
     expect(store.profileLoading.value).toBe(false);
   });
@@ -116,7 +116,7 @@ describe('the profile kept for the next visit', () => {
 
   it('is removed with the rest when the store is reset (sign-out)', () => {
     store.setProfileState('fetch:success', { profile: PROFILE });
-    store.resetProfileStore();
+    store.resetProfileState();
     expect(localStorage.getItem(KEY)).toBeNull();
     expect(store.profile.value).toBeNull();
   });

@@ -1,13 +1,20 @@
 import { batch, computed, signal } from '@preact/signals-core';
-import type { Profile } from '../../api/profile-save';
-import { percentOf, type TransferEvent } from '../../api/progress';
-import type { MessageKey } from '../../i18n';
-import { recordChange } from '../history';
-import { LAST_PROFILE_KEY } from '../../config/storage-keys';
-import { readPersisted, removePersisted, writePersisted } from '../../lib/persist';
-import { isLoggedIn } from '../auth';
+import { isAbort, profileErrorMessage } from '../api/errors';
+import type { Profile } from './requests';
+import type { TransferEvent } from '../api/progress';
+import type { MessageKey } from '../i18n';
+import { recordChange } from '../state/history';
+import { LAST_PROFILE_KEY } from '../config/storage-keys';
+import { readPersisted, removePersisted, writePersisted } from '../lib/persist';
+import { isLoggedIn } from '../state/auth';
 
-/** The member's profile as the app holds it: shared by the profile actions and the outbox. */
+/*
+ * The member's profile as the app holds it: its state with its one writer, the runner every action
+ * of the profile reports through, and the read. What the first screen needs of the profile; what
+ * changes it (save.ts, outbox.ts) loads with the profile screen or on demand.
+ */
+
+/** The profile's state: shared by the profile's actions and the outbox. */
 export interface ProfileState {
   profile: Profile | null;
   /** The ETag of that profile as the server last answered it: the If-Match of its next update or delete. */
@@ -53,6 +60,36 @@ export function setProfileState(action: string, patch: Partial<ProfileState>): v
   recordChange('profile', action, { ...state.value, profile: state.value.profile?.id ?? null });
 }
 
+/** Runs a profile call with its loading and error state: the one way an action of the profile reports. */
+export async function runProfileAction<T>(
+  action: string,
+  work: () => Promise<T>,
+  onSuccess: (result: T) => Partial<ProfileState>,
+  // Stryker disable next-line ArrowFunction: undefined is as falsy as false where it is read (!superseded())
+  superseded: () => boolean = () => false,
+): Promise<T> {
+  setProfileState(`${action}:start`, { loading: true, error: null });
+  try {
+    const result = await work();
+    setProfileState(`${action}:success`, { ...onSuccess(result), loading: false });
+    return result;
+  } catch (error) {
+    if (isAbort(error)) {
+      // A newer call that replaced this one owns the loading flag; a plain cancel clears it.
+      if (!superseded()) setProfileState(`${action}:cancelled`, { loading: false, progressMessage: null });
+      throw error;
+    }
+    setProfileState(`${action}:failure`, { loading: false, error: profileErrorMessage(error) });
+    throw error;
+  }
+}
+
+/** Whole percent of a transfer, or null when its size is unknown. */
+export function percentOf(event: { loaded: number; total: number }): number | null {
+  if (!event.total) return null;
+  return Math.min(100, Math.round((event.loaded / event.total) * 100));
+}
+
 /** A progress message: its catalogue key and the values it fills in. */
 export interface ProgressMessage {
   key: MessageKey;
@@ -85,8 +122,68 @@ export function onTransfer(event: TransferEvent): void {
   );
 }
 
-/** Back to no profile: nothing of the member's is left in memory or kept for the next visit. */
-export function resetProfileStore(): void {
+// The API client and the profile's requests are not needed to paint the first screen: they load with the first call.
+export const apiModule = () => import('../api/instance');
+
+/** The profile's requests (read, delete) through the app's one client. */
+export async function profileCalls() {
+  const [{ api }, { profileApi }] = await Promise.all([apiModule(), import('./requests')]);
+  return profileApi(api.client());
+}
+
+let running: AbortController | null = null;
+/** The last read started: the one a replaced read's caller waits for instead (readProfile). */
+let latest: Promise<Profile | null> | null = null;
+
+/** Fetches the profile; a fetch still running is cancelled. A member without one gets null. */
+export function fetchProfile(): Promise<Profile | null> {
+  running?.abort();
+  const controller = new AbortController();
+  running = controller;
+  const read = runProfileAction(
+    'fetch',
+    async () => {
+      try {
+        const [calls, { authorizationHeader }] = await Promise.all([profileCalls(), import('../api/credentials')]);
+        // The flag says signed in but no session is stored (the site's storage was cleared): no
+        // request the server can only refuse; the session model sets the flag right as it starts.
+        if (!(await authorizationHeader()).Authorization) return { profile: null, etag: null };
+        // A range up to the restore below: a next-line comment just before `} finally {` belongs to no node and silences nothing.
+        // Stryker disable BlockStatement: a settled call left in `running` is never read: the next fetch replaces it, a reset clears it, and its own superseded() answers false either way
+        return await calls.read(controller.signal);
+      } finally {
+        // Stryker restore BlockStatement
+        // Stryker disable next-line ConditionalExpression: as above, leaving it set is unobservable; clearing a newer call's (true) is tested
+        if (running === controller) running = null;
+      }
+    },
+    (answer) => answer,
+    () => running !== null && running !== controller,
+  ).then((answer) => answer.profile);
+  latest = read;
+  return read;
+}
+
+/**
+ * Reads the profile for a screen that shows what it reads: as fetchProfile, but a read replaced by
+ * a newer one (another part of the page asking too, or React running a screen's effects twice in
+ * development) answers with the newer read's result, not with "signal is aborted without reason".
+ * A read cancelled with nothing newer (sign-out) still fails as cancelled.
+ */
+export function readProfile(): Promise<Profile | null> {
+  const follow = (read: Promise<Profile | null>): Promise<Profile | null> =>
+    read.catch((error: unknown) => {
+      if (isAbort(error) && latest !== null && latest !== read) return follow(latest);
+      throw error;
+    });
+  return follow(fetchProfile());
+}
+
+/** Back to no profile: a read still running is cancelled, nothing of the member's is left in memory or kept for the next visit. */
+export function resetProfileState(): void {
+  running?.abort();
+  running = null;
+  latest = null;
   state.value = INITIAL;
   removePersisted(LAST_PROFILE_KEY);
 }

@@ -84,8 +84,9 @@ async function fresh() {
   trackListeners(document);
   trackListeners(window);
   const store = await import('../api/session-store');
-  const auth = await import('./auth');
-  const model = await import('./session');
+  const auth = await import('../state/auth');
+  // Through its entry, as the app loads it: the API's requests then take their tokens from it.
+  const model = await (await import('./index')).loadSession();
   return { store, auth, model };
 }
 
@@ -94,7 +95,7 @@ async function fresh() {
  * refuses the renewal. Resolves with what the renewal gave (null).
  */
 async function expireWithDataKept({ store, model }: Awaited<ReturnType<typeof fresh>>) {
-  const { writePendingSave } = await import('../api/pending-save');
+  const { writePendingSave } = await import('../profile/pending-save');
   await store.writeSession(session({ expiresAt: Date.now() + 5_000 }));
   await model.restoreSession().catch(() => undefined);
   localStorage.setItem('draft.profile.new', JSON.stringify({ displayName: 'Ada’s draft' }));
@@ -142,7 +143,7 @@ describe('the session model', () => {
 
   it("a session of another provider found at start takes its member's drafts and queued save with it", async () => {
     const { store, model } = await fresh();
-    const { writePendingSave, readPendingSave } = await import('../api/pending-save');
+    const { writePendingSave, readPendingSave } = await import('../profile/pending-save');
     await store.writeSession(session({ issuer: 'https://elsewhere.example/realms/x' }));
     localStorage.setItem('draft.profile.new', JSON.stringify({ displayName: 'Ada’s draft' }));
     await writePendingSave(queuedCreate('k-elsewhere'));
@@ -154,7 +155,7 @@ describe('the session model', () => {
 
   it('another tab signing out signs this one out at once: the member and what is held of them in memory are gone', async () => {
     const { store, auth, model } = await fresh();
-    const { setProfileState, profile } = await import('./profile/store');
+    const { setProfileState, profile } = await import('../profile/store');
     await store.writeSession(session());
     await model.restoreSession();
     setProfileState('test', { profile: { id: 'p-1', displayName: 'Ada' } as never });
@@ -277,7 +278,7 @@ describe('the session model', () => {
 
   it('sign-out removes the member’s drafts, queued save and session, then ends the session at the provider', async () => {
     const { store, auth, model } = await fresh();
-    const { writePendingSave, readPendingSave } = await import('../api/pending-save');
+    const { writePendingSave, readPendingSave } = await import('../profile/pending-save');
     await store.writeSession(session());
     await model.restoreSession();
     localStorage.setItem('draft.profile.new', JSON.stringify({ displayName: 'Half typed' }));
@@ -336,7 +337,7 @@ describe('the session model', () => {
   it('a different member signing in after the first one’s session expired finds nothing of theirs either', async () => {
     const loaded = await fresh();
     const { auth, model } = loaded;
-    const { readPendingSave } = await import('../api/pending-save');
+    const { readPendingSave } = await import('../profile/pending-save');
     // Ada's session ends on its own: her draft and queued save are kept for her return.
     expect(await expireWithDataKept(loaded)).toBeNull();
     expect(auth.sessionExpired.value).toBe(true);
@@ -353,7 +354,7 @@ describe('the session model', () => {
   it('the same member signing in after their session expired gets their draft and queued save back', async () => {
     const loaded = await fresh();
     const { model } = loaded;
-    const { readPendingSave } = await import('../api/pending-save');
+    const { readPendingSave } = await import('../profile/pending-save');
     await expireWithDataKept(loaded);
     oidc.completeSignIn.mockResolvedValueOnce({ session: session({ accessToken: 'access-2' }), next: '/profile' });
     await model.finishSignIn(new URL(`${location.origin}/auth/callback?code=c&state=s`));
@@ -379,7 +380,7 @@ describe('the session model', () => {
       ),
     );
     try {
-      const { fetchProfile, profileState } = await import('./profile/read');
+      const [{ fetchProfile }, { profileState }] = await Promise.all([import('../profile/store'), import('../profile/store')]);
       // Its outcome is taken at once, as the screens do: the cancellation is not an unhandled rejection.
       const read = fetchProfile().then(
         (profile) => ({ profile }),
@@ -411,7 +412,7 @@ describe('the session model', () => {
     await store.writeSession(session());
     await model.restoreSession();
     localStorage.setItem('draft.profile.new', JSON.stringify({ displayName: 'Half typed' }));
-    // The session model set itself up as the middleware's renewer and listener when it loaded.
+    // The session model was handed to the middleware as its renewer and listener when it loaded.
     const { bearerMiddleware } = await import('../api/credentials');
     oidc.renewSession.mockResolvedValueOnce(session({ accessToken: 'access-2' }));
     const { createApiClient } = await import('../api/client');
@@ -432,7 +433,7 @@ describe('the session model', () => {
 
   it('sign-out empties the worker’s cache of API answers and the profile held in memory', async () => {
     const { store, model } = await fresh();
-    const { setProfileState, profile } = await import('./profile/store');
+    const { setProfileState, profile } = await import('../profile/store');
     const deleted: string[] = [];
     vi.stubGlobal('caches', { delete: vi.fn(async (name: string) => deleted.push(name) > 0) });
     await store.writeSession(session());
@@ -492,7 +493,7 @@ describe('the session model', () => {
 
   it('the same member signing in again keeps their drafts and their queued save', async () => {
     const { store, model } = await fresh();
-    const { writePendingSave, readPendingSave } = await import('../api/pending-save');
+    const { writePendingSave, readPendingSave } = await import('../profile/pending-save');
     await store.writeSession(session());
     localStorage.setItem('draft.profile.p-1', JSON.stringify({ bio: 'Half typed' }));
     await writePendingSave(queuedCreate('k-1'));
@@ -505,12 +506,12 @@ describe('the session model', () => {
 
   it('sign-out forgets the chosen avatars and a conflict waiting for the member’s choice', async () => {
     const { store, model } = await fresh();
-    const { keepDraftAvatar, avatarStore } = await import('./profile/draft');
+    const { keepDraftAvatar, avatarStore } = await import('../profile/draft');
     const avatars = async () => {
       const { idb, store: kept } = await (avatarStore() ?? Promise.reject(new Error('no IndexedDB')));
       return idb.keys(kept);
     };
-    const { setProfileConflict, profileConflict } = await import('./profile/edit-conflict');
+    const { setProfileConflict, profileConflict } = await import('../profile/conflict-state');
     await store.writeSession(session());
     await model.restoreSession();
     await keepDraftAvatar('p-1', new File(['png'], 'me.png', { type: 'image/png' }));

@@ -2,18 +2,16 @@
  * The member's session, end to end: sign-in through the provider, the way back, renewal before
  * the access token expires (and on return to the tab, and back online), sign-out at the provider
  * with everything of the member's removed from the device. Loaded when a session is started,
- * restored or ended, never with the first screen.
+ * restored or ended, never with the first screen, through its entry (index.ts), which hands the
+ * API the session's tokens (keepApiTokens, below).
  */
-import { onUnauthorized, setAccessTokenSource, setTokenRenewer } from '../api/credentials';
-import { clearPendingSave } from '../api/pending-save';
+import { setTokenKeeper, type TokenKeeper } from '../api/credentials';
 import { clearDataOwner, clearSession, readDataOwner, readSession, type StoredSession, writeSession } from '../api/session-store';
 import { config } from '../config/load';
-import { sessionEnded, sessionStarted } from './auth';
-import { language } from './preference';
-import { avatarStore } from './profile/draft';
+import { sessionEnded, sessionStarted } from '../state/auth';
+import { language } from '../state/preference';
 import { removePersisted } from '../lib/persist';
-import { resetProfileState } from './profile/read';
-import { setProfileConflict } from './profile/edit-conflict';
+import { loadProfileForget, resetProfileState } from '../profile';
 import { forgetAvatars } from '../ui/widgets/avatar-images';
 
 const oidc = () => import('../api/oidc-client');
@@ -63,7 +61,7 @@ channel?.addEventListener('message', (event: MessageEvent<unknown>) => {
   const message = event.data as Partial<SessionMessage> | null;
   if (message?.type !== 'signed-out') return;
   resetProfileState();
-  setProfileConflict(null);
+  void loadProfileForget().then((profile) => profile.forgetProfileData(false));
   forgetAvatars();
   clearTimeout(timer);
   current = null;
@@ -120,8 +118,6 @@ export async function accessToken(): Promise<string | null> {
   return renewed?.accessToken ?? null;
 }
 
-setAccessTokenSource(accessToken);
-
 /**
  * A token the API refused: renewed once. A request that was refused while another one renewed
  * takes the newer token without a second renewal; null when no new token can be had.
@@ -132,13 +128,22 @@ export async function renewRefused(refused: string): Promise<string | null> {
   const renewed = await renew(true);
   return renewed && renewed.accessToken !== refused ? renewed.accessToken : null;
 }
-setTokenRenewer(renewRefused);
 
-// Even a new token is refused: the session cannot be used. The member is shown signed out (and
-// asked to sign in again); drafts and the queued save stay, so what they typed is not lost.
-onUnauthorized(() => {
-  if (current) void forget('expired');
-});
+/** What the API's requests take from the session (api/credentials.ts). */
+const sessionTokens: TokenKeeper = {
+  accessToken,
+  renewRefused,
+  // Even a new token is refused: the session cannot be used. The member is shown signed out (and
+  // asked to sign in again); drafts and the queued save stay, so what they typed is not lost.
+  refusedAgain: () => {
+    if (current) void forget('expired');
+  },
+};
+
+/** From now on the API's requests take their tokens from this model: its entry (index.ts) calls this as it loads it. */
+export function keepApiTokens(): void {
+  setTokenKeeper(sessionTokens);
+}
 
 // Stryker disable next-line StringLiteral: typeof is never '', and this module loads only in a page, where document is defined
 if (typeof document !== 'undefined') {
@@ -184,34 +189,15 @@ export async function finishSignIn(callback: URL): Promise<string> {
   return next;
 }
 
-/**
- * Forgets every draft, chosen avatar and kept notification on this device: what sign-out leaves for
- * the next person is nothing. Here rather than beside the drafts: only a sign-out needs it, and this module is loaded
- * on demand, not with the first screen.
- */
-async function clearAllProfileDrafts(): Promise<void> {
-  // Stryker disable next-line ArithmeticOperator: starting past the end only reads two missing keys (null), which are skipped
-  for (let i = localStorage.length - 1; i >= 0; i--) {
-    const key = localStorage.key(i);
-    // The notifications kept for the next visit are the member's too (`cache.notifications`, ui/widgets/useAsync.ts).
-    // Stryker disable next-line OptionalChaining: key(i) is never null below length, and the loop removes only keys above i
-    if (key?.startsWith('draft.profile.') || key === 'cache.notifications') removePersisted(key);
-  }
-  const opened = avatarStore();
-  if (!opened) return;
-  const { idb, store } = await opened;
-  await idb.clear(store);
-}
-
 /** Removes the member's data from the device: drafts, the queued save, cached answers, the profile in memory. */
 export async function clearMemberData(): Promise<void> {
   // A read still running is cancelled too: its answer would put the member's profile back.
   resetProfileState();
-  setProfileConflict(null);
   forgetAvatars();
+  // The notifications kept for the next visit are the member's too (`cache.notifications`, ui/widgets/useAsync.ts).
+  removePersisted('cache.notifications');
   await Promise.all([
-    clearAllProfileDrafts().catch(() => undefined),
-    clearPendingSave().catch(() => undefined),
+    loadProfileForget().then((profile) => profile.forgetProfileData(true)),
     clearDataOwner(),
     // Stryker disable next-line ArrayDeclaration,BooleanLiteral: Promise.all's values are not read, only that each settles
     ...(typeof caches === 'undefined' ? [] : MEMBER_CACHES.map((name) => caches.delete(name).catch(() => false))),

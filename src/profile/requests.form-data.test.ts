@@ -1,6 +1,6 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { profileFormData } from './profile-form-data';
+import { profileFormData } from './requests';
 
 describe('profileFormData', () => {
   it('writes each given field, lists comma-separated, and skips missing ones', () => {

@@ -1,18 +1,19 @@
 import 'fake-indexeddb/auto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { effect } from '@preact/signals-core';
-import { fetchProfile, profileState, progressMessageFor, readProfile, resetProfileState } from './read';
+import { fetchProfile, readProfile, resetProfileState } from './store';
+import { profileState, progressMessageFor } from './store';
 import { createProfile, deleteProfile, saveProfile, updateProfile } from './save';
 import { pendingProfileSave, refusedProfileSave, resetProfileOutbox, sendQueuedSave } from './outbox';
-import { clearPendingSave, readPendingSave } from '../../api/pending-save';
-import { setConnectivity } from '../../lib/connectivity';
-import { configureApi } from '../../api/instance';
-import { setAccessTokenSource } from '../../api/credentials';
-import { t } from '../../i18n';
+import { clearPendingSave, readPendingSave } from './pending-save';
+import { setConnectivity } from '../lib/connectivity';
+import { configureApi } from '../api/instance';
+import { setTokenKeeper } from '../api/credentials';
+import { t } from '../i18n';
 // The progress messages are the profile screen's words, loaded with it.
-import '../../i18n/en-profile';
-import type { Profile, ProfileInput } from '../../api/profile';
-import { clearStateHistory, stateHistory } from '../history';
+import '../i18n/en-profile';
+import type { Profile, ProfileInput } from './requests';
+import { clearStateHistory, stateHistory } from '../state/history';
 
 /*
  * The store runs over the real API stack (openapi-fetch client, retrying fetch, progress
@@ -158,7 +159,7 @@ async function fetchWith(response: Response) {
 
 beforeEach(() => {
   // The member's token, as the session model would give it (its own tests are session.test.ts).
-  setAccessTokenSource(async () => 'tok-ada');
+  setTokenKeeper({ accessToken: async () => 'tok-ada' });
   configureApi('/api/');
   resetProfileState();
   scripts.length = 0;
@@ -273,7 +274,7 @@ describe('fetchProfile without a stored session', () => {
     await fetchWith(json(profileFixture(), 200));
     expect(profileState.value.profile).not.toBeNull();
     // The flag said signed in, but the site's storage was cleared: no token to send.
-    setAccessTokenSource(async () => null);
+    setTokenKeeper({ accessToken: async () => null });
     const fetchMock = vi.fn(async () => json(profileFixture()));
     vi.stubGlobal('fetch', fetchMock);
     await expect(fetchProfile()).resolves.toBeNull();
