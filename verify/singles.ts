@@ -511,12 +511,17 @@ export class SingleExchanges {
     examples: GeneratedRequest[] = [],
   ): Promise<void> {
     this.session.activity = `${op.id} ${check}`;
+    // A request that got no answer has cost a whole --request-timeout: its counterexample is not
+    // shrunk, as each smaller one would wait as long again and tell no more.
+    let unanswered = false;
     const details = await fc.check(
       fc.asyncProperty(arb, async (r) => {
+        if (unanswered) return;
         try {
           await this.send(op, r, check);
         } catch (error) {
           if (error instanceof BudgetSpent) return;
+          if (error instanceof Counterexample && error.exchange.response === null) unanswered = true;
           throw error;
         }
       }),
