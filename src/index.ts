@@ -13,3 +13,5 @@ export { PREFERENCE_KEY } from './config/storage-keys.ts';
 export { DEFAULT_THEME, THEME_NAMES, THEMES, type ThemeName } from './config/themes.ts';
 /** The API's types, generated from openapi.yaml: the mock types its routes with them. */
 export type { components, paths } from './api/schema';
+/** The profile's types, for the suites' samples. */
+export type { Profile, ProfileInput, ProfilePatch } from './profile/index.ts';
