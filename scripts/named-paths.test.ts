@@ -35,7 +35,8 @@ describe('what counts as a named path', () => {
     const source = [
       '// see state/profile.ts',
       "const file = 'state/other.ts', pattern = /a\\/b/;",
-      'const text = `${file} // not.ts`;',
+      // A template with a placeholder (its opening brace escaped here, so that this is no template).
+      'const text = `$\u{7B}file} // not.ts`;',
       '/**',
       ' * and profile-outbox.ts',
       ' */',
