@@ -85,7 +85,7 @@ export async function runProfileAction<T>(
 }
 
 /** Whole percent of a transfer, or null when its size is unknown. */
-export function percentOf(event: { loaded: number; total: number }): number | null {
+function percentOf(event: { loaded: number; total: number }): number | null {
   if (!event.total) return null;
   return Math.min(100, Math.round((event.loaded / event.total) * 100));
 }
