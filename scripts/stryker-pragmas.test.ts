@@ -18,7 +18,7 @@ const TOOL = /stryker|mutant|mutation|next-line|restore below/i;
 /** A disable with its reason after the colon, or a restore of a range. */
 const PRAGMA = new RegExp(`^\\s*// Stryker (?:disable (?:next-line )?${MUTATORS}: \\S.*|restore ${MUTATORS})$`);
 
-export function strayMentions(files: readonly string[], read: (file: string) => string): string[] {
+function strayMentions(files: readonly string[], read: (file: string) => string): string[] {
   const stray: string[] = [];
   for (const file of files) {
     read(file)
