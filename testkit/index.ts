@@ -13,6 +13,6 @@ export { startPrismMock, startPrismProxy, type PrismOptions, type PrismProcess }
 export { PROFILE_FIELDS, REPLACEMENT, SAMPLE_INPUT } from './samples.ts';
 export { bearerOf, testAuthenticate } from './test-identities.ts';
 export { routesFor, VISITED_ROUTES, type VisitedRoute } from './routes.ts';
-export { claimsOf, sessionOf, storeSession, type StoredSession } from './stored-session.ts';
+export { claimsOf, sessionOf, storeSession } from './stored-session.ts';
 /** Real tokens from the embedded provider of a running mock server: who writes what is an admin's (ada). */
 export { signInAs, type Tokens } from '../oidc/index.ts';
