@@ -5,7 +5,7 @@
 export * from './index.ts';
 export { loadSpec, loadSpecCached, SPEC_PATH } from './spec-file.ts';
 export {
-  Contract,
+  AnswerContract,
   mediaTypeOf,
   PRISM_ERROR_TYPE,
   prismProblem,

@@ -10,7 +10,7 @@ export { freePort } from './ports.ts';
 export { ROOT, run, runServer, startServerProcess, tinyBuild, type Finished, type MockProcess } from './mock-process.ts';
 export { runVerifyProcess, type VerifyProcessOptions } from './verify-process.ts';
 export { startPrismMock, startPrismProxy, type PrismOptions, type PrismProcess } from './prism.ts';
-export { PROFILE_FIELDS, REPLACEMENT, SAMPLE_INPUT } from './samples.ts';
+export { SAMPLE_PROFILE, REPLACEMENT, SAMPLE_INPUT } from './samples.ts';
 export { bearerOf, testAuthenticate } from './test-identities.ts';
 export { routesFor, VISITED_ROUTES, type VisitedRoute } from './routes.ts';
 export { claimsOf, sessionOf, storeSession } from './stored-session.ts';

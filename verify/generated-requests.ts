@@ -34,7 +34,7 @@ import {
   type ParamSpec,
 } from '../openapi-kit/index.ts';
 import { makePng } from '../openapi-kit/node.ts';
-import { mediaTypeOf, PRISM_ERROR_TYPE, type Answer, type Contract } from '../openapi-kit/node.ts';
+import { mediaTypeOf, PRISM_ERROR_TYPE, type Answer, type AnswerContract } from '../openapi-kit/node.ts';
 import {
   anyCodePoint,
   NASTY_FRAGMENTS,
@@ -1197,7 +1197,7 @@ function parseJson(text: string): unknown {
  * - the API does not accept (2xx) a request the contract forbids, and Prism does not reject one it allows.
  */
 export function judgeAnswer(
-  contract: Contract,
+  contract: AnswerContract,
   _op: OperationSpec,
   r: GeneratedRequest,
   built: Built,
