@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 import { startServer, type RunningServer } from '../../mocks/server/index.ts';
+import { treeCpuMs } from './cpu.ts';
 import { DIST } from './global-setup.ts';
 import { EXCHANGES_DIR, type WorkerTally } from './global-teardown.ts';
 
@@ -14,6 +15,8 @@ interface TestFixtures {
   consoleErrors: string[];
   /** Fails the test when an API exchange during it broke openapi.yaml. */
   contract: undefined;
+  /** Notes the CPU time the test took (see cpu.ts) for the per-file table of scripts/e2e-times.mjs. */
+  cpuTime: undefined;
 }
 
 /** Contract violations of this worker's server already reported by a test. */
@@ -46,6 +49,16 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       if (late.length > 0) throw contractFailure(late, 'after the last test of this worker');
     },
     { scope: 'worker' },
+  ],
+  cpuTime: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this destructuring; this one has none.
+    async ({}, use, testInfo) => {
+      const before = treeCpuMs();
+      await use(undefined);
+      const after = treeCpuMs();
+      if (before !== null && after !== null) testInfo.annotations.push({ type: 'cpu-ms', description: String(after - before) });
+    },
+    { auto: true },
   ],
   contract: [
     async ({ server }, use) => {
