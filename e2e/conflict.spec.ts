@@ -1,5 +1,5 @@
 import type { APIRequestContext, Browser, Locator, Page } from '@playwright/test';
-import { test, expect, waitForServiceWorker } from './support/fixtures';
+import { test, expect, goOffline, waitForServiceWorker } from './support/fixtures';
 import { AXE_TAGS, axeViolations } from './support/axe';
 import { bearerOf, signIn } from './support/sign-in';
 import { ADA, DESKTOP, seedProfile, snackbar, unexpectedErrors } from './support/pages';
@@ -225,7 +225,7 @@ twoDevices.describe('two devices edit the same profile', () => {
       await waitForServiceWorker(b.page);
       const formB = await openEditForm(b.page);
 
-      await b.page.context().setOffline(true);
+      await goOffline(b.page);
       await formB.getByLabel('About you').fill('Written on the train.');
       await formB.getByRole('button', { name: 'Save changes' }).click();
       await expect(b.page.getByText('Saved on this device. It will be sent when you are back online.').first()).toBeVisible();

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import type { RunningServer } from '../mocks/server/index.ts';
-import { test, expect, waitForServiceWorker, collectCspViolations, cspViolations } from './support/fixtures';
+import { test, expect, goOffline, waitForServiceWorker, collectCspViolations, cspViolations } from './support/fixtures';
 import { DIST, DIST_NEXT } from './support/global-setup';
 import { authorizationAt, signIn } from './support/sign-in';
 import { ADA, appRunning, holdScripts, seedProfile } from './support/pages';
@@ -233,9 +233,9 @@ test.describe('online status', () => {
     await expect(status).toHaveCount(0);
   });
 
-  test('turning notifications on offline says it needs a connection', async ({ page, context }) => {
+  test('turning notifications on offline says it needs a connection', async ({ page }) => {
     await firstVisit(page, '/settings');
-    await context.setOffline(true);
+    await goOffline(page);
     await page.getByRole('switch', { name: 'Push notifications' }).click();
     await expect(page.getByTestId('snackbar')).toContainText('You are offline: this needs a connection.');
     await expect(page.getByRole('switch', { name: 'Push notifications' })).toHaveAttribute('aria-checked', 'false');

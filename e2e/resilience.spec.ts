@@ -3,7 +3,7 @@ import { authorizationAt, signIn } from './support/sign-in';
 import fc from 'fast-check';
 import type { Page } from '@playwright/test';
 import type { RunningServer } from '../mocks/server/index.ts';
-import { test, expect, waitForServiceWorker, collectCspViolations, cspViolations } from './support/fixtures';
+import { test, expect, goOffline, waitForServiceWorker, collectCspViolations, cspViolations } from './support/fixtures';
 import { ADA, appRunning, seedProfile } from './support/pages';
 
 async function openCreateForm(page: Page) {
@@ -82,7 +82,7 @@ test.describe('nothing the user typed is lost', () => {
     await fillProfile(page);
     // Counted at the server: a replay by the worker's Background Sync is invisible to the page.
     const creates = countCreates(server);
-    await context.setOffline(true);
+    await goOffline(page);
     await page.getByRole('button', { name: 'Create profile' }).click();
     await expect(page.getByTestId('pending-save')).toHaveText('Saved on this device. It will be sent when you are back online.');
     // Still offline: the profile is shown as saved, the notice said once, and nothing reached the server.
@@ -123,7 +123,7 @@ test.describe('nothing the user typed is lost', () => {
         await signIn(page, 'ada', '/profile');
         if (worker) await waitForServiceWorker(page);
         await page.getByRole('button', { name: 'Edit' }).click();
-        await context.setOffline(true);
+        await goOffline(page);
         await page.getByLabel('About you').fill('Written on the train.');
         await page.getByRole('button', { name: 'Save changes' }).click();
         const notice = page.getByText('Saved on this device. It will be sent when you are back online.');
@@ -159,7 +159,7 @@ test.describe('nothing the user typed is lost', () => {
     const creates = countCreates(server);
     await openCreateForm(page);
     await fillProfile(page, 'Grace Hopper', 'grace_h');
-    await context.setOffline(true);
+    await goOffline(page);
     await page.getByRole('button', { name: 'Create profile' }).click();
     await expect(page.getByTestId('pending-save')).toBeVisible();
     await context.setOffline(false);

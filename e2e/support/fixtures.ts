@@ -95,6 +95,17 @@ export async function waitForServiceWorker(page: Page): Promise<void> {
   await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated', undefined, { timeout: 20_000 });
 }
 
+/**
+ * Takes the network away from the page's browser context and waits until the app has taken note
+ * (its Offline chip in the top bar). The browser tells the page with an event, which a busy machine
+ * may deliver after the test's next click: a save would then start online and fail on the way
+ * (another journey, with the browser's line for a failed load) instead of being kept at once.
+ */
+export async function goOffline(page: Page): Promise<void> {
+  await page.context().setOffline(true);
+  await expect(page.getByTestId('online-status')).toBeVisible();
+}
+
 /** CSP violations are reported to the page as securitypolicyviolation events. */
 export async function collectCspViolations(page: Page): Promise<void> {
   await page.addInitScript(() => {
