@@ -74,7 +74,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   baseURL: async ({ server }, use) => {
     // The mock's own reset (same origin, no role): the API's command is an admin's.
     await fetch(`${server.url}/__mock/reset`, { method: 'POST' });
+    // As an earlier test may have left it (a deploy, an outage it did not live to end).
     server.deploy(DIST);
+    server.setReachable(true);
     await use(server.url);
   },
   consoleErrors: async ({ page }, use) => {
