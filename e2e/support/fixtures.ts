@@ -21,6 +21,14 @@ interface TestFixtures {
 
 /** Contract violations of this worker's server already reported by a test. */
 let reported = 0;
+/** This worker's server (see `server` below). */
+let workerServer: RunningServer | undefined;
+
+/** Where the pages of this worker's tests go by default (their base URL). */
+export function testServerUrl(): string {
+  if (!workerServer) throw new Error('No server yet: ask for `page` or `baseURL` first');
+  return workerServer.url;
+}
 
 function contractFailure(violations: string[], when: string): Error {
   const lines = violations.map((v) => `  - ${v}`).join('\n');
@@ -38,6 +46,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this destructuring; this one has none.
     async ({}, use, workerInfo) => {
       const server = await startServer({ port: 0, delayMs: 0, distDir: DIST, strict: true });
+      workerServer = server;
       await use(server);
       await server.close();
       const { checked, violations } = server.exchanges();
