@@ -2,6 +2,7 @@ import type { enAdmin } from './en-admin';
 import type { enConflict } from './en-conflict';
 import type { enDashboard } from './en-dashboard';
 import type { enForms } from './en-forms';
+import type { enMember } from './en-member';
 import type { enProfile } from './en-profile';
 import type { enSettings } from './en-settings';
 import type { enSignIn } from './en-sign-in';
@@ -9,7 +10,7 @@ import type { enSignIn } from './en-sign-in';
 /**
  * English, the reference catalogue, in parts: this one, with the first screens' words, and the
  * parts of screens met later (en-settings, en-dashboard, en-profile, en-forms, en-conflict,
- * en-admin, en-sign-in), each loaded with the code that shows it. Every other language has exactly the keys of
+ * en-admin, en-sign-in) and of a signed-in member's top bar (en-member), each loaded with the code that shows it. Every other language has exactly the keys of
  * all the parts, in one file (src/test/english.ts puts them together for the checks).
  */
 export const en = {
@@ -29,13 +30,9 @@ export const en = {
   'nav.admin': 'Admin',
   'nav.signIn': 'Sign in',
   'nav.signOut': 'Sign out',
-  'nav.signOutEverywhere': 'Sign out everywhere',
-  'nav.account': 'Account: {name}',
-  'nav.yourProfile': 'Your profile',
   'nav.openMenu': 'Open menu',
   'nav.closeMenu': 'Close menu',
   'nav.notFound': 'Page not found',
-  'nav.adminMenu': 'Collections',
 
   'status.offline': 'Offline',
   'status.offlineHint':
@@ -70,20 +67,11 @@ export const en = {
 
   'common.loading': 'Loading…',
   'common.retry': 'Retry',
-  'common.cancel': 'Cancel',
-  'common.save': 'Save',
-  'common.delete': 'Delete',
-  'common.edit': 'Edit',
   'common.dismiss': 'Dismiss',
   'common.loadFailed': 'Could not load this: {message}',
   // Follows a field's label, with the language's own separator: a space, or none before a full-width bracket.
   'common.required': ' (required)',
 
-  'profile.avatarAlt': 'Avatar of {name}',
-  'profile.noAvatar': 'No avatar',
-  'profile.memberSince': 'Member since {date}',
-  'profile.preferredLanguage': 'Preferred language: {language}',
-  'profile.interestsNone': 'No interests listed.',
   'profile.pendingSent': 'Your offline changes were sent.',
 
   'field.interests': 'Interests',
@@ -101,6 +89,7 @@ export type MessageKey =
   | keyof typeof enDashboard
   | keyof typeof enProfile
   | keyof typeof enForms
+  | keyof typeof enMember
   | keyof typeof enConflict
   | keyof typeof enAdmin
   | keyof typeof enSignIn;

@@ -4,6 +4,7 @@ import { type ConflictField, fieldsOf, type ProfileConflict, type Side } from '.
 import { type Resolution, resolveProfileConflict } from './conflict-resolve';
 import { languageName, type MessageKey, t } from '../i18n';
 import '../i18n/en-conflict';
+import '../i18n/en-member';
 import '../i18n/en-profile';
 import '../ui/table.css';
 import { isLanguage } from '../config/languages';

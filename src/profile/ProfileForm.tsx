@@ -6,6 +6,7 @@ import { profileLoading, profileProgress, profileProgressMessage } from './store
 import { activeLanguage, t } from '../i18n';
 import { member } from '../state/auth';
 import '../i18n/en-forms';
+import '../i18n/en-member';
 import '../i18n/en-profile';
 import { LANGUAGES, LANGUAGE_NAMES } from '../config/languages';
 import { Field, focusFirstError } from '../ui/form/Field';

@@ -7,6 +7,7 @@ import { readProfile } from './store';
 import { deleteProfile } from './save';
 import { profile, profileError, profileLoading } from './store';
 import { t } from '../i18n';
+import '../i18n/en-member';
 import '../i18n/en-profile';
 import { showSnackbar } from '../ui/snackbar/store';
 import { ConfirmDialog } from '../ui/widgets/ConfirmDialog';

@@ -1,5 +1,6 @@
 import type { CSSProperties } from 'react';
 import { t } from '../../i18n/index';
+import '../../i18n/en-member';
 import { useAvatarSrc } from './useAvatarSrc';
 
 /** Initials shown when there is no avatar: the first character of the first two words. */

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { useModalDialog } from './useModalDialog';
 import { t } from '../../i18n';
+import '../../i18n/en-member';
 
 interface Props {
   open: boolean;
