@@ -15,3 +15,5 @@ export { DEFAULT_THEME, THEME_NAMES, THEMES, type ThemeName } from './config/the
 export type { components, paths } from './api/schema';
 /** The profile's types, for the suites' samples. */
 export type { Profile, ProfileInput, ProfilePatch } from './profile/index.ts';
+/** A member's session as the app keeps it on the device: the suites start signed in from one. */
+export type { StoredSession } from './api/session-store.ts';

@@ -1,11 +1,9 @@
-import { addEnglish } from './index';
-
 /**
  * The words in English of what only a signed-in member sees: the account menu, the avatar, the
  * profile's card, the admin's collections, and the buttons of the screens that change data (edit,
  * delete, save, cancel). They load with that code, which a visitor never runs (the shell's member
- * parts, src/app/layouts/member-parts.ts, and each screen that uses them). Every other language keeps
- * these keys in its one catalogue.
+ * parts, src/app/layouts/member-parts.ts, and the screens that take them). Every other language
+ * keeps these keys in its one catalogue.
  */
 export const enMember = {
   'nav.signOutEverywhere': 'Sign out everywhere',
@@ -22,5 +20,3 @@ export const enMember = {
   'common.delete': 'Delete',
   'common.edit': 'Edit',
 } as const;
-
-addEnglish(enMember);

@@ -1,12 +1,14 @@
 import { useEffect } from 'react';
 import { Link } from 'wouter';
 import { Icon } from '../../ui/icons';
-import { t } from '../../i18n';
-import '../../i18n/en-member';
+import { withWords } from '../../i18n';
+import { enMember } from '../../i18n/en-member';
 import { member } from '../../state/auth';
 import { fetchProfile, memberName, profile, profileLoading } from '../../profile';
 import { Avatar } from '../../ui/widgets/Avatar';
 import { loadSession } from '../../session';
+
+const t = withWords(enMember);
 
 const ACCOUNT_MENU = 'account-menu';
 const closeAccountMenu = () => document.getElementById(ACCOUNT_MENU)?.hidePopover?.();

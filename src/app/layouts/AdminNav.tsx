@@ -1,8 +1,10 @@
 import { Icon } from '../../ui/icons';
-import { t } from '../../i18n';
-import '../../i18n/en-member';
+import { withWords } from '../../i18n';
+import { enMember } from '../../i18n/en-member';
 import { COLLECTION_NAMES } from '../../api/collection-names';
 import { NavLink } from './NavLinks';
+
+const t = withWords(enMember);
 
 /** The admin's collections, in the drawer of the admin screens. */
 export function AdminNav({ onNavigate }: { onNavigate?: () => void }) {
