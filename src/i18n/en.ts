@@ -22,13 +22,9 @@ export const en = {
   'nav.admin': 'Admin',
   'nav.signIn': 'Sign in',
   'nav.signOut': 'Sign out',
-  'nav.signOutEverywhere': 'Sign out everywhere',
-  'nav.account': 'Account: {name}',
-  'nav.yourProfile': 'Your profile',
   'nav.openMenu': 'Open menu',
   'nav.closeMenu': 'Close menu',
   'nav.notFound': 'Page not found',
-  'nav.adminMenu': 'Collections',
 
   'status.offline': 'Offline',
   'status.offlineHint':
@@ -63,20 +59,11 @@ export const en = {
 
   'common.loading': 'Loading…',
   'common.retry': 'Retry',
-  'common.cancel': 'Cancel',
-  'common.save': 'Save',
-  'common.delete': 'Delete',
-  'common.edit': 'Edit',
   'common.dismiss': 'Dismiss',
   'common.loadFailed': 'Could not load this: {message}',
   // Follows a field's label, with the language's own separator: a space, or none before a full-width bracket.
   'common.required': ' (required)',
 
-  'profile.avatarAlt': 'Avatar of {name}',
-  'profile.noAvatar': 'No avatar',
-  'profile.memberSince': 'Member since {date}',
-  'profile.preferredLanguage': 'Preferred language: {language}',
-  'profile.interestsNone': 'No interests listed.',
   'profile.pendingSent': 'Your offline changes were sent.',
 
   'field.interests': 'Interests',

@@ -2,6 +2,7 @@ import { enAdmin } from './en-admin';
 import { enConflict } from './en-conflict';
 import { enDashboard } from './en-dashboard';
 import { enForms } from './en-forms';
+import { enMember } from './en-member';
 import { enProfile } from './en-profile';
 import { enSettings } from './en-settings';
 import { enSignIn } from './en-sign-in';
@@ -17,6 +18,7 @@ export const ENGLISH_PARTS = {
   conflict: enConflict,
   dashboard: enDashboard,
   forms: enForms,
+  member: enMember,
   profile: enProfile,
   settings: enSettings,
   signIn: enSignIn,

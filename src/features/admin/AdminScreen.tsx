@@ -15,8 +15,9 @@ import { RecordEditor, type EditTarget } from './RecordEditor';
 import { isAdmin, member } from '../../state/auth';
 import { memberName } from '../../profile';
 import { MAX_RECORDS } from '../../api/collection-names';
+import { enMember } from '../../i18n/en-member';
 
-const t = withWords(enAdmin);
+const t = withWords(enAdmin, enMember);
 
 type Row = { id: string } & Record<string, unknown>;
 
