@@ -57,14 +57,20 @@ export type Channel = 'proxy' | 'direct';
 /** A path parameter: the id of a record that exists after the setup, or a literal (sent %-encoded or as is). */
 export type PathValue = { kind: 'existing' } | { kind: 'literal'; value: Text; encode: boolean };
 export type Query = { kind: 'params'; entries: Array<[string, Text]> } | { kind: 'raw'; text: string };
-/** `png-big`: a PNG signature padded with zeros to `bytes`, for the size limits. */
-export type FileContent = 'png' | 'jpeg' | 'webp' | 'svg' | 'garbage' | 'empty' | 'png-big';
+/**
+ * `png-big`: a PNG signature padded with zeros to `bytes`, for the size limits; `altered`: the file
+ * `from` with its byte `at` flipped (an image whose signature is one byte off).
+ */
+export type FileContent = 'png' | 'jpeg' | 'webp' | 'svg' | 'garbage' | 'empty' | 'png-big' | 'altered';
 export interface FilePart {
   file: FileContent;
   type: string;
   filename: string;
   /** The size of a `png-big` file. */
   bytes?: number;
+  /** What an `altered` file is made from, and the byte flipped. */
+  from?: FileContent;
+  at?: number;
 }
 export type FormField = [name: string, value: Text | FilePart];
 export type Body =
@@ -93,7 +99,7 @@ export interface Batch {
 }
 
 const isFile = (v: Text | FilePart): v is FilePart => typeof v === 'object' && 'file' in v;
-const BINARY_FILES: ReadonlySet<FileContent> = new Set(['png', 'jpeg', 'webp', 'png-big']);
+const BINARY_FILES: ReadonlySet<FileContent> = new Set(['png', 'jpeg', 'webp', 'png-big', 'altered']);
 /** The media type each generated file's content really is (the declared type may say otherwise). */
 const FILE_CONTENT_TYPE: Record<FileContent, string | null> = {
   png: 'image/png',
@@ -103,6 +109,7 @@ const FILE_CONTENT_TYPE: Record<FileContent, string | null> = {
   garbage: null,
   empty: null,
   'png-big': 'image/png',
+  altered: null,
 };
 const formatBytes = (n: number) => (n >= 1024 * 1024 ? `${+(n / (1024 * 1024)).toFixed(2)} MB` : `${+(n / 1024).toFixed(1)} KB`);
 
@@ -793,6 +800,12 @@ export function fileBytes(part: FilePart): Uint8Array<ArrayBuffer> {
       big.set(pngCache.subarray(0, Math.min(8, big.length)));
       return big;
     }
+    case 'altered': {
+      const bytes = fileBytes({ ...part, file: part.from ?? 'png' }).slice();
+      const at = part.at ?? 0;
+      bytes[at] = (bytes[at] ?? 0) ^ 0xff;
+      return bytes;
+    }
   }
 }
 
@@ -972,6 +985,11 @@ export class RequestJudge {
     const validator = judgeValidators.get(doc) ?? new SchemaValidator(doc);
     judgeValidators.set(doc, validator);
     this.validator = validator;
+  }
+
+  /** The statuses the operation documents for a file whose content is not the type it claims. */
+  fileContentStatuses(op: OperationSpec): number[] {
+    return FILE_CONTENT.filter((s) => op.statuses.includes(String(s)));
   }
 
   check(key: string, schema: JsonSchema, value: unknown): string | null {
