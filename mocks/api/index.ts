@@ -21,6 +21,7 @@ export {
   type Records,
 } from './db.ts';
 export { ConfigError, errorBody, httpError } from './errors.ts';
+export { EMPTY_INBOX, INBOX_SEED, type InboxData, type NotificationText } from './inbox.ts';
 export { CONTROL_PREFIX } from './handlers/control.ts';
 export { createJournal, type Exchange, type Journal } from './journal.ts';
 export { discoveredTokenAuthenticator, jwtAuthenticator, tokenAuthenticator, type TokenIssuer } from './jwt.ts';

@@ -1,6 +1,7 @@
 import { createApiClient, unwrap, type ApiClient } from './client';
 import { bearerMiddleware } from './credentials';
 import { collectionsApi } from './collections';
+import { inboxApi } from './inbox';
 import { profileApi } from './profile';
 import { retryingFetch } from './retry';
 import { config } from '../config/load';
@@ -32,6 +33,7 @@ export const api = {
   client: () => current(),
   profile: () => profileApi(current()),
   collections: () => collectionsApi(current()),
+  inbox: () => inboxApi(current()),
   /** Restores the backend's seed data. */
   reset: async (): Promise<void> => {
     await unwrap(current().POST('/commands/{name}', { params: { path: { name: 'reset' } } }));
