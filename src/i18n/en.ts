@@ -2,6 +2,7 @@ import type { enAdmin } from './en-admin';
 import type { enConflict } from './en-conflict';
 import type { enDashboard } from './en-dashboard';
 import type { enForms } from './en-forms';
+import type { enInbox } from './en-inbox';
 import type { enProfile } from './en-profile';
 import type { enSettings } from './en-settings';
 import type { enSignIn } from './en-sign-in';
@@ -9,7 +10,7 @@ import type { enSignIn } from './en-sign-in';
 /**
  * English, the reference catalogue, in parts: this one, with the first screens' words, and the
  * parts of screens met later (en-settings, en-dashboard, en-profile, en-forms, en-conflict,
- * en-admin, en-sign-in), each loaded with the code that shows it. Every other language has exactly the keys of
+ * en-admin, en-sign-in, en-inbox), each loaded with the code that shows it. Every other language has exactly the keys of
  * all the parts, in one file (src/test/english.ts puts them together for the checks).
  */
 export const en = {
@@ -26,6 +27,7 @@ export const en = {
   'nav.profile': 'Profile',
   'nav.settings': 'Settings',
   'nav.dashboard': 'Dashboard',
+  'nav.notifications': 'Notifications',
   'nav.admin': 'Admin',
   'nav.signIn': 'Sign in',
   'nav.signOut': 'Sign out',
@@ -60,6 +62,7 @@ export const en = {
   'home.viewProfile': 'View your profile',
   'home.latestNotifications': 'Latest notifications',
   'home.allNotifications': 'See all on the dashboard',
+  'home.inbox': 'All your notifications',
 
   'notifications.empty': 'No notifications yet. News from your circle will show here.',
   'notifications.unread': 'Unread',
@@ -103,5 +106,6 @@ export type MessageKey =
   | keyof typeof enForms
   | keyof typeof enConflict
   | keyof typeof enAdmin
-  | keyof typeof enSignIn;
+  | keyof typeof enSignIn
+  | keyof typeof enInbox;
 export type Messages = Record<MessageKey, string>;

@@ -193,9 +193,10 @@ async function clearAllProfileDrafts(): Promise<void> {
   // Stryker disable next-line ArithmeticOperator: starting past the end only reads two missing keys (null), which are skipped
   for (let i = localStorage.length - 1; i >= 0; i--) {
     const key = localStorage.key(i);
-    // The notifications kept for the next visit are the member's too (`cache.notifications`, ui/widgets/useAsync.ts).
+    // The notifications kept for the next visit, and the read marks not sent yet, are the member's too
+    // (`cache.notifications`, ui/widgets/useAsync.ts; `inbox.*`, state/inbox/store.ts).
     // Stryker disable next-line OptionalChaining: key(i) is never null below length, and the loop removes only keys above i
-    if (key?.startsWith('draft.profile.') || key === 'cache.notifications') removePersisted(key);
+    if (key?.startsWith('draft.profile.') || key?.startsWith('inbox.') || key === 'cache.notifications') removePersisted(key);
   }
   const opened = avatarStore();
   if (!opened) return;

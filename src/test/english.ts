@@ -3,6 +3,7 @@ import { enAdmin } from '../i18n/en-admin';
 import { enConflict } from '../i18n/en-conflict';
 import { enDashboard } from '../i18n/en-dashboard';
 import { enForms } from '../i18n/en-forms';
+import { enInbox } from '../i18n/en-inbox';
 import { enProfile } from '../i18n/en-profile';
 import { enSettings } from '../i18n/en-settings';
 import { enSignIn } from '../i18n/en-sign-in';
@@ -13,7 +14,7 @@ import type { Messages } from '../i18n/en';
  * language e2e suite): the app loads each part with the screen that shows it. A part left out here
  * fails the catalogues' test, as every other language then has keys English lacks.
  */
-export const ENGLISH_PARTS = [en, enSettings, enDashboard, enProfile, enForms, enConflict, enAdmin, enSignIn] as const;
+export const ENGLISH_PARTS = [en, enSettings, enDashboard, enProfile, enForms, enConflict, enAdmin, enSignIn, enInbox] as const;
 
 /** The whole English catalogue: its parts together. */
 export const ENGLISH: Messages = Object.assign({}, ...ENGLISH_PARTS);

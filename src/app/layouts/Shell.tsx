@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { useModalDialog } from '../../ui/widgets/useModalDialog';
 import { Link, useLocation } from 'wouter';
 import { Icon } from '../../ui/icons';
@@ -16,6 +16,9 @@ import { profile, profileLoading } from '../../state/profile/store';
 import { Avatar } from '../../ui/widgets/Avatar';
 import { memberName } from '../../state/member-name';
 import { renderMode } from '../../state/render-mode';
+
+// A signed-in member's bell, with the inbox's model: loaded once someone is signed in.
+const NotificationBell = lazy(() => import('./NotificationBell'));
 
 // Under the mobile breakpoint only the icon shows (the label stays the accessible name).
 const ACTION = 'button button--tonal button--small topbar__action';
@@ -195,6 +198,11 @@ export function Shell({ layout, children }: { layout: LayoutKind; children: Reac
         <InstallButton compact />
         <span className="topbar__spacer" />
         <OnlineStatus />
+        {isLoggedIn.value && (
+          <Suspense fallback={null}>
+            <NotificationBell />
+          </Suspense>
+        )}
         <span className="topbar__account">
           <Account location={location} />
         </span>

@@ -35,7 +35,7 @@ describe('<NotificationList>', () => {
     expect(within(first).getByText('Warning')).toBeTruthy();
     expect(within(first).getByText('Unread')).toBeTruthy();
     expect(first.querySelector('p.notification__body')?.textContent).toBe('Free some space.');
-    expect(first.className).toBe('notification notification--warning');
+    expect(first.className).toBe('notification notification--warning notification--unread');
 
     expect(within(second).getByRole('heading', { level: 3 }).textContent).toBe('Profile saved');
     expect(within(second).getByText('Good news')).toBeTruthy();
