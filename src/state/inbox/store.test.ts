@@ -110,8 +110,14 @@ describe('the inbox model', () => {
     expect(inbox.unreadCount.value).toBe(2);
     expect(JSON.parse(localStorage.getItem('inbox.marks')!)).toEqual({ ids: { '1': true, '3': false } });
     const order: string[] = [];
-    server.markRead.mockImplementation(async (id) => (order.push(`read ${id}`), 1));
-    server.markUnread.mockImplementation(async (id) => (order.push(`unread ${id}`), 2));
+    server.markRead.mockImplementation(async (id) => {
+      order.push(`read ${id}`);
+      return 1;
+    });
+    server.markUnread.mockImplementation(async (id) => {
+      order.push(`unread ${id}`);
+      return 2;
+    });
     connectivity.setConnectivity(true);
     await vi.waitFor(() => expect(inbox.marksWaiting.value).toBe(0));
     expect(order).toEqual(['read 1', 'unread 3']);
