@@ -9,7 +9,7 @@ import type { MockContext } from './context.ts';
 import { notificationReads } from './notifications.ts';
 
 /** Each legacy path and the collection it stands for. */
-export const ALIASES: ReadonlyArray<readonly [from: string, to: string]> = [
+const ALIASES: ReadonlyArray<readonly [from: string, to: string]> = [
   ['notifications/own', 'notifications'],
   ['datapower/serviceproxy', 'serviceproxy'],
   ['nas/cluster', 'cluster'],

@@ -2,12 +2,15 @@
 import { describe, expect, it } from 'vitest';
 import notifications from '../data/notifications.json' with { type: 'json' };
 import inbox from '../data/inbox.json' with { type: 'json' };
-import { ADMIN, error, serverPerTest, testAuthenticate } from './server.test-support.ts';
+import { error, serverPerTest } from './server.test-support.ts';
+import { bearerOf, testAuthenticate } from '../../testkit/index.ts';
 
 const server = serverPerTest({ authenticate: testAuthenticate });
 const { api } = server;
-const grace = { authorization: 'Bearer grace' };
-const linus = { authorization: 'Bearer linus' };
+/** ada is the admin, who writes the notifications; grace and linus are members. */
+const ADMIN = bearerOf('ada');
+const grace = bearerOf('grace');
+const linus = bearerOf('linus');
 
 type Seen = { id: string; title: string; body: string; read: boolean };
 const list = async (headers: Record<string, string> = {}, query = '') => (await api(`/notifications${query}`, { headers })).body as Seen[];

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { render, screen } from '@testing-library/react';
+import { act, render, screen } from '@testing-library/react';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 
@@ -12,9 +12,11 @@ vi.mock('../../api/instance', () => ({ api: { inbox: () => server } }));
 
 let NotificationBell: typeof import('./NotificationBell').default;
 let inbox: typeof import('../../state/inbox');
+let profile: typeof import('../../profile/store');
 beforeEach(async () => {
   vi.resetModules();
   inbox = await import('../../state/inbox');
+  profile = await import('../../profile/store');
   ({ default: NotificationBell } = await import('./NotificationBell'));
 });
 afterEach(() => {
@@ -59,5 +61,18 @@ describe('<NotificationBell>', () => {
     server.unreadCount.mockResolvedValue(100);
     renderAt('/home');
     await vi.waitFor(() => expect(bell().querySelector('.bell__count')?.textContent).toBe('99+'));
+  });
+
+  it('reads the count again when the member’s profile comes: the welcome is no longer counted', async () => {
+    server.unreadCount.mockResolvedValueOnce(2).mockResolvedValueOnce(1);
+    renderAt('/home');
+    await vi.waitFor(() => expect(bell().getAttribute('aria-label')).toBe('2 unread notifications'));
+    act(() =>
+      profile.setProfileState('fetch:success', {
+        profile: { id: 'p-1', displayName: 'Ada', username: 'ada', email: 'a@example.org', interests: [], createdAt: '', updatedAt: '' },
+      }),
+    );
+    await vi.waitFor(() => expect(bell().getAttribute('aria-label')).toBe('1 unread notification'));
+    expect(server.unreadCount).toHaveBeenCalledTimes(2);
   });
 });

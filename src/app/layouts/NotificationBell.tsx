@@ -2,7 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'wouter';
 import '../../i18n/en-inbox';
 import { t } from '../../i18n';
-import { loadUnreadCount, startInbox, unreadCount } from '../../state/inbox';
+import { profile } from '../../profile';
+import { loadUnreadCount, profileChanged, startInbox, unreadCount } from '../../state/inbox';
 import './NotificationBell.css';
 
 /** The inbox's path: the bell leads there. */
@@ -19,10 +20,11 @@ function unreadWords(count: number | null): string {
 /**
  * The top bar's bell, a signed-in member's: the unread count on it, the inbox behind it. Loaded
  * only once someone is signed in, with the inbox's model; its count is read once per visit, then
- * follows the member's marks (their answers carry it).
+ * follows the member's marks (their answers carry it) and their profile (the welcome's).
  */
 export default function NotificationBell() {
   const count = unreadCount.value;
+  const profileId = profile.value?.id;
   const [location] = useLocation();
   const [said, setSaid] = useState('');
   const last = useRef(count);
@@ -31,6 +33,12 @@ export default function NotificationBell() {
     startInbox();
     void loadUnreadCount();
   }, []);
+  // The welcome goes once the member has a profile (and comes back without one): the inbox is read again.
+  const knownProfile = useRef(profileId);
+  useEffect(() => {
+    if (knownProfile.current !== profileId) profileChanged();
+    knownProfile.current = profileId;
+  }, [profileId]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: count is a signal's value read in render; each new count runs this again.
   useEffect(() => {
     // The first count is in the bell's name; a change afterwards (a mark, a new read) is said too.

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { Profile } from '../../api/profile';
+import type { Profile } from '../../profile';
 import type { BeforeInstallPromptEvent } from '../../state/app';
 
 type Notification = { id: string; title: string; body: string; level: 'info' | 'warning'; read: boolean; createdAt: string };
@@ -18,9 +18,10 @@ vi.mock('../../api/instance', () => ({
       list: async (language: string, signal?: AbortSignal) => ({ items: (await backend.list(language, signal)) ?? [], language }),
       markRead: backend.markRead,
     }),
-    profile: () => ({ read: backend.read }),
+    client: () => ({}),
   },
 }));
+vi.mock('../../profile/requests', () => ({ profileApi: () => ({ read: backend.read }) }));
 // A session is stored: the profile is asked of the server.
 vi.mock('../../api/credentials', () => ({ authorizationHeader: async () => ({ Authorization: 'Bearer t' }) }));
 
@@ -47,13 +48,13 @@ const note = (id: string, title: string): Notification => ({
 let HomeScreen: typeof import('./HomeScreen').default;
 let app: typeof import('../../state/app');
 let auth: typeof import('../../state/auth');
-let store: typeof import('../../state/profile/store');
+let store: typeof import('../../profile/store');
 beforeEach(async () => {
   vi.resetModules();
   ({ default: HomeScreen } = await import('./HomeScreen'));
   app = await import('../../state/app');
   auth = await import('../../state/auth');
-  store = await import('../../state/profile/store');
+  store = await import('../../profile/store');
   backend.read.mockResolvedValue({ profile: null, etag: null });
 });
 

@@ -18,6 +18,7 @@ export {
   markNotification,
   marksWaiting,
   otherLanguages,
+  profileChanged,
   sendMarks,
   showInbox,
   startInbox,

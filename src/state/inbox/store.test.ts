@@ -18,7 +18,6 @@ let inbox: typeof import('./index');
 let connectivity: typeof import('../../lib/connectivity');
 let auth: typeof import('../auth');
 let i18n: typeof import('../../i18n');
-let profile: typeof import('../profile/store');
 let snackbar: typeof import('../../ui/snackbar/store');
 let ApiError: typeof import('../../api/errors').ApiError;
 
@@ -27,7 +26,6 @@ beforeEach(async () => {
   connectivity = await import('../../lib/connectivity');
   auth = await import('../auth');
   i18n = await import('../../i18n');
-  profile = await import('../profile/store');
   snackbar = await import('../../ui/snackbar/store');
   // The model's own: an error of another copy of the module would be no ApiError to it.
   ({ ApiError } = await import('../../api/errors'));
@@ -176,16 +174,17 @@ describe('the inbox model', () => {
     expect(server.list).toHaveBeenCalledTimes(2);
   });
 
-  it('reads the list and the count again when the member’s profile comes (the welcome goes)', async () => {
+  it('reads the list and the count again when the member’s profile comes or goes (the welcome), once it has shown them', async () => {
+    inbox.profileChanged();
+    await settle();
+    expect([server.list.mock.calls.length, server.unreadCount.mock.calls.length]).toEqual([0, 0]);
     inbox.showInbox();
     await settle();
     server.unreadCount.mockResolvedValue(1);
-    profile.setProfileState('fetch:success', {
-      profile: { id: 'p-1', displayName: 'Ada', username: 'ada', email: 'a@example.org', interests: [], createdAt: '', updatedAt: '' },
-    });
+    inbox.profileChanged();
     await settle();
     expect(server.list).toHaveBeenCalledTimes(2);
-    expect(server.unreadCount).toHaveBeenCalled();
+    expect(inbox.unreadCount.value).toBe(1);
   });
 
   it('keeps the count it has when reading it fails', async () => {

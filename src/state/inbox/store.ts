@@ -9,7 +9,6 @@ import { readPersisted, removePersisted, writePersisted } from '../../lib/persis
 import { showSnackbar } from '../../ui/snackbar/store';
 import { isLoggedIn } from '../auth';
 import { recordChange } from '../history';
-import { profile } from '../profile/store';
 import {
   applyMarks,
   countUnread,
@@ -182,8 +181,7 @@ let started = false;
 
 /**
  * What the inbox follows once anything shows it: the language on screen (its text), who is signed
- * in (a new viewer starts afresh), the profile coming or going (the welcome), the network coming back
- * (the marks that wait).
+ * in (a new viewer starts afresh), the network coming back (the marks that wait).
  */
 export function startInbox(): void {
   if (started) return;
@@ -215,18 +213,20 @@ export function startInbox(): void {
     },
   );
   changes(
-    () => profile.value?.id,
-    () => {
-      if (!kept.peek() && serverUnread.peek() === null) return;
-      if (screens > 0 || kept.peek()) void loadInbox();
-      void loadUnreadCount();
-    },
-  );
-  changes(
     () => isOnline.value,
     () => isOnline.peek() && void sendMarks(),
   );
   if (marksWaiting.peek() > 0) void sendMarks();
+}
+
+/**
+ * What the member is shown may have changed: their profile came or went, and the welcome that asks
+ * for one with it. What the inbox holds is read again (the bell, which follows the profile, says so).
+ */
+export function profileChanged(): void {
+  if (!kept.peek() && serverUnread.peek() === null) return;
+  if (screens > 0 || kept.peek()) void loadInbox();
+  void loadUnreadCount();
 }
 
 /** A screen shows the notifications: they are read again now, and while it shows them, as things change. */
