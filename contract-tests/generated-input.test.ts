@@ -104,7 +104,7 @@ const collectGarbage = () => {
 /**
  * The secured operations (the profile's, and the shared collections' writes and the commands, an
  * admin's): each request of one carries ada's bearer token, who is a member and the admin. The
- * server reads the test double's tokens (support/test-identities.ts); Prism's proxy only checks
+ * server reads the test double's tokens (testkit/test-identities.ts); Prism's proxy only checks
  * that a bearer token is there. What the server does without one, or with a member's who is no
  * admin, is contract-tests/accounts.test.ts's and mock-api/handlers/gate.test.ts's.
  */

@@ -1,8 +1,6 @@
-import { addEnglish } from './index';
-
 /**
- * The inbox's words in English (the bell, the notifications screen, the home's marks): they load
- * with the code that shows them. Every other language keeps these keys in its one catalogue.
+ * The inbox's words in English (the bell, the notifications screen, the lists' marks): they load
+ * with the code that says them. Every other language keeps these keys in its one catalogue.
  */
 export const enInbox = {
   'inbox.title': 'Notifications',
@@ -20,5 +18,3 @@ export const enInbox = {
   'inbox.markGone': 'That notification is no longer there, so it could not be marked.',
   'inbox.otherLanguage': 'Some notifications are shown in {languages}: there is no version in your language.',
 } as const;
-
-addEnglish(enInbox);

@@ -1,17 +1,9 @@
-import type { enAdmin } from './en-admin';
-import type { enConflict } from './en-conflict';
-import type { enDashboard } from './en-dashboard';
-import type { enForms } from './en-forms';
-import type { enInbox } from './en-inbox';
-import type { enProfile } from './en-profile';
-import type { enSettings } from './en-settings';
-import type { enSignIn } from './en-sign-in';
+import type { ENGLISH_PARTS } from './parts';
 
 /**
  * English, the reference catalogue, in parts: this one, with the first screens' words, and the
- * parts of screens met later (en-settings, en-dashboard, en-profile, en-forms, en-conflict,
- * en-admin, en-sign-in, en-inbox), each loaded with the code that shows it. Every other language has exactly the keys of
- * all the parts, in one file (src/test/english.ts puts them together for the checks).
+ * parts of screens met later (./parts.ts lists them), each loaded with the code that says its words.
+ * Every other language has exactly the keys of all the parts, in one file.
  */
 export const en = {
   'app.name': 'Circle',
@@ -98,14 +90,11 @@ export const en = {
   'notFound.home': 'Go to the home page',
 } as const;
 
-export type MessageKey =
-  | keyof typeof en
-  | keyof typeof enSettings
-  | keyof typeof enDashboard
-  | keyof typeof enProfile
-  | keyof typeof enForms
-  | keyof typeof enConflict
-  | keyof typeof enAdmin
-  | keyof typeof enSignIn
-  | keyof typeof enInbox;
+/** A word of the first screens: what `t` says without a part. */
+export type FirstKey = keyof typeof en;
+type Parts = typeof ENGLISH_PARTS;
+/** A word of one part of English (./parts.ts). */
+export type PartKey<P extends keyof Parts = keyof Parts> = P extends keyof Parts ? keyof Parts[P] : never;
+/** Any word of the catalogue: the first screens' and every part's. */
+export type MessageKey = FirstKey | PartKey;
 export type Messages = Record<MessageKey, string>;

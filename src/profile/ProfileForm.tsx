@@ -3,10 +3,10 @@ import { keepDraftAvatar, restoreDraftAvatar } from './draft';
 import { pendingProfileSave } from './outbox';
 import { saveProfile } from './save';
 import { profileLoading, profileProgress, profileProgressMessage } from './store';
-import { activeLanguage, t } from '../i18n';
+import { activeLanguage, withWords } from '../i18n';
 import { member } from '../state/auth';
-import '../i18n/en-forms';
-import '../i18n/en-profile';
+import { enForms } from '../i18n/en-forms';
+import { enProfile } from '../i18n/en-profile';
 import { LANGUAGES, LANGUAGE_NAMES } from '../config/languages';
 import { Field, focusFirstError } from '../ui/form/Field';
 import type { Profile } from './requests';
@@ -15,6 +15,8 @@ import { showSnackbar } from '../ui/snackbar/store';
 import { errorText } from '../ui/widgets/states';
 import { Avatar } from '../ui/widgets/Avatar';
 import { checkAvatar, checkAvatarContent, createProfileForm, toInput } from './profile-form';
+
+const t = withWords(enForms, enProfile);
 
 interface Props {
   profile: Profile | null;
@@ -118,7 +120,6 @@ export function ProfileForm({ profile, onDone, onCancel, initialError = null }: 
       showSnackbar({ message: t(profile ? 'profile.saved' : 'profile.created'), duration: 4000 });
       onDone();
     } catch (error) {
-      // A range up to the restore below: a next-line comment just before `} finally {` belongs to no node and silences nothing.
       // Stryker disable BlockStatement: a settled save's controller left behind is only ever aborted, which does nothing to a save that has ended
       if (!isAbort(error)) setSaveError(t('profile.saveFailed', { message: errorText(error) }));
     } finally {

@@ -1,13 +1,13 @@
 import { Link, useLocation } from 'wouter';
 import { Icon, type IconName } from '../../ui/icons';
 import { t } from '../../i18n';
-import type { MessageKey } from '../../i18n/en';
+import type { FirstKey } from '../../i18n/en';
 import { isAdmin } from '../../state/auth';
 import { COLLECTION_NAMES } from '../../api/collection-names';
 
 interface NavItem {
   to: string;
-  label: MessageKey;
+  label: FirstKey;
   icon: IconName;
 }
 

@@ -1,13 +1,15 @@
 import { useEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'wouter';
-import '../../i18n/en-inbox';
-import { t } from '../../i18n';
+import { withWords } from '../../i18n';
+import { enInbox } from '../../i18n/en-inbox';
 import { profile } from '../../profile';
 import { loadUnreadCount, profileChanged, startInbox, unreadCount } from '../../state/inbox';
 import './NotificationBell.css';
 
 /** The inbox's path: the bell leads there. */
 export const INBOX_PATH = '/notifications';
+
+const t = withWords(enInbox);
 
 const BELL = 'M6 9a6 6 0 0112 0c0 6 2.5 8 2.5 8h-17S6 15 6 9M10 20.5a2.2 2.2 0 004 0';
 

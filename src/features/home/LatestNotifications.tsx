@@ -1,5 +1,4 @@
 import { useEffect } from 'react';
-import '../../i18n/en-inbox';
 import { t } from '../../i18n';
 import { inboxError, inboxItems, listLanguage, loadInbox, markNotification, showInbox } from '../../state/inbox';
 import { NotificationList } from '../../ui/widgets/NotificationList';

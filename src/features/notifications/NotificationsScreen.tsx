@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
-import '../../i18n/en-inbox';
-import { languageName, t } from '../../i18n';
+import { languageName, withWords } from '../../i18n';
+import { enInbox } from '../../i18n/en-inbox';
 import {
   inboxError,
   inboxItems,
@@ -17,6 +17,8 @@ import {
 import { NotificationList } from '../../ui/widgets/NotificationList';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/widgets/states';
 import './notifications.css';
+
+const t = withWords(enInbox);
 
 /**
  * The member's inbox: every notification, newest first, in the language on screen, each marked read

@@ -1,9 +1,8 @@
 import { batch, computed, effect, signal } from '@preact/signals-core';
 import { ApiError, isAbort } from '../../api/errors';
 import { INBOX_LIST_KEY, INBOX_MARKS_KEY } from '../../config/storage-keys';
-import { activeLanguage, t } from '../../i18n';
-// The words of what the model tells the member (a mark refused for good) load with it.
-import '../../i18n/en-inbox';
+import { activeLanguage, withWords } from '../../i18n';
+import { enInbox } from '../../i18n/en-inbox';
 import { isOnline } from '../../lib/connectivity';
 import { readPersisted, removePersisted, writePersisted } from '../../lib/persist';
 import { showSnackbar } from '../../ui/snackbar/store';
@@ -36,6 +35,9 @@ const decodeKept = (raw: unknown): Kept | null => {
   const kept = raw as Partial<Kept> | null;
   return Array.isArray(kept?.items) && typeof kept.language === 'string' ? (kept as Kept) : null;
 };
+
+// What the model tells the member (a mark refused for good) is in the inbox's words.
+const t = withWords(enInbox);
 
 // The API client loads with the first call, not with the code that shows the count.
 const inboxApi = () => import('../../api/instance').then((m) => m.api.inbox());

@@ -1,7 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import '../../i18n/en-inbox';
 import type { components } from '../../api/schema';
 import { NotificationList } from './NotificationList';
 

@@ -1,15 +1,16 @@
 import type { components } from '../../api/schema';
-import { formatDate, formatRelativeTime, t } from '../../i18n';
+import { formatDate, formatRelativeTime, withWords } from '../../i18n';
+import { enInbox } from '../../i18n/en-inbox';
 import './notification-list.css';
+
+// The mark buttons' words are the inbox's.
+const t = withWords(enInbox);
 
 type Notification = components['schemas']['Notification'];
 
 export interface NotificationListProps {
   items: readonly Notification[];
-  /**
-   * Marks one read (true) or unread (false): each notification then has its button. The words of
-   * those buttons are the inbox's (i18n/en-inbox.ts), loaded by whoever passes this.
-   */
+  /** Marks one read (true) or unread (false): each notification then has its button. */
   onMark?: (notification: Notification, read: boolean) => void;
   /** The language of the titles and bodies when it is not the page's (the API's Content-Language). */
   lang?: string;
