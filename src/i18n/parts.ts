@@ -2,6 +2,7 @@ import { enAdmin } from './en-admin';
 import { enConflict } from './en-conflict';
 import { enDashboard } from './en-dashboard';
 import { enForms } from './en-forms';
+import { enInbox } from './en-inbox';
 import { enMember } from './en-member';
 import { enProfile } from './en-profile';
 import { enSettings } from './en-settings';
@@ -18,6 +19,7 @@ export const ENGLISH_PARTS = {
   conflict: enConflict,
   dashboard: enDashboard,
   forms: enForms,
+  inbox: enInbox,
   member: enMember,
   profile: enProfile,
   settings: enSettings,
