@@ -115,6 +115,8 @@ export class SingleExchanges {
   private readonly session: Session;
   private readonly destructive: Destructive[];
   private readonly access: AccessChecks;
+  /** Each operation's valid requests, made once: making one draws a value of each of its schemas. */
+  private readonly validRequests = new Map<OperationSpec, fc.Arbitrary<GeneratedRequest>>();
   /** Statuses a valid request of the edges must not get either, besides those no valid request gets. */
   private readonly ruledOut = new WeakMap<GeneratedRequest, { statuses: number[]; because: string }>();
 
@@ -205,6 +207,15 @@ export class SingleExchanges {
 
   /** Requests meant to be valid: the record's own id or another valid one, documented query values, bodies of the documented schemas. */
   validRequest(op: OperationSpec): fc.Arbitrary<GeneratedRequest> {
+    let arb = this.validRequests.get(op);
+    if (!arb) {
+      arb = this.makeValidRequest(op);
+      this.validRequests.set(op, arb);
+    }
+    return arb;
+  }
+
+  private makeValidRequest(op: OperationSpec): fc.Arbitrary<GeneratedRequest> {
     const pathParams = op.params.filter((p) => p.in === 'path');
     const path = fc.record(
       Object.fromEntries(
