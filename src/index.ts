@@ -10,5 +10,5 @@ export { BUILTIN_CONFIG, type AppConfig } from './config/builtin.ts';
 export { isAppPath, PAGE_FILES, pageFileFor, PRERENDER_ATTRIBUTE } from './config/page-files.ts';
 export { LANGUAGES, type Language } from './config/languages.ts';
 export { PREFERENCE_KEY } from './config/storage-keys.ts';
-export { DEFAULT_THEME, THEME_NAMES, THEMES, type ThemeName } from './config/themes.ts';
+export { COLOR_SCHEMES, type ColorScheme, DEFAULT_THEME, type Mode, THEME_NAMES, THEMES, type ThemeName } from './config/themes.ts';
 export { themeTokens } from './ui/theme-tokens.ts';

@@ -1,7 +1,7 @@
-import { THEMES, type ThemeName } from '../config/themes.ts';
+import { type Mode, THEMES, type ThemeName } from '../config/themes.ts';
 
-// Each theme's colours, worked out from its two brand colours so that every text reads at 4.5:1.
-// The build turns them into the stylesheet's html[data-theme=…] rules (scripts/theme-css-plugin.ts):
+// Each theme's colours in either mode, worked out from its two brand colours so that every text
+// reads at 4.5:1. The build turns them into the stylesheet's rules (scripts/theme-css-plugin.ts):
 // none of this runs in the browser.
 
 type Rgb = [number, number, number];
@@ -54,10 +54,13 @@ export function textOn(background: string): string {
   return contrast('#000000', background) > contrast(best, background) ? '#000000' : best;
 }
 
-/** The custom properties a theme sets; every colour the app uses comes from these. */
-export function themeTokens(name: ThemeName): Record<string, string> {
+/**
+ * The custom properties a theme sets in a mode (by default the one it was made for); every colour
+ * the app uses comes from these.
+ */
+export function themeTokens(name: ThemeName, mode: Mode = THEMES[name].mode): Record<string, string> {
   const t = THEMES[name];
-  const dark = t.mode === 'dark';
+  const dark = mode === 'dark';
   const bg = dark ? '#121212' : '#FAFAFA';
   const surface = dark ? '#1E1E1E' : '#FFFFFF';
   const text = dark ? '#ECECEC' : '#1B1B1F';
