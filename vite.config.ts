@@ -6,7 +6,7 @@ import { visualizer } from 'rollup-plugin-visualizer';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Plugin, PluginOption } from 'vite';
-import type { EmbeddedProvider } from './mocks/oidc/index.ts';
+import type { EmbeddedProvider } from './oidc/index.ts';
 import { manifest } from './src/pwa/manifest.ts';
 import { prerenderPages } from './src/prerender/vite-plugin.ts';
 import { themeStylesheet } from './scripts/theme-css-plugin.ts';
@@ -45,7 +45,7 @@ function mockApiInDev(): Plugin {
     resolveId: (id) => (id === DEV_ENTRY ? `\0${DEV_ENTRY}` : null),
     load: (id) =>
       id === `\0${DEV_ENTRY}`
-        ? "import { startBrowserMocks } from '/mocks/api/browser.ts';\nawait startBrowserMocks();\nawait import('/src/main.tsx');\n"
+        ? "import { startBrowserMocks } from '/mock-api/browser.ts';\nawait startBrowserMocks();\nawait import('/src/main.tsx');\n"
         : null,
   };
 }
@@ -62,9 +62,7 @@ function identityProviderInDev(): Plugin {
     configureServer(server) {
       server.middlewares.use((req, res, next) => {
         if (!req.url || !/^\/oidc(?:[/?]|$)/.test(req.url)) return next();
-        provider ??= import('./mocks/oidc/index.ts').then(({ createEmbeddedProvider }) =>
-          createEmbeddedProvider(req.socket.localPort ?? 5173),
-        );
+        provider ??= import('./oidc/index.ts').then(({ createEmbeddedProvider }) => createEmbeddedProvider(req.socket.localPort ?? 5173));
         provider.then((p) => p.handle(req, res, `http://${req.headers.host}`)).catch(next);
       });
     },
@@ -216,11 +214,11 @@ export default defineConfig(({ command }) => ({
     reportCompressedSize: false,
   },
   server: { host: '127.0.0.1', strictPort: true },
-  // The dev server's first page starts the mock API (mocks/api/browser.ts) from a module only this
+  // The dev server's first page starts the mock API (mock-api/browser.ts) from a module only this
   // config makes: its dependencies are found from these entries at start, bundled once, rather than
   // discovered on the first load, which then reloaded the page (blank for seconds).
   // The signals' runtime is imported by the Babel transform, which the scan does not run.
-  optimizeDeps: { entries: ['index.html', 'src/**/*.tsx', 'mocks/api/browser.ts'], include: ['@preact/signals-react/runtime'] },
+  optimizeDeps: { entries: ['index.html', 'src/**/*.tsx', 'mock-api/browser.ts'], include: ['@preact/signals-react/runtime'] },
   preview: { host: '127.0.0.1', strictPort: true },
   define: defines(command),
 }));

@@ -10,7 +10,9 @@ export const unitProject: TestProjectInlineConfiguration = {
     name: 'unit',
     include: [
       'src/**/*.test.{ts,tsx}',
-      'mocks/**/*.test.ts',
+      'mock-api/**/*.test.ts',
+      'server/**/*.test.ts',
+      'oidc/**/*.test.ts',
       'openapi-kit/**/*.test.ts',
       'verify/**/*.test.ts',
       'scripts/**/*.test.ts',

@@ -14,7 +14,7 @@ import { basename, join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { startServer, type RunningServer } from '../mocks/server/index.ts';
+import { startServer, type RunningServer } from '../server/index.ts';
 import { PAGE_FILES, PRERENDER_ATTRIBUTE } from '../src/index.ts';
 import { runLighthouse, type LighthouseRun } from '../lighthouse/audit.ts';
 import { signInAs, startServerProcess, tinyBuild } from '../testkit/index.ts';

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { contentSecurityPolicy } from '../mocks/server/index.ts';
+import { contentSecurityPolicy } from '../server/index.ts';
 import { FLOOR_PAGES, floorPage, startFloorServer, type FloorServer } from './floor';
 
 let server: FloorServer | undefined;

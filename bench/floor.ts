@@ -11,7 +11,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { contentSecurityPolicy, securityHeaders } from '../mocks/server/index.ts';
+import { contentSecurityPolicy, securityHeaders } from '../server/index.ts';
 
 export const FLOOR_PAGES = { bare: '/', script: '/script' } as const;
 export type FloorPage = keyof typeof FLOOR_PAGES;

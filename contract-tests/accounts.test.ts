@@ -13,7 +13,7 @@
  * - Writing the shared collections needs an admin (ada): a member's token answers 403.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../mocks/server/index.ts';
+import { startServer, type RunningServer } from '../server/index.ts';
 import { makePng } from '../openapi-kit/node.ts';
 import { PROFILE_FIELDS } from '../testkit/index.ts';
 import { signInAs } from './support/sign-in.ts';

@@ -4,8 +4,8 @@ import { getResponse } from 'msw';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
 import specText from '../openapi.yaml?raw';
-import { createContract, type OpenApiDocument } from '../mocks/api/index.ts';
-import { createMockBackend, type MockBackend } from '../mocks/api/index.ts';
+import { createContract, type OpenApiDocument } from '../mock-api/index.ts';
+import { createMockBackend, type MockBackend } from '../mock-api/index.ts';
 import { testAuthenticate } from '../testkit/index.ts';
 import { configureApi } from '../src/api/instance';
 import {

@@ -22,7 +22,7 @@ import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CollectionName } from '../src/api/collections';
-import { startServer, type RunningServer } from '../mocks/server/index.ts';
+import { startServer, type RunningServer } from '../server/index.ts';
 import { makeDistDir } from './support/backend.ts';
 import {
   build,
@@ -114,7 +114,7 @@ const collectGarbage = () => {
  * admin's): each request of one carries ada's bearer token, who is a member and the admin. The
  * server reads the test double's tokens (support/test-identities.ts); Prism's proxy only checks
  * that a bearer token is there. What the server does without one, or with a member's who is no
- * admin, is contract-tests/accounts.test.ts's and mocks/api/handlers/gate.test.ts's.
+ * admin, is contract-tests/accounts.test.ts's and mock-api/handlers/gate.test.ts's.
  */
 const MEMBER = bearerOf('ada');
 const endpoints = () => ({

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../mocks/server/index.ts';
+import { startServer, type RunningServer } from '../server/index.ts';
 import { PROFILE_FIELDS } from '../testkit/index.ts';
 import { signInAs } from './support/sign-in.ts';
 

@@ -4,8 +4,8 @@
  */
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Exchange } from '../mocks/api/index.ts';
-import { type RunningServer, startServer } from '../mocks/server/index.ts';
+import type { Exchange } from '../mock-api/index.ts';
+import { type RunningServer, startServer } from '../server/index.ts';
 import { signInAs } from './support/sign-in.ts';
 
 let server: RunningServer;

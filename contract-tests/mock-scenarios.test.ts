@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type RunningServer, startServer } from '../mocks/server/index.ts';
+import { type RunningServer, startServer } from '../server/index.ts';
 import { type PrismProcess, startPrismMock } from './support/prism.ts';
 import { signInAs } from './support/sign-in.ts';
 

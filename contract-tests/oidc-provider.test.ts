@@ -6,7 +6,7 @@
 import { request } from 'node:http';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../mocks/server/index.ts';
+import { startServer, type RunningServer } from '../server/index.ts';
 import { refresh, signInAs, SignInError } from './support/sign-in.ts';
 
 let server: RunningServer;

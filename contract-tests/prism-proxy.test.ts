@@ -14,7 +14,7 @@ import { COLLECTION_NAMES, collectionsApi, type CollectionName } from '../src/ap
 import { ApiError, profileErrorMessage } from '../src/api/errors';
 import { profileCalls } from './support/profile-calls';
 import type { TransferEvent } from '../src/api/transport';
-import { COLLECTIONS } from '../mocks/api/index.ts';
+import { COLLECTIONS } from '../mock-api/index.ts';
 import { authorize, errorBody, recordedClient, startProxiedBackend, UI_CONFIG, type ProxiedBackend } from './support/backend.ts';
 import { signInAs } from './support/sign-in.ts';
 import { makePng } from '../openapi-kit/node.ts';

@@ -3,7 +3,7 @@
  * configured delay (seed spec: the in-memory backend answers after 1000 ms). One slow test.
  */
 import { describe, expect, it } from 'vitest';
-import { startServer } from '../mocks/server/index.ts';
+import { startServer } from '../server/index.ts';
 import { Contract } from '../openapi-kit/node.ts';
 
 describe('Node mock server', () => {

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contentSecurityPolicy, startServer, type RunningServer } from '../mocks/server/index.ts';
-import { answerFile, type StaticFile } from '../mocks/server/static-files.ts';
+import { contentSecurityPolicy, startServer, type RunningServer } from '../server/index.ts';
+import { answerFile, type StaticFile } from '../server/static-files.ts';
 
 const APP_JS = Array.from({ length: 80 }, (_, i) => `export const line${i} = 'line ${i} of the app';\n`).join('');
 const SIZE = Buffer.byteLength(APP_JS);

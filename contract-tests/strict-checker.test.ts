@@ -1,10 +1,10 @@
 /**
- * Strict mode's judge (mocks/server/strict.ts), on hand-made exchanges: the answer half for every client,
+ * Strict mode's judge (server/strict.ts), on hand-made exchanges: the answer half for every client,
  * the request half for the app's own requests (a browser's User-Agent), and for other clients only
  * a request that breaks the contract and was accepted. The e2e suite runs it on every exchange.
  */
 import { describe, expect, it } from 'vitest';
-import { type ApiExchange, createExchangeChecker } from '../mocks/server/strict.ts';
+import { type ApiExchange, createExchangeChecker } from '../server/strict.ts';
 import { makePng } from '../openapi-kit/node.ts';
 
 const USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Window } from 'happy-dom';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OpenApiSpec } from '../openapi-kit/index.ts';
-import { startServer } from '../mocks/server/index.ts';
+import { startServer } from '../server/index.ts';
 import { signInAs } from './support/sign-in.ts';
 import { loadSpec } from '../openapi-kit/node.ts';
 import { freePort } from '../testkit/index.ts';
@@ -122,7 +122,7 @@ describe('npm run verify, end to end', () => {
     const hook = join(dir, 'no-mock.mjs');
     writeFileSync(
       hook,
-      `import { registerHooks } from 'node:module';\nregisterHooks({ resolve(s, c, next) { if (s.endsWith('/mocks/server/index.ts')) throw new Error('the mock does not load'); return next(s, c); } });\n`,
+      `import { registerHooks } from 'node:module';\nregisterHooks({ resolve(s, c, next) { if (s.endsWith('/server/index.ts')) throw new Error('the mock does not load'); return next(s, c); } });\n`,
     );
     const without = await verify(['--quiet'], ['--import', hook]);
     expect(without.code, without.stderr).toBe(2);

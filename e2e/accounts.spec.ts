@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { startServer } from '../mocks/server/index.ts';
+import { startServer } from '../server/index.ts';
 import { test, expect, waitForServiceWorker } from './support/fixtures';
 import { DIST } from './support/global-setup';
 import { localStorageItem, screenHeading, seedProfile } from './support/pages';

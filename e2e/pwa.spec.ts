@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import type { RunningServer } from '../mocks/server/index.ts';
+import type { RunningServer } from '../server/index.ts';
 import { test, expect, waitForServiceWorker, collectCspViolations, cspViolations } from './support/fixtures';
 import { DIST, DIST_NEXT } from './support/global-setup';
 import { authorizationAt, signIn } from './support/sign-in';

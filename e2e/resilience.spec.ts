@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { authorizationAt, signIn } from './support/sign-in';
 import fc from 'fast-check';
 import type { Page } from '@playwright/test';
-import type { RunningServer } from '../mocks/server/index.ts';
+import type { RunningServer } from '../server/index.ts';
 import { test, expect, waitForServiceWorker, collectCspViolations, cspViolations } from './support/fixtures';
 import { ADA, appRunning, seedProfile } from './support/pages';
 

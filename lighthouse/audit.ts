@@ -15,7 +15,7 @@ import { join, resolve } from 'node:path';
 import { chromium } from '@playwright/test';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { startServer, type RunningServer } from '../mocks/server/index.ts';
+import { startServer, type RunningServer } from '../server/index.ts';
 import { routesFor } from '../testkit/index.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../playwright.config.ts';
 

@@ -20,21 +20,21 @@ interface Case {
 
 const CASES: Case[] = [
   // Between top-level folders: one way only.
-  { folder: 'src/lib', from: '../../mocks/api/index.ts', allowed: false },
-  { folder: 'openapi-kit', from: '../mocks/api/index.ts', allowed: false },
-  { folder: 'mocks/api', from: '../../verify/index.ts', allowed: false },
+  { folder: 'src/lib', from: '../../mock-api/index.ts', allowed: false },
+  { folder: 'openapi-kit', from: '../mock-api/index.ts', allowed: false },
+  { folder: 'mock-api', from: '../verify/index.ts', allowed: false },
   { folder: 'verify', from: '../testkit/index.ts', allowed: false },
   { folder: 'verify', from: '../openapi-kit/index.ts', allowed: true },
-  // Inside mocks/: the API and the provider stand alone; the server goes through their entries.
-  { folder: 'mocks/api', from: '../server/index.ts', allowed: false },
-  { folder: 'mocks/oidc', from: '../api/index.ts', allowed: false },
-  { folder: 'mocks/server', from: '../api/db.ts', allowed: false },
-  { folder: 'mocks/server', from: '../api/index.ts', allowed: true },
-  { folder: 'mocks/server', from: '../../src/config/page-files.ts', allowed: false },
-  { folder: 'mocks/server', from: '../../src/index.ts', allowed: true },
+  // Between mock-api/, server/ and oidc/: the API and the provider stand alone; the server goes through their entries.
+  { folder: 'mock-api', from: '../server/index.ts', allowed: false },
+  { folder: 'oidc', from: '../mock-api/index.ts', allowed: false },
+  { folder: 'server', from: '../mock-api/db.ts', allowed: false },
+  { folder: 'server', from: '../mock-api/index.ts', allowed: true },
+  { folder: 'server', from: '../src/config/page-files.ts', allowed: false },
+  { folder: 'server', from: '../src/index.ts', allowed: true },
   // Tools reach a product through its entry.
-  { folder: 'bench', from: '../mocks/server/server.ts', allowed: false },
-  { folder: 'bench', from: '../mocks/server/index.ts', allowed: true },
+  { folder: 'bench', from: '../server/server.ts', allowed: false },
+  { folder: 'bench', from: '../server/index.ts', allowed: true },
   { folder: 'scripts', from: '../src/config/themes.ts', allowed: false },
   { folder: 'lighthouse', from: '../e2e/support/fixtures.ts', allowed: false },
   // Inside src/: layers point down, the prerender sits on top, the profile screen has one way in.

@@ -6,7 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import sharp from 'sharp';
 import { chromium } from '@playwright/test';
-import { startServer } from '../mocks/server/index.ts';
+import { startServer } from '../server/index.ts';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../playwright.config.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');

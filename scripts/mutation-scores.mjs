@@ -1,4 +1,4 @@
-// Mutation score per folder (src/<folder>, mocks/<product>, openapi-kit), from Stryker's JSON report: killed and timed-out
+// Mutation score per folder (src/<folder>, mock-api, server, oidc, openapi-kit), from Stryker's JSON report: killed and timed-out
 // mutants over all valid ones. Folders or files given as arguments (`node scripts/mutation-scores.mjs
 // src/lib`) limit it to the files under them: the ones just run.
 //
@@ -44,8 +44,8 @@ const { explained, unexplained, stale } = explainSurvivors(files, loaded.entries
 const folderOf = (file) => {
   if (byFile) return file;
   const parts = file.split('/');
-  // src by layer, mocks by product (api, server, oidc); any other folder as a whole.
-  return (parts[0] === 'src' || parts[0] === 'mocks') && parts.length > 2 ? `${parts[0]}/${parts[1]}` : parts[0];
+  // src by layer; any other folder as a whole.
+  return parts[0] === 'src' && parts.length > 2 ? `${parts[0]}/${parts[1]}` : parts[0];
 };
 const folders = new Map();
 for (const [file, { mutants }] of Object.entries(files)) {

@@ -1,4 +1,4 @@
-// `npm run test:mutation [-- PATH…]`: StrykerJS on src/, mocks/ and openapi-kit/ (or only the folders or files
+// `npm run test:mutation [-- PATH…]`: StrykerJS on src/, mock-api/, server/, oidc/ and openapi-kit/ (or only the folders or files
 // named, e.g. `-- src/lib src/config src/boot.tsx`), incremental (.cache/stryker-incremental.json), then the score per
 // folder. The HTML report is reports/mutation/index.html.
 import { spawnSync } from 'node:child_process';
@@ -8,8 +8,8 @@ import { resolve } from 'node:path';
 const root = resolve(import.meta.dirname, '..');
 const paths = process.argv.slice(2);
 for (const path of paths) {
-  if (!/^(src|mocks|openapi-kit)(\/[\w.-]+)*$/.test(path) || !existsSync(resolve(root, path))) {
-    console.error(`Not a folder or file of src/, mocks/ or openapi-kit/: ${path}`);
+  if (!/^(src|mock-api|server|oidc|openapi-kit)(\/[\w.-]+)*$/.test(path) || !existsSync(resolve(root, path))) {
+    console.error(`Not a folder or file of src/, mock-api/, server/, oidc/ or openapi-kit/: ${path}`);
     process.exit(2);
   }
 }
@@ -25,11 +25,11 @@ const mutate = paths.length
       '!src/api/schema.d.ts',
       '!src/pwa/sw.ts',
       '!src/prerender/render-page.tsx',
-      '!mocks/api/browser.ts',
+      '!mock-api/browser.ts',
       // Checked by the compiler (a call that must not compile), never run.
-      '!mocks/**/*.typecheck.ts',
+      '!mock-api/**/*.typecheck.ts',
       // What tests share (a server per describe block) is test code.
-      '!mocks/**/*.test-support.ts',
+      '!mock-api/**/*.test-support.ts',
     ]
   : [];
 const args = [

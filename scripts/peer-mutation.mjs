@@ -3,7 +3,7 @@
 // the mock's request handling as stryker.verify.config.json says, and the tool, run against each
 // mutated mock by verify/peers/run.ts, is the only test. The tool is installed on demand into
 // .cache/peers/<tool>/ (it is no dependency of the project). FILE may carry a line range
-// (`mocks/api/handlers/collections.ts:40-80`) to take a sample. Then the scores per file, the
+// (`mock-api/handlers/collections.ts:40-80`) to take a sample. Then the scores per file, the
 // equivalents of mutation-equivalents/verify/ left out as for verify; a measure, not a gate: it
 // exits 0 once measured. Incremental (.cache/stryker-peer-<tool>-incremental.json); the report is
 // reports/peer-mutation/<tool>/index.html.
@@ -22,8 +22,8 @@ if (!TOOLS.includes(tool)) {
 }
 for (const file of files) {
   const path = file.replace(/:\d+-\d+$/, '');
-  if (!/^mocks\/api\/[\w./-]+\.ts$/.test(path) || !existsSync(resolve(root, path))) {
-    console.error(`Not a file of mocks/api/: ${file}`);
+  if (!/^mock-api\/[\w./-]+\.ts$/.test(path) || !existsSync(resolve(root, path))) {
+    console.error(`Not a file of mock-api/: ${file}`);
     process.exit(2);
   }
 }

@@ -6,7 +6,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
-import { parseOptions, usage, UsageError } from '../mocks/server/index.ts';
+import { parseOptions, usage, UsageError } from '../server/index.ts';
 
 const args = process.argv.slice(2);
 let parsed;

@@ -11,8 +11,8 @@ import { resolve } from 'node:path';
 const root = resolve(import.meta.dirname, '..');
 const files = process.argv.slice(2);
 for (const file of files) {
-  if (!/^mocks\/api\/[\w./-]+\.ts$/.test(file) || !existsSync(resolve(root, file))) {
-    console.error(`Not a file of mocks/api/: ${file}`);
+  if (!/^mock-api\/[\w./-]+\.ts$/.test(file) || !existsSync(resolve(root, file))) {
+    console.error(`Not a file of mock-api/: ${file}`);
     process.exit(2);
   }
 }

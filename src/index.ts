@@ -4,7 +4,7 @@
  * build turns into CSS, the languages and the localStorage keys. Only plain modules, so that Node
  * loads this file as it is.
  *
- * May import: its own layers' leaf modules (config, ui's tokens); never mocks or a tool.
+ * May import: its own layers' leaf modules (config, ui's tokens); never the mock, the server, the provider or a tool.
  */
 export { BUILTIN_CONFIG, type AppConfig } from './config/builtin.ts';
 export { isAppPath, PAGE_FILES, pageFileFor, PRERENDER_ATTRIBUTE } from './config/page-files.ts';

@@ -2,7 +2,7 @@
  * testkit: what the suites (contract-tests, e2e) and bench share: free ports, the mock server and
  * verify as processes, sample records and test identities, a member's session stored in a browser.
  *
- * May import: mocks (through their index.ts), the app's API types; never imported by a product.
+ * May import: mock-api, server, oidc (through their index.ts), the app's API types; never imported by a product.
  */
 export { freePort } from './ports.ts';
 export { ROOT, run, runServer, startServerProcess, tinyBuild, type Finished, type MockProcess } from './mock-process.ts';
@@ -12,4 +12,4 @@ export { bearerOf, testAuthenticate } from './test-identities.ts';
 export { routesFor, VISITED_ROUTES, type VisitedRoute } from './routes.ts';
 export { claimsOf, sessionOf, storeSession, type StoredSession } from './stored-session.ts';
 /** Real tokens from the embedded provider of a running mock server: who writes what is an admin's (ada). */
-export { signInAs, type Tokens } from '../mocks/oidc/index.ts';
+export { signInAs, type Tokens } from '../oidc/index.ts';

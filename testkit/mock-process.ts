@@ -1,5 +1,5 @@
 /**
- * The mock server (mocks/server/cli.ts) as its own process, as `npm run serve` runs it: for its
+ * The mock server (server/cli.ts) as its own process, as `npm run serve` runs it: for its
  * command line, its exit codes and what survives a kill. Node runs the TypeScript itself (type
  * stripping) with a compile cache, so that a start costs a fraction of a second rather than tsx's
  * seconds.
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '..');
-const SERVER = join(ROOT, 'mocks/server/cli.ts');
+const SERVER = join(ROOT, 'server/cli.ts');
 // Node strips the types itself: what the server imports keeps to erasable syntax (no parameter
 // properties, enums or namespaces), which the Node 26 run of the suite checks.
 const NODE_ARGS = ['--disable-warning=ExperimentalWarning'];

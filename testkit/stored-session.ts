@@ -5,7 +5,7 @@
  * without the provider's pages.
  */
 import type { Page } from '@playwright/test';
-import { signInAs } from '../mocks/oidc/index.ts';
+import { signInAs } from '../oidc/index.ts';
 
 /** The claims of a JWT, unverified (the tests' own tokens). */
 export const claimsOf = (jwt: string): unknown => JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString());

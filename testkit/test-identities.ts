@@ -5,8 +5,8 @@
  * check refuses it (401 with its challenge). Tests of the real server get real tokens from the
  * embedded provider instead (support/sign-in.ts).
  */
-import { type Authenticate, unauthorized } from '../mocks/api/index.ts';
-import { ACCOUNTS } from '../mocks/oidc/index.ts';
+import { type Authenticate, unauthorized } from '../mock-api/index.ts';
+import { ACCOUNTS } from '../oidc/index.ts';
 
 const TEST_TOKEN = /^Bearer test:([A-Za-z0-9_-]+)$/;
 

@@ -3,7 +3,7 @@
  * walks, from generated requests), with console, JSON, JUnit and HTML reports, and a fault table
  * of server bugs it must catch. ./cli.ts is the command line.
  *
- * May import: openapi-kit, mocks (through their index.ts, to run against the embedded mock),
+ * May import: openapi-kit, mock-api, server, oidc (through their index.ts, to run against the embedded mock),
  * its own files; never imported by a product.
  */
 export { EXIT, main, type Io } from './cli.ts';

@@ -1,5 +1,5 @@
 /**
- * The embedded mock (mocks/server/server.ts) on a free port, with the one asset the contract serves
+ * The embedded mock (server/server.ts) on a free port, with the one asset the contract serves
  * (assets/ui-config.json), and three members signed in at its own provider: grace (the member verify
  * acts as), linus (the other member, who must be refused grace's profile) and ada (the admin, who
  * writes the shared collections; grace must be refused those writes).
@@ -7,8 +7,8 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startServer } from '../mocks/server/index.ts';
-import { signInAs } from '../mocks/oidc/index.ts';
+import { startServer } from '../server/index.ts';
+import { signInAs } from '../oidc/index.ts';
 
 /** What the embedded mock's build ships as its remote UI configuration (a valid UiConfig). */
 const UI_CONFIG = { appTitle: 'Circle', logLevel: 3, defaultLanguage: 'en', defaultTheme: 'INDIGO_PINK' };

@@ -2,7 +2,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApiClient, type ApiClient } from '../../src/api/client';
-import { startServer, type RunningServer } from '../../mocks/server/index.ts';
+import { startServer, type RunningServer } from '../../server/index.ts';
 import type { Recorder } from '../../openapi-kit/node.ts';
 import { startPrismProxy, type PrismProcess } from './prism.ts';
 

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
-import { startServer, type RunningServer } from '../../mocks/server/index.ts';
+import { startServer, type RunningServer } from '../../server/index.ts';
 import { DIST } from './global-setup.ts';
 import { EXCHANGES_DIR, type WorkerTally } from './global-teardown.ts';
 
@@ -27,7 +27,7 @@ function contractFailure(violations: string[], when: string): Error {
 /**
  * Each worker serves the production build with its own mock backend (no delay), so tests in
  * different workers never share state; each test starts from the seed data. The server is strict:
- * every API exchange is judged against openapi.yaml (mocks/server/strict.ts), a violation fails the test
+ * every API exchange is judged against openapi.yaml (server/strict.ts), a violation fails the test
  * it happened in, and the worker's tally goes to the global teardown, which prints the total.
  */
 export const test = base.extend<TestFixtures, WorkerFixtures>({

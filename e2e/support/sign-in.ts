@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { signInAs, type Tokens } from '../../mocks/oidc/index.ts';
+import { signInAs, type Tokens } from '../../oidc/index.ts';
 import { claimsOf, sessionOf, storeSession } from '../../testkit/index.ts';
 import { expect } from './fixtures';
 

@@ -165,7 +165,7 @@ async function main(): Promise<number> {
   const started = performance.now();
   const { default: sharp } = await import('sharp');
   const { chromium } = await import('@playwright/test');
-  const { startServer } = await import('../../mocks/server/index.ts');
+  const { startServer } = await import('../../server/index.ts');
   const { CHROMIUM_ARGS, CHROMIUM_PATH } = await import('../../playwright.config.ts');
 
   const shots = shotsFor(options.screens, options.languages);

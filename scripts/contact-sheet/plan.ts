@@ -4,7 +4,7 @@
  */
 import { DEFAULT_THEME, LANGUAGES, type Language, THEME_NAMES, THEMES, type ThemeName } from '../../src/index.ts';
 
-/** The members a screen is seen by (mocks/oidc's accounts): ada is the admin and gets a profile; grace has none. */
+/** The members a screen is seen by (oidc's accounts): ada is the admin and gets a profile; grace has none. */
 export type Member = 'ada' | 'grace';
 
 export interface Screen {

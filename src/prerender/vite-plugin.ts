@@ -41,7 +41,7 @@ export function scriptHashSource(code: string): string {
 
 /**
  * Where the build states the hashes of its inline scripts, for the server's `script-src`
- * (mocks/server reads it). A dot file: build metadata, never served nor precached.
+ * (server reads it). A dot file: build metadata, never served nor precached.
  */
 export const SCRIPT_HASHES_FILE = '.csp-script-hashes.json';
 

@@ -1,5 +1,5 @@
 /**
- * A faulty backend for proving `npm run verify`: the embedded mock (mocks/server/server.ts) behind a small
+ * A faulty backend for proving `npm run verify`: the embedded mock (server/server.ts) behind a small
  * HTTP proxy that injects exactly one fault from ./faults.ts into the one operation the fault names.
  * Every other exchange is forwarded as received and answered as the mock answers it.
  *
@@ -11,8 +11,8 @@ import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { matchOperation, operationSpecs, type OperationSpec } from '../../openapi-kit/index.ts';
-import { startServer } from '../../mocks/server/index.ts';
-import { signInAs } from '../../mocks/oidc/index.ts';
+import { startServer } from '../../server/index.ts';
+import { signInAs } from '../../oidc/index.ts';
 import { loadSpec } from '../../openapi-kit/node.ts';
 import { FAULT_NAMES, FAULTS, type Answer, type Exchange, type Fault, type FaultName } from './faults.ts';
 

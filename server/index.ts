@@ -1,0 +1,11 @@
+/**
+ * The Node web server of `npm start` and `npm run serve`: the built app's files with their
+ * headers, the mock API, the identity provider under /oidc, options, persistence and strict mode.
+ *
+ * May import: mock-api and oidc (through their index.ts), openapi-kit, src (through its
+ * index.ts: the route→file table and the built-in configuration), its own files.
+ * ./cli.ts is the command line.
+ */
+export { main, startServer, type RunningServer, type ServerOptions } from './server.ts';
+export { OPTIONS, parseOptions, usage, UsageError, type ServeOptions } from './options.ts';
+export { contentSecurityPolicy, securityHeaders } from './security-headers.ts';
