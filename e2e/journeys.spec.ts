@@ -805,6 +805,74 @@ test.describe('navigation', () => {
     expect(consoleErrors).toEqual([]);
   });
 
+  test("desktop, 1440x900: the side menu's column reaches the foot of a long page, and its links stay in view as it scrolls", async ({
+    page,
+    consoleErrors,
+  }) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto('/settings');
+    await appRunning(page);
+    const side = page.locator('aside.drawer--side');
+    const measure = () =>
+      side.evaluate((aside) => {
+        const box = aside.getBoundingClientRect();
+        return { bottom: Math.round(box.bottom + window.scrollY), page: document.documentElement.scrollHeight };
+      });
+    const { bottom, page: height } = await measure();
+    // A page longer than the window, or this proves nothing.
+    expect(height).toBeGreaterThan(900);
+    expect(bottom).toBe(height);
+    await expect(side).toHaveCSS('background-color', 'rgb(255, 255, 255)');
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+    const home = side.getByRole('link', { name: 'Home' });
+    const box = (await home.boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(56);
+    expect(box.y + box.height).toBeLessThanOrEqual(900);
+    expect((await measure()).bottom).toBe(height);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('mobile: a tab bar at the foot of the screen holds the main places, marks the current one and goes there', async ({
+    page,
+    consoleErrors,
+  }) => {
+    await page.setViewportSize(MOBILE);
+    await presetSignedIn(page);
+    await page.goto('/settings');
+    await appRunning(page);
+    const bar = page.locator('nav.tabbar');
+    await expect(bar).toBeVisible();
+    await expect(bar).toHaveAttribute('aria-label', 'Main');
+    await expect(bar.getByRole('link')).toHaveText(['Home', 'Profile', 'Settings', 'Dashboard', 'Admin']);
+    await expect(bar.getByRole('link', { name: 'Settings' })).toHaveAttribute('aria-current', 'page');
+    const box = (await bar.boundingBox())!;
+    expect(box.y + box.height).toBe(MOBILE.height);
+    expect(box.width).toBe(MOBILE.width);
+    // Each place is a finger's width and height at least.
+    for (const link of await bar.getByRole('link').all()) {
+      const target = (await link.boundingBox())!;
+      expect(target.height).toBeGreaterThanOrEqual(44);
+      expect(target.width).toBeGreaterThanOrEqual(44);
+    }
+    // Nothing of the page stays under it: scrolled to the end, the content's last line is above it.
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    const last = (await page.getByRole('switch', { name: 'Push notifications' }).boundingBox())!;
+    expect(last.y + last.height).toBeLessThanOrEqual(box.y);
+
+    await bar.getByRole('link', { name: 'Dashboard' }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(screenHeading(page)).toBeFocused();
+    await expect(bar.getByRole('link', { name: 'Dashboard' })).toHaveAttribute('aria-current', 'page');
+    await expect(bar.getByRole('link', { name: 'Settings' })).not.toHaveAttribute('aria-current');
+
+    // On a wide window the side menu has these places: the tab bar is not shown.
+    await page.setViewportSize(DESKTOP);
+    await expect(bar).toBeHidden();
+    await expect(page.getByRole('navigation', { name: 'Main' })).toHaveCount(1);
+    expect(consoleErrors).toEqual([]);
+  });
+
   test('mobile: the menu button opens a modal drawer; Escape closes it and gives focus back', async ({ page, consoleErrors }) => {
     await page.setViewportSize(MOBILE);
     await page.goto('/settings');
@@ -947,16 +1015,17 @@ test.describe('snackbar', () => {
     expect(unexpectedErrors(consoleErrors, [404])).toEqual([]);
   });
 
-  test('mobile: full width at the bottom', async ({ page, request, consoleErrors }) => {
+  test('mobile: full width at the bottom, just above the tab bar', async ({ page, request, consoleErrors }) => {
     await page.setViewportSize(MOBILE);
     const bar = await failedDelete(page, request);
     const box = (await bar.boundingBox())!;
-    const { width, height } = MOBILE;
+    const { width } = MOBILE;
     expect(box.width).toBeGreaterThanOrEqual(width - 32);
     expect(box.x + box.width).toBeLessThanOrEqual(width);
     expect(Math.abs(box.x + box.width / 2 - width / 2)).toBeLessThanOrEqual(1);
-    expect(height - (box.y + box.height)).toBeGreaterThanOrEqual(0);
-    expect(height - (box.y + box.height)).toBeLessThanOrEqual(32);
+    const tabs = (await page.locator('nav.tabbar').boundingBox())!;
+    expect(tabs.y - (box.y + box.height)).toBeGreaterThanOrEqual(0);
+    expect(tabs.y - (box.y + box.height)).toBeLessThanOrEqual(16);
     expect(unexpectedErrors(consoleErrors, [404])).toEqual([]);
   });
 });

@@ -204,7 +204,7 @@ test.describe('prerendered pages', () => {
         await route.continue();
       });
       await page.goto('/dashboard');
-      await expect(page.locator('.panel__placeholder')).toHaveCount(3);
+      await expect(page.locator('.panel .skeleton')).toHaveCount(3);
       await page.evaluate(() => new Promise((painted) => requestAnimationFrame(() => requestAnimationFrame(painted))));
       release();
       await expect(page.locator('.panel .data-list li')).toHaveCount(6);

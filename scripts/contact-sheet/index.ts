@@ -149,7 +149,15 @@ async function screenshot(browser: Browser, origin: string, shot: Shot, state: S
     );
     await page.evaluate(() => document.fonts.ready.then(() => undefined));
     await page.waitForLoadState('networkidle');
-    return await page.screenshot({ fullPage: true, animations: 'disabled', caret: 'hide' });
+    // The whole page in one frame: the viewport made as tall as the page, so what is fixed to its
+    // foot (the phone's tab bar) is drawn there, as a member who scrolled down sees it; a full-page
+    // capture would leave it across the page, where the first screen ends.
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    if (height > shot.viewport.height) {
+      await page.setViewportSize({ width: shot.viewport.width, height });
+      await page.evaluate(() => new Promise((painted) => requestAnimationFrame(() => requestAnimationFrame(painted))));
+    }
+    return await page.screenshot({ animations: 'disabled', caret: 'hide' });
   } finally {
     await context.close();
   }

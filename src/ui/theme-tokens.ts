@@ -67,8 +67,10 @@ export function themeTokens(name: ThemeName, mode: Mode = THEMES[name].mode): Re
   const muted = dark ? '#B4B4B8' : '#55555D';
   // Filled bars and buttons keep the brand colour; text in that colour is adjusted to stay readable.
   const surface2 = dark ? '#2A2A2E' : '#F0F0F4';
-  // Text in a brand colour sits on both surfaces (the current nav item uses the second one).
-  const primaryStrong = readableOn(readableOn(t.primary, surface), surface2);
+  // Where the member is (the current nav item, the chosen option): the surface tinted with the primary.
+  const container = mix(surface, t.primary, dark ? 0.24 : 0.12);
+  // Text in a brand colour sits on the surfaces and on that tint.
+  const primaryStrong = readableOn(readableOn(readableOn(t.primary, surface), surface2), container);
   const accentStrong = readableOn(readableOn(t.accent, surface), surface2);
   return {
     '--color-primary': t.primary,
@@ -83,6 +85,9 @@ export function themeTokens(name: ThemeName, mode: Mode = THEMES[name].mode): Re
     '--color-bg': bg,
     '--color-surface': surface,
     '--color-surface-2': surface2,
+    '--color-primary-container': container,
+    // Hairlines round cards and between rows: drawn, not read (no contrast asked of them).
+    '--color-outline': dark ? '#3A3A40' : '#E0E0E6',
     '--color-text': text,
     '--color-text-muted': muted,
     '--color-border': dark ? '#5A5A60' : '#8A8A94',

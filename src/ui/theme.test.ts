@@ -118,6 +118,8 @@ const TEXT_PAIRS: [text: string, background: string][] = [
   ['--color-danger', '--color-bg'],
   ['--color-on-primary', '--color-primary'],
   ['--color-on-accent', '--color-accent'],
+  ['--color-primary-text', '--color-primary-container'],
+  ['--color-text', '--color-primary-container'],
 ];
 
 describe.each(THEME_NAMES.flatMap((name) => (['light', 'dark'] as const).map((mode) => [name, mode] as const)))(

@@ -143,7 +143,7 @@ function ModalDrawer({ layout, open, onClose }: { layout: LayoutKind; open: bool
 
 /**
  * The layout shell: a top bar, and the navigation drawer, beside the content on wide windows and
- * modal under the mobile breakpoint, on every layout (one way to navigate per width). home: wide
+ * modal under the mobile breakpoint, on every layout, with a tab bar of the main places on phones. home: wide
  * content for the welcome. sidenav: a column of content. dashboard: a card grid. admin: the admin
  * menu in the drawer and a data table area.
  */
@@ -156,8 +156,7 @@ export function Shell({ layout, children }: { layout: LayoutKind; children: Reac
   const [open, setOpen] = useState(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: location is the trigger: following a link closes the modal drawer.
   useEffect(() => setOpen(false), [location]);
-  // One way to navigate per width, on every screen: the side drawer on wide windows, the menu
-  // button's modal drawer on phones.
+  // The side drawer on wide windows; on phones, the tab bar and the menu button's modal drawer.
   const persistentDrawer = mobile !== true;
   const only = (narrow: boolean) => (mobile === null ? (narrow ? ' only-narrow' : ' only-wide') : '');
 
@@ -202,16 +201,26 @@ export function Shell({ layout, children }: { layout: LayoutKind; children: Reac
       <div className="shell">
         {persistentDrawer && (
           <aside className={`drawer drawer--side${only(false)}`}>
-            <nav aria-label={t('nav.main')}>
-              <MainNav variant="drawer" />
-            </nav>
-            {layout === 'admin' && <AdminNav />}
+            <div className="drawer__sticky">
+              <nav aria-label={t('nav.main')}>
+                <MainNav variant="drawer" />
+              </nav>
+              {layout === 'admin' && <AdminNav />}
+            </div>
           </aside>
         )}
         <main id="main" className={`content content--${layout}`} tabIndex={-1}>
           {children}
         </main>
       </div>
+      {/* On phones the main places are also a tab bar at the bottom, in the thumb's reach (the
+          stylesheet shows it under the breakpoint only); the menu's drawer keeps them with the
+          layout's own, the admin's collections. */}
+      {mobile !== false && (
+        <nav className="tabbar" aria-label={t('nav.main')}>
+          <MainNav variant="bar" />
+        </nav>
+      )}
       {mobile && <ModalDrawer layout={layout} open={open} onClose={() => setOpen(false)} />}
       <Snackbar />
     </div>

@@ -67,7 +67,7 @@ export default function HomeScreen() {
       <section className={`home__profile${signedIn ? '' : ' home__profile--signed-out'}`} aria-label={t('nav.profile')}>
         {member ? (
           <>
-            <Suspense fallback={<LoadingState />}>
+            <Suspense fallback={<LoadingState shape="card" />}>
               <ProfileCard profile={member} compact />
             </Suspense>
             <Link href="/profile" className="button button--outlined">
@@ -83,7 +83,7 @@ export default function HomeScreen() {
             </Link>
           </div>
         ) : profileLoading.value ? (
-          <LoadingState />
+          <LoadingState shape="card" />
         ) : (
           <div className="card cta">
             <h2>{t('home.createProfileCta')}</h2>
@@ -102,13 +102,13 @@ export default function HomeScreen() {
             {t('home.allNotifications')}
           </Link>
         </div>
-        {notifications.status === 'loading' && !notifications.data && <LoadingState />}
+        {notifications.status === 'loading' && !notifications.data && <LoadingState shape="notifications" />}
         {notifications.status === 'error' && !notifications.data && (
           <ErrorState error={notifications.error} onRetry={notifications.reload} />
         )}
         {notifications.data &&
           (notifications.data.length ? (
-            <Suspense fallback={<LoadingState />}>
+            <Suspense fallback={<LoadingState shape="notifications" />}>
               <NotificationList items={notifications.data.slice(0, 3)} />
             </Suspense>
           ) : (
