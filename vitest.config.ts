@@ -1,7 +1,10 @@
-import { defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
+import { configDefaults, defineConfig, type TestProjectInlineConfiguration } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import babel from '@rolldown/plugin-babel';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/** verify's tests that run it whole against the mock, Prism and its peers, beside its code. */
+const VERIFY_CONTRACT = 'verify/tests/**/*.test.ts';
 
 /** Unit and component tests beside the code, in a simulated browser. */
 export const unitProject: TestProjectInlineConfiguration = {
@@ -18,6 +21,8 @@ export const unitProject: TestProjectInlineConfiguration = {
       'scripts/**/*.test.ts',
       'bench/**/*.test.ts',
     ],
+    // verify run whole against servers and peers: the contract project's (below).
+    exclude: [...configDefaults.exclude, VERIFY_CONTRACT],
     environment: 'happy-dom',
     setupFiles: ['src/test/setup.ts'],
     // Node 25+ defines its own localStorage global (a warning without --localstorage-file);
@@ -27,14 +32,14 @@ export const unitProject: TestProjectInlineConfiguration = {
 };
 
 /**
- * Tests of the API in Node. Each file starts its own servers (port 0, its own temporary folders),
+ * Tests of the API in Node (contract-tests/, and verify/tests/). Each file starts its own servers (port 0, its own temporary folders),
  * so files share no state and run in parallel, one per worker. The fault table is cut into two
  * files for that (contract-tests/support/fault-table.ts). The files that judge Prism with short
  * answer limits (verify's `--request-timeout 2` against Prism's mock: a slow answer would be
  * judged as none) are the `contract-serial` group: they run after the others, one at a time, with
  * the machine to themselves, so that no verdict depends on how busy the other files keep the CPU.
  */
-export const CONTRACT_SERIAL = ['contract-tests/verify-corpus.test.ts', 'contract-tests/verify-prism.test.ts'];
+export const CONTRACT_SERIAL = ['verify/tests/corpus.test.ts', 'verify/tests/prism.test.ts'];
 
 export function nodeProject(
   name: string,
@@ -82,7 +87,7 @@ export default defineConfig({
     sequence: { sequencer: FaultTableFirst },
     projects: [
       unitProject,
-      nodeProject('contract', ['contract-tests/**/*.test.ts'], { exclude: CONTRACT_SERIAL }),
+      nodeProject('contract', ['contract-tests/**/*.test.ts', VERIFY_CONTRACT], { exclude: CONTRACT_SERIAL }),
       nodeProject('contract-serial', CONTRACT_SERIAL, { parallel: false, groupOrder: 1 }),
     ],
   },

@@ -20,7 +20,7 @@ export default defineConfig({
         'contract-tests/{mock-authentication,mock-control}.test.ts',
         // The app's profile model (state/) against the mock, in one process.
         'contract-tests/app-profile-conflicts.test.ts',
-        'contract-tests/verify-pieces.test.ts',
+        'verify/tests/pieces.test.ts',
       ]),
     ],
   },

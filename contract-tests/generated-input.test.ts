@@ -37,7 +37,7 @@ import {
 } from '../verify/generated-requests.ts';
 import { makePng } from '../openapi-kit/node.ts';
 import { Contract } from '../openapi-kit/node.ts';
-import { startPrismProxy, type PrismProcess } from './support/prism.ts';
+import { startPrismProxy, type PrismProcess } from '../testkit/index.ts';
 import { PROFILE_FIELDS, SAMPLE_INPUT } from '../testkit/index.ts';
 import { bearerOf, testAuthenticate } from '../testkit/index.ts';
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningServer, startServer } from '../server/index.ts';
-import { type PrismProcess, startPrismMock } from './support/prism.ts';
+import { type PrismProcess, startPrismMock } from '../testkit/index.ts';
 import { signInAs } from './support/sign-in.ts';
 
 const work = mkdtempSync(join(tmpdir(), 'circle-scenarios-'));

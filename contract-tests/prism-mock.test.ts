@@ -14,7 +14,7 @@ import { profileCalls } from './support/profile-calls';
 import type { TransferEvent } from '../src/api/transport';
 import { authorize } from './support/backend.ts';
 import { Contract, Recorder } from '../openapi-kit/node.ts';
-import { startPrismMock, type PrismProcess } from './support/prism.ts';
+import { startPrismMock, type PrismProcess } from '../testkit/index.ts';
 import { makePng } from '../openapi-kit/node.ts';
 import { PROFILE_FIELDS, SAMPLE_INPUT } from '../testkit/index.ts';
 

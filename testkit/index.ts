@@ -1,12 +1,14 @@
 /**
- * testkit: what the suites (contract-tests, e2e) and bench share: free ports, the mock server and
- * verify as processes, sample records and test identities, a member's session stored in a browser.
+ * testkit: what the suites (contract-tests, e2e, verify's) and bench share: free ports, the mock
+ * server, verify and Prism as processes, sample records and test identities, a member's session
+ * stored in a browser.
  *
  * May import: mock-api, server, oidc (through their index.ts), the app's API types; never imported by a product.
  */
 export { freePort } from './ports.ts';
 export { ROOT, run, runServer, startServerProcess, tinyBuild, type Finished, type MockProcess } from './mock-process.ts';
 export { runVerifyProcess, type VerifyProcessOptions } from './verify-process.ts';
+export { startPrismMock, startPrismProxy, type PrismOptions, type PrismProcess } from './prism.ts';
 export { PROFILE_FIELDS, REPLACEMENT, SAMPLE_INPUT } from './samples.ts';
 export { bearerOf, testAuthenticate } from './test-identities.ts';
 export { routesFor, VISITED_ROUTES, type VisitedRoute } from './routes.ts';

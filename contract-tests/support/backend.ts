@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createApiClient, type ApiClient } from '../../src/api/client';
 import { startServer, type RunningServer } from '../../server/index.ts';
 import type { Recorder } from '../../openapi-kit/node.ts';
-import { startPrismProxy, type PrismProcess } from './prism.ts';
+import { startPrismProxy, type PrismProcess } from '../../testkit/index.ts';
 
 /** The UI configuration the test build ships (assets/ui-config.json). */
 export const UI_CONFIG = { appTitle: 'Circle', logLevel: 3, defaultLanguage: 'en', defaultTheme: 'INDIGO_PINK' } as const;

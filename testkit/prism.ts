@@ -1,11 +1,11 @@
+/** Prism's mock and validating proxy of openapi.yaml, as processes a test starts and stops. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { freePort } from '../../testkit/index.ts';
+import { ROOT } from './mock-process.ts';
+import { freePort } from './ports.ts';
 
-export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-export const SPEC_FILE = resolve(ROOT, 'openapi.yaml');
+const SPEC_FILE = resolve(ROOT, 'openapi.yaml');
 
 /** Prism's CLI entry point, run with this Node so no shell or npx wrapper sits between us and it. */
 function prismEntry(): string {

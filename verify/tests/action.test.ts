@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { maskCommands, readInputs, summaryOf, verifyArgs } from '../verify/ci-step.ts';
-import { type EmbeddedMock, startEmbeddedMock } from '../verify/mock.ts';
-import { ROOT, run } from '../testkit/index.ts';
+import { maskCommands, readInputs, summaryOf, verifyArgs } from '../ci-step.ts';
+import { type EmbeddedMock, startEmbeddedMock } from '../mock.ts';
+import { ROOT, run } from '../../testkit/index.ts';
 
 /**
  * The GitHub Action of verify (verify/action.yml) and its step (verify/ci-step.ts): the action hands

@@ -13,14 +13,14 @@
  * seen, and verify reports the silence through its own timeout, as the command does.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OpenApiSpec, type OperationSpec } from '../openapi-kit/index.ts';
-import { loadSpec } from '../openapi-kit/node.ts';
-import { startPrismMock, type PrismProcess } from './support/prism.ts';
-import { DEFAULT_RUNS } from '../verify/args.ts';
-import { consoleReport } from '../verify/report/console.ts';
-import type { CheckName, RunResults } from '../verify/results.ts';
-import { runVerify } from '../verify/run.ts';
-import { BudgetSpent, Target, type Exchange, type Outgoing } from '../verify/target.ts';
+import { OpenApiSpec, type OperationSpec } from '../../openapi-kit/index.ts';
+import { loadSpec } from '../../openapi-kit/node.ts';
+import { startPrismMock, type PrismProcess } from '../../testkit/index.ts';
+import { DEFAULT_RUNS } from '../args.ts';
+import { consoleReport } from '../report/console.ts';
+import type { CheckName, RunResults } from '../results.ts';
+import { runVerify } from '../run.ts';
+import { BudgetSpent, Target, type Exchange, type Outgoing } from '../target.ts';
 
 const spec = new OpenApiSpec(loadSpec(), { detailed: true, name: 'openapi.yaml' });
 const SEED = 1;
@@ -111,7 +111,7 @@ function malformedEscape(url: string): boolean {
  * verify's target, with a short timeout for the requests Prism never answers. A path with a
  * malformed %-escape is not sent at all: Prism 5.16's path matcher throws on it and the process
  * dies (verify then stops, every operation after it not exercised, as
- * contract-tests/verify-corpus.test.ts shows on another document). Refused as a spent budget is,
+ * verify/tests/corpus.test.ts shows on another document). Refused as a spent budget is,
  * the one request is left out and the run goes on.
  */
 class PrismTarget extends Target {

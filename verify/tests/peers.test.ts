@@ -6,12 +6,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { OpenApiSpec, type OperationSpec } from '../openapi-kit/index.ts';
-import { loadSpec } from '../openapi-kit/node.ts';
-import { installHooks, type PeerContext, type Transaction } from '../verify/peers/dredd-hooks.ts';
-import { callerFor, OTHER_SITE, planStep } from '../verify/peers/dredd-plan.ts';
-import { newmanVariables, pruneUnfuzzed } from '../verify/peers/portman.ts';
-import { bin, installArgs, isPeerName, PEERS, peersDir } from '../verify/peers/tools.ts';
+import { OpenApiSpec, type OperationSpec } from '../../openapi-kit/index.ts';
+import { loadSpec } from '../../openapi-kit/node.ts';
+import { installHooks, type PeerContext, type Transaction } from '../peers/dredd-hooks.ts';
+import { callerFor, OTHER_SITE, planStep } from '../peers/dredd-plan.ts';
+import { newmanVariables, pruneUnfuzzed } from '../peers/portman.ts';
+import { bin, installArgs, isPeerName, PEERS, peersDir } from '../peers/tools.ts';
 
 const spec = new OpenApiSpec(loadSpec());
 const op = (id: string): OperationSpec => spec.byId(id);
@@ -201,7 +201,7 @@ describe('Dredd: the hooks carry the plan out', () => {
 });
 
 describe("Portman: the configuration against openapi.yaml's operations", () => {
-  const config = JSON.parse(readFileSync(join(import.meta.dirname, '../verify/peers/portman-config.json'), 'utf8')) as {
+  const config = JSON.parse(readFileSync(join(import.meta.dirname, '../peers/portman-config.json'), 'utf8')) as {
     tests: {
       contractTests: Array<Record<string, unknown>>;
       variationTests: Array<Record<string, unknown> & { variations: Array<Record<string, unknown>> }>;

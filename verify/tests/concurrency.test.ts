@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import { OpenApiSpec, type OperationSpec } from '../openapi-kit/index.ts';
-import { loadSpec } from '../openapi-kit/node.ts';
-import { type EmbeddedMock, startEmbeddedMock } from '../verify/mock.ts';
-import { byResource, eachAtMost, runVerify } from '../verify/run.ts';
-import { resourceOf, Target } from '../verify/target.ts';
+import { OpenApiSpec, type OperationSpec } from '../../openapi-kit/index.ts';
+import { loadSpec } from '../../openapi-kit/node.ts';
+import { type EmbeddedMock, startEmbeddedMock } from '../mock.ts';
+import { byResource, eachAtMost, runVerify } from '../run.ts';
+import { resourceOf, Target } from '../target.ts';
 
 /**
  * `npm run verify -- --concurrency N`: resources side by side, each resource's operations in order.

@@ -11,16 +11,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Window } from 'happy-dom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OpenApiSpec } from '../openapi-kit/index.ts';
-import { loadSpec } from '../openapi-kit/node.ts';
-import { makePng } from '../openapi-kit/node.ts';
-import { DEFAULT_OPERATION_TIMEOUT_S, DEFAULT_REQUEST_TIMEOUT_S, DEFAULT_RUNS, DEFAULT_TIME_LIMIT_S, parseArgs } from '../verify/args.ts';
-import { EXIT, main } from '../verify/cli.ts';
-import { headerVariable, perlBytes, shellQuote, toCurl } from '../verify/curl.ts';
-import { judge, type Expectation } from '../verify/judge.ts';
-import { junitReport, xmlEscape } from '../verify/report/junit.ts';
-import { Results } from '../verify/results.ts';
-import { Target, type Exchange, type SentRequest } from '../verify/target.ts';
+import { OpenApiSpec } from '../../openapi-kit/index.ts';
+import { loadSpec } from '../../openapi-kit/node.ts';
+import { makePng } from '../../openapi-kit/node.ts';
+import { DEFAULT_OPERATION_TIMEOUT_S, DEFAULT_REQUEST_TIMEOUT_S, DEFAULT_RUNS, DEFAULT_TIME_LIMIT_S, parseArgs } from '../args.ts';
+import { EXIT, main } from '../cli.ts';
+import { headerVariable, perlBytes, shellQuote, toCurl } from '../curl.ts';
+import { judge, type Expectation } from '../judge.ts';
+import { junitReport, xmlEscape } from '../report/junit.ts';
+import { Results } from '../results.ts';
+import { Target, type Exchange, type SentRequest } from '../target.ts';
 
 const spec = new OpenApiSpec(loadSpec(), { detailed: true });
 

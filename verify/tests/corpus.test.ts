@@ -20,11 +20,11 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { loadSpec } from '../openapi-kit/node.ts';
-import { freePort } from '../testkit/index.ts';
-import { EXIT, main } from '../verify/cli.ts';
-import type { RunResults } from '../verify/results.ts';
-import { ROOT, startPrismMock, type PrismProcess } from './support/prism.ts';
+import { loadSpec } from '../../openapi-kit/node.ts';
+import { freePort } from '../../testkit/index.ts';
+import { EXIT, main } from '../cli.ts';
+import type { RunResults } from '../results.ts';
+import { ROOT, startPrismMock, type PrismProcess } from '../../testkit/index.ts';
 
 const require = createRequire(import.meta.url);
 const EXAMPLES = dirname(require.resolve('@readme/oas-examples/package.json'));
@@ -171,7 +171,7 @@ describe('verify against Prism, on public documents', () => {
     for (const o of run.operations.filter((o) => o.status === 'skip')) expect(o.why, o.operationId).toMatch(/the server stopped answering/);
     const failures = failuresOf(run);
     // The Petstore's paths get the verdict they get alone (Circle's own, against Prism, is
-    // contract-tests/verify-prism.test.ts's).
+    // verify/tests/prism.test.ts's).
     expect(failures.findPets).toEqual([]);
     expect(failures['find pet by id']).toEqual([]);
     expect(failures.addPet?.every((t) => NO_ANSWER_TO_BAD_JSON.test(t))).toBe(true);
