@@ -7,9 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Plugin, PluginOption } from 'vite';
 import type { EmbeddedProvider } from './oidc/index.ts';
-import { manifest } from './src/pwa/manifest.ts';
-import { prerenderPages } from './src/prerender/vite-plugin.ts';
-import { themeStylesheet } from './scripts/theme-css-plugin.ts';
+import { manifest, prerenderPages, themeStylesheet } from './src/prerender/index.ts';
 import { PAGE_FILES } from './src/index.ts';
 
 /** MSW's worker script, served by the dev server only: it never enters a build. */

@@ -16,10 +16,8 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { startServer, type RunningServer } from '../server/index.ts';
 import { PAGE_FILES, PRERENDER_ATTRIBUTE } from '../src/index.ts';
-import { runLighthouse, type LighthouseRun } from '../lighthouse/audit.ts';
-import { signInAs, startServerProcess, tinyBuild } from '../testkit/index.ts';
-// @ts-expect-error: a plain .mjs module without type declarations, shared with the budget check.
-import { bundleFigures, REACT_CHUNK } from '../scripts/bundle-figures.mjs';
+import { runLighthouse, type LighthouseRun } from '../lighthouse/index.ts';
+import { bundleFigures, REACT_CHUNK, signInAs, startServerProcess, tinyBuild, type BundleFigures } from '../testkit/index.ts';
 import { launchBrowser } from './browser.ts';
 import { FLOOR_PAGES, startFloorServer, type FloorPage } from './floor.ts';
 import { paintGoalRows } from './paint-goals.ts';
@@ -242,13 +240,6 @@ async function measureMockThroughput(seconds: number): Promise<ThroughputResult[
   }
 }
 
-/** The build's size figures (scripts/bundle-figures.mjs). */
-interface Bundle {
-  firstLoad: { files: { file: string; gzip: number }[]; js: number; css: number; gzip: number; reactJs: number; appJs: number };
-  largestLazyChunk: { file: string | null; gzip: number };
-  precache: { entries: number; bytes: number; gzip: number };
-}
-
 interface RouteLighthouse {
   hydrated: boolean;
   runs: number;
@@ -275,7 +266,7 @@ interface RouteLongTasks extends LongTasks {
 interface Results {
   at: string;
   node: string;
-  bundle: Bundle | null;
+  bundle: BundleFigures | null;
   firstLoad?: FirstLoad;
   lighthouse?: Record<string, RouteLighthouse>;
   longTasks?: RouteLongTasks[];
@@ -388,7 +379,7 @@ export async function runBench(given: BenchOptions): Promise<number> {
   }
   const parts = options.parts;
   // The build's own figures (bytes, from its files) go with the first load's, measured in the browser.
-  const bundle = parts.has('first-load') && existsSync(join(DIST, '.vite/manifest.json')) ? (bundleFigures(DIST) as Bundle) : null;
+  const bundle = parts.has('first-load') && existsSync(join(DIST, '.vite/manifest.json')) ? bundleFigures(DIST) : null;
   const results: Results = { at: new Date().toISOString(), node: process.version, bundle };
   const routes = routesToMeasure(options.routes);
   const hydrated = routes.filter((r) => r.hydrated).map((r) => r.path);
@@ -467,7 +458,7 @@ const TREEMAP = resolve(ROOT, 'reports/bundle/treemap.html');
 const REPORT = resolve(ROOT, 'reports/bench/index.html');
 const KB = 1024;
 
-function bundleRows(b: Bundle): Figure[] {
+function bundleRows(b: BundleFigures): Figure[] {
   const react = b.firstLoad.files.filter((f) => REACT_CHUNK.test(f.file)).map((f) => basename(f.file));
   const app = BUDGETS.firstLoadAppJsGzip!;
   return [

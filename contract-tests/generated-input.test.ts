@@ -34,7 +34,7 @@ import {
   type GeneratedRequest,
   type OperationSpec,
   type Setup,
-} from '../verify/generated-requests.ts';
+} from '../verify/index.ts';
 import { makePng } from '../openapi-kit/node.ts';
 import { Contract } from '../openapi-kit/node.ts';
 import { startPrismProxy, type PrismProcess } from '../testkit/index.ts';

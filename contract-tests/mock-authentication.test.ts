@@ -7,7 +7,7 @@ import { getResponse, type HttpHandler } from 'msw';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Authenticate } from '../mock-api/index.ts';
 import { createContract } from '../mock-api/index.ts';
-import { ifMatchAllows } from '../mock-api/handlers/profile.ts';
+import { ifMatchAllows } from '../mock-api/index.ts';
 import { createMockBackend } from '../mock-api/index.ts';
 import { loadSpec } from '../openapi-kit/node.ts';
 import { PROFILE_FIELDS } from '../testkit/index.ts';

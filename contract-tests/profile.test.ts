@@ -15,7 +15,7 @@ import type { Profile } from '../src/api/profile';
 import { profileCalls } from './support/profile-calls';
 import type { TransferEvent } from '../src/api/transport';
 import { startServer, type RunningServer } from '../server/index.ts';
-import { MAX_AVATAR_BYTES } from '../mock-api/body.ts';
+import { MAX_AVATAR_BYTES } from '../mock-api/index.ts';
 import { authorize, errorBody, recordedClient } from './support/backend.ts';
 import { makePng, PNG_SIGNATURE, SVG } from '../openapi-kit/node.ts';
 import { Contract, Recorder } from '../openapi-kit/node.ts';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { test, expect } from './support/fixtures';
 import { appRunning, holdScripts, settled } from './support/pages';
-import { PAGE_FILES, SHELL_PATHS } from '../src/config/page-files';
+import { PAGE_FILES, SHELL_PATHS } from '../src/index.ts';
 
 /**
  * Each public route's first screen comes in its HTML (React's static rendering at build time), is

@@ -5,7 +5,7 @@
  * made), is kept beside the Profile records (`owners`): neither is a field of the contract's Profile.
  */
 import { Collection } from '@msw/data';
-import type { components } from '../src/api/schema';
+import type { components } from '../src/index.ts';
 import { avatarRules, avatarSchema, type Avatar } from './avatar.ts';
 import type { Contract, StandardSchema } from './contract.ts';
 import accounts from './data/accounts.json' with { type: 'json' };

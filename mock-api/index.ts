@@ -2,10 +2,11 @@
  * The mock API: the reference semantics of openapi.yaml, as MSW handlers over one @msw/data
  * database, the same in Node (server) and in the dev server's browser (./browser.ts).
  *
- * May import: openapi-kit (the spec), src/api/schema.d.ts (the generated types), its own files.
+ * May import: openapi-kit's index.ts (the spec), the API's generated types (src/index.ts), its own files.
  * Used through this file only; ./browser.ts is the dev server's own start (it needs a bundler).
  */
 export { rejectAll, unauthorized, type Authenticate, type Identity } from './auth.ts';
+export { MAX_AVATAR_BYTES } from './body.ts';
 export { createContract, type Contract, type OpenApiDocument, type StandardSchema } from './contract.ts';
 export { avatarRules, avatarSchema, type Avatar } from './avatar.ts';
 export {
@@ -29,3 +30,4 @@ export { MAX_DELAY_MS, parseScenario, type Scenario } from './scenario.ts';
 export { createRateLimiter, SUBSCRIPTION_CREATES, type RateLimitOptions, type RateLimiter } from './rate.ts';
 export { CLIENT_HEADER } from './handlers/subscriptions.ts';
 export { refuseCrossSite } from './handlers/gate.ts';
+export { ifMatchAllows } from './handlers/profile.ts';

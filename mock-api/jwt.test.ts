@@ -4,7 +4,7 @@ import { createLocalJWKSet, exportJWK, generateKeyPair, type JWK, type JWTPayloa
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Authenticate } from './auth.ts';
 import type { EmbeddedProvider } from '../oidc/index.ts';
-import { discoveredTokenAuthenticator, jwtAuthenticator, tokenAuthenticator } from './jwt.ts';
+import { discoveredTokenAuthenticator, jwtAuthenticator, remembering, type TokenIssuer, tokenAuthenticator } from './jwt.ts';
 
 const ISSUER = 'https://idp.example/realm';
 const AUDIENCE = 'https://circle.example/api';
@@ -123,6 +123,74 @@ describe('the embedded provider’s tokens', () => {
     expect(await answer(embedded, `Bearer ${await sign({ iss: 'https://elsewhere', aud: AUDIENCE, sub: 'ada' })}`)).toEqual(
       refused('The access token is not for this API'),
     );
+  });
+});
+
+describe('the tokens whose signature held, remembered', () => {
+  const claimsOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()) as JWTPayload;
+
+  it('checks a token sent again without its signature, until it expires; then afresh', async () => {
+    const verify = vi.fn(async (token: string) => {
+      const claims = claimsOf(token);
+      if (claims.exp! <= Math.floor(Date.now() / 1000)) throw new Error('expired');
+      return claims;
+    });
+    const remember = remembering(verify);
+    const token = await sign({ iss: ISSUER, aud: AUDIENCE, sub: 'ada' });
+    const first = await remember(token);
+    expect(await remember(token)).toBe(first);
+    expect(verify).toHaveBeenCalledTimes(1);
+    // A token expires at its `exp` second, as jose has it: one second left still holds.
+    vi.useFakeTimers({ now: (first.exp! - 1) * 1000, toFake: ['Date'] });
+    expect(await remember(token)).toBe(first);
+    expect(verify).toHaveBeenCalledTimes(1);
+    vi.setSystemTime(first.exp! * 1000);
+    await expect(remember(token)).rejects.toThrow('expired');
+    expect(verify).toHaveBeenCalledTimes(2);
+    vi.useRealTimers();
+  });
+
+  it('forgets the oldest past its size, and never remembers a token that failed', async () => {
+    let refuse = true;
+    const verify = vi.fn(async (token: string) => {
+      if (refuse) throw new Error('forged');
+      return claimsOf(token);
+    });
+    const remember = remembering(verify, 2);
+    const [a, b, c] = await Promise.all(['a', 'b', 'c'].map((sub) => sign({ iss: ISSUER, aud: AUDIENCE, sub })));
+    await expect(remember(a!)).rejects.toThrow('forged');
+    refuse = false;
+    for (const token of [a, b, c, b, c, a]) await remember(token!);
+    // a (refused, then checked), b, c, then a again once c pushed it out.
+    expect(verify.mock.calls.map(([token]) => claimsOf(token).sub)).toEqual(['a', 'a', 'b', 'c', 'a']);
+  });
+
+  it('still refuses a remembered token once it is revoked, or no longer for this API', async () => {
+    const revoked = new Set<string>();
+    let audience: string | null = AUDIENCE;
+    const provider = {
+      publicKeys: { keys: [publicJwk] },
+      audienceOfIssuer: () => audience,
+      isRevoked: (claims: Record<string, unknown>) => revoked.has(String(claims.sub)),
+    } satisfies TokenIssuer;
+    const embedded = tokenAuthenticator(provider);
+    const token = `Bearer ${await sign({ iss: ISSUER, aud: AUDIENCE, sub: 'ada' })}`;
+    expect(await answer(embedded, token)).toEqual({ subject: 'ada', scopes: [], roles: [] });
+    revoked.add('ada');
+    expect(await answer(embedded, token)).toEqual(refused('The access token has been revoked: sign in again'));
+    revoked.clear();
+    audience = 'https://other/api';
+    expect(await answer(embedded, token)).toEqual(refused('The access token is not for this API'));
+  });
+
+  it('the embedded provider’s check refuses a remembered token once expired, as expired', async () => {
+    const provider = { publicKeys: { keys: [publicJwk] }, audienceOfIssuer: () => AUDIENCE } as unknown as EmbeddedProvider;
+    const embedded = tokenAuthenticator(provider);
+    const token = await sign({ iss: ISSUER, aud: AUDIENCE, sub: 'ada' });
+    expect(await answer(embedded, `Bearer ${token}`)).toEqual({ subject: 'ada', scopes: [], roles: [] });
+    vi.useFakeTimers({ now: claimsOf(token).exp! * 1000, toFake: ['Date'] });
+    expect(await answer(embedded, `Bearer ${token}`)).toEqual(refused('The access token has expired: renew it'));
+    vi.useRealTimers();
   });
 });
 

@@ -4,7 +4,7 @@
  * key (in the Node server); a provider reached over HTTP (the dev server's, or any other) with
  * the key set its discovery names.
  */
-import { createLocalJWKSet, createRemoteJWKSet, errors, type JSONWebKeySet, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import { createLocalJWKSet, createRemoteJWKSet, errors, type JSONWebKeySet, type JWTPayload, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { unauthorized, type Authenticate } from './auth.ts';
 
 /** What the API needs of a provider in the same process (oidc's): its keys and audiences. */
@@ -17,12 +17,46 @@ export interface TokenIssuer {
 
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
 
-/** A check of bearer JWTs: `audienceOf` says which issuers are trusted, and for which audience. */
+/** The signed-token checks: the signature by one of `keys`, the `typ` of an access token, and not before `nbf` nor from `exp` on. */
+type VerifyToken = (token: string) => Promise<JWTPayload>;
+
+const verifier =
+  (keys: JWTVerifyGetKey): VerifyToken =>
+  async (token) =>
+    (await jwtVerify(token, keys, { typ: 'at+jwt' })).payload;
+
+/** How many accepted tokens `remembering` keeps; past it the oldest is forgotten. */
+export const REMEMBERED_TOKENS = 256;
+
+/**
+ * The same checks, remembering the tokens that passed: an ES256 signature costs far more than the
+ * rest of a request to the mock, and a client sends one token again and again. A remembered token
+ * that has expired is checked afresh (and so refused as expired). Nothing after the signature is
+ * remembered: the audience, the member and revocation are checked on every request.
+ */
+export function remembering(verify: VerifyToken, size = REMEMBERED_TOKENS): VerifyToken {
+  const passed = new Map<string, JWTPayload>();
+  return async (token) => {
+    const claims = passed.get(token);
+    if (claims && !(typeof claims.exp === 'number' && claims.exp <= Math.floor(Date.now() / 1000))) return claims;
+    passed.delete(token);
+    const checked = await verify(token);
+    if (passed.size >= size) passed.delete(passed.keys().next().value!);
+    passed.set(token, checked);
+    return checked;
+  };
+}
+
+/**
+ * A check of bearer JWTs: `audienceOf` says which issuers are trusted, and for which audience.
+ * `keys` is the key set, or the check of a token's signature and times (`remembering` one).
+ */
 export function jwtAuthenticator(
-  keys: JWTVerifyGetKey,
+  keys: JWTVerifyGetKey | { verify: VerifyToken },
   audienceOf: (issuer: string) => string | null,
   revoked: (claims: Record<string, unknown>) => boolean = () => false,
 ): Authenticate {
+  const verify = typeof keys === 'function' ? verifier(keys) : keys.verify;
   return async (request) => {
     const header = request.headers.get('authorization');
     if (header === null) throw unauthorized('Sign in: this operation needs a bearer access token');
@@ -30,7 +64,7 @@ export function jwtAuthenticator(
     if (!token) throw unauthorized('The Authorization header must be "Bearer <access token>"', 'invalid_request');
     let claims: Record<string, unknown>;
     try {
-      ({ payload: claims } = await jwtVerify(token, keys, { typ: 'at+jwt' }));
+      claims = await verify(token);
     } catch (error) {
       if (error instanceof errors.JWTExpired) throw unauthorized('The access token has expired: renew it', 'invalid_token');
       throw unauthorized('The access token is not one this server issued', 'invalid_token');
@@ -47,10 +81,13 @@ export function jwtAuthenticator(
   };
 }
 
-/** The embedded provider's tokens, checked with its own public key. */
+/**
+ * The embedded provider's tokens, checked with its own public key. Its keys live as long as the
+ * process, so a token whose signature held once holds until it expires: it is remembered.
+ */
 export function tokenAuthenticator(provider: TokenIssuer): Authenticate {
   return jwtAuthenticator(
-    createLocalJWKSet(provider.publicKeys),
+    { verify: remembering(verifier(createLocalJWKSet(provider.publicKeys))) },
     (issuer) => provider.audienceOfIssuer(issuer),
     (claims) => provider.isRevoked?.(claims) ?? false,
   );

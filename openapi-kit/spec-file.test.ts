@@ -12,10 +12,10 @@ afterEach(() => {
 });
 
 /** A copy of openapi.yaml no cache has seen yet: a comment of its own changes its hash. */
-const freshSpec = () => {
+const freshSpec = (extra = '') => {
   const dir = mkdtempSync(join(tmpdir(), 'circle-spec-cache-'));
   made.push(dir);
-  const text = `${readFileSync(SPEC_PATH, 'utf8')}\n# ${dir}\n`;
+  const text = `${readFileSync(SPEC_PATH, 'utf8')}\n# ${dir}\n${extra}`;
   const path = join(dir, 'openapi.yaml');
   writeFileSync(path, text);
   const cache = join(tmpdir(), `circle-openapi-${createHash('sha256').update(text).digest('hex').slice(0, 24)}.json`);
@@ -39,6 +39,14 @@ describe('loadSpecCached', () => {
     const doc = loadSpecCached(path);
     writeFileSync(cache, JSON.stringify({ ...doc, info: { ...doc.info, title: 'From the cache' } }));
     expect(loadSpecCached(path).info?.title).toBe('From the cache');
+  });
+
+  it('keeps nothing of a document JSON would change, and reads it the same every time', () => {
+    const { path, cache } = freshSpec('x-unbounded: .inf\n');
+    const unbounded = () => (loadSpecCached(path) as unknown as Record<string, unknown>)['x-unbounded'];
+    expect(unbounded()).toBe(Number.POSITIVE_INFINITY);
+    expect(existsSync(cache)).toBe(false);
+    expect(unbounded()).toBe(Number.POSITIVE_INFINITY);
   });
 });
 

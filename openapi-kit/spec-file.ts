@@ -3,6 +3,7 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
 import { parse } from 'yaml';
 import { asOpenApiDocument, SpecError, type OpenApiDocument } from './index.ts';
 
@@ -36,9 +37,10 @@ export function loadSpec(path = SPEC_PATH): OpenApiDocument {
 }
 
 /**
- * The same, for the mock server's start: parsing the YAML is the largest part of a start, so the
- * result is kept as JSON in the temporary directory, under the hash of the text it came from, and
- * read from there while the document is unchanged.
+ * The same, for a start of the mock server or of verify: parsing the YAML is the largest part of a
+ * start, so the result is kept as JSON in the temporary directory, under the hash of the text it
+ * came from, and read from there while the document is unchanged. A document JSON cannot hold as
+ * it is (YAML's `.inf`, say) is parsed every time, so that every start reads the same document.
  */
 export function loadSpecCached(path = SPEC_PATH): OpenApiDocument {
   const text = readSpecText(path);
@@ -51,8 +53,10 @@ export function loadSpecCached(path = SPEC_PATH): OpenApiDocument {
   }
   const doc = parseSpecText(text, path);
   try {
+    const json = JSON.stringify(doc);
+    if (!isDeepStrictEqual(JSON.parse(json), doc)) return doc;
     const temporary = `${cache}.${process.pid}.tmp`;
-    writeFileSync(temporary, JSON.stringify(doc));
+    writeFileSync(temporary, json);
     renameSync(temporary, cache);
   } catch {
     // A cache that cannot be written only costs the next start the parse.

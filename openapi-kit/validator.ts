@@ -1,6 +1,6 @@
 import Ajv2020, { type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { isRecord, pointerToken, type OpenApiDocument } from './document.ts';
+import { atPointer as nodeAt, isRecord, pointerToken, type OpenApiDocument } from './document.ts';
 
 /** One way a value breaks a schema. */
 export interface SchemaProblem {
@@ -23,6 +23,23 @@ export interface ValidatorOptions {
 
 const DOC_ID = 'openapi';
 
+const newAjv = (options: { allErrors?: boolean; verbose?: boolean; validateSchema?: boolean } = {}): Ajv2020 => {
+  const ajv = new Ajv2020({ ...options, strict: false, validateFormats: true });
+  addFormats(ajv);
+  return ajv;
+};
+
+/**
+ * The check of a document against JSON Schema's meta-schema, made once: compiling the meta-schema
+ * costs more than most of the document's own schemas, and a process (verify beside the mock it
+ * started) holds several validators of the same document.
+ */
+let metaSchema: Ajv2020 | undefined;
+const metaSchemaCheck = (): Ajv2020 => {
+  metaSchema ??= newAjv();
+  return metaSchema;
+};
+
 /**
  * JSON Schema 2020-12 validation (ajv, with formats) against the schemas of one OpenAPI document:
  * a schema by its pointer in the document, or any schema object whose `$ref`s point into it.
@@ -32,13 +49,16 @@ export class SchemaValidator {
   private readonly cache = new Map<string, ValidateFunction>();
   private readonly places = new WeakMap<object, string>();
   private readonly detailed: boolean;
+  private readonly doc: OpenApiDocument;
 
   constructor(doc: OpenApiDocument, { detailed = false }: ValidatorOptions = {}) {
     this.detailed = detailed;
-    this.ajv = new Ajv2020({ allErrors: detailed, verbose: detailed, strict: false, validateFormats: true });
-    addFormats(this.ajv);
+    this.doc = doc;
+    this.ajv = newAjv({ allErrors: detailed, verbose: detailed, validateSchema: false });
     // The whole document, so that a schema is compiled where it stands and its `#/…` refs resolve.
-    this.ajv.addSchema({ ...doc, $id: DOC_ID });
+    const root = { ...doc, $id: DOC_ID };
+    metaSchemaCheck().validateSchema(root, true);
+    this.ajv.addSchema(root);
     if (detailed) this.index(doc, '');
   }
 
@@ -79,10 +99,15 @@ export class SchemaValidator {
 
   /** Validates against the schema at a pointer of the document (`/components/schemas/Symbol`). */
   atPointer(pointer: string, value: unknown): SchemaProblem[] {
-    return this.problems(
-      this.compiled(`ptr:${pointer}`, () => ({ $ref: `${DOC_ID}#${pointer}` })),
-      value,
-    );
+    let fn = this.cache.get(`ptr:${pointer}`);
+    if (!fn) {
+      // A schema that is only a reference is its target's: every answer whose schema is
+      // `$ref: '#/components/schemas/Error'` shares one compiled function.
+      const target = referenced(this.doc, pointer);
+      fn = this.compiled(`ptr:${target}`, () => ({ $ref: `${DOC_ID}#${target}` }));
+      this.cache.set(`ptr:${pointer}`, fn);
+    }
+    return this.problems(fn, value);
   }
 
   /** Validates against `components.schemas[name]`. */
@@ -90,17 +115,36 @@ export class SchemaValidator {
     return this.atPointer(`/components/schemas/${pointerToken(name)}`, value);
   }
 
-  /** Validates against a schema object that is not in the document (its `#/…` refs point into it), cached by `key`. */
+  /**
+   * Validates against a schema object that is not in the document (its `#/…` refs point into it),
+   * cached by `key`; schemas of the same text under other keys (every operation's id parameter,
+   * say) share one compiled function.
+   */
   against(key: string, schema: unknown, value: unknown): SchemaProblem[] {
-    return this.problems(
-      this.compiled(`obj:${key}`, () => rebase(schema) as object),
-      value,
-    );
+    let fn = this.cache.get(`obj:${key}`);
+    if (!fn) {
+      const rebased = rebase(schema);
+      const text = JSON.stringify(rebased);
+      fn = this.compiled(`text:${text}`, () => rebased as object);
+      this.cache.set(`obj:${key}`, fn);
+    }
+    return this.problems(fn, value);
   }
 
   get reportsEveryProblem(): boolean {
     return this.detailed;
   }
+}
+
+/** Where a chain of schemas that are each only a local `$ref` ends (the pointer itself when it is no such schema). */
+function referenced(doc: OpenApiDocument, pointer: string): string {
+  let at = pointer;
+  for (let seen = 0; seen < 20; seen++) {
+    const node = nodeAt(doc, `#${at}`);
+    if (!isRecord(node) || Object.keys(node).length !== 1 || typeof node.$ref !== 'string' || !node.$ref.startsWith('#')) break;
+    at = node.$ref.slice(1);
+  }
+  return at;
 }
 
 /** Refs of a schema outside the document point at the registered document. */

@@ -1,10 +1,11 @@
 /**
- * testkit: what the suites (contract-tests, e2e, verify's) and bench share: free ports, the mock
- * server, verify and Prism as processes, sample records and test identities, a member's session
+ * testkit: what the suites (contract-tests, e2e, verify's) and bench share: free ports, a build's
+ * size figures, the mock server, verify and Prism as processes, sample records and test identities, a member's session
  * stored in a browser.
  *
  * May import: mock-api, server, oidc (through their index.ts), the app's API types; never imported by a product.
  */
+export { bundleFigures, REACT_CHUNK, type BundleFigures } from './bundle-figures.ts';
 export { freePort } from './ports.ts';
 export { ROOT, run, runServer, startServerProcess, tinyBuild, type Finished, type MockProcess } from './mock-process.ts';
 export { runVerifyProcess, type VerifyProcessOptions } from './verify-process.ts';

@@ -8,6 +8,7 @@
  * This entry point imports nothing of verify up front: the run (./main.ts) is loaded inside
  * `main`, so that even a module that fails to load is "could not run", not a crash.
  */
+import { enableCompileCache } from 'node:module';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EXIT, type Io, oneLine } from './io.ts';
@@ -31,6 +32,10 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
 
 const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain) {
+  // Node keeps the modules it compiled (and the types it stripped) on the disk for the next start:
+  // loading verify and the embedded mock is otherwise a good part of a short run. Nothing changes
+  // when the cache cannot be written.
+  enableCompileCache();
   // An error no one awaits (a callback's, a stray promise's) ends the run the same way.
   const crash = (error: unknown) => {
     internalError({ err: (text) => process.stderr.write(text) }, error);

@@ -59,6 +59,8 @@ export class CollectionFixtures {
   /** Ids this run created and has not deleted yet. */
   readonly created = new Set<string>();
   private fixture: { id: string; raw: unknown; body: Row } | null = null;
+  /** The target's count of writes when the fixture was last seen to exist (a read answered it, or a create made it). */
+  private seenAt = -1;
 
   private readonly session: Session;
   readonly collection: CollectionSpec;
@@ -188,15 +190,25 @@ export class CollectionFixtures {
     const id = idOf(exchange, this.collection.idField);
     const created = bodyJson(exchange.response);
     // The id as the server wrote it (a number stays a number), for creating the record again.
-    if (id !== undefined && isRecord(created)) this.fixture = { id, raw: created[this.collection.idField], body };
+    if (id !== undefined && isRecord(created)) {
+      this.fixture = { id, raw: created[this.collection.idField], body };
+      this.seenAt = this.session.target.writes;
+    }
   }
 
-  /** The run's own record, created again (with its id) when a request deleted it; null without one. */
+  /**
+   * The run's own record, created again (with its id) when a request deleted it; null without one.
+   * It is read first unless nothing was written since it was last seen: reads change nothing.
+   */
   async ensure(): Promise<string | null> {
     if (!this.fixture) return null;
     const { id, raw, body } = this.fixture;
+    if (this.seenAt === this.session.target.writes) return id;
     const read = await this.session.probe(this.collection.read, { [this.collection.idParam]: id }, undefined);
-    if (read.response?.status === 200) return id;
+    if (read.response?.status === 200) {
+      this.seenAt = this.session.target.writes;
+      return id;
+    }
     const again = await this.session.probe(
       this.collection.create,
       {},
@@ -208,7 +220,9 @@ export class CollectionFixtures {
       },
     );
     this.track(again);
-    return again.response?.status === 201 ? id : null;
+    if (again.response?.status !== 201) return null;
+    this.seenAt = this.session.target.writes;
+    return id;
   }
 
   /** Deletes what the run created and puts back what it took out. Always sent, whatever the budget. */
@@ -298,6 +312,8 @@ export class OwnRecordFixture {
   id: string | null = null;
   /** The own record as found before the run (null: none), to tell at the end whether it was kept. */
   original: Row | null = null;
+  /** The target's count of writes when this run's record was last seen to exist. */
+  private seenAt = -1;
 
   private readonly session: Session;
   readonly ops: OwnRecordOps;
@@ -333,12 +349,19 @@ export class OwnRecordFixture {
     if (found === null && create) await this.ensure();
   }
 
-  /** The own record to work on: this run's, created when there is none. Null when the member has one of their own. */
+  /**
+   * The own record to work on: this run's, created when there is none (read first unless nothing
+   * was written since it was last seen). Null when the member has one of their own.
+   */
   async ensure(): Promise<string | null> {
     if (this.original) return null;
     if (this.owned && this.id) {
+      if (this.seenAt === this.session.target.writes) return this.id;
       const found = await this.read();
-      if (found && found.id === this.id) return this.id;
+      if (found && found.id === this.id) {
+        this.seenAt = this.session.target.writes;
+        return this.id;
+      }
     }
     const exchange = await this.session.probe(this.ops.create, {}, this.sample('fixture'), {
       kind: 'exact',
@@ -346,7 +369,9 @@ export class OwnRecordFixture {
       why: 'creating an own record to work on',
     });
     this.track(exchange);
-    return exchange.response?.status === 201 ? this.id : null;
+    if (exchange.response?.status !== 201) return null;
+    this.seenAt = this.session.target.writes;
+    return this.id;
   }
 
   /** Notes an own record created by an exchange. */

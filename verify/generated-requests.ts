@@ -179,6 +179,9 @@ export function mustGoDirect(r: GeneratedRequest): string | null {
 // Arbitraries
 // -------------------------------------------------------------------------------------------------
 
+/** Any JSON value two levels deep: made once, as making fast-check's `anything` costs more than drawing from it. */
+const SMALL_JSON = fc.jsonValue({ maxDepth: 2 });
+
 /** Path ids that have broken servers before. `encode: false` puts them in the URL as they are. */
 const HOSTILE_IDS: ReadonlyArray<{ value: Text; encode: boolean }> = [
   { value: '../x', encode: false },
@@ -562,9 +565,9 @@ export class RequestGenerator {
     return fc.oneof(
       { arbitrary: fc.constant<Body>({ kind: 'none' }), weight: 8 },
       {
-        arbitrary: fc
-          .jsonValue({ maxDepth: 2 })
-          .map((value): Body => ({ kind: 'json', contentType: 'application/json', value, note: 'a body where none is documented' })),
+        arbitrary: SMALL_JSON.map(
+          (value): Body => ({ kind: 'json', contentType: 'application/json', value, note: 'a body where none is documented' }),
+        ),
         weight: 1,
       },
       {
@@ -957,13 +960,18 @@ function listFields(doc: OpenApiDocument, schema: JsonSchema): string[] {
     .map(([name]) => name);
 }
 
+/** One validator per document, whatever the number of judges: each compiles the schemas it checks. */
+const judgeValidators = new WeakMap<OpenApiDocument, SchemaValidator>();
+
 export class RequestJudge {
   private readonly validator: SchemaValidator;
   private readonly doc: OpenApiDocument;
 
   constructor(doc: OpenApiDocument) {
     this.doc = doc;
-    this.validator = new SchemaValidator(doc);
+    const validator = judgeValidators.get(doc) ?? new SchemaValidator(doc);
+    judgeValidators.set(doc, validator);
+    this.validator = validator;
   }
 
   check(key: string, schema: JsonSchema, value: unknown): string | null {

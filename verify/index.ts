@@ -9,3 +9,14 @@
 export { EXIT, main, type Io } from './cli.ts';
 export { runVerify } from './run.ts';
 export { FAULT_NAMES, FAULTS, startFaultyBackend, type FaultName, type FaultyBackend } from './faults/backend.ts';
+export {
+  build,
+  judgeAnswer,
+  RequestGenerator,
+  RequestJudge,
+  type Batch,
+  type Body,
+  type GeneratedRequest,
+  type OperationSpec,
+  type Setup,
+} from './generated-requests.ts';

@@ -6,7 +6,7 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { OpenApiSpec, SpecError } from '../openapi-kit/index.ts';
-import { loadSpec } from '../openapi-kit/node.ts';
+import { loadSpecCached } from '../openapi-kit/node.ts';
 import { HELP, parseArgs, type Options } from './args.ts';
 import { EXIT, type Io, oneLine } from './io.ts';
 import type { EmbeddedMock } from './mock.ts';
@@ -59,7 +59,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   }
   let spec: OpenApiSpec;
   try {
-    spec = new OpenApiSpec(loadSpec(resolve(options.spec)), { detailed: true, name: options.spec });
+    spec = new OpenApiSpec(loadSpecCached(resolve(options.spec)), { detailed: true, name: options.spec });
   } catch (error) {
     io.err(`verify: cannot use the spec: ${oneLine(error)}\n`);
     return EXIT.couldNotRun;

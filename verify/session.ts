@@ -43,7 +43,7 @@ export class Counterexample extends Error {
   }
 }
 
-export const SAFE_METHODS: readonly string[] = ['GET', 'HEAD', 'OPTIONS', 'TRACE'];
+export { SAFE_METHODS } from './target.ts';
 
 /** The part of a run a progress line reports: an operation's own checks, a stateful model, the links. */
 export type Phase = 'checks' | 'stateful' | 'links';

@@ -143,6 +143,9 @@ class NoAnswer extends Error {
 
 const RESET_CODES = new Set(['ECONNRESET', 'EPIPE']);
 
+/** The methods that change nothing on the server (RFC 9110 §9.2.1). */
+export const SAFE_METHODS: readonly string[] = ['GET', 'HEAD', 'OPTIONS', 'TRACE'];
+
 /** A request as it goes on the wire: its body serialised once, so that it can be sent again. */
 interface Wire {
   method: string;
@@ -250,6 +253,8 @@ export class Target {
   private next = 0;
   /** Requests sent, clean-up included. */
   sent = 0;
+  /** Requests sent with a method that is not safe, whatever their answer: while the count stays, a conformant server's state has not changed. */
+  writes = 0;
   /** Requests that got an answer. */
   private answered = 0;
   /** The request sent last, and whether it got an answer. */
@@ -327,6 +332,7 @@ export class Target {
     if (!essential) this.mayStillSend();
     await this.pace();
     this.sent++;
+    if (!SAFE_METHODS.includes(out.method.toUpperCase())) this.writes++;
     const headers = new Headers(out.headers);
     const credentials = out.credentials ?? this.defaultCredentials(op);
     if (op && requiresIfMatch(op)) {

@@ -24,7 +24,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runVerifyProcess } from '../../testkit/index.ts';
-import { FAULT_NAMES, FAULTS, startFaultyBackend, type FaultName, type FaultyBackend } from '../../verify/faults/backend.ts';
+import { FAULT_NAMES, FAULTS, startFaultyBackend, type FaultName, type FaultyBackend } from '../../verify/index.ts';
 
 const SEED = '1';
 /** Generated requests per operation and check: enough to reach every fault, few enough to run them all in parallel. */

@@ -24,7 +24,7 @@
  * The same key with another body, or on another operation or profile, answers 422.
  */
 import type { HttpHandler } from 'msw';
-import type { components } from '../../src/api/schema';
+import type { components } from '../../src/index.ts';
 import { avatarRulesOf, describeTypes, isImageOf, type AvatarRules } from '../avatar.ts';
 import { formatBytes, mediaType, readForm, readJson } from '../body.ts';
 import type { Identity } from '../auth.ts';

@@ -1,7 +1,7 @@
 import { type Mode, THEMES, type ThemeName } from '../config/themes.ts';
 
 // Each theme's colours in either mode, worked out from its two brand colours so that every text
-// reads at 4.5:1. The build turns them into the stylesheet's rules (scripts/theme-css-plugin.ts):
+// reads at 4.5:1. The build turns them into the stylesheet's rules (src/prerender/theme-stylesheet.ts):
 // none of this runs in the browser.
 
 type Rgb = [number, number, number];

@@ -1,5 +1,7 @@
+/** The Vite plugin that writes the themes' stylesheet at build time (and in the dev server). */
 import type { Plugin } from 'vite';
-import { DEFAULT_THEME, THEME_NAMES, themeTokens } from '../src/index.ts';
+import { DEFAULT_THEME, THEME_NAMES } from '../config/themes.ts';
+import { themeTokens } from '../ui/theme-tokens.ts';
 
 const ID = 'virtual:theme-tokens.css';
 
@@ -12,7 +14,7 @@ const both = (light: string, dark: string) => (light === dark ? light : `light-d
  * one rule per theme, `html[data-theme=…]`, with its own. Each token holds its light and its dark
  * value, so a change of mode, chosen or the system's, is the browser's alone: no script, no flash.
  */
-export function themeRules(): string {
+function themeRules(): string {
   const themes = THEME_NAMES.map((name) => ({ name, light: themeTokens(name, 'light'), dark: themeTokens(name, 'dark') }));
   const first = themes[0]!;
   const properties = Object.keys(first.light);

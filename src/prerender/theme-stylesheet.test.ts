@@ -1,6 +1,27 @@
+import type { Plugin } from 'vite';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_THEME, THEME_NAMES, themeTokens, type Mode, type ThemeName } from '../src/index.ts';
-import { themeRules } from './theme-css-plugin.ts';
+import { DEFAULT_THEME, type Mode, THEME_NAMES, type ThemeName } from '../config/themes';
+import { themeTokens } from '../ui/theme-tokens';
+import { themeStylesheet } from './theme-stylesheet';
+
+/** What the plugin gives for an import of the stylesheet, as Vite would ask it. */
+function stylesheet(plugin: Plugin): string {
+  const resolveId = plugin.resolveId as (id: string) => string | null;
+  const load = plugin.load as (id: string) => string | null;
+  const id = resolveId('virtual:theme-tokens.css');
+  if (!id) throw new Error('the plugin does not resolve the stylesheet');
+  return load(id) ?? '';
+}
+
+describe('the themes stylesheet plugin', () => {
+  it('answers only its own virtual module', () => {
+    const plugin = themeStylesheet();
+    const resolveId = plugin.resolveId as (id: string) => string | null;
+    const load = plugin.load as (id: string) => string | null;
+    expect(resolveId('./styles.css')).toBeNull();
+    expect(load('/src/styles.css')).toBeNull();
+  });
+});
 
 /** The rules as selector → declarations (property → value), in the stylesheet's order. */
 function parse(css: string): [selector: string, declarations: Map<string, string>][] {
@@ -30,8 +51,8 @@ function tokensOf(css: string, name: ThemeName, mode: Mode): Record<string, stri
   return found;
 }
 
-describe('themeRules', () => {
-  const css = themeRules();
+describe('the themes rules', () => {
+  const css = stylesheet(themeStylesheet());
 
   it.each(THEME_NAMES.flatMap((name) => (['light', 'dark'] as const).map((mode) => [name, mode] as const)))(
     'give %s in %s mode exactly its tokens',
