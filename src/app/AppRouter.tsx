@@ -20,7 +20,7 @@ export function Loading() {
   return (
     // A screen's skeleton (a heading, a few lines) while its code comes.
     <div className="screen-loading skeleton skeleton--screen" role="status">
-      <span className="visually-hidden">{t('app.loading')}</span>
+      <span className="visually-hidden">{t('common.loading')}</span>
     </div>
   );
 }

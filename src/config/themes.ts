@@ -1,36 +1,21 @@
 /**
- * The seed's four themes, each a pair of brand colours (the accent a member picks) and the mode it
- * was made for. A member chooses the accent and, apart, a colour scheme: light, dark, or the
- * system's. The seed's themes are four of those pairs (indigo and pink, light; pink and blue grey,
- * dark…), and a preference stored before the scheme could be chosen shows its theme's own mode.
+ * The seed's four themes, each a pair of brand colours (the accent a member picks; the colours are
+ * ui/theme-colors.ts's) and the mode it was made for. A member chooses the accent and, apart, a
+ * colour scheme: light, dark, or the system's. The seed's themes are four of those pairs (indigo and
+ * pink, light; pink and blue grey, dark…), and a preference stored before the scheme could be chosen
+ * shows its theme's own mode.
  */
 export const THEME_NAMES = ['DEEPPURPLE_AMBER', 'INDIGO_PINK', 'PINK_BLUEGREY', 'PURPLE_GREEN'] as const;
 export type ThemeName = (typeof THEME_NAMES)[number];
 
 export type Mode = 'light' | 'dark';
 
-export interface Theme {
-  primary: string;
-  accent: string;
-  mode: Mode;
-}
-
-/**
- * The mode each theme was made for, on its own: the pre-paint script needs it (for a preference the
- * seed stored) and not the colours, which the stylesheet holds.
- */
-const MODES: Readonly<Record<ThemeName, Mode>> = {
+/** The mode each theme was made for: the seed's table's Mode column. */
+export const THEME_MODES: Readonly<Record<ThemeName, Mode>> = {
   DEEPPURPLE_AMBER: 'light',
   INDIGO_PINK: 'light',
   PINK_BLUEGREY: 'dark',
   PURPLE_GREEN: 'dark',
-};
-
-export const THEMES: Readonly<Record<ThemeName, Theme>> = {
-  DEEPPURPLE_AMBER: { primary: '#673AB7', accent: '#FFC107', mode: MODES.DEEPPURPLE_AMBER },
-  INDIGO_PINK: { primary: '#3F51B5', accent: '#E91E63', mode: MODES.INDIGO_PINK },
-  PINK_BLUEGREY: { primary: '#E91E63', accent: '#607D8B', mode: MODES.PINK_BLUEGREY },
-  PURPLE_GREEN: { primary: '#9C27B0', accent: '#4CAF50', mode: MODES.PURPLE_GREEN },
 };
 
 export const DEFAULT_THEME: ThemeName = 'INDIGO_PINK';
@@ -57,5 +42,5 @@ export function isColorScheme(value: unknown): value is ColorScheme {
  */
 export function colorSchemeOf(stored: { colorScheme?: unknown; activeThemeName?: unknown }): ColorScheme {
   if (isColorScheme(stored.colorScheme)) return stored.colorScheme;
-  return isThemeName(stored.activeThemeName) ? MODES[stored.activeThemeName] : DEFAULT_COLOR_SCHEME;
+  return isThemeName(stored.activeThemeName) ? THEME_MODES[stored.activeThemeName] : DEFAULT_COLOR_SCHEME;
 }

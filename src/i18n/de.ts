@@ -4,7 +4,6 @@ import type { Messages } from './en';
 export const de: Messages = {
   'app.name': 'Circle',
   'app.skipToContent': 'Zum Inhalt springen',
-  'app.loading': 'Wird geladen…',
   'app.crashed.title': 'Diese Ansicht funktioniert nicht mehr',
   'app.crashed.body':
     'Beim Anzeigen dieser Ansicht ist etwas schiefgelaufen. Deine anderen Ansichten und gespeicherten Entwürfe sind sicher.',
@@ -227,7 +226,6 @@ export const de: Messages = {
   'signIn.redirecting': 'Die Anmeldeseite wird geöffnet…',
   'signIn.signedInAs': 'Angemeldet als {name}.',
 
-  'notFound.title': 'Seite nicht gefunden',
   'notFound.body': 'Die gesuchte Seite gibt es nicht oder sie wurde verschoben.',
   'notFound.home': 'Zur Startseite',
 

@@ -1,6 +1,7 @@
 import type { enAdmin } from './en-admin';
 import type { enConflict } from './en-conflict';
 import type { enDashboard } from './en-dashboard';
+import type { enNotFound } from './en-not-found';
 import type { enForms } from './en-forms';
 import type { enProfile } from './en-profile';
 import type { enSettings } from './en-settings';
@@ -8,14 +9,13 @@ import type { enSignIn } from './en-sign-in';
 
 /**
  * English, the reference catalogue, in parts: this one, with the first screens' words, and the
- * parts of screens met later (en-settings, en-dashboard, en-profile, en-forms, en-conflict,
+ * parts of screens met later (en-settings, en-dashboard, en-not-found, en-profile, en-forms, en-conflict,
  * en-admin, en-sign-in), each loaded with the code that shows it. Every other language has exactly the keys of
  * all the parts, in one file (src/test/english.ts puts them together for the checks).
  */
 export const en = {
   'app.name': 'Circle',
   'app.skipToContent': 'Skip to content',
-  'app.loading': 'Loading…',
   'app.crashed.title': 'This screen stopped working',
   'app.crashed.body': 'Something went wrong while showing this screen. Your other screens and saved drafts are safe.',
   'app.crashed.retry': 'Try again',
@@ -89,16 +89,13 @@ export const en = {
   'field.interests': 'Interests',
 
   'signIn.profileNeeded': 'Sign in to see and edit your profile.',
-
-  'notFound.title': 'Page not found',
-  'notFound.body': 'The page you are looking for does not exist or has moved.',
-  'notFound.home': 'Go to the home page',
 } as const;
 
 export type MessageKey =
   | keyof typeof en
   | keyof typeof enSettings
   | keyof typeof enDashboard
+  | keyof typeof enNotFound
   | keyof typeof enProfile
   | keyof typeof enForms
   | keyof typeof enConflict

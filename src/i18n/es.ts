@@ -4,7 +4,6 @@ import type { Messages } from './en';
 export const es: Messages = {
   'app.name': 'Circle',
   'app.skipToContent': 'Saltar al contenido',
-  'app.loading': 'Cargando…',
   'app.crashed.title': 'Esta pantalla ha dejado de funcionar',
   'app.crashed.body': 'Algo ha fallado al mostrar esta pantalla. Tus otras pantallas y los borradores guardados están a salvo.',
   'app.crashed.retry': 'Volver a intentarlo',
@@ -225,7 +224,6 @@ export const es: Messages = {
   'signIn.redirecting': 'Abriendo la página de inicio de sesión…',
   'signIn.signedInAs': 'Sesión iniciada como {name}.',
 
-  'notFound.title': 'Página no encontrada',
   'notFound.body': 'La página que buscas no existe o se ha movido.',
   'notFound.home': 'Ir a la página de inicio',
 

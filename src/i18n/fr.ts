@@ -7,7 +7,6 @@ import type { Messages } from './en';
 export const fr: Messages = {
   'app.name': 'Circle',
   'app.skipToContent': 'Aller au contenu',
-  'app.loading': 'Chargement…',
   'app.crashed.title': 'Cet écran ne fonctionne plus',
   'app.crashed.body':
     'Un problème est survenu lors de l’affichage de cet écran. Vos autres écrans et vos brouillons enregistrés ne sont pas touchés.',
@@ -230,7 +229,6 @@ export const fr: Messages = {
   'signIn.redirecting': 'Ouverture de la page de connexion…',
   'signIn.signedInAs': 'Connecté en tant que {name}.',
 
-  'notFound.title': 'Page introuvable',
   'notFound.body': 'La page que vous cherchez n’existe pas ou a été déplacée.',
   'notFound.home': 'Aller à la page d’accueil',
 

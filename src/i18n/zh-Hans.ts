@@ -7,7 +7,6 @@ import type { Messages } from './en';
 export const zhHans: Messages = {
   'app.name': 'Circle',
   'app.skipToContent': '跳到主要内容',
-  'app.loading': '正在加载……',
   'app.crashed.title': '此页面已停止运行',
   'app.crashed.body': '显示此页面时出错了。你的其他页面和已保存的草稿不受影响。',
   'app.crashed.retry': '重试',
@@ -220,7 +219,6 @@ export const zhHans: Messages = {
   'signIn.redirecting': '正在打开登录页面…',
   'signIn.signedInAs': '已登录为 {name}。',
 
-  'notFound.title': '找不到页面',
   'notFound.body': '你要找的页面不存在或已被移走。',
   'notFound.home': '返回首页',
 

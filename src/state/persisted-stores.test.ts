@@ -4,7 +4,7 @@ import { signal } from '@preact/signals-core';
 import { decodeBoolean, onPersistRefused, persistedSignal, readPersisted, removePersisted, writePersisted } from '../lib/persist';
 import { decodePreference, DEFAULT_PREFERENCE, type PreferenceState } from './preference';
 import { LANGUAGES } from '../config/languages';
-import { COLOR_SCHEMES, THEME_NAMES, THEMES } from '../config/themes';
+import { COLOR_SCHEMES, THEME_MODES, THEME_NAMES } from '../config/themes';
 
 /** A Storage whose reads and/or writes throw, like a denied or full localStorage. */
 function brokenStorage({ get = false, set = false }: { get?: boolean; set?: boolean }): Storage {
@@ -245,7 +245,7 @@ describe('decodePreference', () => {
           expect(decoded!.enableNotifications).toBe(typeof enableNotifications === 'boolean' ? enableNotifications : false);
           // A scheme it does not name comes from its theme (the seed's mode of it), else the system's.
           const theme = (THEME_NAMES as readonly unknown[]).includes(activeThemeName)
-            ? THEMES[activeThemeName as 'INDIGO_PINK'].mode
+            ? THEME_MODES[activeThemeName as 'INDIGO_PINK']
             : 'system';
           expect(decoded!.colorScheme).toBe((COLOR_SCHEMES as readonly unknown[]).includes(colorScheme) ? colorScheme : theme);
         },

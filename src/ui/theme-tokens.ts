@@ -1,4 +1,5 @@
-import { type Mode, THEMES, type ThemeName } from '../config/themes.ts';
+import type { Mode, ThemeName } from '../config/themes.ts';
+import { THEMES } from './theme-colors.ts';
 
 // Each theme's colours in either mode, worked out from its two brand colours so that every text
 // reads at 4.5:1. The build turns them into the stylesheet's rules (src/prerender/theme-stylesheet.ts):

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { colorSchemeOf, DEFAULT_THEME, isColorScheme, isThemeName, THEME_NAMES, THEMES } from '../config/themes';
+import { colorSchemeOf, DEFAULT_THEME, isColorScheme, isThemeName, THEME_NAMES } from '../config/themes';
+import { THEMES } from './theme-colors';
 import { applyTheme } from './theme';
 import { contrast, luminance, readableOn, textOn, themeTokens } from './theme-tokens';
 
@@ -152,11 +153,14 @@ describe('themeTokens without a mode', () => {
 });
 
 describe('applyTheme', () => {
-  it('names the theme and the colour scheme on documentElement (the stylesheet has their colours) and sets the theme-color meta', () => {
+  it('names the theme and the colour scheme on documentElement, and gives the browser bar the primary the stylesheet then has', () => {
     const meta = document.createElement('meta');
     meta.name = 'theme-color';
     meta.content = '#000000';
-    document.head.append(meta);
+    // The themes' rules as the build writes them (html[data-theme=…]), their primaries only.
+    const style = document.createElement('style');
+    style.textContent = THEME_NAMES.map((name) => `html[data-theme="${name}"]{--color-primary:${THEMES[name].primary}}`).join('\n');
+    document.head.append(meta, style);
     try {
       applyTheme('PURPLE_GREEN', 'light');
       expect(document.documentElement.dataset).toMatchObject({ theme: 'PURPLE_GREEN', colorScheme: 'light' });
@@ -164,6 +168,20 @@ describe('applyTheme', () => {
       applyTheme('INDIGO_PINK', 'system');
       expect(document.documentElement.dataset).toMatchObject({ theme: 'INDIGO_PINK', colorScheme: 'system' });
       expect(meta.content).toBe('#3F51B5');
+    } finally {
+      meta.remove();
+      style.remove();
+    }
+  });
+
+  it('leaves the bar as it is when no stylesheet gives a primary', () => {
+    const meta = document.createElement('meta');
+    meta.name = 'theme-color';
+    meta.content = '#123456';
+    document.head.append(meta);
+    try {
+      applyTheme('PURPLE_GREEN', 'dark');
+      expect(meta.content).toBe('#123456');
     } finally {
       meta.remove();
     }

@@ -1,10 +1,11 @@
 import { Link } from 'wouter';
 import { t } from '../../i18n';
+import '../../i18n/en-not-found';
 
 export default function NotFoundScreen() {
   return (
     <div className="screen not-found">
-      <h1 tabIndex={-1}>{t('notFound.title')}</h1>
+      <h1 tabIndex={-1}>{t('nav.notFound')}</h1>
       <p>{t('notFound.body')}</p>
       <Link href="/home" className="button button--filled">
         {t('notFound.home')}

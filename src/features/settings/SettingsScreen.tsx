@@ -13,7 +13,8 @@ import {
   notificationsEnabled,
 } from '../../state/preference';
 import { onPersistRefused } from '../../lib/persist';
-import { COLOR_SCHEMES, THEMES, THEME_NAMES } from '../../config/themes';
+import { COLOR_SCHEMES, THEME_NAMES } from '../../config/themes';
+import { THEMES } from '../../ui/theme-colors';
 import { showSnackbar } from '../../ui/snackbar/store';
 import { isOnline } from '../../state/app';
 import type { PushError } from '../../pwa/push';
