@@ -11,7 +11,7 @@ import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../src/api/client';
 import { ApiError, isAbort } from '../src/api/errors';
-import type { Profile } from '../src/api/profile';
+import type { Profile } from '../src/profile/requests';
 import { profileCalls } from './support/profile-calls';
 import type { TransferEvent } from '../src/api/transport';
 import { startServer, type RunningServer } from '../server/index.ts';

@@ -52,7 +52,7 @@ function countPatches(server: RunningServer): { readonly count: number } {
   };
 }
 
-/** The saves waiting in the device's outbox (IndexedDB `circle` / `outbox`, src/api/pending-save.ts). */
+/** The saves waiting in the device's outbox (IndexedDB `circle` / `outbox`, src/profile/pending-save.ts). */
 function outboxCount(page: Page): Promise<number> {
   return page.evaluate(
     () =>

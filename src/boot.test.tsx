@@ -77,8 +77,8 @@ vi.mock('./state/render-mode', () => ({ setRenderMode: h.setRenderMode }));
 vi.mock('./state/app', () => ({ canInstall: h.canInstall, isInstalled: h.isInstalled }));
 vi.mock('./pwa/online', () => ({ watchOnlineStatus: h.watchOnlineStatus }));
 vi.mock('./pwa/install', () => ({ watchInstallPrompt: h.watchInstallPrompt }));
-vi.mock('./state/session', () => ({ restoreSession: h.restoreSession }));
-vi.mock('./pwa/outbox', () => ({ watchProfileOutbox: h.watchProfileOutbox }));
+vi.mock('./session', () => ({ loadSession: async () => ({ restoreSession: h.restoreSession }) }));
+vi.mock('./profile/outbox-watch', () => ({ watchProfileOutbox: h.watchProfileOutbox }));
 vi.mock('./pwa/register', () => ({ registerServiceWorker: h.registerServiceWorker }));
 vi.mock('./state/history', () => ({ stateHistory: h.stateHistory }));
 

@@ -16,6 +16,8 @@ import { routeById } from './app/routes';
 import { canInstall, isInstalled } from './state/app';
 import { watchOnlineStatus } from './pwa/online';
 import { watchInstallPrompt } from './pwa/install';
+import { loadSession } from './session';
+import { loadOutboxWatch } from './profile';
 
 declare const __DEV_MOCKS__: boolean;
 
@@ -61,7 +63,7 @@ export async function boot(): Promise<void> {
   // A language chosen later loads its catalogue then.
   followLanguagePreference();
   // The member's session is read back from IndexedDB (and renewed if it must be) beside the first render.
-  if (isLoggedIn.value) void import('./state/session').then((m) => m.restoreSession());
+  if (isLoggedIn.value) void loadSession().then((m) => m.restoreSession());
 
   // Once the first render is idle ("stable"): the service worker, then the other screens' code.
   const whenStable = () =>
@@ -70,7 +72,7 @@ export async function boot(): Promise<void> {
       // With the worker in control, every language's catalogue too: it keeps them for offline use.
       if (navigator.serviceWorker?.controller && shouldPrefetch()) void prefetchLanguages();
       // A profile save queued offline in an earlier visit goes out now, or when back online.
-      void import('./pwa/outbox').then((m) => m.watchProfileOutbox());
+      void loadOutboxWatch().then((outbox) => outbox.watchProfileOutbox());
       if (!__DEV_MOCKS__ && import.meta.env.PROD) void import('./pwa/register').then((m) => m.registerServiceWorker());
     });
   // Stable: the first screen has rendered (its own code and data come first), and the page is idle.

@@ -15,3 +15,5 @@ export { THEMES } from './ui/theme-colors.ts';
 export { themeTokens } from './ui/theme-tokens.ts';
 /** The API's types, generated from openapi.yaml: the mock types its routes with them. */
 export type { components, paths } from './api/schema';
+/** The profile's types, for the suites' samples. */
+export type { Profile, ProfileInput, ProfilePatch } from './profile/index.ts';

@@ -1,5 +1,5 @@
 import type { CollectionName, CollectionTypes } from '../src/api/collections';
-import type { ProfileInput } from '../src/api/profile';
+import type { ProfileInput } from '../src/index.ts';
 
 /** One valid body per collection, as a client sends it (no id). */
 export const SAMPLE_INPUT: { [N in CollectionName]: CollectionTypes[N]['input'] } = {

@@ -5,7 +5,8 @@
  *
  * - a valid request: a documented 2xx, or a documented 4xx that can happen to valid input (404 for
  *   an id that does not exist, 405, 409, 422…), never 400, 413 or 415, which say the request is
- *   wrong; a 5xx only where the operation documents one;
+ *   wrong, nor a status the expectation rules out (401 for an operation that needs no credentials);
+ *   a 5xx only where the operation documents one;
  * - an invalid request: a documented 4xx (its body then is the documented Error), and, when the
  *   operation lists the status for what is wrong (413 for a body over its limit, 415 for a media
  *   type it does not list…), that status;
@@ -19,7 +20,8 @@ import type { Exchange } from './target.ts';
 export const CLIENT_FAULT_STATUSES: readonly number[] = [400, 411, 413, 414, 415, 431];
 
 export type Expectation =
-  | { kind: 'valid' }
+  /** `not`: statuses this valid request must not get either, and `because` says why. */
+  | { kind: 'valid'; not?: { statuses: number[]; because: string } }
   | { kind: 'invalid'; why: string[]; statuses?: number[] }
   | { kind: 'unspecified' }
   | { kind: 'exact'; statuses: number[]; why: string };
@@ -63,6 +65,8 @@ export function judge(spec: OpenApiSpec, op: OperationSpec, exchange: Exchange, 
     case 'valid':
       if (documented && CLIENT_FAULT_STATUSES.includes(status))
         findings.push({ title: `a valid request was refused with ${status}: ${errorMessage(exchange)}`, violations: [] });
+      else if (expectation.not?.statuses.includes(status))
+        findings.push({ title: `${expectation.not.because}, but it was answered ${status}: ${errorMessage(exchange)}`, violations: [] });
       break;
     case 'invalid': {
       const why = expectation.why.join('; ');

@@ -39,11 +39,12 @@ import {
   type Query,
 } from './generated-requests.ts';
 import { textOf } from '../openapi-kit/index.ts';
+import { AccessChecks } from './access.ts';
 import type { CollectionFixtures, OwnRecordFixture, OwnRecordOps } from './fixtures.ts';
 import type { Expectation, Finding } from './judge.ts';
 import type { CheckName } from './results.ts';
 import { Counterexample, exercise, SAFE_METHODS, type Session } from './session.ts';
-import { BudgetSpent, type Exchange, type Outgoing } from './target.ts';
+import { BudgetSpent, type Credentials, type Exchange, type Outgoing } from './target.ts';
 
 /** An id no record has: what a request that must not touch real data is sent to. */
 export const MISSING_ID = 'verify-missing-0';
@@ -111,6 +112,7 @@ export class SingleExchanges {
   private readonly ctx: Context;
   private readonly session: Session;
   private readonly destructive: Destructive[];
+  private readonly access: AccessChecks;
 
   constructor(
     session: Session,
@@ -122,6 +124,7 @@ export class SingleExchanges {
     this.session = session;
     this.ctx = { generator, requestJudge: new RequestJudge(session.spec.doc), collections, ownRecord, ownRecordOps };
     this.destructive = destructiveValues(session.spec);
+    this.access = new AccessChecks(session, this);
   }
 
   private get arbs() {
@@ -508,12 +511,17 @@ export class SingleExchanges {
     examples: GeneratedRequest[] = [],
   ): Promise<void> {
     this.session.activity = `${op.id} ${check}`;
+    // A request that got no answer has cost a whole --request-timeout: its counterexample is not
+    // shrunk, as each smaller one would wait as long again and tell no more.
+    let unanswered = false;
     const details = await fc.check(
       fc.asyncProperty(arb, async (r) => {
+        if (unanswered) return;
         try {
           await this.send(op, r, check);
         } catch (error) {
           if (error instanceof BudgetSpent) return;
+          if (error instanceof Counterexample && error.exchange.response === null) unanswered = true;
           throw error;
         }
       }),
@@ -546,22 +554,6 @@ export class SingleExchanges {
    *   were given (--admin-header): 403.
    */
   private async refused(op: OperationSpec, as: 'none' | 'member'): Promise<void> {
-    const [r] = fc.sample(this.validRequest(op), {
-      seed: this.session.seedOf(`${op.id}:${as === 'none' ? 'anonymous' : 'member'}`),
-      numRuns: 1,
-    });
-    if (!r) return;
-    const existing = Object.values(r.path).some((v) => v.kind === 'existing') ? await this.existing(op) : MISSING_ID;
-    const built = buildAt(op, { ...r, chunked: false }, this.session.target.bases, existing);
-    const out: Outgoing = {
-      method: r.method,
-      url: built.url,
-      headers: new Headers(built.init.headers),
-      sent: built.sent,
-      credentials: as,
-      ...(built.init.body === undefined || built.init.body === null ? {} : { body: built.init.body }),
-    };
-    this.session.activity = `${op.id} ${as === 'none' ? 'without credentials' : 'as a member'}`;
     const expectation: Expectation =
       as === 'none'
         ? { kind: 'exact', statuses: [401], why: `${op.method} ${op.path} without credentials (the operation is secured)` }
@@ -570,9 +562,38 @@ export class SingleExchanges {
             statuses: [403],
             why: `${op.method} ${op.path} as the --header member (the operation needs the role ${op.roles.join(', ')})`,
           };
-    const { exchange, findings } = await this.session.send(op, out, 'invalid input', expectation);
+    await this.sendValidAs(op, as === 'none' ? 'anonymous' : 'member', { credentials: as }, 'invalid input', expectation);
+  }
+
+  /**
+   * One valid request of `op` (drawn with its own seed, named by `key`) sent with the credentials
+   * and extra headers given, judged by `expectation` and counted under `check`.
+   */
+  async sendValidAs(
+    op: OperationSpec,
+    key: string,
+    as: { credentials?: Credentials; headers?: Array<[string, string]> },
+    check: CheckName,
+    expectation: Expectation,
+  ): Promise<void> {
+    const [r] = fc.sample(this.validRequest(op), { seed: this.session.seedOf(`${op.id}:${key}`), numRuns: 1 });
+    if (!r) return;
+    const existing = Object.values(r.path).some((v) => v.kind === 'existing') ? await this.existing(op) : MISSING_ID;
+    const built = buildAt(op, { ...r, chunked: false }, this.session.target.bases, existing);
+    const headers = new Headers(built.init.headers);
+    for (const [name, value] of as.headers ?? []) headers.set(name, value);
+    const out: Outgoing = {
+      method: r.method,
+      url: built.url,
+      headers,
+      sent: built.sent,
+      ...(as.credentials ? { credentials: as.credentials } : {}),
+      ...(built.init.body === undefined || built.init.body === null ? {} : { body: built.init.body }),
+    };
+    this.session.activity = `${op.id} ${key}`;
+    const { exchange, findings } = await this.session.send(op, out, check, expectation);
     this.track(exchange);
-    for (const finding of findings) this.session.results.fail(op, 'invalid input', exchange, finding);
+    for (const finding of findings) this.session.results.fail(op, check, exchange, finding);
   }
 
   private async anonymous(op: OperationSpec): Promise<void> {
@@ -614,6 +635,7 @@ export class SingleExchanges {
         await this.property(op, 'invalid input', this.invalidRequest(op), runs, this.canonicalInvalid(op));
         await this.anonymous(op);
         await this.memberWithoutRole(op);
+        await this.access.operation(op, session.spec.operations.indexOf(op));
       });
       const limits = this.limitRequest(op);
       if (limits) await exercise(session, [op], 'limits', () => this.property(op, 'limits', limits, Math.max(3, Math.ceil(runs / 8))));

@@ -147,6 +147,10 @@ export function overridesOf(tables: Tables): Override[] {
       keepers.set(folder, groups);
     }
   }
-  for (const [folder, groups] of keepers) overrides.push(rule([`src/${folder}/**`, ...TESTS.map((t) => `!${t}`)], groups));
+  // A keeper is a folder (`features/*`: each of its folders), or a file (`boot.tsx`).
+  for (const [keeper, groups] of keepers) {
+    const files = isFile(keeper) ? `src/${keeper}` : `src/${layerFolder(keeper)}/**`;
+    overrides.push(rule([files, ...TESTS.map((t) => `!${t}`)], groups));
+  }
   return overrides;
 }

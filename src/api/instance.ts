@@ -1,7 +1,6 @@
 import { createApiClient, unwrap, type ApiClient } from './client';
 import { bearerMiddleware } from './credentials';
 import { collectionsApi } from './collections';
-import { profileApi } from './profile';
 import { retryingFetch } from './retry';
 import { config } from '../config/load';
 
@@ -28,9 +27,8 @@ function current(): ApiClient {
 }
 
 export const api = {
-  /** The client itself, for requests built elsewhere (a queued save). */
+  /** The client itself, for requests built elsewhere (the profile's, src/profile/requests.ts). */
   client: () => current(),
-  profile: () => profileApi(current()),
   collections: () => collectionsApi(current()),
   /** Restores the backend's seed data. */
   reset: async (): Promise<void> => {

@@ -56,7 +56,7 @@ describe('the route table, as loaded', () => {
     const { routeById } = await freshRoutes();
     const screens: [string, () => Promise<{ default: unknown }>][] = [
       ['home', () => import('../features/home/HomeScreen')],
-      ['profile', () => import('../features/profile/ProfileScreen')],
+      ['profile', () => import('../profile/ProfileScreen')],
       ['settings', () => import('../features/settings/SettingsScreen')],
       ['dashboard', () => import('../features/dashboard/DashboardScreen')],
       ['admin', () => import('../features/admin/AdminScreen')],

@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import type { MessageKey } from '../i18n/en';
+import { loadProfileScreen } from '../profile';
 
 export type LayoutKind = 'home' | 'sidenav' | 'dashboard' | 'admin';
 
@@ -30,7 +31,7 @@ export const ROUTES: readonly RouteDef[] = [
     title: 'nav.profile',
     layout: 'sidenav',
     requiresAuth: true,
-    load: () => import('../features/profile/ProfileScreen'),
+    load: loadProfileScreen,
   },
   {
     id: 'settings',

@@ -1,4 +1,4 @@
-import type { Profile } from '../api/profile-save';
+import type { Profile } from '../profile';
 
 /** A saved profile as the API returns it: the one the profile tests start from. */
 export const PROFILE: Profile = {

@@ -75,7 +75,9 @@ export async function startFaultyBackend(fault: FaultName | null): Promise<Fault
 
   const send = (method: string, url: string, headers: Record<string, string>, body: Buffer): Promise<Answer> =>
     new Promise((done, fail) => {
-      const out: Record<string, string> = { ...headers, host: upstream.host };
+      // The Host the client sent, as a reverse proxy keeps it: the mock then judges an `Origin` (a
+      // cross-site request's) against the address the client used.
+      const out: Record<string, string> = { host: upstream.host, ...headers };
       delete out['content-length'];
       if (body.length > 0 || !['GET', 'HEAD', 'DELETE', 'OPTIONS'].includes(method)) out['content-length'] = String(body.length);
       const attempt = (retry: boolean) => {

@@ -36,7 +36,7 @@ export interface Fault {
   answer(exchange: Exchange): Promise<Answer>;
 }
 
-const REASONS: Record<number, string> = { 404: 'Not Found', 500: 'Internal Server Error' };
+const REASONS: Record<number, string> = { 401: 'Unauthorized', 404: 'Not Found', 500: 'Internal Server Error' };
 
 /** The exchange sent again as the owner of the profile when the mock refused it as another member's (403). */
 async function asOwnerWhenForbidden(exchange: Exchange): Promise<Answer> {
@@ -361,6 +361,24 @@ export const FAULTS = {
       const { etag: _etag, ...headers } = upstream.headers;
       return { ...upstream, headers };
     },
+  },
+  'createSymbol-takes-cross-site': {
+    operationId: 'createSymbol',
+    breaks:
+      "a request from another site's page without a bearer token is not refused (the server never looks at Origin or Sec-Fetch-Site), which x-cross-site-refusal says answers 403",
+    answer: (ex) => {
+      const { origin: _origin, 'sec-fetch-site': _site, ...headers } = ex.headers;
+      return ex.forward({ headers });
+    },
+  },
+  'createSubscription-needs-token': {
+    operationId: 'createSubscription',
+    breaks:
+      'a create the document allows without credentials (a device stores its push subscription before any sign-in) answers 401 to one without a token',
+    answer: async (ex) =>
+      ex.headers.authorization === undefined
+        ? errorAnswer(401, 'Sign in: this operation needs a bearer access token', { 'www-authenticate': 'Bearer realm="api"' })
+        : ex.forward(),
   },
 } satisfies Record<string, Fault>;
 

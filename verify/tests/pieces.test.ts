@@ -878,6 +878,52 @@ describe('verify: a verdict in bounded time, whatever the document or the server
     expect(Date.now() - started).toBeLessThan(30_000);
   });
 
+  it('a request the server never answers is not shrunk: its check waits out one --request-timeout, not one per smaller request', async () => {
+    const silent = createServer((req, res) => {
+      req.resume();
+      const query = new URL(req.url ?? '/', 'http://x').searchParams;
+      // Silent on a query parameter it does not know (as Prism is on a malformed JSON body).
+      if ([...query.keys()].some((name) => name !== 'q')) {
+        unanswered++;
+        return;
+      }
+      res.writeHead(query.get('q') === 'a' ? 200 : 400, { 'content-type': 'application/json' }).end('[]');
+    });
+    let unanswered = 0;
+    await new Promise<void>((ready) => silent.listen(0, '127.0.0.1', ready));
+    try {
+      const file = join(dir, 'silent.json');
+      writeFileSync(
+        file,
+        JSON.stringify({
+          openapi: '3.1.0',
+          info: { title: 'silent', version: '1' },
+          paths: {
+            '/things': {
+              get: {
+                operationId: 'listThings',
+                parameters: [{ name: 'q', in: 'query', required: true, schema: { type: 'string', enum: ['a'] } }],
+                responses: {
+                  '200': { description: 'things', content: { 'application/json': { schema: { type: 'array' } } } },
+                  '400': { description: 'a bad query', content: { 'application/json': {} } },
+                },
+              },
+            },
+          },
+        }),
+      );
+      const base = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+      const { code, out } = await runMain(['--spec', file, '--base-url', base, '--seed', '3', '--runs', '20', '--request-timeout', '1']);
+      expect(code).toBe(EXIT.notConformant);
+      expect(out).toMatch(/listThings .*\[invalid input\]/);
+      expect(out).toMatch(/no answer \(no answer within 1 s\)/);
+      expect(unanswered).toBe(1);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise<void>((done) => silent.close(() => done()));
+    }
+  });
+
   it('--operation-timeout and --time-limit: what is left is reported as not exercised, with the budget spent', async () => {
     answerAfter = 400;
     const spec = documentWith('budget', { type: 'string', enum: ['a', 'b'] });

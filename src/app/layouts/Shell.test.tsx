@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { Shell } from './Shell';
 import { Icon } from '../../ui/icons';
 import { sessionEnded, sessionStarted } from '../../state/auth';
-import { resetProfileStore, setProfileState } from '../../state/profile/store';
+import { resetProfileState, setProfileState } from '../../profile/store';
 import { PROFILE } from '../../test/profile-fixture';
 import { setRenderMode } from '../../state/render-mode';
 import { navigate } from 'wouter/use-browser-location';
@@ -12,15 +12,18 @@ import { Router } from 'wouter';
 import { renderToString } from 'react-dom/server';
 
 const session = vi.hoisted(() => ({ endSession: vi.fn(async (_everywhere?: boolean) => undefined) }));
-vi.mock('../../state/session', () => session);
+vi.mock('../../session', () => ({ loadSession: async () => session }));
 // The top bar asks for the profile once a member is known: the read itself is the model's.
 const reads = vi.hoisted(() => ({ fetchProfile: vi.fn(async () => null) }));
-vi.mock('../../state/profile/read', () => reads);
+vi.mock('../../profile/store', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../../profile/store')>()),
+  ...reads,
+}));
 
 afterEach(() => {
   act(() => {
     sessionEnded('signed-out');
-    resetProfileStore();
+    resetProfileState();
   });
   session.endSession.mockClear();
   window.history.replaceState(null, '', '/');
@@ -208,6 +211,8 @@ describe('<Shell> after a reload, before the session is read back', () => {
     // The signed-in flag is kept across reloads; the member comes later, from IndexedDB.
     localStorage.setItem('auth.isLoggedIn', 'true');
     localStorage.setItem('profile.last', JSON.stringify({ ...PROFILE, displayName: 'Countess Ada' }));
+    // The model reads what the last visit kept as it loads: a fresh one, not this file's stand-in.
+    vi.doUnmock('../../profile/store');
     vi.resetModules();
     const testing = await import('@testing-library/react');
     const { Shell: FreshShell } = await import('./Shell');

@@ -11,11 +11,10 @@ import { Snackbar } from '../../ui/snackbar/Snackbar';
 import { OnlineStatus } from '../../pwa/OnlineStatus';
 import { InstallButton } from '../../pwa/InstallButton';
 import { isLoggedIn, member } from '../../state/auth';
-import { fetchProfile } from '../../state/profile/read';
-import { profile, profileLoading } from '../../state/profile/store';
+import { fetchProfile, memberName, profile, profileLoading } from '../../profile';
 import { Avatar } from '../../ui/widgets/Avatar';
-import { memberName } from '../../state/member-name';
 import { renderMode } from '../../state/render-mode';
+import { loadSession } from '../../session';
 
 // Under the mobile breakpoint only the icon shows (the label stays the accessible name).
 const ACTION = 'button button--tonal button--small topbar__action';
@@ -62,7 +61,7 @@ function AccountMenu() {
   // and goes to the provider's sign-out page.
   const signOut = (everywhere: boolean) => {
     closeAccountMenu();
-    void import('../../state/session').then((session) => session.endSession(everywhere));
+    void loadSession().then((session) => session.endSession(everywhere));
   };
   return (
     <>

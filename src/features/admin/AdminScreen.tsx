@@ -13,7 +13,7 @@ import { ConfirmDialog } from '../../ui/widgets/ConfirmDialog';
 import { showSnackbar } from '../../ui/snackbar/store';
 import { RecordEditor, type EditTarget } from './RecordEditor';
 import { isAdmin, member } from '../../state/auth';
-import { memberName } from '../../state/member-name';
+import { memberName } from '../../profile';
 import { MAX_RECORDS } from '../../api/collection-names';
 
 type Row = { id: string } & Record<string, unknown>;

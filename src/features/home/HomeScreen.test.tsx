@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { Profile } from '../../api/profile';
+import type { Profile } from '../../profile';
 import type { BeforeInstallPromptEvent } from '../../state/app';
 
 type Notification = { id: string; title: string; body: string; level: 'info' | 'warning'; read: boolean; createdAt: string };
@@ -10,9 +10,8 @@ const backend = vi.hoisted(() => ({
   list: vi.fn<(name: string, query: unknown, signal?: AbortSignal) => Promise<Notification[]>>(),
   read: vi.fn<(signal?: AbortSignal) => Promise<{ profile: Profile | null; etag: string | null }>>(),
 }));
-vi.mock('../../api/instance', () => ({
-  api: { collections: () => ({ list: backend.list }), profile: () => ({ read: backend.read }) },
-}));
+vi.mock('../../api/instance', () => ({ api: { collections: () => ({ list: backend.list }), client: () => ({}) } }));
+vi.mock('../../profile/requests', () => ({ profileApi: () => ({ read: backend.read }) }));
 // A session is stored: the profile is asked of the server.
 vi.mock('../../api/credentials', () => ({ authorizationHeader: async () => ({ Authorization: 'Bearer t' }) }));
 
@@ -39,13 +38,13 @@ const note = (id: string, title: string): Notification => ({
 let HomeScreen: typeof import('./HomeScreen').default;
 let app: typeof import('../../state/app');
 let auth: typeof import('../../state/auth');
-let store: typeof import('../../state/profile/store');
+let store: typeof import('../../profile/store');
 beforeEach(async () => {
   vi.resetModules();
   ({ default: HomeScreen } = await import('./HomeScreen'));
   app = await import('../../state/app');
   auth = await import('../../state/auth');
-  store = await import('../../state/profile/store');
+  store = await import('../../profile/store');
   backend.read.mockResolvedValue({ profile: null, etag: null });
 });
 

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { Link } from 'wouter';
 import { t } from '../../i18n';
-import { fetchProfile, profile, profileLoading } from '../../state/profile/read';
+import { fetchProfile, profile, profileLoading } from '../../profile';
 import { installOffered, isInstalled, isOnline } from '../../state/app';
 import { isLoggedIn } from '../../state/auth';
 import { useAsync } from '../../ui/widgets/useAsync';

@@ -4,13 +4,14 @@ import { t } from '../../i18n';
 import '../../i18n/en-sign-in';
 import type { MessageKey } from '../../i18n/en';
 import { safeNext } from './safe-next';
+import { loadSession } from '../../session';
 
 /** One completion per callback URL: a code can be exchanged once, however often the effect runs. */
 const completions = new Map<string, Promise<string>>();
 function complete(href: string): Promise<string> {
   let done = completions.get(href);
   if (!done) {
-    done = import('../../state/session').then((session) => session.finishSignIn(new URL(href)));
+    done = loadSession().then((session) => session.finishSignIn(new URL(href)));
     completions.set(href, done);
   }
   return done;
@@ -47,7 +48,7 @@ export default function CallbackScreen() {
 
   // Stryker restore ArrayDeclaration
   const retry = () => {
-    void import('../../state/session').then((session) => session.beginSignIn('/home'));
+    void loadSession().then((session) => session.beginSignIn('/home'));
   };
 
   return (

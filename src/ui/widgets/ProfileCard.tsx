@@ -1,7 +1,9 @@
-import type { Profile } from '../../api/profile';
+import type { components } from '../../api/schema';
 import { formatDate, languageName, t } from '../../i18n/index';
 import { isLanguage } from '../../config/languages';
 import { Avatar } from './Avatar';
+
+type Profile = components['schemas']['Profile'];
 
 export function ProfileCard({ profile, compact = false }: { profile: Profile; compact?: boolean }) {
   return (

@@ -1,0 +1,134 @@
+/**
+ * Who may call, beyond credentials: what a document says of requests without any, and of requests
+ * from another site's page.
+ *
+ * - An operation the document leaves open (no security requirement, or an empty one among them)
+ *   answers a valid request without credentials as it would with them: never 401.
+ * - `x-cross-site-refusal: STATUS` at the top of the document: a request with a method that is not
+ *   safe, without a bearer token (`Authorization: Bearer <b64token>`, RFC 6750), coming from another
+ *   site (an `Origin` that is not the API's own, `null` included, or `Sec-Fetch-Site: cross-site` or
+ *   `same-site`), answers STATUS on every operation that documents it, before anything else is
+ *   looked at. An `Authorization` of another form exempts nothing; a bearer token does (the
+ *   request is answered as without its `Origin`), and so does the API's own origin. A safe method
+ *   is never refused for its site.
+ *
+ * Each refusal is counted under "invalid input", each request that must get through under "valid
+ * input". The variants of a check (which sign of another site, which look-alike of a token) turn
+ * with the operation's place in the document, so that a run sends each a few times and a seed
+ * always the same ones.
+ */
+import type { OpenApiSpec, OperationSpec } from '../openapi-kit/index.ts';
+import { SAFE_METHODS, type Session } from './session.ts';
+import type { SingleExchanges } from './singles.ts';
+
+/** A site no server is: what another site's page sends as its `Origin`. */
+export const OTHER_ORIGIN = 'https://verify-other-site.invalid';
+
+/** Signs of another site besides its `Origin`: the opaque origin browsers send, and Fetch metadata. */
+const OTHER_SITE: ReadonlyArray<Array<[string, string]>> = [
+  [['sec-fetch-site', 'cross-site']],
+  [['origin', 'null']],
+  [['sec-fetch-site', 'same-site']],
+];
+
+/** `Authorization` values that are no bearer token as RFC 6750 writes it. */
+const NOT_BEARER: readonly string[] = ['Basic dmVyaWZ5OnZlcmlmeQ==', 'xBearer verify', 'Bearer verify verify', 'Bearer'];
+
+/** The status `x-cross-site-refusal` names, or null when the document states no such refusal. */
+export function crossSiteRefusal(spec: Pick<OpenApiSpec, 'doc'>): number | null {
+  const stated = (spec.doc as unknown as Record<string, unknown>)['x-cross-site-refusal'];
+  return typeof stated === 'number' && Number.isInteger(stated) && stated >= 400 && stated < 500 ? stated : null;
+}
+
+const documents = (op: OperationSpec, status: number) => op.statuses.includes(String(status));
+
+export class AccessChecks {
+  private readonly session: Session;
+  private readonly singles: SingleExchanges;
+  private readonly refusal: number | null;
+
+  constructor(session: Session, singles: SingleExchanges) {
+    this.session = session;
+    this.singles = singles;
+    this.refusal = crossSiteRefusal(session.spec);
+  }
+
+  /** Every check of this module for one operation; `place` is its index in the document. */
+  async operation(op: OperationSpec, place: number): Promise<void> {
+    await this.open(op);
+    if (this.refusal !== null) await this.crossSite(op, this.refusal, place);
+  }
+
+  /** An open operation needs no credentials. */
+  private async open(op: OperationSpec): Promise<void> {
+    if (op.secured) return;
+    await this.singles.sendValidAs(op, 'no credentials', { credentials: 'none' }, 'valid input', {
+      kind: 'valid',
+      not: { statuses: [401], because: `${op.method} ${op.path} needs no credentials (the document secures it with none)` },
+    });
+  }
+
+  private async crossSite(op: OperationSpec, status: number, place: number): Promise<void> {
+    if (!documents(op, status)) return;
+    const other: Array<[string, string]> = [['origin', OTHER_ORIGIN]];
+    const { singles } = this;
+    if (SAFE_METHODS.includes(op.method)) {
+      // A read from another site is judged as any read: without credentials, a secured one answers 401.
+      if (op.secured && documents(op, 401))
+        await singles.sendValidAs(op, 'read from another site', { credentials: 'none', headers: other }, 'invalid input', {
+          kind: 'exact',
+          statuses: [401],
+          why: `${op.method} ${op.path} from another site without credentials (a read is not refused for its site; the operation is secured)`,
+        });
+      return;
+    }
+    const refused = (why: string) => ({
+      kind: 'exact' as const,
+      statuses: [status],
+      why: `${op.method} ${op.path} ${why} (x-cross-site-refusal)`,
+    });
+    await singles.sendValidAs(
+      op,
+      'from another site',
+      { credentials: 'none', headers: other },
+      'invalid input',
+      refused('from another site without a bearer token'),
+    );
+    const sign = OTHER_SITE[place % OTHER_SITE.length]!;
+    await singles.sendValidAs(
+      op,
+      'from another site, by its headers',
+      { credentials: 'none', headers: sign },
+      'invalid input',
+      refused(`with ${sign.map(([name, value]) => `${name}: ${value}`).join(', ')} and no bearer token`),
+    );
+    const lookalike = NOT_BEARER[place % NOT_BEARER.length]!;
+    await singles.sendValidAs(
+      op,
+      'from another site, with no bearer token',
+      { credentials: 'none', headers: [...other, ['authorization', lookalike]] },
+      'invalid input',
+      refused(`from another site with Authorization: ${lookalike}, which is no bearer token`),
+    );
+    if (this.session.target.injectedHeaders.length > 0)
+      await singles.sendValidAs(op, 'from another site, with credentials', { headers: other }, 'valid input', {
+        kind: 'valid',
+        not: {
+          statuses: [status],
+          because: `${op.method} ${op.path} from another site with a bearer token is answered as from the API's own (x-cross-site-refusal exempts it)`,
+        },
+      });
+    if (op.secured && documents(op, 401))
+      await singles.sendValidAs(
+        op,
+        "from the API's own origin",
+        { credentials: 'none', headers: [['origin', new URL(this.session.target.bases.api).origin]] },
+        'invalid input',
+        {
+          kind: 'exact',
+          statuses: [401],
+          why: `${op.method} ${op.path} from the API's own origin without credentials (not refused for its site; the operation is secured)`,
+        },
+      );
+  }
+}
