@@ -1,7 +1,9 @@
+import type { enActions } from './en-actions';
 import type { enAdmin } from './en-admin';
 import type { enConflict } from './en-conflict';
 import type { enDashboard } from './en-dashboard';
 import type { enNotFound } from './en-not-found';
+import type { enProfileCard } from './en-profile-card';
 import type { enForms } from './en-forms';
 import type { enProfile } from './en-profile';
 import type { enSettings } from './en-settings';
@@ -9,7 +11,7 @@ import type { enSignIn } from './en-sign-in';
 
 /**
  * English, the reference catalogue, in parts: this one, with the first screens' words, and the
- * parts of screens met later (en-settings, en-dashboard, en-not-found, en-profile, en-forms, en-conflict,
+ * parts of screens met later (en-settings, en-dashboard, en-not-found, en-profile-card, en-actions, en-profile, en-forms, en-conflict,
  * en-admin, en-sign-in), each loaded with the code that shows it. Every other language has exactly the keys of
  * all the parts, in one file (src/test/english.ts puts them together for the checks).
  */
@@ -70,10 +72,6 @@ export const en = {
 
   'common.loading': 'Loading…',
   'common.retry': 'Retry',
-  'common.cancel': 'Cancel',
-  'common.save': 'Save',
-  'common.delete': 'Delete',
-  'common.edit': 'Edit',
   'common.dismiss': 'Dismiss',
   'common.loadFailed': 'Could not load this: {message}',
   // Follows a field's label, with the language's own separator: a space, or none before a full-width bracket.
@@ -81,9 +79,6 @@ export const en = {
 
   'profile.avatarAlt': 'Avatar of {name}',
   'profile.noAvatar': 'No avatar',
-  'profile.memberSince': 'Member since {date}',
-  'profile.preferredLanguage': 'Preferred language: {language}',
-  'profile.interestsNone': 'No interests listed.',
   'profile.pendingSent': 'Your offline changes were sent.',
 
   'field.interests': 'Interests',
@@ -96,6 +91,8 @@ export type MessageKey =
   | keyof typeof enSettings
   | keyof typeof enDashboard
   | keyof typeof enNotFound
+  | keyof typeof enActions
+  | keyof typeof enProfileCard
   | keyof typeof enProfile
   | keyof typeof enForms
   | keyof typeof enConflict

@@ -5,6 +5,7 @@ import { type Resolution, resolveProfileConflict } from './conflict-resolve';
 import { languageName, type MessageKey, t } from '../i18n';
 import '../i18n/en-conflict';
 import '../i18n/en-profile';
+import '../i18n/en-actions';
 import '../ui/table.css';
 import { isLanguage } from '../config/languages';
 import { showSnackbar } from '../ui/snackbar/store';

@@ -7,6 +7,7 @@ import { activeLanguage, t } from '../i18n';
 import { member } from '../state/auth';
 import '../i18n/en-forms';
 import '../i18n/en-profile';
+import '../i18n/en-actions';
 import { LANGUAGES, LANGUAGE_NAMES } from '../config/languages';
 import { Field, focusFirstError } from '../ui/form/Field';
 import type { Profile } from './requests';

@@ -8,6 +8,7 @@ import { deleteProfile } from './save';
 import { profile, profileError, profileLoading } from './store';
 import { t } from '../i18n';
 import '../i18n/en-profile';
+import '../i18n/en-actions';
 import { showSnackbar } from '../ui/snackbar/store';
 import { ConfirmDialog } from '../ui/widgets/ConfirmDialog';
 import { ErrorState, LoadingState } from '../ui/widgets/states';

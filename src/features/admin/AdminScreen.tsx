@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link, Redirect, useParams } from 'wouter';
 import { t } from '../../i18n';
 import '../../i18n/en-admin';
+import '../../i18n/en-actions';
 import './admin.css';
 import '../../ui/table.css';
 import { api } from '../../api/instance';

@@ -3,6 +3,7 @@ import { useModalDialog } from '../../ui/widgets/useModalDialog';
 import { formatNumber, inLanguage, t } from '../../i18n';
 import '../../i18n/en-admin';
 import '../../i18n/en-forms';
+import '../../i18n/en-actions';
 import { api } from '../../api/instance';
 import { ApiError } from '../../api/errors';
 import type { CollectionName, CollectionTypes } from '../../api/collections';

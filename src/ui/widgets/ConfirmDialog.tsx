@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { useModalDialog } from './useModalDialog';
 import { t } from '../../i18n';
+import '../../i18n/en-actions';
 
 interface Props {
   open: boolean;

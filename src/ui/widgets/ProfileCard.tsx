@@ -1,5 +1,6 @@
 import type { components } from '../../api/schema';
 import { formatDate, languageName, t } from '../../i18n/index';
+import '../../i18n/en-profile-card';
 import { isLanguage } from '../../config/languages';
 import { Avatar } from './Avatar';
 
