@@ -1,7 +1,7 @@
 /**
  * Generated input, derived from openapi.yaml, thrown at every operation of the Node mock server
  * through `prism proxy openapi.yaml <server>/api --errors` (and, for what the proxy cannot carry or
- * shields the mock from, straight at the server). See verify/generated-requests.ts for what is
+ * shields the mock from, straight at the server). See verify/request-generator.ts for what is
  * generated and openapi-kit/arbitraries.ts for how values follow the schemas.
  *
  * Every answer must honour the contract (no Prism violation, a documented status, media type and
@@ -24,17 +24,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CollectionName } from '../src/api/collections';
 import { startServer, type RunningServer } from '../server/index.ts';
 import { makeDistDir } from './support/backend.ts';
-import {
-  build,
-  judgeAnswer,
-  RequestGenerator,
-  RequestJudge,
-  type Batch,
-  type Body,
-  type GeneratedRequest,
-  type OperationSpec,
-  type Setup,
-} from '../verify/index.ts';
+import { build, RequestGenerator, RequestJudge, type Batch, type Body, type GeneratedRequest, type Setup } from '../verify/index.ts';
+import type { OperationSpec } from '../openapi-kit/index.ts';
+import { judgeAnswer } from './support/answer-properties.ts';
 import { makePng } from '../openapi-kit/node.ts';
 import { Contract } from '../openapi-kit/node.ts';
 import { startPrismProxy, type PrismProcess } from '../testkit/index.ts';

@@ -1,7 +1,7 @@
 /**
  * The mock's handlers in process (no server, no provider): which operations ask `authenticate`,
  * what they answer when it refuses, and that the default without one refuses every secured call.
- * The identities are the test double of support/test-identities.ts (`Bearer test:<subject>`).
+ * The identities are the test double of testkit/test-identities.ts (`Bearer test:<subject>`).
  */
 import { getResponse, type HttpHandler } from 'msw';
 import { beforeAll, describe, expect, it } from 'vitest';

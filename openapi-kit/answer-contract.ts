@@ -3,8 +3,6 @@ import { follow, OpenApiSpec, type OpenApiDocument, type OperationSpec } from '.
 import { loadSpec } from './spec-file.ts';
 import { SPEC_PATH } from './spec-file.ts';
 
-export { HTTP_METHODS } from './index.ts';
-
 /** The parts of openapi.yaml the contract tests read. */
 interface MediaTypeObject {
   schema?: unknown;

@@ -9,7 +9,7 @@
  *   strings, numbers out of range, pattern, format and enum breakers, each labelled by `note`.
  *
  * Whether a value really is valid is decided by ajv over the same schema when a request is sent
- * (see generated-requests.ts): the generator only aims, the validator judges.
+ * (see verify's request-judge.ts): the generator only aims, the validator judges.
  *
  * Supported keywords: $ref (into the document), allOf (merged), type (also as a list), enum,
  * const, properties, required, additionalProperties, unevaluatedProperties, minProperties, items,
@@ -86,7 +86,7 @@ export type Text = string | Repeated;
 export const textOf = (t: Text): string => (typeof t === 'string' ? t : t.toString());
 
 /** Code points, as JSON Schema (and ajv) count a string's length. */
-export const codePoints = (s: string): number => {
+const codePoints = (s: string): number => {
   let n = 0;
   for (const _ of s) n++;
   return n;

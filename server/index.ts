@@ -7,7 +7,7 @@
  * ./cli.ts is the command line.
  */
 export { startServer, type RunningServer, type ServerOptions } from './server.ts';
-export { OPTIONS, parseOptions, usage, UsageError, type ServeOptions } from './options.ts';
+export { parseOptions, usage, UsageError } from './options.ts';
 export { contentSecurityPolicy, securityHeaders } from './security-headers.ts';
 export { answerFile, type StaticFile } from './static-files.ts';
 export { createExchangeChecker, type ApiExchange } from './strict.ts';

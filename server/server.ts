@@ -87,10 +87,10 @@ export interface RunningServer {
 
 const API_PREFIX = '/api/';
 /** The defaults of ServerOptions' limits (docs/security.md). */
-export const HEADERS_TIMEOUT_MS = 10_000;
-export const MAX_CONNECTIONS = 256;
+const HEADERS_TIMEOUT_MS = 10_000;
+const MAX_CONNECTIONS = 256;
 /** A quarter of them: one client cannot take every connection (a browser opens six per host). */
-export const MAX_CONNECTIONS_PER_CLIENT = 64;
+const MAX_CONNECTIONS_PER_CLIENT = 64;
 /** A whole request, body included, must have arrived within this; an avatar of 2 MB takes a fraction of it. */
 const REQUEST_TIMEOUT_MS = 60_000;
 /** Past this many bytes of a body it has refused, the server stops reading and closes the connection. */

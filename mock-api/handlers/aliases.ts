@@ -9,7 +9,7 @@ import { restCollections } from './collections.ts';
 import type { MockContext } from './context.ts';
 
 /** Each legacy path and the collection it stands for. */
-export const ALIASES: ReadonlyArray<readonly [from: string, to: string]> = [
+const ALIASES: ReadonlyArray<readonly [from: string, to: string]> = [
   ['notifications/own', 'notifications'],
   ['datapower/serviceproxy', 'serviceproxy'],
   ['nas/cluster', 'cluster'],

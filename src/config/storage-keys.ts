@@ -7,7 +7,7 @@ export const AUTH_KEY = 'auth.isLoggedIn';
 export const INSTALLED_KEY = 'app.installed';
 /**
  * The member's profile as last read, shown at once on the next visit while it is read again; removed
- * with the rest of the member's data at sign-out (src/profile/read.ts resetProfileState).
+ * with the rest of the member's data at sign-out (src/profile/store.ts resetProfileState).
  */
 export const LAST_PROFILE_KEY = 'profile.last';
 /**

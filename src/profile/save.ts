@@ -7,7 +7,7 @@ import { onTransfer, profileState as state, runProfileAction as run, setProfileS
 
 /*
  * The changes of the profile: create, update, delete, and the save the form calls. Loaded with the
- * profile screen: the first screen only reads the profile (read.ts).
+ * profile screen: the first screen only reads the profile (store.ts).
  */
 
 /** Sends a save with upload and download progress; the progress transport loads with the first save. */
