@@ -45,7 +45,7 @@ let sent: { method: string; path: string; ifMatch: string | null; body: string }
 async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
   const request = new Request(`${ORIGIN}/api${path}`, {
     method,
-    headers: { authorization: 'Bearer test:ada', ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+    headers: { authorization: 'Bearer test-ada', ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
     body: body ? JSON.stringify(body) : undefined,
   });
   return (await getResponse(backend.handlers, request)) ?? new Response(null, { status: 404 });
@@ -81,7 +81,7 @@ beforeEach(async () => {
     return (await getResponse(backend.handlers, request)) ?? new Response(null, { status: 404 });
   });
   vi.spyOn(console, 'error').mockImplementation(() => {});
-  setTokenKeeper({ accessToken: async () => 'test:ada' });
+  setTokenKeeper({ accessToken: async () => 'test-ada' });
   configureApi('/api/');
   resetProfileState();
   resetProfileConflict();
@@ -323,7 +323,7 @@ describe('a queued save the profile changed under', () => {
     await expect(sendQueuedSave()).resolves.toBe('offline');
     expect(await readPendingSave()).toMatchObject({ conflict: true, fields: { bio: 'Offline' } });
     expect(profileConflict.value).toBeNull();
-    setTokenKeeper({ accessToken: async () => 'test:ada' });
+    setTokenKeeper({ accessToken: async () => 'test-ada' });
     await expect(sendQueuedSave()).resolves.toBe('conflict');
     expect(profileConflict.value?.fields).toEqual(['displayName', 'bio']);
   });

@@ -13,12 +13,12 @@ import { collectionsApi } from '../src/api/collections';
 import { profileCalls } from './support/profile-calls';
 import type { TransferEvent } from '../src/api/transport';
 import { authorize } from './support/backend.ts';
-import { Contract, Recorder } from '../openapi-kit/node.ts';
+import { AnswerContract, Recorder } from '../openapi-kit/node.ts';
 import { startPrismMock, type PrismProcess } from '../testkit/index.ts';
 import { makePng } from '../openapi-kit/node.ts';
-import { PROFILE_FIELDS, SAMPLE_INPUT } from '../testkit/index.ts';
+import { SAMPLE_PROFILE, SAMPLE_INPUT } from '../testkit/index.ts';
 
-const contract = new Contract();
+const contract = new AnswerContract();
 const recorder = new Recorder(contract);
 let prism: PrismProcess;
 let client: ApiClient;
@@ -50,7 +50,7 @@ type Driver = (client: ApiClient) => Promise<unknown>;
 /** One call per operation, typed by the generated client: a new operationId breaks tsc here. */
 const drivers: Record<keyof operations, Driver> = {
   getMyProfile: (c) => profileCalls(c).get(),
-  createProfile: (c) => profileCalls(c).create(PROFILE_FIELDS, new Blob([makePng(8)], { type: 'image/png' })),
+  createProfile: (c) => profileCalls(c).create(SAMPLE_PROFILE, new Blob([makePng(8)], { type: 'image/png' })),
   // Prism's mock keeps no versions: `*` (any version) is the If-Match that means nothing more.
   updateProfile: (c) => profileCalls(c).update('p-1', { displayName: 'Ada L.' }, null, { ifMatch: '*' }),
   deleteProfile: (c) => profileCalls(c).remove('p-1', '*'),
@@ -124,7 +124,7 @@ describe('mode (a): the generated client against prism mock', () => {
 
   it('the profile upload reports progress through the mock too', async () => {
     const events: TransferEvent[] = [];
-    await profileCalls(client).create(PROFILE_FIELDS, null, { onProgress: (e) => events.push(e) });
+    await profileCalls(client).create(SAMPLE_PROFILE, null, { onProgress: (e) => events.push(e) });
     expect(events.map((e) => e.type)).toEqual(['sent', 'upload', 'download']);
   });
 

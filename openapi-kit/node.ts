@@ -4,5 +4,5 @@
  */
 export * from './index.ts';
 export { loadSpec, loadSpecCached } from './spec-file.ts';
-export { Contract, mediaTypeOf, PRISM_ERROR_TYPE, Recorder } from './answer-contract.ts';
+export { AnswerContract, mediaTypeOf, PRISM_ERROR_TYPE, Recorder } from './answer-contract.ts';
 export { makePng, PNG_SIGNATURE, SVG } from './images.ts';

@@ -1,7 +1,7 @@
 /**
- * The repository's paths that comments and documents name (`src/state/profile.ts`, `outbox.ts`,
- * `verify/peers/`), and the ones of them that do not exist: a moved or deleted file leaves no
- * stale pointer behind. Comments are read with TypeScript's scanner, documents whole.
+ * The repository's paths that comments and documents name (a file with its folders, a folder, or a
+ * file by its name alone), and the ones of them that do not exist: a moved or deleted file leaves
+ * no stale pointer behind. Comments are read with TypeScript's parser, documents whole.
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -9,7 +9,7 @@ import { posix } from 'node:path';
 import ts from 'typescript';
 
 const EXTENSIONS = 'ts|tsx|mts|mjs|js|json|jsonc|md|yaml|yml|css|html|svg|png|webp|sh';
-/** A path with a folder (`a/b.ts`, `./a/b/`), or a file name alone (`b.ts`). */
+/** A path with folders (relative or not, a file's or a folder's with its trailing slash), or a file name alone. */
 const PATH = new RegExp(
   String.raw`(?<![\w@/.:%$*<>{}-])((?:\.{1,2}/)*(?:[\w.-]+/)+(?:[\w-]+(?:\.[\w-]+)*\.(?:${EXTENSIONS})|[\w.-]*/)|[\w-]+(?:\.[\w-]+)*\.(?:${EXTENSIONS}))(?![\w/<>*{}-])`,
   'g',
@@ -29,21 +29,37 @@ export interface NamedPath {
   path: string;
 }
 
-/** The comments of a source file, each with the line it starts on. */
+const KINDS: Record<string, ts.ScriptKind> = {
+  tsx: ts.ScriptKind.TSX,
+  mjs: ts.ScriptKind.JS,
+  js: ts.ScriptKind.JS,
+  jsonc: ts.ScriptKind.JSON,
+};
+
+/**
+ * The comments of a source file, each with the line it starts on: the trivia at every node's start
+ * and end (a comment before a closing brace is the trivia after the last statement).
+ */
 export function commentsOf(file: string, text: string): { line: number; text: string }[] {
-  const scanner = ts.createScanner(
-    ts.ScriptTarget.Latest,
-    false,
-    file.endsWith('x') ? ts.LanguageVariant.JSX : ts.LanguageVariant.Standard,
-    text,
-  );
+  const kind = KINDS[file.slice(file.lastIndexOf('.') + 1)] ?? ts.ScriptKind.TS;
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, false, kind);
+  const starts = new Set<number>();
   const comments: { line: number; text: string }[] = [];
-  for (let kind = scanner.scan(); kind !== ts.SyntaxKind.EndOfFileToken; kind = scanner.scan()) {
-    if (kind === ts.SyntaxKind.SingleLineCommentTrivia || kind === ts.SyntaxKind.MultiLineCommentTrivia) {
-      comments.push({ line: text.slice(0, scanner.getTokenStart()).split('\n').length, text: scanner.getTokenText() });
+  const take = (at: number) => {
+    for (const { pos, end } of ts.getLeadingCommentRanges(text, at) ?? []) {
+      if (starts.has(pos)) continue;
+      starts.add(pos);
+      comments.push({ line: source.getLineAndCharacterOfPosition(pos).line + 1, text: text.slice(pos, end) });
     }
-  }
-  return comments;
+  };
+  const visit = (node: ts.Node) => {
+    take(node.pos);
+    take(node.end);
+    ts.forEachChild(node, visit);
+  };
+  take(0);
+  ts.forEachChild(source, visit);
+  return comments.sort((a, b) => a.line - b.line);
 }
 
 /** The paths a piece of text names, each with its line (counted from `firstLine`). */
@@ -57,40 +73,48 @@ export function pathsIn(text: string, firstLine = 1): { line: number; path: stri
   return found;
 }
 
+/** The repository's files and folders (a folder with its trailing slash), and every tail of their paths. */
+export interface Tree {
+  paths: ReadonlySet<string>;
+  tails: ReadonlySet<string>;
+}
+
+export function treeOf(files: readonly string[]): Tree {
+  const paths = new Set<string>();
+  for (const file of files) {
+    const parts = file.split('/');
+    paths.add(file);
+    for (let i = 1; i < parts.length; i++) paths.add(`${parts.slice(0, i).join('/')}/`);
+  }
+  const tails = new Set<string>();
+  for (const path of paths) {
+    const parts = path.split('/');
+    for (let i = 0; i < parts.length; i++) tails.add(parts.slice(i).join('/'));
+  }
+  return { paths, tails };
+}
+
 /** Whether `path`, named in `file`, is a file or folder of the repository. */
-export function resolves(path: string, file: string, files: readonly string[]): boolean {
+export function resolves(path: string, file: string, tree: Tree): boolean {
   if (WRITTEN.test(path) || EXAMPLES.has(path)) return true;
   const folder = path.endsWith('/');
-  const entries = folder
-    ? new Set(
-        files.flatMap((f) =>
-          f
-            .split('/')
-            .slice(0, -1)
-            .map((_, i, parts) => `${parts.slice(0, i + 1).join('/')}/`),
-        ),
-      )
-    : new Set(files);
-  const clean = posix.normalize(path);
   const here = posix.normalize(posix.join(posix.dirname(file), path)).replace(/\/?$/, folder ? '/' : '');
-  if (entries.has(here) || entries.has(clean.replace(/^\.\//, ''))) return true;
-  if (path.startsWith('.')) return false;
-  // Named from a folder below the root (`state/profile/index.ts` in src/), or by its name alone.
-  const tail = `/${clean}`;
-  for (const entry of entries) if (`/${entry}`.endsWith(tail)) return true;
-  return false;
+  if (tree.paths.has(here) || tree.paths.has(posix.normalize(path).replace(/^\.\//, ''))) return true;
+  // Named from a folder below the root (a path inside src/ without its src/), or by its name alone.
+  return !path.startsWith('.') && tree.tails.has(posix.normalize(path));
 }
 
 /** Every path the comments of the code and the documents name that is not in the repository. */
 export function missingPaths(root: string): NamedPath[] {
   const files = execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' }).trim().split('\n');
+  const tree = treeOf(files);
   const missing: NamedPath[] = [];
   for (const file of files) {
     if (!CODE.test(file) && !file.endsWith('.md')) continue;
     if (file === 'src/api/schema.d.ts') continue;
     const text = readFileSync(posix.join(root, file), 'utf8');
     const named = file.endsWith('.md') ? pathsIn(text) : commentsOf(file, text).flatMap((c) => pathsIn(c.text, c.line));
-    for (const { line, path } of named) if (!resolves(path, file, files)) missing.push({ file, line, path });
+    for (const { line, path } of named) if (!resolves(path, file, tree)) missing.push({ file, line, path });
   }
   return missing;
 }

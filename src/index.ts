@@ -16,3 +16,5 @@ export { THEMES } from './ui/theme-colors.ts';
 export type { components, paths } from './api/schema';
 /** The profile's types, for the suites' samples. */
 export type { Profile, ProfileInput, ProfilePatch } from './profile/index.ts';
+/** A member's session as the app keeps it on the device: the suites start signed in from one. */
+export type { StoredSession } from './api/session-store.ts';

@@ -10,9 +10,9 @@ export { freePort } from './ports.ts';
 export { ROOT, run, runServer, startServerProcess, tinyBuild, type Finished } from './mock-process.ts';
 export { runVerifyProcess } from './verify-process.ts';
 export { startPrismMock, startPrismProxy, type PrismProcess } from './prism.ts';
-export { PROFILE_FIELDS, REPLACEMENT, SAMPLE_INPUT } from './samples.ts';
+export { REPLACEMENT, SAMPLE_INPUT, SAMPLE_PROFILE } from './samples.ts';
 export { bearerOf, testAuthenticate } from './test-identities.ts';
 export { routesFor } from './routes.ts';
-export { claimsOf, sessionOf, storeSession, type StoredSession } from './stored-session.ts';
+export { claimsOf, sessionOf, storeSession } from './stored-session.ts';
 /** Real tokens from the embedded provider of a running mock server: who writes what is an admin's (ada). */
 export { signInAs, type Tokens } from '../oidc/index.ts';

@@ -34,7 +34,7 @@ export const REPLACEMENT: { [N in CollectionName]: CollectionTypes[N]['input'] }
   symbols: { code: 'NVDA', entity: 'NVIDIA Corporation' },
 };
 
-export const PROFILE_FIELDS: ProfileInput = {
+export const SAMPLE_PROFILE: ProfileInput = {
   displayName: 'Ada Lovelace',
   username: 'ada_l',
   email: 'ada@example.org',

@@ -3,7 +3,7 @@
  * straight from the mock: the judge of contract-tests/generated-input.test.ts.
  */
 import { isRecord, type OperationSpec } from '../../openapi-kit/index.ts';
-import { mediaTypeOf, PRISM_ERROR_TYPE, type Answer, type Contract } from '../../openapi-kit/node.ts';
+import { mediaTypeOf, PRISM_ERROR_TYPE, type Answer, type AnswerContract } from '../../openapi-kit/node.ts';
 import type { GeneratedRequest, Built, Verdict } from '../../verify/index.ts';
 
 /** Prism's own answers that reject a request before it is forwarded: fine for invalid input. */
@@ -41,7 +41,7 @@ function parseJson(text: string): unknown {
  * - the API does not accept (2xx) a request the contract forbids, and Prism does not reject one it allows.
  */
 export function judgeAnswer(
-  contract: Contract,
+  contract: AnswerContract,
   _op: OperationSpec,
   r: GeneratedRequest,
   built: Built,

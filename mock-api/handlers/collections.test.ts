@@ -9,7 +9,11 @@ import notifications from '../data/notifications.json' with { type: 'json' };
 import symbols from '../data/symbols.json' with { type: 'json' };
 import { restCollection } from './collections.ts';
 import type { MockContext } from './context.ts';
-import { ADMIN, error, serverPerTest, testAuthenticate } from './server.test-support.ts';
+import { error, serverPerTest } from './server.test-support.ts';
+import { bearerOf, testAuthenticate } from '../../testkit/index.ts';
+
+/** ada, the admin (as the embedded provider has her). */
+const ADMIN = bearerOf('ada');
 
 const server = serverPerTest({ authenticate: testAuthenticate });
 /** A request to the API as the admin, who may write every collection (the role checks have tests of their own). */

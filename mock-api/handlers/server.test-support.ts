@@ -1,19 +1,5 @@
 import { afterEach, beforeEach } from 'vitest';
 import { startServer, type RunningServer, type ServerOptions } from '../../server/index.ts';
-import { type Authenticate, unauthorized } from '../auth.ts';
-
-/**
- * A stand-in for the provider's check in handler tests: `Bearer <subject>` signs that member in,
- * `Bearer admin` an admin (the role openapi.yaml asks of the shared collections' writes).
- */
-export const testAuthenticate: Authenticate = async (request) => {
-  const [scheme, subject] = (request.headers.get('authorization') ?? '').split(' ');
-  if (scheme !== 'Bearer' || !subject) throw unauthorized('Sign in: this operation needs a bearer access token');
-  return { subject, scopes: ['openid'], roles: subject === 'admin' ? ['member', 'admin'] : ['member'] };
-};
-
-/** The Authorization of testAuthenticate's admin. */
-export const ADMIN = { authorization: 'Bearer admin' } as const;
 
 export interface Answer {
   status: number;

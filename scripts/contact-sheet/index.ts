@@ -106,10 +106,10 @@ async function signedInState(browser: Browser, origin: string, member: Member): 
 
 /** Ada's profile, created through the API as the app sends it (multipart, with an avatar). */
 async function createProfile(origin: string, avatar: Buffer): Promise<void> {
-  const { signInAs, PROFILE_FIELDS } = await import('../../testkit/index.ts');
+  const { signInAs, SAMPLE_PROFILE } = await import('../../testkit/index.ts');
   const { authorization } = await signInAs(origin, 'ada');
   const form = new FormData();
-  for (const [name, value] of Object.entries(PROFILE_FIELDS)) form.set(name, Array.isArray(value) ? value.join(',') : String(value));
+  for (const [name, value] of Object.entries(SAMPLE_PROFILE)) form.set(name, Array.isArray(value) ? value.join(',') : String(value));
   form.set('avatar', new Blob([new Uint8Array(avatar)], { type: 'image/png' }), 'avatar.png');
   const answer = await fetch(`${origin}/api/user/profile`, { method: 'POST', headers: { authorization }, body: form });
   if (answer.status !== 201) throw new Error(`creating ada's profile answered ${answer.status}: ${await answer.text()}`);

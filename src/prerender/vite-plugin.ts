@@ -43,7 +43,7 @@ export function scriptHashSource(code: string): string {
  * Where the build states the hashes of its inline scripts, for the server's `script-src`
  * (server reads it). A dot file: build metadata, never served nor precached.
  */
-export const SCRIPT_HASHES_FILE = '.csp-script-hashes.json';
+const SCRIPT_HASHES_FILE = '.csp-script-hashes.json';
 
 /** The app's entry module the built index.html loads: the pre-paint script loads it instead, after the first paint. */
 const ENTRY_SCRIPT = /\s*<script type="module" crossorigin src="([^"]+)"><\/script>/;

@@ -119,7 +119,6 @@ export function ProfileForm({ profile, onDone, onCancel, initialError = null }: 
       showSnackbar({ message: t(profile ? 'profile.saved' : 'profile.created'), duration: 4000 });
       onDone();
     } catch (error) {
-      // A range up to the restore below: a next-line comment just before `} finally {` belongs to no node and silences nothing.
       // Stryker disable BlockStatement: a settled save's controller left behind is only ever aborted, which does nothing to a save that has ended
       if (!isAbort(error)) setSaveError(t('profile.saveFailed', { message: errorText(error) }));
     } finally {

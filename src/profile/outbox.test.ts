@@ -4,7 +4,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { setTokenKeeper } from '../api/credentials';
 import { configureApi } from '../api/instance';
 import { clearPendingSave, readPendingSave, writePendingSave } from './pending-save';
-import type { Profile, ProfileInput, ProfileSave } from './requests';
+import type { Profile, ProfileSave } from './requests';
 import { t } from '../i18n';
 import { setConnectivity } from '../lib/connectivity';
 import { resetSnackbar, snackbar } from '../ui/snackbar/store';
@@ -25,14 +25,13 @@ import {
   resetProfileOutbox,
   sendQueuedSave,
 } from './outbox';
-import { PROFILE } from '../test/profile-fixture';
+import { PROFILE, PROFILE_INPUT } from '../test/profile-fixture';
 
 /*
  * The outbox over the real API stack; only the network is faked. Without XMLHttpRequest the
  * progress transport streams through fetch, so one fake fetch answers every request.
  */
 
-const INPUT: ProfileInput = { displayName: 'Ada Lovelace', username: 'ada', email: 'ada@example.org', interests: ['maths'] };
 const UPDATE: ProfileSave = { kind: 'update', id: 'p-1', fields: { bio: 'Offline' }, ifMatch: '"v1"' };
 
 function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
@@ -122,7 +121,7 @@ describe('sending the queued save', () => {
   });
 
   it('of a new profile, clears the draft of the new profile', async () => {
-    await queued({ kind: 'create', fields: INPUT });
+    await queued({ kind: 'create', fields: PROFILE_INPUT });
     localStorage.setItem(draftKey(null), JSON.stringify({ displayName: 'Ada' }));
     localStorage.setItem(draftKey('p-1'), JSON.stringify({ bio: 'Elsewhere' }));
     server(() => json(PROFILE, 201));
@@ -186,11 +185,11 @@ describe('a queued save the server refuses', () => {
   });
 
   it('a new profile with 412: refused with the server’s reason, not taken for a conflict (it has no version)', async () => {
-    await queued({ kind: 'create', fields: INPUT });
+    await queued({ kind: 'create', fields: PROFILE_INPUT });
     server((request) => (request.method === 'GET' ? json(PROFILE, 200, { etag: '"v3"' }) : refusal(412, 'Precondition Failed')));
     await expect(sendQueuedSave()).resolves.toBe('refused');
     expect(requests.map((r) => r.method)).toEqual(['POST']);
-    expect(refusedProfileSave.value).toMatchObject({ message: 'Precondition Failed', save: { kind: 'create', fields: INPUT } });
+    expect(refusedProfileSave.value).toMatchObject({ message: 'Precondition Failed', save: { kind: 'create', fields: PROFILE_INPUT } });
     expect(await readPendingSave()).toBeNull();
     expect(profileConflict.value).toBeNull();
   });

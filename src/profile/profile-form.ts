@@ -32,7 +32,7 @@ export const PROFILE_FIELDS = [
   { name: 'interests', rules: [interestsRule] },
 ] as const satisfies ReadonlyArray<{ name: ProfileField; rules: readonly Validator[]; initial?: string }>;
 
-export const AVATAR_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
+const AVATAR_TYPES = ['image/png', 'image/jpeg', 'image/webp'];
 export const AVATAR_MAX_BYTES = 2 * 1024 * 1024;
 
 export function checkAvatar(file: File | null): 'validation.avatarType' | 'validation.avatarSize' | null {

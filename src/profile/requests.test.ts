@@ -1,15 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createApiClient } from '../api/client';
-
-const PROFILE = {
-  id: 'p-1',
-  displayName: 'Ada Lovelace',
-  username: 'ada',
-  email: 'ada@example.org',
-  interests: ['maths'],
-  createdAt: '2024-01-01T00:00:00Z',
-  updatedAt: '2024-01-01T00:00:00Z',
-};
+import { PROFILE } from '../test/profile-fixture';
 
 describe('a saved profile', () => {
   it('comes with the ETag of its version, as the next If-Match, or none when the server sent none', async () => {

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setTokenKeeper } from '../api/credentials';
 import { configureApi } from '../api/instance';
 import { clearPendingSave, readPendingSave } from './pending-save';
-import type { Profile, ProfileInput } from './requests';
+import type { Profile } from './requests';
 import { setConnectivity } from '../lib/connectivity';
 import { clearStateHistory, stateHistory } from '../state/history';
 import { fetchProfile, resetProfileState } from './store';
@@ -13,7 +13,7 @@ import { profileConflict } from './conflict-state';
 import { draftKey } from './draft';
 import { deleteProfile, saveProfile, updateProfile } from './save';
 import { pendingProfileSave, resetProfileOutbox } from './outbox';
-import { PROFILE } from '../test/profile-fixture';
+import { PROFILE, PROFILE_INPUT } from '../test/profile-fixture';
 
 /*
  * The changes of the profile over the real API stack; only the network is faked (without
@@ -32,7 +32,6 @@ vi.mock('./pending-save', async (importOriginal) => {
 });
 
 const ORIGIN = 'http://localhost:3000';
-const INPUT: ProfileInput = { displayName: 'Ada Lovelace', username: 'ada', email: 'ada@example.org', interests: ['maths'] };
 
 function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
@@ -109,10 +108,10 @@ describe('saveProfile', () => {
 
   it('offline, queues a new profile as it is, with no version named (there is none yet)', async () => {
     setConnectivity(false);
-    await expect(saveProfile({ kind: 'create', fields: INPUT }, null)).resolves.toBe('queued');
+    await expect(saveProfile({ kind: 'create', fields: PROFILE_INPUT }, null)).resolves.toBe('queued');
     expect(await readPendingSave()).toStrictEqual({
       kind: 'create',
-      fields: INPUT,
+      fields: PROFILE_INPUT,
       avatar: null,
       apiBase: `${ORIGIN}/api/`,
       key: expect.stringMatching(/^[0-9a-f-]{36}$/),
@@ -123,7 +122,7 @@ describe('saveProfile', () => {
   it('offline with the device unable to keep it, rejects: the form keeps what was typed', async () => {
     setConnectivity(false);
     storage.full = true;
-    await expect(saveProfile({ kind: 'create', fields: INPUT }, null)).rejects.toMatchObject({ name: 'QuotaExceededError' });
+    await expect(saveProfile({ kind: 'create', fields: PROFILE_INPUT }, null)).rejects.toMatchObject({ name: 'QuotaExceededError' });
     expect(pendingProfileSave.value).toBeNull();
   });
 
@@ -141,7 +140,7 @@ describe('saveProfile', () => {
 
   it("a new profile refused with 412 is thrown with the server's reason: only an update has a version to conflict with", async () => {
     server(() => refusal(412, 'Precondition Failed'), null);
-    await expect(saveProfile({ kind: 'create', fields: INPUT }, null)).rejects.toMatchObject({ name: 'ApiError', status: 412 });
+    await expect(saveProfile({ kind: 'create', fields: PROFILE_INPUT }, null)).rejects.toMatchObject({ name: 'ApiError', status: 412 });
     expect(methods()).toEqual(['POST /api/user/profile']);
     expect(profileConflict.value).toBeNull();
     expect(await readPendingSave()).toBeNull();

@@ -12,8 +12,9 @@ import { setTokenKeeper } from '../api/credentials';
 import { t } from '../i18n';
 // The progress messages are the profile screen's words, loaded with it.
 import '../i18n/en-profile';
-import type { Profile, ProfileInput } from './requests';
+import type { Profile } from './requests';
 import { clearStateHistory, stateHistory } from '../state/history';
+import { PROFILE_INPUT } from '../test/profile-fixture';
 
 /*
  * The store runs over the real API stack (openapi-fetch client, retrying fetch, progress
@@ -37,8 +38,6 @@ function profileFixture(overrides: Partial<Profile> = {}): Profile {
     ...overrides,
   };
 }
-
-const INPUT: ProfileInput = { displayName: 'Ada Lovelace', username: 'ada', email: 'ada@example.org', interests: ['maths'] };
 
 function json(body: unknown, status = 200): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
@@ -322,7 +321,7 @@ describe('the state history', () => {
   it('names a save cancelled by the member', async () => {
     scripts.push({ status: 201, hang: true });
     const controller = new AbortController();
-    const promise = createProfile(INPUT, null, controller.signal);
+    const promise = createProfile(PROFILE_INPUT, null, controller.signal);
     await until(() => xhrs.length === 1, 'the upload');
     controller.abort();
     await expect(promise).rejects.toMatchObject({ name: 'AbortError' });
@@ -347,7 +346,7 @@ describe('createProfile', () => {
     });
     const rec = recordMessages();
 
-    const promise = createProfile(INPUT, null);
+    const promise = createProfile(PROFILE_INPUT, null);
     expect(profileState.value.progress).toBe(0);
     expect(profileState.value.loading).toBe(true);
     await expect(promise).resolves.toEqual(created);
@@ -373,12 +372,12 @@ describe('createProfile', () => {
 
   it('starts again from 0 on the next upload', async () => {
     scripts.push({ status: 201, body: profileFixture(), upload: [[10, 10]] });
-    await createProfile(INPUT, null);
+    await createProfile(PROFILE_INPUT, null);
     expect(profileState.value.progress).toBe(100);
 
     scripts.push({ status: 201, body: profileFixture(), hang: true });
     const controller = new AbortController();
-    const again = createProfile(INPUT, null, controller.signal);
+    const again = createProfile(PROFILE_INPUT, null, controller.signal);
     expect(profileState.value.progress).toBe(0);
     expect(profileState.value.progressMessage).toBeNull();
     await until(() => xhrs.length === 2, 'the second upload');
@@ -389,7 +388,7 @@ describe('createProfile', () => {
   it('sends the avatar file with the fields', async () => {
     scripts.push({ status: 201, body: profileFixture() });
     const avatar = new File([new Uint8Array([137, 80, 78, 71])], 'me.png', { type: 'image/png' });
-    await createProfile(INPUT, avatar);
+    await createProfile(PROFILE_INPUT, avatar);
     const body = xhrs[0]!.body as Blob;
     const text = await body.text();
     expect(text).toContain('name="avatar"; filename="me.png"');
@@ -399,7 +398,7 @@ describe('createProfile', () => {
 
   it('stores a network failure as "An error occurred: …", clears loading and re-throws', async () => {
     scripts.push({ status: 0, networkError: true, upload: [[5, 10]] });
-    await expect(createProfile(INPUT, null)).rejects.toThrow('Network request failed');
+    await expect(createProfile(PROFILE_INPUT, null)).rejects.toThrow('Network request failed');
     expect(profileState.value.error).toBe('An error occurred: Network request failed');
     expect(profileState.value.loading).toBe(false);
     expect(profileState.value.profile).toBeNull();
@@ -408,7 +407,7 @@ describe('createProfile', () => {
   it('clears loading when the user cancels the upload', async () => {
     scripts.push({ status: 201, hang: true });
     const controller = new AbortController();
-    const promise = createProfile(INPUT, null, controller.signal);
+    const promise = createProfile(PROFILE_INPUT, null, controller.signal);
     await until(() => xhrs.length === 1, 'the upload');
     expect(profileState.value.loading).toBe(true);
     controller.abort();
@@ -491,7 +490,7 @@ describe('saveProfile: the one way a save goes out', () => {
   it('sends at once when online, stores the answer and clears the draft', async () => {
     localStorage.setItem('draft.profile.new', JSON.stringify({ displayName: 'Ada' }));
     scripts.push({ status: 201, body: profileFixture() });
-    await expect(saveProfile({ kind: 'create', fields: INPUT }, null)).resolves.toBe('saved');
+    await expect(saveProfile({ kind: 'create', fields: PROFILE_INPUT }, null)).resolves.toBe('saved');
     expect(xhrs).toHaveLength(1);
     expect(profileState.value.profile?.id).toBe('p-1');
     expect(localStorage.getItem('draft.profile.new')).toBeNull();
@@ -515,9 +514,9 @@ describe('saveProfile: the one way a save goes out', () => {
 
   it('keeps the save when the network fails on the way, under the key the lost attempt carried', async () => {
     scripts.push({ status: 0, networkError: true });
-    await expect(saveProfile({ kind: 'create', fields: INPUT }, null)).resolves.toBe('queued');
+    await expect(saveProfile({ kind: 'create', fields: PROFILE_INPUT }, null)).resolves.toBe('queued');
     const queued = await readPendingSave();
-    expect(queued).toMatchObject({ kind: 'create', fields: INPUT });
+    expect(queued).toMatchObject({ kind: 'create', fields: PROFILE_INPUT });
     // The server may have taken the lost attempt: the replay must be recognisable as the same save.
     expect(queued?.key).toMatch(/^[0-9a-f-]{36}$/);
     expect(xhrs[0]?.requestHeaders['idempotency-key'] ?? xhrs[0]?.requestHeaders['Idempotency-Key']).toBe(queued?.key);
@@ -525,14 +524,14 @@ describe('saveProfile: the one way a save goes out', () => {
 
   it('a refusal by the server is thrown, and nothing is queued', async () => {
     scripts.push({ status: 422, body: refusal });
-    await expect(saveProfile({ kind: 'create', fields: INPUT }, null)).rejects.toMatchObject({ name: 'ApiError', status: 422 });
+    await expect(saveProfile({ kind: 'create', fields: PROFILE_INPUT }, null)).rejects.toMatchObject({ name: 'ApiError', status: 422 });
     expect(await readPendingSave()).toBeNull();
     expect(pendingProfileSave.value).toBeNull();
   });
 
   it('sendQueuedSave sends what waits once back online, then clears it', async () => {
     setConnectivity(false);
-    await saveProfile({ kind: 'create', fields: INPUT }, null);
+    await saveProfile({ kind: 'create', fields: PROFILE_INPUT }, null);
     expect(await sendQueuedSave()).toBe('offline');
     setConnectivity(true);
     const key = (await readPendingSave())?.key;

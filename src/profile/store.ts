@@ -85,7 +85,7 @@ export async function runProfileAction<T>(
 }
 
 /** Whole percent of a transfer, or null when its size is unknown. */
-export function percentOf(event: { loaded: number; total: number }): number | null {
+function percentOf(event: { loaded: number; total: number }): number | null {
   if (!event.total) return null;
   return Math.min(100, Math.round((event.loaded / event.total) * 100));
 }
@@ -148,7 +148,6 @@ export function fetchProfile(): Promise<Profile | null> {
         // The flag says signed in but no session is stored (the site's storage was cleared): no
         // request the server can only refuse; the session model sets the flag right as it starts.
         if (!(await authorizationHeader()).Authorization) return { profile: null, etag: null };
-        // A range up to the restore below: a next-line comment just before `} finally {` belongs to no node and silences nothing.
         // Stryker disable BlockStatement: a settled call left in `running` is never read: the next fetch replaces it, a reset clears it, and its own superseded() answers false either way
         return await calls.read(controller.signal);
       } finally {

@@ -3,7 +3,7 @@ import { t } from '../i18n';
 import { log } from '../lib/logger';
 import { recentReads } from '../api/recent-reads';
 
-export const SW_URL = '/sw.js';
+const SW_URL = '/sw.js';
 const UPDATE_INTERVAL_MS = 60 * 60 * 1000;
 
 /** Asks the waiting worker to take over; the page reloads once it controls the page. */

@@ -24,7 +24,6 @@ export default function HomeScreen() {
     async (signal) => {
       // The list's code comes alongside the data it shows.
       void loadNotificationList();
-      // A range up to the restore below: a next-line comment just before `}, []);` belongs to no node and silences nothing.
       // Stryker disable ArrayDeclaration: any constant list loads once, as the empty one does
       return (await import('../../api/instance')).api.collections().list('notifications', undefined, signal);
       // What the last visit showed shows while it is read again (after hydrating, on the prerendered page).

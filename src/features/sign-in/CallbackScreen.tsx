@@ -39,7 +39,6 @@ export default function CallbackScreen() {
         if (live) setProblem(problemOf(error));
       },
     );
-    // A range up to the restore below: a next-line comment just before `}, [navigate]);` belongs to no node and silences nothing.
     // Stryker disable ArrayDeclaration: the router's navigate is one function for the screen's life, so both lists run the effect once
     return () => {
       live = false;
