@@ -15,6 +15,7 @@ const h = await vi.hoisted(async () => {
     createElement: react.createElement,
     // state/preference and i18n: what is stored, and the language shown.
     activeThemeName: signal('PURPLE_GREEN'),
+    colorScheme: signal('system'),
     language: signal('de'),
     activeLanguage: signal('de'),
     isLoggedIn: signal(false),
@@ -60,6 +61,7 @@ vi.mock('./config/load', () => ({ config: h.config, loadConfig: h.loadConfig }))
 vi.mock('./lib/logger', () => ({ setLogLevel: h.setLogLevel }));
 vi.mock('./state/preference', () => ({
   activeThemeName: h.activeThemeName,
+  colorScheme: h.colorScheme,
   language: h.language,
   applyConfiguredDefaults: h.applyConfiguredDefaults,
   followLanguagePreference: h.followLanguagePreference,
@@ -83,7 +85,7 @@ vi.mock('./pwa/register', () => ({ registerServiceWorker: h.registerServiceWorke
 vi.mock('./state/history', () => ({ stateHistory: h.stateHistory }));
 
 const SCREEN_READY = 'circle:first-screen';
-const MARK = { route: 'settings', language: 'en', theme: 'INDIGO_PINK' };
+const MARK = { route: 'settings', language: 'en', theme: 'INDIGO_PINK', colorScheme: 'system' };
 
 function deferred<T = void>() {
   let resolve!: (value: T) => void;
@@ -159,6 +161,7 @@ beforeEach(() => {
   for (const fn of Object.values(h)) if (vi.isMockFunction(fn)) fn.mockClear();
   h.appText.current = 'Welcome to Circle';
   h.activeThemeName.value = 'PURPLE_GREEN';
+  h.colorScheme.value = 'system';
   h.language.value = 'de';
   h.activeLanguage.value = 'de';
   h.isLoggedIn.value = false;
@@ -195,14 +198,16 @@ afterEach(async () => {
 });
 
 describe('before anything renders', () => {
-  it("applies the member's theme and language to the page, and follows them", async () => {
+  it("applies the member's theme, colour scheme and language to the page, and follows them", async () => {
     document.documentElement.lang = 'en';
     await boot();
-    expect(h.applyTheme).toHaveBeenLastCalledWith('PURPLE_GREEN');
+    expect(h.applyTheme).toHaveBeenLastCalledWith('PURPLE_GREEN', 'system');
     expect(document.documentElement.lang).toBe('de');
     h.activeThemeName.value = 'PINK_BLUEGREY';
     h.activeLanguage.value = 'fr';
-    expect(h.applyTheme).toHaveBeenLastCalledWith('PINK_BLUEGREY');
+    expect(h.applyTheme).toHaveBeenLastCalledWith('PINK_BLUEGREY', 'system');
+    h.colorScheme.value = 'dark';
+    expect(h.applyTheme).toHaveBeenLastCalledWith('PINK_BLUEGREY', 'dark');
     expect(document.documentElement.lang).toBe('fr');
     await rendered();
   });
@@ -349,6 +354,7 @@ describe('the first render', () => {
       path: '/settings',
       language: 'de',
       theme: 'DEEPPURPLE_AMBER',
+      colorScheme: 'system',
       signedIn: false,
       online: navigator.onLine,
       installed: true,
