@@ -60,7 +60,7 @@ test.describe('routes and titles', () => {
     ['/sign-in', 'Sign in | Circle', 'Sign in'],
   ] as const) {
     test(`${path} has the title '${title}'`, async ({ page, consoleErrors }) => {
-      if (path === '/profile') await signIn(page);
+      if (path === '/profile') await presetSignedIn(page);
       await page.goto(path);
       await expect(screenHeading(page)).toHaveText(heading);
       await expect(page).toHaveTitle(title);
@@ -92,7 +92,7 @@ test.describe('routes and titles', () => {
 
 test.describe('profile', () => {
   test.beforeEach(async ({ page }) => {
-    await signIn(page);
+    await presetSignedIn(page);
   });
 
   test('create with every field and an avatar: progress shows, then the card with the avatar', async ({ page, context, consoleErrors }) => {
@@ -353,7 +353,7 @@ test.describe('profile', () => {
 
 test.describe('drafts', () => {
   test.beforeEach(async ({ page }) => {
-    await signIn(page);
+    await presetSignedIn(page);
   });
 
   test('what was typed survives a reload, with a snackbar; Start over clears it', async ({ page, consoleErrors }) => {
@@ -787,7 +787,7 @@ test.describe('admin', () => {
 test.describe('navigation', () => {
   test('desktop: the sidenav layout has a persistent navigation drawer', async ({ page, consoleErrors }) => {
     await page.setViewportSize(DESKTOP);
-    await signIn(page);
+    await presetSignedIn(page);
     await page.goto('/settings');
     const drawer = page.locator('aside.drawer--side');
     const nav = drawer.getByRole('navigation', { name: 'Main' });
@@ -1095,7 +1095,7 @@ for (const run of LANGUAGE_RUNS) {
     });
 
     test('profile: the form checks in the language, then creates the profile and shows the card', async ({ page, consoleErrors }) => {
-      await signIn(page);
+      await presetSignedIn(page);
       await page.goto('/profile');
       const form = page.getByRole('form', { name: m['profile.createTitle'] });
       await expect(form).toBeVisible();

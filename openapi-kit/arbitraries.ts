@@ -86,7 +86,7 @@ export type Text = string | Repeated;
 export const textOf = (t: Text): string => (typeof t === 'string' ? t : t.toString());
 
 /** Code points, as JSON Schema (and ajv) count a string's length. */
-const codePoints = (s: string): number => {
+export const codePoints = (s: string): number => {
   let n = 0;
   for (const _ of s) n++;
   return n;

@@ -82,8 +82,12 @@ function reachedFrom(starts: string[]): Set<string> {
 }
 
 const inSlice = (file: string) => file.startsWith(SLICE);
-/** Modules outside the slice that some other module outside it imports: what the rest of the app uses too. */
-const shared = new Set([...graph].filter(([file]) => !inSlice(file)).flatMap(([, imports]) => imports.filter((m) => !inSlice(m))));
+/** What the page loads, from its entry: a module only the build or the checks import is no user of anything. */
+const loaded = reachedFrom(['src/main.tsx']);
+/** Modules outside the slice that some other module of the page outside it imports: what the rest of the app uses too. */
+const shared = new Set(
+  [...graph].filter(([file]) => !inSlice(file) && loaded.has(file)).flatMap(([, imports]) => imports.filter((m) => !inSlice(m))),
+);
 
 /** What a save crosses: every module it reaches but the shared ones (see above). */
 function saveCrossing(): { counted: string[]; sharedOnTheWay: string[]; reached: Set<string> } {
@@ -147,5 +151,8 @@ describe('the count itself', () => {
   it('counts a module only the profile uses, wherever it lives, and not one the rest of the app uses too', () => {
     expect(shared.has('src/api/transport.ts')).toBe(false);
     expect(shared.has('src/api/instance.ts')).toBe(true);
+    // The list of English's parts imports every part, but the page never loads it: the profile's words stay the profile's.
+    expect(graph.get('src/i18n/parts.ts')).toContain('src/i18n/en-profile.ts');
+    expect(shared.has('src/i18n/en-profile.ts')).toBe(false);
   });
 });

@@ -40,6 +40,7 @@ const h = await vi.hoisted(async () => {
     watchOnlineStatus: vi.fn(),
     watchInstallPrompt: vi.fn(),
     restoreSession: vi.fn(),
+    loadMemberParts: vi.fn<() => Promise<void>>(),
     watchProfileOutbox: vi.fn(),
     registerServiceWorker: vi.fn(),
     stateHistory: vi.fn(),
@@ -80,6 +81,7 @@ vi.mock('./state/app', () => ({ canInstall: h.canInstall, isInstalled: h.isInsta
 vi.mock('./pwa/online', () => ({ watchOnlineStatus: h.watchOnlineStatus }));
 vi.mock('./pwa/install', () => ({ watchInstallPrompt: h.watchInstallPrompt }));
 vi.mock('./session', () => ({ loadSession: async () => ({ restoreSession: h.restoreSession }) }));
+vi.mock('./app/layouts/member-shell', () => ({ loadMemberParts: h.loadMemberParts }));
 vi.mock('./profile/outbox-watch', () => ({ watchProfileOutbox: h.watchProfileOutbox }));
 vi.mock('./pwa/register', () => ({ registerServiceWorker: h.registerServiceWorker }));
 vi.mock('./state/history', () => ({ stateHistory: h.stateHistory }));
@@ -172,6 +174,7 @@ beforeEach(() => {
   h.loadLanguage.mockResolvedValue(undefined);
   h.prefetchLanguages.mockResolvedValue(undefined);
   h.prefetchRoute.mockResolvedValue(undefined);
+  h.loadMemberParts.mockResolvedValue(undefined);
   h.shouldPrefetch.mockReturnValue(true);
   h.canHydrate.mockReturnValue(false);
   h.firstRouteAt.mockReturnValue(null);
@@ -288,6 +291,32 @@ describe('before anything renders', () => {
     await rendered();
     await settle();
     expect(h.restoreSession).not.toHaveBeenCalled();
+  });
+
+  it("asks for a signed-in member's parts of the shell beside the first screen, and renders once they are in", async () => {
+    h.isLoggedIn.value = true;
+    const parts = deferred();
+    h.loadMemberParts.mockReturnValue(parts.promise);
+    await boot();
+    expect(h.loadMemberParts).toHaveBeenCalledTimes(1);
+    await settle();
+    expect(h.createRoot).not.toHaveBeenCalled();
+    parts.resolve();
+    await rendered();
+  });
+
+  it("renders all the same when a member's parts of the shell do not load", async () => {
+    h.isLoggedIn.value = true;
+    h.loadMemberParts.mockRejectedValue(new Error('offline'));
+    await boot();
+    await rendered();
+    await expect(started).resolves.toBeUndefined();
+  });
+
+  it("asks for no member's parts of the shell for a visitor signed out", async () => {
+    await boot();
+    await rendered();
+    expect(h.loadMemberParts).not.toHaveBeenCalled();
   });
 });
 

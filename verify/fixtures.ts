@@ -17,7 +17,7 @@ import {
 } from '../openapi-kit/index.ts';
 import type { JsonSchema, SchemaArbitraries } from '../openapi-kit/index.ts';
 import type { Session } from './session.ts';
-import { bodyJson, type Exchange } from './target.ts';
+import { bodyJson, resourceOf, type Exchange } from './target.ts';
 
 type Row = Record<string, unknown> & { id?: unknown };
 
@@ -70,6 +70,11 @@ export class CollectionFixtures {
     this.session = session;
     this.collection = collection;
     this.arbs = arbs;
+  }
+
+  /** The writes the collection's resource has had (Target.writesTo). */
+  private get writes(): number {
+    return this.session.target.writesTo(resourceOf(this.collection.read));
   }
 
   /** A valid input of the collection (no id), the same for the same key. */
@@ -192,7 +197,7 @@ export class CollectionFixtures {
     // The id as the server wrote it (a number stays a number), for creating the record again.
     if (id !== undefined && isRecord(created)) {
       this.fixture = { id, raw: created[this.collection.idField], body };
-      this.seenAt = this.session.target.writes;
+      this.seenAt = this.writes;
     }
   }
 
@@ -203,10 +208,10 @@ export class CollectionFixtures {
   async ensure(): Promise<string | null> {
     if (!this.fixture) return null;
     const { id, raw, body } = this.fixture;
-    if (this.seenAt === this.session.target.writes) return id;
+    if (this.seenAt === this.writes) return id;
     const read = await this.session.probe(this.collection.read, { [this.collection.idParam]: id }, undefined);
     if (read.response?.status === 200) {
-      this.seenAt = this.session.target.writes;
+      this.seenAt = this.writes;
       return id;
     }
     const again = await this.session.probe(
@@ -221,7 +226,7 @@ export class CollectionFixtures {
     );
     this.track(again);
     if (again.response?.status !== 201) return null;
-    this.seenAt = this.session.target.writes;
+    this.seenAt = this.writes;
     return id;
   }
 
@@ -334,6 +339,11 @@ export class OwnRecordFixture {
     return undefined;
   }
 
+  /** The writes the own record's resource has had (Target.writesTo). */
+  private get writes(): number {
+    return this.session.target.writesTo(resourceOf(this.ops.mine));
+  }
+
   sample(key: string): Row {
     const media = this.ops.create.body!.content['application/json']!;
     return sampleValid(this.session, this.arbs, media.pointer, media.schema, this.session.seedOf(`own record:${key}`));
@@ -356,10 +366,10 @@ export class OwnRecordFixture {
   async ensure(): Promise<string | null> {
     if (this.original) return null;
     if (this.owned && this.id) {
-      if (this.seenAt === this.session.target.writes) return this.id;
+      if (this.seenAt === this.writes) return this.id;
       const found = await this.read();
       if (found && found.id === this.id) {
-        this.seenAt = this.session.target.writes;
+        this.seenAt = this.writes;
         return this.id;
       }
     }
@@ -370,7 +380,7 @@ export class OwnRecordFixture {
     });
     this.track(exchange);
     if (exchange.response?.status !== 201) return null;
-    this.seenAt = this.session.target.writes;
+    this.seenAt = this.writes;
     return this.id;
   }
 

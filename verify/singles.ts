@@ -31,8 +31,9 @@ import type { Body, FormField, GeneratedRequest, PathValue, Query } from './gene
 import type { RequestGenerator } from './request-generator.ts';
 import { RequestJudge } from './request-judge.ts';
 import { buildAt, goodFiles } from './request-wire.ts';
-import { textOf } from '../openapi-kit/index.ts';
+import { textOf, type JsonSchema } from '../openapi-kit/index.ts';
 import { AccessChecks } from './access.ts';
+import { formWithMarks, jsonAtLimit, jsonWithBrokenUtf8, jsonWithSpacedParameter, UNFINISHED_FORM } from './edges.ts';
 import type { CollectionFixtures, OwnRecordFixture, OwnRecordOps } from './fixtures.ts';
 import type { Expectation, Finding } from './judge.ts';
 import type { CheckName } from './results.ts';
@@ -322,6 +323,8 @@ export class SingleExchanges {
         }
       }
       out.push({ ...base(), body: { kind: 'text', contentType: 'application/json', text: '{"', note: 'malformed JSON' } });
+      const broken = value === undefined ? null : jsonWithBrokenUtf8(value, json, this.propertySchema(json.schema));
+      if (broken) out.push({ ...base(), body: broken });
       out.push({
         ...base(),
         body: { kind: 'text', contentType: 'text/plain', text: JSON.stringify(value ?? {}), note: 'JSON as text/plain' },
@@ -330,6 +333,7 @@ export class SingleExchanges {
     if (op.body?.required) out.push({ ...base(), body: { kind: 'none' } });
     // A valid form with a field its schema does not have, and with one of its text fields twice.
     if (op.body?.content['multipart/form-data']) {
+      out.push({ ...base(), body: UNFINISHED_FORM });
       const form = sampleIfAny(satisfying(this.validBody(op), (b) => b.kind === 'form', `a valid form of ${op.id}`));
       if (form?.kind === 'form') {
         out.push({
@@ -388,6 +392,48 @@ export class SingleExchanges {
       } else out.push({ ...base(), body: validBody ?? { kind: 'none' }, query: { kind: 'params', entries: [[p.name, value]] } });
     }
     return out.filter((r) => this.session.options.ownServer || !isDestructive(this.destructive, op, r));
+  }
+
+  /** The schema of each top-level property of a body schema, its references followed. */
+  private propertySchema(schema: JsonSchema): (field: string) => JsonSchema | undefined {
+    const properties = this.arbs.normalize(schema).properties;
+    return (field) => {
+      const property = isRecord(properties) ? properties[field] : undefined;
+      return isRecord(property) ? this.arbs.normalize(property) : undefined;
+    };
+  }
+
+  /** Valid requests at the edges of the document (./edges.ts), run before the generated ones; those the judge does not call valid are left out. */
+  canonicalValid(op: OperationSpec): GeneratedRequest[] {
+    const seed = this.session.seedOf(`canonical valid:${op.id}`);
+    const drawn = (arb: fc.Arbitrary<Body>): Body | undefined => {
+      try {
+        return fc.sample(arb, { seed, numRuns: 1 })[0];
+      } catch (error) {
+        if (error instanceof GeneratorGaveUp) return undefined;
+        throw error;
+      }
+    };
+    const bodies: Array<Body | null> = [];
+    const json = op.body?.content['application/json'];
+    if (json) {
+      const body = drawn(
+        satisfying(this.validBody(op), (b) => b.kind === 'json' && b.contentType === json.media, `a valid JSON body of ${op.id}`),
+      );
+      if (body?.kind === 'json') bodies.push(jsonAtLimit(body.value, json), jsonWithSpacedParameter(body.value, json));
+    }
+    const form = op.body?.content['multipart/form-data'];
+    if (form) {
+      const body = drawn(satisfying(this.validBody(op), (b) => b.kind === 'form', `a valid form of ${op.id}`));
+      if (body?.kind === 'form') bodies.push(formWithMarks(body.fields, this.propertySchema(this.ctx.generator.textFieldsSchema(form))));
+    }
+    const path = Object.fromEntries(op.params.filter((p) => p.in === 'path').map((p) => [p.name, { kind: 'existing' } as PathValue]));
+    return bodies
+      .filter((b): b is Body => b !== null)
+      .map(
+        (body): GeneratedRequest => ({ op: op.id, via: 'direct', method: op.method, path, query: { kind: 'params', entries: [] }, body }),
+      )
+      .filter((r) => this.isValid(op, r));
   }
 
   /** Bodies and files over the document's limits; null when the operation states none. */
@@ -623,7 +669,10 @@ export class SingleExchanges {
           'valid input',
           `not exercised: verify writes no valid body of ${Object.keys(op.body.content).join(', ') || 'no media type'} (only JSON and multipart/form-data)`,
         );
-      else await exercise(session, [op], 'valid input', () => this.property(op, 'valid input', this.validRequest(op), runs));
+      else
+        await exercise(session, [op], 'valid input', () =>
+          this.property(op, 'valid input', this.validRequest(op), runs, this.canonicalValid(op)),
+        );
       await exercise(session, [op], 'invalid input', async () => {
         await this.property(op, 'invalid input', this.invalidRequest(op), runs, this.canonicalInvalid(op));
         await this.anonymous(op);

@@ -253,8 +253,12 @@ export class Target {
   private next = 0;
   /** Requests sent, clean-up included. */
   sent = 0;
-  /** Requests sent with a method that is not safe, whatever their answer: while the count stays, a conformant server's state has not changed. */
-  writes = 0;
+  /**
+   * Per resource (see resourceOf), the requests sent with a method that is not safe, whatever their
+   * answer: while its count stays, a conformant server's state of that resource has not changed.
+   * Per resource, as resources run side by side (--concurrency) and a seed must replay each the same.
+   */
+  private readonly writes = new Map<string, number>();
   /** Requests that got an answer. */
   private answered = 0;
   /** The request sent last, and whether it got an answer. */
@@ -332,7 +336,10 @@ export class Target {
     if (!essential) this.mayStillSend();
     await this.pace();
     this.sent++;
-    if (!SAFE_METHODS.includes(out.method.toUpperCase())) this.writes++;
+    if (!SAFE_METHODS.includes(out.method.toUpperCase())) {
+      const resource = op ? resourceOf(op) : '';
+      this.writes.set(resource, this.writesTo(resource) + 1);
+    }
     const headers = new Headers(out.headers);
     const credentials = out.credentials ?? this.defaultCredentials(op);
     if (op && requiresIfMatch(op)) {
@@ -403,6 +410,11 @@ export class Target {
     this.last = { line: `${out.method} ${out.url}`, answered: exchange.response !== null };
     this.onExchange?.(exchange);
     return exchange;
+  }
+
+  /** How many writes the resource has had (see writes). */
+  writesTo(resource: string): number {
+    return this.writes.get(resource) ?? 0;
   }
 
   /** Throws BudgetSpent when the request budget, the run's time or the current scope's time is spent. */

@@ -9,7 +9,7 @@ import notifications from '../data/notifications.json' with { type: 'json' };
 import symbols from '../data/symbols.json' with { type: 'json' };
 import { restCollection } from './collections.ts';
 import type { MockContext } from './context.ts';
-import { error, serverPerTest } from './server.test-support.ts';
+import { error, serverPerTest } from '../test/server.test-support.ts';
 import { bearerOf, testAuthenticate } from '../../testkit/index.ts';
 
 /** ada, the admin (as the embedded provider has her). */

@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import type { MessageKey } from '../i18n/en';
+import type { FirstKey } from '../i18n/en';
 import { loadProfileScreen } from '../profile';
 
 export type LayoutKind = 'home' | 'sidenav' | 'dashboard' | 'admin';
@@ -9,7 +9,7 @@ export interface RouteDef {
   /** A wouter pattern. */
   path: string;
   /** Breadcrumb title: a catalogue key, or text made from the route's params. */
-  title: MessageKey | ((params: Record<string, string>) => string);
+  title: FirstKey | ((params: Record<string, string>) => string);
   layout: LayoutKind;
   load: () => Promise<{ default: ComponentType }>;
   /** Never fetched ahead of a visit. */

@@ -1,5 +1,3 @@
-import { addEnglish } from './index';
-
 /**
  * The form builder's messages in English (one per validation rule): they load with the first form.
  * Every other language keeps these keys in its one catalogue (loaded when chosen).
@@ -21,5 +19,3 @@ export const enForms = {
   'validation.avatarContent': 'This file is not an image: its content is not the PNG, JPEG or WebP its name says. Choose another image.',
   'validation.summary': 'Please correct {count, plural, one {# field} other {# fields}} before saving.',
 } as const;
-
-addEnglish(enForms);

@@ -1,5 +1,3 @@
-import { addEnglish } from './index';
-
 /**
  * The settings screen's words in English, push notifications' included: they load with that screen.
  * Every other language keeps these keys in its one catalogue (loaded when chosen).
@@ -34,5 +32,3 @@ export const enSettings = {
   'push.unsubscribeFailed': 'Unsubscribe failed!',
   'push.subscribeFailed': 'Could not turn on push notifications: {message}',
 } as const;
-
-addEnglish(enSettings);

@@ -1,19 +1,9 @@
-import type { enActions } from './en-actions';
-import type { enAdmin } from './en-admin';
-import type { enConflict } from './en-conflict';
-import type { enDashboard } from './en-dashboard';
-import type { enNotFound } from './en-not-found';
-import type { enProfileCard } from './en-profile-card';
-import type { enForms } from './en-forms';
-import type { enProfile } from './en-profile';
-import type { enSettings } from './en-settings';
-import type { enSignIn } from './en-sign-in';
+import type { ENGLISH_PARTS } from './parts';
 
 /**
  * English, the reference catalogue, in parts: this one, with the first screens' words, and the
- * parts of screens met later (en-settings, en-dashboard, en-not-found, en-profile-card, en-actions, en-profile, en-forms, en-conflict,
- * en-admin, en-sign-in), each loaded with the code that shows it. Every other language has exactly the keys of
- * all the parts, in one file (src/test/english.ts puts them together for the checks).
+ * parts of screens met later (./parts.ts lists them), each loaded with the code that says its words.
+ * Every other language has exactly the keys of all the parts, in one file.
  */
 export const en = {
   'app.name': 'Circle',
@@ -31,13 +21,9 @@ export const en = {
   'nav.admin': 'Admin',
   'nav.signIn': 'Sign in',
   'nav.signOut': 'Sign out',
-  'nav.signOutEverywhere': 'Sign out everywhere',
-  'nav.account': 'Account: {name}',
-  'nav.yourProfile': 'Your profile',
   'nav.openMenu': 'Open menu',
   'nav.closeMenu': 'Close menu',
   'nav.notFound': 'Page not found',
-  'nav.adminMenu': 'Collections',
 
   'status.offline': 'Offline',
   'status.offlineHint':
@@ -77,8 +63,6 @@ export const en = {
   // Follows a field's label, with the language's own separator: a space, or none before a full-width bracket.
   'common.required': ' (required)',
 
-  'profile.avatarAlt': 'Avatar of {name}',
-  'profile.noAvatar': 'No avatar',
   'profile.pendingSent': 'Your offline changes were sent.',
 
   'field.interests': 'Interests',
@@ -86,16 +70,11 @@ export const en = {
   'signIn.profileNeeded': 'Sign in to see and edit your profile.',
 } as const;
 
-export type MessageKey =
-  | keyof typeof en
-  | keyof typeof enSettings
-  | keyof typeof enDashboard
-  | keyof typeof enNotFound
-  | keyof typeof enActions
-  | keyof typeof enProfileCard
-  | keyof typeof enProfile
-  | keyof typeof enForms
-  | keyof typeof enConflict
-  | keyof typeof enAdmin
-  | keyof typeof enSignIn;
+/** A word of the first screens: what `t` says without a part. */
+export type FirstKey = keyof typeof en;
+type Parts = typeof ENGLISH_PARTS;
+/** A word of one part of English (./parts.ts). */
+export type PartKey<P extends keyof Parts = keyof Parts> = P extends keyof Parts ? keyof Parts[P] : never;
+/** Any word of the catalogue: the first screens' and every part's. */
+export type MessageKey = FirstKey | PartKey;
 export type Messages = Record<MessageKey, string>;

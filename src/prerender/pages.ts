@@ -1,5 +1,5 @@
 import type { LayoutKind } from '../app/routes';
-import type { MessageKey } from '../i18n/en';
+import type { FirstKey } from '../i18n/en';
 import { PAGE_FILES } from '../config/page-files.ts';
 
 /**
@@ -10,7 +10,7 @@ import { PAGE_FILES } from '../config/page-files.ts';
  */
 export type PageRender =
   | { kind: 'route'; route: string; path: string }
-  | { kind: 'frame'; layout: LayoutKind; path: string; title?: MessageKey };
+  | { kind: 'frame'; layout: LayoutKind; path: string; title?: FirstKey };
 
 const RENDERS: Readonly<Record<string, PageRender>> = {
   'home.html': { kind: 'route', route: 'home', path: '/home' },

@@ -2,14 +2,18 @@ import { useEffect, useRef, useState } from 'react';
 import { changedBy, suggestedChoice, textOf } from './conflict-compare';
 import { type ConflictField, fieldsOf, type ProfileConflict, type Side } from './conflict-state';
 import { type Resolution, resolveProfileConflict } from './conflict-resolve';
-import { languageName, type MessageKey, t } from '../i18n';
-import '../i18n/en-conflict';
-import '../i18n/en-profile';
-import '../i18n/en-actions';
+import { languageName, withWords } from '../i18n';
+import { enConflict } from '../i18n/en-conflict';
+import { enProfile } from '../i18n/en-profile';
 import '../ui/table.css';
 import { isLanguage } from '../config/languages';
 import { showSnackbar } from '../ui/snackbar/store';
 import { errorText } from '../ui/widgets/states';
+import { enMember } from '../i18n/en-member';
+
+const t = withWords(enConflict, enProfile, enMember);
+/** A word this screen says. */
+type Word = Parameters<typeof t>[0];
 
 interface Props {
   conflict: ProfileConflict;
@@ -17,7 +21,7 @@ interface Props {
   onResolved: () => void;
 }
 
-const LABELS: Record<ConflictField, MessageKey> = {
+const LABELS: Record<ConflictField, Word> = {
   displayName: 'field.displayName',
   username: 'field.username',
   email: 'field.email',
@@ -32,7 +36,7 @@ function shown(field: ConflictField, text: string): string {
   return field === 'language' && isLanguage(text) ? languageName(text) : text;
 }
 
-const CHANGED: Record<'here' | 'there' | 'both', MessageKey> = {
+const CHANGED: Record<'here' | 'there' | 'both', Word> = {
   here: 'profile.conflict.changedHere',
   there: 'profile.conflict.changedThere',
   both: 'profile.conflict.changedBoth',

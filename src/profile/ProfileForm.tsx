@@ -3,11 +3,10 @@ import { keepDraftAvatar, restoreDraftAvatar } from './draft';
 import { pendingProfileSave } from './outbox';
 import { saveProfile } from './save';
 import { profileLoading, profileProgress, profileProgressMessage } from './store';
-import { activeLanguage, t } from '../i18n';
+import { activeLanguage, withWords } from '../i18n';
 import { member } from '../state/auth';
-import '../i18n/en-forms';
-import '../i18n/en-profile';
-import '../i18n/en-actions';
+import { enForms } from '../i18n/en-forms';
+import { enProfile } from '../i18n/en-profile';
 import { LANGUAGES, LANGUAGE_NAMES } from '../config/languages';
 import { Field, focusFirstError } from '../ui/form/Field';
 import type { Profile } from './requests';
@@ -16,6 +15,9 @@ import { showSnackbar } from '../ui/snackbar/store';
 import { errorText } from '../ui/widgets/states';
 import { Avatar } from '../ui/widgets/Avatar';
 import { checkAvatar, checkAvatarContent, createProfileForm, toInput } from './profile-form';
+import { enMember } from '../i18n/en-member';
+
+const t = withWords(enForms, enProfile, enMember);
 
 interface Props {
   profile: Profile | null;

@@ -6,14 +6,16 @@ import { profileWithPending } from './pending-view';
 import { readProfile } from './store';
 import { deleteProfile } from './save';
 import { profile, profileError, profileLoading } from './store';
-import { t } from '../i18n';
-import '../i18n/en-profile';
-import '../i18n/en-actions';
+import { withWords } from '../i18n';
+import { enProfile } from '../i18n/en-profile';
 import { showSnackbar } from '../ui/snackbar/store';
 import { ConfirmDialog } from '../ui/widgets/ConfirmDialog';
 import { ErrorState, LoadingState } from '../ui/widgets/states';
 import { ProfileCard } from '../ui/widgets/ProfileCard';
 import { ProfileForm } from './ProfileForm';
+import { enMember } from '../i18n/en-member';
+
+const t = withWords(enProfile, enMember);
 
 // Only a save the profile changed under needs it: its own chunk, fetched then.
 const ConflictResolver = lazy(() => import('./ConflictResolver'));

@@ -9,12 +9,14 @@ import { clearPendingSave, readPendingSave } from './pending-save';
 import { setConnectivity } from '../lib/connectivity';
 import { configureApi } from '../api/instance';
 import { setTokenKeeper } from '../api/credentials';
-import { t } from '../i18n';
-// The progress messages are the profile screen's words, loaded with it.
-import '../i18n/en-profile';
+import { withWords } from '../i18n';
+// The progress messages are the profile screen's words, taken with it.
+import { enProfile } from '../i18n/en-profile';
 import type { Profile } from './requests';
 import { clearStateHistory, stateHistory } from '../state/history';
 import { PROFILE_INPUT } from '../test/profile-fixture';
+
+const t = withWords(enProfile);
 
 /*
  * The store runs over the real API stack (openapi-fetch client, retrying fetch, progress

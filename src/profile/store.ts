@@ -2,7 +2,7 @@ import { batch, computed, signal } from '@preact/signals-core';
 import { isAbort, profileErrorMessage } from '../api/errors';
 import type { Profile } from './requests';
 import type { TransferEvent } from '../api/progress';
-import type { MessageKey } from '../i18n';
+import type { PartKey } from '../i18n';
 import { recordChange } from '../state/history';
 import { LAST_PROFILE_KEY } from '../config/storage-keys';
 import { readPersisted, removePersisted, writePersisted } from '../lib/persist';
@@ -92,7 +92,7 @@ function percentOf(event: { loaded: number; total: number }): number | null {
 
 /** A progress message: its catalogue key and the values it fills in. */
 export interface ProgressMessage {
-  key: MessageKey;
+  key: PartKey<'profile'>;
   params?: Record<string, number>;
 }
 

@@ -1,7 +1,8 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Shell } from './Shell';
+import { loadMemberParts } from './member-shell';
 import { Icon } from '../../ui/icons';
 import { sessionEnded, sessionStarted } from '../../state/auth';
 import { resetProfileState, setProfileState } from '../../profile/store';
@@ -19,6 +20,10 @@ vi.mock('../../profile/store', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../../profile/store')>()),
   ...reads,
 }));
+
+// A member's parts of the shell load on demand (member-shell.ts); here they are in from the start,
+// as boot has them before the first render of a visit that starts signed in.
+beforeAll(() => loadMemberParts());
 
 afterEach(() => {
   act(() => {
@@ -222,10 +227,47 @@ describe('<Shell> after a reload, before the session is read back', () => {
       </FreshShell>,
     );
     try {
-      expect(testing.screen.getByRole('button', { name: 'Account: Countess Ada' })).toBeTruthy();
+      // The menu's code is asked for by the shell itself, the member being signed in.
+      expect(await testing.screen.findByRole('button', { name: 'Account: Countess Ada' })).toBeTruthy();
     } finally {
       testing.cleanup();
       localStorage.clear();
+    }
+  });
+});
+
+describe("<Shell> a member's parts, on demand", () => {
+  it('a visitor signed out asks for none of their code; a sign-in brings the account menu', async () => {
+    vi.resetModules();
+    const asked = vi.fn();
+    vi.doMock('./member-shell', async (importOriginal) => {
+      const actual = await importOriginal<typeof import('./member-shell')>();
+      return {
+        ...actual,
+        loadMemberParts: () => {
+          asked();
+          return actual.loadMemberParts();
+        },
+      };
+    });
+    const testing = await import('@testing-library/react');
+    const auth = await import('../../state/auth');
+    const { Shell: FreshShell } = await import('./Shell');
+    testing.render(
+      <FreshShell layout="home">
+        <p>content</p>
+      </FreshShell>,
+    );
+    try {
+      expect(testing.screen.getByRole('link', { name: 'Sign in' })).toBeTruthy();
+      expect(asked).not.toHaveBeenCalled();
+      testing.act(() => auth.sessionStarted({ subject: 'ada', name: 'Ada Lovelace', email: null }));
+      expect(asked).toHaveBeenCalledTimes(1);
+      expect(await testing.screen.findByRole('button', { name: 'Account: Ada Lovelace' })).toBeTruthy();
+    } finally {
+      testing.act(() => auth.sessionEnded('signed-out'));
+      testing.cleanup();
+      vi.doUnmock('./member-shell');
     }
   });
 });

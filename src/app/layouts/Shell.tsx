@@ -2,7 +2,7 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { useModalDialog } from '../../ui/widgets/useModalDialog';
 import { Link, useLocation } from 'wouter';
 import { Icon } from '../../ui/icons';
-import { AdminNav, MainNav } from './NavLinks';
+import { MainNav } from './NavLinks';
 import { mediaMatches } from '../../lib/media';
 import { config } from '../../config/load';
 import type { LayoutKind } from '../routes';
@@ -10,18 +10,25 @@ import { t } from '../../i18n';
 import { Snackbar } from '../../ui/snackbar/Snackbar';
 import { OnlineStatus } from '../../pwa/OnlineStatus';
 import { InstallButton } from '../../pwa/InstallButton';
-import { isLoggedIn, member } from '../../state/auth';
-import { fetchProfile, memberName, profile, profileLoading } from '../../profile';
-import { Avatar } from '../../ui/widgets/Avatar';
+import { isLoggedIn } from '../../state/auth';
 import { renderMode } from '../../state/render-mode';
-import { loadSession } from '../../session';
+import { log } from '../../lib/logger';
+import { loadMemberParts, memberParts } from './member-shell';
 
 // Under the mobile breakpoint only the icon shows (the label stays the accessible name).
 const ACTION = 'button button--tonal button--small topbar__action';
 
 /** The signed-in member's menu, or the way in (coming back to this screen afterwards). */
 function Account({ location }: { location: string }) {
-  if (!isLoggedIn.value) {
+  const signedIn = isLoggedIn.value;
+  const parts = memberParts.value;
+  // A visit that starts signed in has the menu's code before its first render (boot.tsx); a
+  // sign-in during the visit loads it now.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: signedIn is the trigger: a member signed in needs the menu.
+  useEffect(() => {
+    if (signedIn) loadMemberParts().catch((error: unknown) => log.warn('The account menu could not be loaded', error));
+  }, [signedIn]);
+  if (!signedIn) {
     // The sign-in screen and the provider's way back are no place to return to.
     const next = /^\/(sign-in|auth\/)/.test(location) ? '' : `?next=${encodeURIComponent(location)}`;
     return (
@@ -31,78 +38,13 @@ function Account({ location }: { location: string }) {
       </Link>
     );
   }
-  return <AccountMenu />;
+  return parts && <parts.AccountMenu />;
 }
 
-const ACCOUNT_MENU = 'account-menu';
-const closeAccountMenu = () => document.getElementById(ACCOUNT_MENU)?.hidePopover?.();
-// The profile is read once per visit and member for the top bar, unless a screen reads it first:
-// the name and avatar kept from the last visit may have changed on another device.
-let askedFor: string | undefined;
-
-/**
- * The signed-in member at every width: their avatar (and name, where there is room) opens a small
- * panel with who they are, their profile and the way out. One name for one person: the profile's
- * display name once there is a profile (the last one seen, while it is read again), else the name
- * the provider gave. A native popover: it closes on Escape or a click elsewhere, and returns focus.
- */
-function AccountMenu() {
-  const who = member.value;
-  const own = profile.value;
-  const name = memberName.value;
-  const subject = who?.subject;
-  useEffect(() => {
-    // A screen that reads the profile itself (home, profile) has started already.
-    if (!subject || askedFor === subject || profileLoading.peek()) return;
-    askedFor = subject;
-    fetchProfile().catch(() => undefined);
-  }, [subject]);
-  // Loaded only now: it clears the member's data at once (this menu goes), revokes the session
-  // and goes to the provider's sign-out page.
-  const signOut = (everywhere: boolean) => {
-    closeAccountMenu();
-    void loadSession().then((session) => session.endSession(everywhere));
-  };
-  return (
-    <>
-      <button type="button" className="account-button" popoverTarget={ACCOUNT_MENU}>
-        {/* Named in words ("Account: Ada"), which hold the name shown; the picture, the initials and
-            the name shown (hidden on phones) would only repeat it. */}
-        <span className="visually-hidden">{t('nav.account', { name })}</span>
-        <span className="account-button__avatar">
-          <Avatar name={name} url={own?.avatar} size={32} decorative />
-        </span>
-        <span className="account-button__name" aria-hidden="true">
-          {name}
-        </span>
-      </button>
-      <div id={ACCOUNT_MENU} popover="auto" className="account-menu">
-        <div className="account-menu__who">
-          <Avatar name={name} url={own?.avatar} size={48} decorative />
-          <p>
-            <strong>{name}</strong>
-            {(own?.email ?? who?.email) && <span className="muted">{own?.email ?? who?.email}</span>}
-          </p>
-        </div>
-        <ul className="nav-list">
-          <li>
-            <Link href="/profile" className="nav-link" onClick={closeAccountMenu}>
-              <Icon name="profile" />
-              <span>{t('nav.yourProfile')}</span>
-            </Link>
-          </li>
-          {(['nav.signOut', 'nav.signOutEverywhere'] as const).map((label, everywhere) => (
-            <li key={label}>
-              <button type="button" className="nav-link" onClick={() => signOut(everywhere === 1)}>
-                <Icon name="signOut" />
-                <span>{t(label)}</span>
-              </button>
-            </li>
-          ))}
-        </ul>
-      </div>
-    </>
-  );
+/** The admin's collections (the admin screens are a signed-in member's: their code is in by then). */
+function Admin({ onNavigate }: { onNavigate?: () => void }) {
+  const parts = memberParts.value;
+  return parts && <parts.AdminNav onNavigate={onNavigate} />;
 }
 
 function ModalDrawer({ layout, open, onClose }: { layout: LayoutKind; open: boolean; onClose: () => void }) {
@@ -134,7 +76,7 @@ function ModalDrawer({ layout, open, onClose }: { layout: LayoutKind; open: bool
         <nav aria-label={t('nav.main')}>
           <MainNav variant="drawer" onNavigate={closeForNavigation} />
         </nav>
-        {layout === 'admin' && <AdminNav onNavigate={closeForNavigation} />}
+        {layout === 'admin' && <Admin onNavigate={closeForNavigation} />}
       </div>
     </dialog>
   );
@@ -204,7 +146,7 @@ export function Shell({ layout, children }: { layout: LayoutKind; children: Reac
               <nav aria-label={t('nav.main')}>
                 <MainNav variant="drawer" />
               </nav>
-              {layout === 'admin' && <AdminNav />}
+              {layout === 'admin' && <Admin />}
             </div>
           </aside>
         )}

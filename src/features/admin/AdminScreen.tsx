@@ -1,8 +1,7 @@
 import { useState } from 'react';
 import { Link, Redirect, useParams } from 'wouter';
-import { t } from '../../i18n';
-import '../../i18n/en-admin';
-import '../../i18n/en-actions';
+import { withWords } from '../../i18n';
+import { enAdmin } from '../../i18n/en-admin';
 import './admin.css';
 import '../../ui/table.css';
 import { api } from '../../api/instance';
@@ -16,6 +15,9 @@ import { RecordEditor, type EditTarget } from './RecordEditor';
 import { isAdmin, member } from '../../state/auth';
 import { memberName } from '../../profile';
 import { MAX_RECORDS } from '../../api/collection-names';
+import { enMember } from '../../i18n/en-member';
+
+const t = withWords(enAdmin, enMember);
 
 type Row = { id: string } & Record<string, unknown>;
 

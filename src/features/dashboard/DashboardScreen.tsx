@@ -1,11 +1,13 @@
 import type { ReactNode } from 'react';
-import { formatMoney, t } from '../../i18n';
-import '../../i18n/en-dashboard';
+import { formatMoney, withWords } from '../../i18n';
+import { enDashboard } from '../../i18n/en-dashboard';
 import { api } from '../../api/instance';
 import { useAsync, type AsyncState } from '../../ui/widgets/useAsync';
 import { renderMode } from '../../state/render-mode';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/widgets/states';
 import { NotificationList } from '../../ui/widgets/NotificationList';
+
+const t = withWords(enDashboard);
 
 function Panel<T extends unknown[]>({
   id,

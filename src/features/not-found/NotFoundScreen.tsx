@@ -1,6 +1,8 @@
 import { Link } from 'wouter';
-import { t } from '../../i18n';
-import '../../i18n/en-not-found';
+import { withWords } from '../../i18n';
+import { enNotFound } from '../../i18n/en-not-found';
+
+const t = withWords(enNotFound);
 
 export default function NotFoundScreen() {
   return (

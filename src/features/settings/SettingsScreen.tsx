@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { t } from '../../i18n';
-import '../../i18n/en-settings';
+import { withWords } from '../../i18n';
+import { enSettings } from '../../i18n/en-settings';
 import { renderMode } from '../../state/render-mode';
 import { LANGUAGES, LANGUAGE_NAMES, isLanguage } from '../../config/languages';
 import {
@@ -19,6 +19,8 @@ import { showSnackbar } from '../../ui/snackbar/store';
 import { isOnline } from '../../state/app';
 import type { PushError } from '../../pwa/push';
 import { errorText } from '../../ui/widgets/states';
+
+const t = withWords(enSettings);
 
 function pushMessage(error: unknown): string {
   // Stryker disable next-line ConditionalExpression: another error has no reason, so the switch falls to the same message as below

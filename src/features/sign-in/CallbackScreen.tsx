@@ -1,10 +1,13 @@
 import { useEffect, useState } from 'react';
 import { Link, useLocation } from 'wouter';
-import { t } from '../../i18n';
-import '../../i18n/en-sign-in';
-import type { MessageKey } from '../../i18n/en';
+import { withWords } from '../../i18n';
+import { enSignIn } from '../../i18n/en-sign-in';
 import { safeNext } from './safe-next';
 import { loadSession } from '../../session';
+
+const t = withWords(enSignIn);
+/** A word this screen says. */
+type Word = Parameters<typeof t>[0];
 
 /** One completion per callback URL: a code can be exchanged once, however often the effect runs. */
 const completions = new Map<string, Promise<string>>();
@@ -17,7 +20,7 @@ function complete(href: string): Promise<string> {
   return done;
 }
 
-function problemOf(error: unknown): MessageKey {
+function problemOf(error: unknown): Word {
   const code = (error as { code?: unknown } | null)?.code;
   if (code === 'access_denied') return 'signIn.cancelled';
   if (error instanceof TypeError) return 'signIn.unreachable';
@@ -27,7 +30,7 @@ function problemOf(error: unknown): MessageKey {
 /** Where the provider sends the member back: the code becomes a session, then the app goes on. */
 export default function CallbackScreen() {
   const [, navigate] = useLocation();
-  const [problem, setProblem] = useState<MessageKey | null>(null);
+  const [problem, setProblem] = useState<Word | null>(null);
 
   useEffect(() => {
     let live = true;

@@ -1,12 +1,14 @@
 import { useState } from 'react';
 import { useSearch } from 'wouter';
 import { config } from '../../config/load';
-import { t } from '../../i18n';
-import '../../i18n/en-sign-in';
+import { withWords } from '../../i18n';
+import { enSignIn } from '../../i18n/en-sign-in';
 import { isLoggedIn, sessionExpired } from '../../state/auth';
 import { memberName } from '../../profile';
 import { safeNext } from './safe-next';
 import { loadSession } from '../../session';
+
+const t = withWords(enSignIn);
 
 type Step = { kind: 'idle' } | { kind: 'redirecting' } | { kind: 'unreachable' };
 

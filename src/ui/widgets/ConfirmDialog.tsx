@@ -1,7 +1,9 @@
 import { useId } from 'react';
 import { useModalDialog } from './useModalDialog';
-import { t } from '../../i18n';
-import '../../i18n/en-actions';
+import { withWords } from '../../i18n';
+import { enMember } from '../../i18n/en-member';
+
+const t = withWords(enMember);
 
 interface Props {
   open: boolean;

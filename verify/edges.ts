@@ -1,0 +1,87 @@
+/**
+ * Bodies at the edges of what a document allows, made from a valid body drawn for the operation:
+ * each is one a server gets wrong in a way a random draw seldom shows, so they are sent first, on
+ * every run, whatever --runs says.
+ *
+ * Valid: JSON exactly as long as the media type's `x-max-body-bytes`, and under a Content-Type with
+ * space before its parameters (RFC 9110's OWS); a form whose text field is byte order marks up to
+ * its `minLength` (a mark is a character like any other).
+ * Invalid: a valid JSON body with bytes that are no UTF-8 inside one of its strings (RFC 8259: JSON
+ * is UTF-8), and a multipart body that ends before its closing delimiter.
+ */
+import { codePoints, isRecord, textOf, type JsonSchema, type MediaSpec } from '../openapi-kit/index.ts';
+import type { Body, FormField } from './generated-request.ts';
+
+/** The valid JSON value padded with spaces to exactly `limit` bytes; null when it is longer already. */
+export function jsonAtLimit(value: unknown, media: MediaSpec): Body | null {
+  const limit = media.maxBodyBytes;
+  if (limit === undefined) return null;
+  const padding = limit - Buffer.byteLength(JSON.stringify(value));
+  if (padding < 0) return null;
+  return { kind: 'json', contentType: media.media, value, padding, note: `valid, exactly x-max-body-bytes (${limit} bytes)` };
+}
+
+/** The valid JSON value under the media type with a parameter after optional whitespace. */
+export function jsonWithSpacedParameter(value: unknown, media: MediaSpec): Body {
+  const contentType = `${media.media} ; charset=utf-8`;
+  return { kind: 'json', contentType, value, note: `valid, as ${contentType}` };
+}
+
+/** Whether a string schema takes any text of the right length (no pattern, format or list of values). */
+const anyText = (schema: JsonSchema): boolean =>
+  schema.type === 'string' &&
+  schema.pattern === undefined &&
+  schema.format === undefined &&
+  schema.enum === undefined &&
+  schema.const === undefined;
+
+const fits = (schema: JsonSchema, length: number): boolean =>
+  length >= ((schema.minLength as number | undefined) ?? 0) &&
+  length <= ((schema.maxLength as number | undefined) ?? Number.POSITIVE_INFINITY);
+
+/**
+ * The valid JSON value with one of its top-level strings (any text of two characters fits it) sent
+ * as bytes that are no UTF-8; null when it has none. Read leniently, the bytes would be a valid
+ * value ('\uFFFD('): only a strict reader refuses it.
+ */
+export function jsonWithBrokenUtf8(value: unknown, media: MediaSpec, schemaOf: (field: string) => JsonSchema | undefined): Body | null {
+  if (!isRecord(value)) return null;
+  const field = Object.keys(value).find((k) => {
+    const schema = schemaOf(k);
+    return typeof value[k] === 'string' && schema !== undefined && anyText(schema) && fits(schema, 2);
+  });
+  if (field === undefined) return null;
+  const marker = 'verify-broken-utf8';
+  const text = JSON.stringify({ ...value, [field]: marker });
+  const at = text.indexOf(`"${marker}"`) + 1;
+  const bytes = [...Buffer.from(text.slice(0, at)), 0xc3, 0x28, ...Buffer.from(text.slice(at + marker.length))];
+  return { kind: 'bytes', contentType: media.media, bytes, note: `JSON with bytes that are no UTF-8 in '${field}'` };
+}
+
+/**
+ * The valid form with one text field (any text, `minLength` of at least 2) made of two byte order
+ * marks and what it held, cut to exactly that minimum; null when no field is such.
+ */
+export function formWithMarks(fields: FormField[], schemaOf: (field: string) => JsonSchema | undefined): Body | null {
+  const index = fields.findIndex(([name, value]) => {
+    const schema = schemaOf(name);
+    const min = schema?.minLength;
+    return typeof value !== 'object' && schema !== undefined && anyText(schema) && typeof min === 'number' && min >= 2;
+  });
+  if (index < 0) return null;
+  const [name, value] = fields[index]!;
+  const min = schemaOf(name)!.minLength as number;
+  const held = [...textOf(value as string)];
+  if (codePoints(textOf(value as string)) < min) return null;
+  const marked = `\uFEFF\uFEFF${held.slice(0, min - 2).join('')}`;
+  const out = fields.map((f, i): FormField => (i === index ? [name, marked] : f));
+  return { kind: 'form', fields: out, note: `valid fields, ${name} starting with byte order marks` };
+}
+
+/** A multipart body cut off before its closing delimiter. */
+export const UNFINISHED_FORM: Body = {
+  kind: 'text',
+  contentType: 'multipart/form-data; boundary=verify-boundary',
+  text: '--verify-boundary\r\nContent-Disposition: form-data; name="a"\r\n\r\nx',
+  note: 'a multipart body without its closing delimiter',
+};
