@@ -35,9 +35,6 @@ export const en = {
   'install.installed': 'Circle is installed on this device.',
   'install.hint': 'Install Circle to open it from your home screen, even offline.',
 
-  'update.available': 'Newer version of the app is available',
-  'update.refresh': 'Refresh',
-
   'home.title': 'Welcome to Circle',
   'home.welcomeBack': 'Welcome back, {name}!',
   'home.intro':
@@ -60,8 +57,6 @@ export const en = {
   'common.retry': 'Retry',
   'common.dismiss': 'Dismiss',
   'common.loadFailed': 'Could not load this: {message}',
-  // Follows a field's label, with the language's own separator: a space, or none before a full-width bracket.
-  'common.required': ' (required)',
 
   'profile.pendingSent': 'Your offline changes were sent.',
 

@@ -7,6 +7,7 @@ import { enNotFound } from './en-not-found';
 import { enProfile } from './en-profile';
 import { enSettings } from './en-settings';
 import { enSignIn } from './en-sign-in';
+import { enUpdate } from './en-update';
 
 /**
  * The parts of the English catalogue beyond the first screens' words (en.ts), declared once: each
@@ -24,4 +25,5 @@ export const ENGLISH_PARTS = {
   profile: enProfile,
   settings: enSettings,
   signIn: enSignIn,
+  update: enUpdate,
 } as const;

@@ -1,5 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
-import { useModalDialog } from '../../ui/widgets/useModalDialog';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { Icon } from '../../ui/icons';
 import { MainNav } from './NavLinks';
@@ -42,45 +41,13 @@ function Account({ location }: { location: string }) {
 }
 
 /** The admin's collections (the admin screens are a signed-in member's: their code is in by then). */
-function Admin({ onNavigate }: { onNavigate?: () => void }) {
+function Admin() {
   const parts = memberParts.value;
-  return parts && <parts.AdminNav onNavigate={onNavigate} />;
+  return parts && <parts.AdminNav />;
 }
 
-function ModalDrawer({ layout, open, onClose }: { layout: LayoutKind; open: boolean; onClose: () => void }) {
-  const ref = useModalDialog(open);
-  // Closed at once, before the route changes: while the modal is open the page is inert, and
-  // the new screen could not take focus.
-  const closeForNavigation = () => {
-    // Stryker disable next-line OptionalChaining: the drawer's links can only be followed while its dialog is mounted, so the ref is set
-    ref.current?.close();
-    // Stryker disable next-line CallExpression: closing the dialog fires its close event, whose handler is this same onClose
-    onClose();
-  };
-  return (
-    // biome-ignore lint/a11y/useKeyWithClickEvents: only a pointer can hit the backdrop; the keyboard closes the dialog with Escape, natively.
-    <dialog
-      ref={ref}
-      className="drawer drawer--modal"
-      aria-label={t('nav.main')}
-      onClose={onClose}
-      onClick={(e) => {
-        // A click on the backdrop lands on the dialog element itself.
-        if (e.target === e.currentTarget) onClose();
-      }}
-    >
-      <div className="drawer__inner">
-        <button type="button" className="icon-button drawer__close" aria-label={t('nav.closeMenu')} onClick={onClose}>
-          <Icon name="close" />
-        </button>
-        <nav aria-label={t('nav.main')}>
-          <MainNav variant="drawer" onNavigate={closeForNavigation} />
-        </nav>
-        {layout === 'admin' && <Admin onNavigate={closeForNavigation} />}
-      </div>
-    </dialog>
-  );
-}
+// The phone's drawer: not part of the first load, whose tab bar has the main places.
+const ModalDrawer = lazy(() => import('./ModalDrawer'));
 
 /**
  * The layout shell: a top bar, and the navigation drawer, beside the content on wide windows and
@@ -112,6 +79,7 @@ export function Shell({ layout, children }: { layout: LayoutKind; children: Reac
             type="button"
             className={`icon-button topbar__menu${only(true)}`}
             // Prerendered (and while hydrating), the drawer it opens is not there yet: a press would go nowhere.
+            // Once the app runs, a press opens it, as soon as its code is in.
             disabled={mobile === null}
             aria-label={t('nav.openMenu')}
             aria-expanded={open}
@@ -162,7 +130,11 @@ export function Shell({ layout, children }: { layout: LayoutKind; children: Reac
           <MainNav variant="bar" />
         </nav>
       )}
-      {mobile && <ModalDrawer layout={layout} open={open} onClose={() => setOpen(false)} />}
+      {mobile && (
+        <Suspense fallback={null}>
+          <ModalDrawer layout={layout} open={open} onClose={() => setOpen(false)} />
+        </Suspense>
+      )}
       <Snackbar />
     </div>
   );
