@@ -33,7 +33,15 @@ import { RequestJudge } from './request-judge.ts';
 import { buildAt, goodFiles } from './request-wire.ts';
 import { textOf, type JsonSchema } from '../openapi-kit/index.ts';
 import { AccessChecks } from './access.ts';
-import { formWithMarks, jsonAtLimit, jsonWithBrokenUtf8, jsonWithSpacedParameter, UNFINISHED_FORM } from './edges.ts';
+import {
+  formsWithAlteredFile,
+  formsWithEachFile,
+  formWithMarks,
+  jsonAtLimit,
+  jsonWithBrokenUtf8,
+  jsonWithSpacedParameter,
+  UNFINISHED_FORM,
+} from './edges.ts';
 import type { CollectionFixtures, OwnRecordFixture, OwnRecordOps } from './fixtures.ts';
 import type { Expectation, Finding } from './judge.ts';
 import type { CheckName } from './results.ts';
@@ -107,6 +115,8 @@ export class SingleExchanges {
   private readonly session: Session;
   private readonly destructive: Destructive[];
   private readonly access: AccessChecks;
+  /** Statuses a valid request of the edges must not get either, besides those no valid request gets. */
+  private readonly ruledOut = new WeakMap<GeneratedRequest, { statuses: number[]; because: string }>();
 
   constructor(
     session: Session,
@@ -348,6 +358,7 @@ export class SingleExchanges {
           });
         // Each file field with a file of a type it does not take, and with bytes that are not the type they claim.
         const media = op.body.content['multipart/form-data'];
+        for (const altered of formsWithAlteredFile(form.fields, media)) out.push({ ...base(), body: altered });
         const textOnly = form.fields.filter(([name]) => !media.fileFields.includes(name));
         for (const field of media.fileFields) {
           out.push({
@@ -425,15 +436,28 @@ export class SingleExchanges {
     const form = op.body?.content['multipart/form-data'];
     if (form) {
       const body = drawn(satisfying(this.validBody(op), (b) => b.kind === 'form', `a valid form of ${op.id}`));
-      if (body?.kind === 'form') bodies.push(formWithMarks(body.fields, this.propertySchema(this.ctx.generator.textFieldsSchema(form))));
+      if (body?.kind === 'form')
+        bodies.push(
+          formWithMarks(body.fields, this.propertySchema(this.ctx.generator.textFieldsSchema(form))),
+          ...formsWithEachFile(body.fields, form),
+        );
     }
     const path = Object.fromEntries(op.params.filter((p) => p.in === 'path').map((p) => [p.name, { kind: 'existing' } as PathValue]));
-    return bodies
+    const requests = bodies
       .filter((b): b is Body => b !== null)
       .map(
         (body): GeneratedRequest => ({ op: op.id, via: 'direct', method: op.method, path, query: { kind: 'params', entries: [] }, body }),
       )
       .filter((r) => this.isValid(op, r));
+    // A file whose content is the type it claims must not get the status the document gives for one that is not.
+    const contentStatuses = this.ctx.requestJudge.fileContentStatuses(op);
+    for (const r of requests)
+      if (contentStatuses.length > 0 && r.body.kind === 'form' && r.body.fields.some(([, v]) => typeof v === 'object' && 'file' in v))
+        this.ruledOut.set(r, {
+          statuses: contentStatuses,
+          because: 'its file is the type it claims',
+        });
+    return requests;
   }
 
   /** Bodies and files over the document's limits; null when the operation states none. */
@@ -457,8 +481,10 @@ export class SingleExchanges {
         ? this.ctx.requestJudge.verdict(op, r, existing)
         : { valid: null, why: [`the URL reaches ${reached?.id ?? 'no operation'}`] };
     let expectation: Expectation;
-    if (verdict.valid === true) expectation = { kind: 'valid' };
-    else if (verdict.valid === false)
+    if (verdict.valid === true) {
+      const not = this.ruledOut.get(r);
+      expectation = not ? { kind: 'valid', not } : { kind: 'valid' };
+    } else if (verdict.valid === false)
       expectation = verdict.statuses
         ? { kind: 'invalid', why: verdict.why, statuses: verdict.statuses }
         : { kind: 'invalid', why: verdict.why };

@@ -42,6 +42,15 @@ export const MAIN_SCREENS: LanguageScreen[] = [
     },
   },
   {
+    name: 'notifications',
+    signedIn: true,
+    async open(page, m) {
+      await page.goto('/notifications');
+      await expect(page.locator('.notification')).toHaveCount(3);
+      await expect(page.getByRole('button', { name: m['inbox.markAllRead'] })).toBeVisible();
+    },
+  },
+  {
     name: 'dashboard',
     async open(page) {
       await page.goto('/dashboard');

@@ -26,6 +26,7 @@ export const SCREENS: readonly Screen[] = [
   { id: 'profile-create', title: 'Profile: create form', path: '/profile', as: 'grace', state: 'signed in as grace, no profile yet' },
   { id: 'settings', title: 'Settings', path: '/settings', as: null, state: 'signed out' },
   { id: 'dashboard', title: 'Dashboard', path: '/dashboard', as: null, state: 'signed out' },
+  { id: 'notifications', title: 'Notifications', path: '/notifications', as: 'grace', state: 'signed in as grace, no profile yet' },
   { id: 'admin', title: 'Admin', path: '/admin/symbols', as: 'ada', state: 'signed in as ada, the admin' },
   { id: 'not-found', title: 'Not found', path: '/404', as: null, state: 'signed out' },
 ];

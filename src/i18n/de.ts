@@ -15,6 +15,7 @@ export const de: Messages = {
   'nav.profile': 'Profil',
   'nav.settings': 'Einstellungen',
   'nav.dashboard': 'Übersicht',
+  'nav.notifications': 'Benachrichtigungen',
   'nav.admin': 'Verwaltung',
   'nav.signIn': 'Anmelden',
   'nav.signOut': 'Abmelden',
@@ -49,6 +50,7 @@ export const de: Messages = {
   'home.viewProfile': 'Dein Profil ansehen',
   'home.latestNotifications': 'Neueste Benachrichtigungen',
   'home.allNotifications': 'Alle in der Übersicht ansehen',
+  'home.inbox': 'Alle deine Benachrichtigungen',
 
   'notifications.empty': 'Noch keine Benachrichtigungen. Neuigkeiten aus deinem Kreis erscheinen hier.',
   'notifications.unread': 'Ungelesen',
@@ -233,4 +235,19 @@ export const de: Messages = {
   'push.notSubscribed': 'Push-Benachrichtigungen sind nicht abonniert.',
   'push.unsubscribeFailed': 'Abbestellen fehlgeschlagen!',
   'push.subscribeFailed': 'Push-Benachrichtigungen konnten nicht aktiviert werden: {message}',
+
+  'inbox.title': 'Benachrichtigungen',
+  'inbox.intro': 'Was dein Kreis dir mitgeteilt hat. Markiere, was du gelesen hast – einzeln oder alles auf einmal.',
+  'inbox.unreadCount': '{count, plural, one {# ungelesene Benachrichtigung} other {# ungelesene Benachrichtigungen}}',
+  'inbox.noneUnread': 'Keine ungelesenen Benachrichtigungen',
+  'inbox.markRead': 'Als gelesen markieren',
+  'inbox.markUnread': 'Als ungelesen markieren',
+  'inbox.markReadOf': 'Als gelesen markieren: {title}',
+  'inbox.markUnreadOf': 'Als ungelesen markieren: {title}',
+  'inbox.markAllRead': 'Alle als gelesen markieren',
+  'inbox.allRead': 'Du hast alles gelesen.',
+  'inbox.waiting':
+    '{count, plural, one {# Markierung wartet auf diesem Gerät: Sie wird gesendet, sobald du wieder online bist.} other {# Markierungen warten auf diesem Gerät: Sie werden gesendet, sobald du wieder online bist.}}',
+  'inbox.markGone': 'Diese Benachrichtigung gibt es nicht mehr, deshalb konnte sie nicht markiert werden.',
+  'inbox.otherLanguage': 'Einige Benachrichtigungen werden auf {languages} angezeigt: Es gibt sie nicht in deiner Sprache.',
 };

@@ -18,6 +18,7 @@ export const en = {
   'nav.profile': 'Profile',
   'nav.settings': 'Settings',
   'nav.dashboard': 'Dashboard',
+  'nav.notifications': 'Notifications',
   'nav.admin': 'Admin',
   'nav.signIn': 'Sign in',
   'nav.signOut': 'Sign out',
@@ -45,6 +46,7 @@ export const en = {
   'home.viewProfile': 'View your profile',
   'home.latestNotifications': 'Latest notifications',
   'home.allNotifications': 'See all on the dashboard',
+  'home.inbox': 'All your notifications',
 
   'notifications.empty': 'No notifications yet. News from your circle will show here.',
   'notifications.unread': 'Unread',

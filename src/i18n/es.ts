@@ -14,6 +14,7 @@ export const es: Messages = {
   'nav.profile': 'Perfil',
   'nav.settings': 'Ajustes',
   'nav.dashboard': 'Panel',
+  'nav.notifications': 'Notificaciones',
   'nav.admin': 'Administración',
   'nav.signIn': 'Iniciar sesión',
   'nav.signOut': 'Cerrar sesión',
@@ -48,6 +49,7 @@ export const es: Messages = {
   'home.viewProfile': 'Ver tu perfil',
   'home.latestNotifications': 'Últimas notificaciones',
   'home.allNotifications': 'Ver todas en el panel',
+  'home.inbox': 'Todas tus notificaciones',
 
   'notifications.empty': 'Aún no hay notificaciones. Las novedades de tu círculo aparecerán aquí.',
   'notifications.unread': 'Sin leer',
@@ -231,4 +233,19 @@ export const es: Messages = {
   'push.notSubscribed': 'No hay ninguna suscripción a notificaciones push.',
   'push.unsubscribeFailed': '¡No se ha podido cancelar la suscripción!',
   'push.subscribeFailed': 'No se han podido activar las notificaciones push: {message}',
+
+  'inbox.title': 'Notificaciones',
+  'inbox.intro': 'Lo que tu círculo te ha contado. Marca lo que ya has leído, de una en una o todo a la vez.',
+  'inbox.unreadCount': '{count, plural, one {# notificación sin leer} other {# notificaciones sin leer}}',
+  'inbox.noneUnread': 'No hay notificaciones sin leer',
+  'inbox.markRead': 'Marcar como leída',
+  'inbox.markUnread': 'Marcar como no leída',
+  'inbox.markReadOf': 'Marcar como leída: {title}',
+  'inbox.markUnreadOf': 'Marcar como no leída: {title}',
+  'inbox.markAllRead': 'Marcar todas como leídas',
+  'inbox.allRead': 'Lo has leído todo.',
+  'inbox.waiting':
+    '{count, plural, one {# marca espera en este dispositivo: se enviará cuando vuelvas a estar en línea.} other {# marcas esperan en este dispositivo: se enviarán cuando vuelvas a estar en línea.}}',
+  'inbox.markGone': 'Esa notificación ya no existe, así que no se ha podido marcar.',
+  'inbox.otherLanguage': 'Algunas notificaciones se muestran en {languages}: no hay versión en tu idioma.',
 };

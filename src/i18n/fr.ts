@@ -18,6 +18,7 @@ export const fr: Messages = {
   'nav.profile': 'Profil',
   'nav.settings': 'Paramètres',
   'nav.dashboard': 'Tableau de bord',
+  'nav.notifications': 'Notifications',
   'nav.admin': 'Administration',
   'nav.signIn': 'Se connecter',
   'nav.signOut': 'Se déconnecter',
@@ -52,6 +53,7 @@ export const fr: Messages = {
   'home.viewProfile': 'Voir votre profil',
   'home.latestNotifications': 'Dernières notifications',
   'home.allNotifications': 'Tout voir dans le tableau de bord',
+  'home.inbox': 'Toutes vos notifications',
 
   'notifications.empty': 'Aucune notification pour l’instant. Les nouvelles de votre cercle apparaîtront ici.',
   'notifications.unread': 'Non lue',
@@ -236,4 +238,19 @@ export const fr: Messages = {
   'push.notSubscribed': 'Aucun abonnement aux notifications push.',
   'push.unsubscribeFailed': 'Échec du désabonnement !',
   'push.subscribeFailed': 'Impossible d’activer les notifications push : {message}',
+
+  'inbox.title': 'Notifications',
+  'inbox.intro': 'Ce que votre cercle vous a dit. Marquez ce que vous avez lu, une à une ou tout d’un coup.',
+  'inbox.unreadCount': '{count, plural, one {# notification non lue} other {# notifications non lues}}',
+  'inbox.noneUnread': 'Aucune notification non lue',
+  'inbox.markRead': 'Marquer comme lue',
+  'inbox.markUnread': 'Marquer comme non lue',
+  'inbox.markReadOf': 'Marquer comme lue : {title}',
+  'inbox.markUnreadOf': 'Marquer comme non lue : {title}',
+  'inbox.markAllRead': 'Tout marquer comme lu',
+  'inbox.allRead': 'Vous avez tout lu.',
+  'inbox.waiting':
+    '{count, plural, one {# marque attend sur cet appareil : elle sera envoyée dès votre retour en ligne.} other {# marques attendent sur cet appareil : elles seront envoyées dès votre retour en ligne.}}',
+  'inbox.markGone': 'Cette notification n’existe plus : elle n’a pas pu être marquée.',
+  'inbox.otherLanguage': 'Certaines notifications sont affichées en {languages} : elles n’existent pas dans votre langue.',
 };

@@ -193,6 +193,8 @@ const SAME_AS_ENGLISH: Record<Exclude<Language, 'en'>, readonly string[]> = {
     'field.avatar',
     'settings.notifications',
     'dashboard.notifications',
+    'nav.notifications',
+    'inbox.title',
     'admin.actions',
   ],
   'zh-Hans': ['app.name'],

@@ -2,6 +2,7 @@ import { enAdmin } from './en-admin';
 import { enConflict } from './en-conflict';
 import { enDashboard } from './en-dashboard';
 import { enForms } from './en-forms';
+import { enInbox } from './en-inbox';
 import { enMember } from './en-member';
 import { enNotFound } from './en-not-found';
 import { enProfile } from './en-profile';
@@ -20,6 +21,7 @@ export const ENGLISH_PARTS = {
   conflict: enConflict,
   dashboard: enDashboard,
   forms: enForms,
+  inbox: enInbox,
   member: enMember,
   notFound: enNotFound,
   profile: enProfile,

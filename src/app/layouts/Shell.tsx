@@ -14,6 +14,9 @@ import { renderMode } from '../../state/render-mode';
 import { log } from '../../lib/logger';
 import { loadMemberParts, memberParts } from './member-shell';
 
+// A signed-in member's bell, with the inbox's model: loaded once someone is signed in.
+const NotificationBell = lazy(() => import('./NotificationBell'));
+
 // Under the mobile breakpoint only the icon shows (the label stays the accessible name).
 const ACTION = 'button button--tonal button--small topbar__action';
 
@@ -103,6 +106,11 @@ export function Shell({ layout, children }: { layout: LayoutKind; children: Reac
         <InstallButton compact />
         <span className="topbar__spacer" />
         <OnlineStatus />
+        {isLoggedIn.value && (
+          <Suspense fallback={null}>
+            <NotificationBell />
+          </Suspense>
+        )}
         <span className="topbar__account">
           <Account location={location} />
         </span>
