@@ -374,7 +374,7 @@ describe('the pages’ protection', () => {
       title: `${PAGE_MESSAGES.en.signInTitle} · Circle`,
       heading: PAGE_MESSAGES.en.signInHeading('Circle'),
     });
-    expect(html).toContain(`<a href="${page.pathname}/abort">${PAGE_MESSAGES.en.cancel}</a>`);
+    expect(html).toContain(`<a href="${page.pathname}/abort" class="secondary">${PAGE_MESSAGES.en.cancel}</a>`);
   });
 
   it('the stylesheet: CSS, revalidated, not sniffed', async () => {

@@ -80,12 +80,13 @@ describe('the shots', () => {
     expect(THEMES[dark!.name].mode).toBe('dark');
   });
 
-  it("store the shot's language and theme as the app's preference", () => {
+  it("store the shot's language, theme and mode as the app's preference", () => {
     const [, dark] = themeChoices();
     expect(JSON.parse(preferenceOf({ language: 'zh-Hans', theme: dark! }))).toEqual({
       language: 'zh-Hans',
       activeThemeName: dark!.name,
       enableNotifications: false,
+      colorScheme: 'dark',
     });
   });
 });

@@ -84,9 +84,17 @@ export function shotsFor(screens: readonly Screen[], languages: readonly Languag
   );
 }
 
-/** The stored preference the app reads before its first paint (src/state/preference.ts, key `preference`). */
+/**
+ * The stored preference the app reads before its first paint (src/state/preference.ts, key
+ * `preference`): the theme's accent in the shot's mode, named, so the device's own does not matter.
+ */
 export function preferenceOf(shot: Pick<Shot, 'language' | 'theme'>): string {
-  return JSON.stringify({ language: shot.language, activeThemeName: shot.theme.name, enableNotifications: false });
+  return JSON.stringify({
+    language: shot.language,
+    activeThemeName: shot.theme.name,
+    enableNotifications: false,
+    colorScheme: shot.theme.mode,
+  });
 }
 
 /* ------------------------------------------------------------------ options */

@@ -4,7 +4,6 @@ import type { Messages } from './en';
 export const de: Messages = {
   'app.name': 'Circle',
   'app.skipToContent': 'Zum Inhalt springen',
-  'app.loading': 'Wird geladen…',
   'app.crashed.title': 'Diese Ansicht funktioniert nicht mehr',
   'app.crashed.body':
     'Beim Anzeigen dieser Ansicht ist etwas schiefgelaufen. Deine anderen Ansichten und gespeicherten Entwürfe sind sicher.',
@@ -164,11 +163,17 @@ export const de: Messages = {
   'settings.languageLabel': 'Sprache der App',
   'settings.languageHint':
     'Gilt für die Texte der App auf diesem Gerät. Die bevorzugte Sprache eines neuen Profils übernimmt sie; die änderst du in deinem Profil.',
-  'settings.theme': 'Design',
+  'settings.appearance': 'Darstellung',
+  'settings.colorScheme': 'Hell oder dunkel',
+  'settings.colorScheme.system': 'System',
+  'settings.colorScheme.light': 'Hell',
+  'settings.colorScheme.dark': 'Dunkel',
+  'settings.colorScheme.hint': 'System folgt der Einstellung deines Geräts und wechselt mit ihr.',
+  'settings.accent': 'Akzentfarbe',
   'settings.theme.DEEPPURPLE_AMBER': 'Dunkellila und Bernstein',
   'settings.theme.INDIGO_PINK': 'Indigo und Pink',
-  'settings.theme.PINK_BLUEGREY': 'Pink und Blaugrau (dunkel)',
-  'settings.theme.PURPLE_GREEN': 'Lila und Grün (dunkel)',
+  'settings.theme.PINK_BLUEGREY': 'Pink und Blaugrau',
+  'settings.theme.PURPLE_GREEN': 'Lila und Grün',
   'settings.notifications': 'Benachrichtigungen',
   'settings.notifications.toggle': 'Push-Benachrichtigungen',
   'settings.notifications.hint': 'Erhalte Neuigkeiten aus deinem Kreis, auch wenn die App geschlossen ist.',
@@ -223,7 +228,6 @@ export const de: Messages = {
   'signIn.redirecting': 'Die Anmeldeseite wird geöffnet…',
   'signIn.signedInAs': 'Angemeldet als {name}.',
 
-  'notFound.title': 'Seite nicht gefunden',
   'notFound.body': 'Die gesuchte Seite gibt es nicht oder sie wurde verschoben.',
   'notFound.home': 'Zur Startseite',
 

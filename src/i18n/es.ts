@@ -4,7 +4,6 @@ import type { Messages } from './en';
 export const es: Messages = {
   'app.name': 'Circle',
   'app.skipToContent': 'Saltar al contenido',
-  'app.loading': 'Cargando…',
   'app.crashed.title': 'Esta pantalla ha dejado de funcionar',
   'app.crashed.body': 'Algo ha fallado al mostrar esta pantalla. Tus otras pantallas y los borradores guardados están a salvo.',
   'app.crashed.retry': 'Volver a intentarlo',
@@ -163,11 +162,17 @@ export const es: Messages = {
   'settings.languageLabel': 'Idioma de la aplicación',
   'settings.languageHint':
     'Se usa para los textos de la aplicación en este dispositivo. El idioma preferido de un perfil nuevo parte de este; ese se cambia en tu perfil.',
-  'settings.theme': 'Tema',
+  'settings.appearance': 'Apariencia',
+  'settings.colorScheme': 'Claro u oscuro',
+  'settings.colorScheme.system': 'Sistema',
+  'settings.colorScheme.light': 'Claro',
+  'settings.colorScheme.dark': 'Oscuro',
+  'settings.colorScheme.hint': 'Sistema sigue el ajuste de tu dispositivo y cambia cuando este cambia.',
+  'settings.accent': 'Color de acento',
   'settings.theme.DEEPPURPLE_AMBER': 'Morado intenso y ámbar',
   'settings.theme.INDIGO_PINK': 'Índigo y rosa',
-  'settings.theme.PINK_BLUEGREY': 'Rosa y gris azulado (oscuro)',
-  'settings.theme.PURPLE_GREEN': 'Morado y verde (oscuro)',
+  'settings.theme.PINK_BLUEGREY': 'Rosa y gris azulado',
+  'settings.theme.PURPLE_GREEN': 'Morado y verde',
   'settings.notifications': 'Notificaciones',
   'settings.notifications.toggle': 'Notificaciones push',
   'settings.notifications.hint': 'Recibe las novedades de tu círculo incluso con la app cerrada.',
@@ -221,7 +226,6 @@ export const es: Messages = {
   'signIn.redirecting': 'Abriendo la página de inicio de sesión…',
   'signIn.signedInAs': 'Sesión iniciada como {name}.',
 
-  'notFound.title': 'Página no encontrada',
   'notFound.body': 'La página que buscas no existe o se ha movido.',
   'notFound.home': 'Ir a la página de inicio',
 

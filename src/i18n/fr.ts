@@ -7,7 +7,6 @@ import type { Messages } from './en';
 export const fr: Messages = {
   'app.name': 'Circle',
   'app.skipToContent': 'Aller au contenu',
-  'app.loading': 'Chargement…',
   'app.crashed.title': 'Cet écran ne fonctionne plus',
   'app.crashed.body':
     'Un problème est survenu lors de l’affichage de cet écran. Vos autres écrans et vos brouillons enregistrés ne sont pas touchés.',
@@ -167,11 +166,17 @@ export const fr: Messages = {
   'settings.languageLabel': 'Langue de l’application',
   'settings.languageHint':
     'Utilisée pour les textes de l’application sur cet appareil. La langue préférée d’un nouveau profil en part ; celle-ci se modifie dans votre profil.',
-  'settings.theme': 'Thème',
+  'settings.appearance': 'Apparence',
+  'settings.colorScheme': 'Clair ou sombre',
+  'settings.colorScheme.system': 'Système',
+  'settings.colorScheme.light': 'Clair',
+  'settings.colorScheme.dark': 'Sombre',
+  'settings.colorScheme.hint': 'Système suit le réglage de votre appareil et change avec lui.',
+  'settings.accent': 'Couleur d’accent',
   'settings.theme.DEEPPURPLE_AMBER': 'Violet foncé et ambre',
   'settings.theme.INDIGO_PINK': 'Indigo et rose',
-  'settings.theme.PINK_BLUEGREY': 'Rose et gris-bleu (sombre)',
-  'settings.theme.PURPLE_GREEN': 'Violet et vert (sombre)',
+  'settings.theme.PINK_BLUEGREY': 'Rose et gris-bleu',
+  'settings.theme.PURPLE_GREEN': 'Violet et vert',
   'settings.notifications': 'Notifications',
   'settings.notifications.toggle': 'Notifications push',
   'settings.notifications.hint': 'Recevez l’actualité de votre cercle même quand l’application est fermée.',
@@ -226,7 +231,6 @@ export const fr: Messages = {
   'signIn.redirecting': 'Ouverture de la page de connexion…',
   'signIn.signedInAs': 'Connecté en tant que {name}.',
 
-  'notFound.title': 'Page introuvable',
   'notFound.body': 'La page que vous cherchez n’existe pas ou a été déplacée.',
   'notFound.home': 'Aller à la page d’accueil',
 

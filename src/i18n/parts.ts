@@ -4,9 +4,11 @@ import { enDashboard } from './en-dashboard';
 import { enForms } from './en-forms';
 import { enInbox } from './en-inbox';
 import { enMember } from './en-member';
+import { enNotFound } from './en-not-found';
 import { enProfile } from './en-profile';
 import { enSettings } from './en-settings';
 import { enSignIn } from './en-sign-in';
+import { enUpdate } from './en-update';
 
 /**
  * The parts of the English catalogue beyond the first screens' words (en.ts), declared once: each
@@ -21,7 +23,9 @@ export const ENGLISH_PARTS = {
   forms: enForms,
   inbox: enInbox,
   member: enMember,
+  notFound: enNotFound,
   profile: enProfile,
   settings: enSettings,
   signIn: enSignIn,
+  update: enUpdate,
 } as const;

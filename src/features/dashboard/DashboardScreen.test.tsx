@@ -54,10 +54,10 @@ describe('<DashboardScreen>', () => {
       // Still loading is no failure: nothing is announced.
       expect(within(panel(name)).queryByRole('alert')).toBeNull();
     }
-    expect(panel('Accounts').querySelector('.panel__placeholder')?.className).toBe('panel__placeholder panel__placeholder--rows');
-    expect(panel('Notifications').querySelector('.panel__placeholder')?.className).toBe(
-      'panel__placeholder panel__placeholder--notifications',
-    );
+    // Each panel's skeleton is shaped as what it lists.
+    expect(within(panel('Accounts')).getByRole('status').classList.contains('skeleton--rows')).toBe(true);
+    expect(within(panel('Symbols')).getByRole('status').classList.contains('skeleton--rows')).toBe(true);
+    expect(within(panel('Notifications')).getByRole('status').classList.contains('skeleton--notifications')).toBe(true);
   });
 
   it('lists the accounts with their balance, the symbols with their entity, and the notifications', async () => {

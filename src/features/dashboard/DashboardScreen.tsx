@@ -19,7 +19,7 @@ function Panel<T extends unknown[]>({
 }: {
   id: string;
   title: string;
-  /** What the panel lists: its loading state keeps room for a few rows of it, so nothing moves when they come. */
+  /** What the panel lists: its skeleton is a few of them, as tall, so nothing moves when they come. */
   kind: 'rows' | 'notifications';
   state: AsyncState<T> & { reload: () => void };
   render: (data: T) => ReactNode;
@@ -27,11 +27,7 @@ function Panel<T extends unknown[]>({
   return (
     <section className="card panel" aria-labelledby={id} aria-busy={state.status === 'loading' || undefined}>
       <h2 id={id}>{title}</h2>
-      {state.status === 'loading' && !state.data && (
-        <div className={`panel__placeholder panel__placeholder--${kind}`}>
-          <LoadingState />
-        </div>
-      )}
+      {state.status === 'loading' && !state.data && <LoadingState shape={kind} />}
       {/* Why it failed is said once, for the whole screen (below the title). */}
       {state.status === 'error' && !state.data && <p className="muted">{t('dashboard.unavailable')}</p>}
       {state.data && (state.data.length ? render(state.data) : <EmptyState>{t('dashboard.empty')}</EmptyState>)}

@@ -51,7 +51,7 @@ export default function HomeScreen() {
       <section className={`home__profile${signedIn ? '' : ' home__profile--signed-out'}`} aria-label={t('nav.profile')}>
         {member ? (
           <>
-            <Suspense fallback={<LoadingState />}>
+            <Suspense fallback={<LoadingState shape="card" />}>
               <ProfileCard profile={member} compact />
             </Suspense>
             <Link href="/profile" className="button button--outlined">
@@ -67,7 +67,7 @@ export default function HomeScreen() {
             </Link>
           </div>
         ) : profileLoading.value ? (
-          <LoadingState />
+          <LoadingState shape="card" />
         ) : (
           <div className="card cta">
             <h2>{t('home.createProfileCta')}</h2>
@@ -89,9 +89,9 @@ export default function HomeScreen() {
         </div>
         {/* What the build prerenders, and the hydration's first render, wait for the list. */}
         {renderMode.value === 'static' ? (
-          <LoadingState />
+          <LoadingState shape="notifications" />
         ) : (
-          <Suspense fallback={<LoadingState />}>
+          <Suspense fallback={<LoadingState shape="notifications" />}>
             <LatestNotifications canMark={signedIn} />
           </Suspense>
         )}

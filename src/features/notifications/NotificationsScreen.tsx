@@ -59,7 +59,7 @@ export default function NotificationsScreen() {
       )}
       {waiting > 0 && <p className="inbox__note">{t('inbox.waiting', { count: waiting })}</p>}
       {others.length > 0 && <p className="inbox__note">{t('inbox.otherLanguage', { languages: others.map(languageName).join(', ') })}</p>}
-      {!items && (error ? <ErrorState error={error} onRetry={() => void loadInbox()} /> : <LoadingState />)}
+      {!items && (error ? <ErrorState error={error} onRetry={() => void loadInbox()} /> : <LoadingState shape="notifications" />)}
       {items &&
         (items.length ? (
           <div className="card">
