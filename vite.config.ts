@@ -7,9 +7,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Plugin, PluginOption } from 'vite';
 import type { EmbeddedProvider } from './oidc/index.ts';
-import { manifest } from './src/pwa/manifest.ts';
-import { prerenderPages } from './src/prerender/vite-plugin.ts';
-import { themeStylesheet } from './scripts/theme-css-plugin.ts';
+import { manifest, prerenderPages, themeStylesheet } from './src/prerender/index.ts';
 import { PAGE_FILES } from './src/index.ts';
 
 /** MSW's worker script, served by the dev server only: it never enters a build. */
@@ -69,9 +67,12 @@ function identityProviderInDev(): Plugin {
   };
 }
 
-/** Modules of the first render that lazy screens share too; without a group they scatter into small chunks. */
+/**
+ * Modules of the first render that lazy screens share too; without a group they scatter into small
+ * chunks. The inbox (its model and the bell) is a signed-in member's, loaded after the first render.
+ */
 const FIRST_LOAD_MODULES =
-  /node_modules[\\/](react|react-dom|scheduler|wouter|@preact[\\/]signals-(core|react)|use-sync-external-store|regexparam)[\\/]|[\\/]src[\\/](boot\.tsx|lib[\\/](?!start-failure\.)|i18n[\\/](index|en)\.|state[\\/](?!profile[\\/](?!read\.|store\.)|session\.)|config[\\/]|app[\\/](?!home-screen\.)|ui[\\/](theme\.|icons|snackbar[\\/]|widgets[\\/](useAsync|states))|api[\\/](errors|progress|collection-names)\.|pwa[\\/](online|install|OnlineStatus|InstallButton)\.)/;
+  /node_modules[\\/](react|react-dom|scheduler|wouter|@preact[\\/]signals-(core|react)|use-sync-external-store|regexparam)[\\/]|[\\/]src[\\/](boot\.tsx|lib[\\/](?!start-failure\.)|i18n[\\/](index|en)\.|state[\\/](?!inbox[\\/])|profile[\\/](index|store|member-name)\.|session[\\/]index\.|config[\\/]|app[\\/](?!home-screen\.|layouts[\\/](AccountMenu|AdminNav|member-parts|NotificationBell|ModalDrawer)\.)|ui[\\/](theme\.|icons|snackbar[\\/]|widgets[\\/]states)|api[\\/](errors|progress|collection-names)\.|pwa[\\/](online|install|OnlineStatus|InstallButton)\.)/;
 
 /** React itself (react, react-dom and its scheduler): bench and the budgets read its chunk by this name. */
 const REACT_MODULES = /node_modules[\\/](react|react-dom|scheduler)[\\/]/;
@@ -170,7 +171,7 @@ export default defineConfig(({ command }) => ({
           '**/screenshots/**',
           'assets/ui-config.json',
           'assets/{es,de,fr,zh-Hans}-*.js',
-          'assets/{oidc-client,CallbackScreen,ConflictResolver,conflict,resolution}-*.js',
+          'assets/{oidc-client,CallbackScreen,ConflictResolver,conflict-compare}-*.js',
           'apple-touch-icon-*.png',
           '{pwa,maskable-icon}-512x512.png',
         ],
@@ -201,12 +202,33 @@ export default defineConfig(({ command }) => ({
             // (a deploy of the app leaves it cached), and bench tells its bytes from the app's own.
             { name: 'react', test: REACT_MODULES, priority: 2 },
             { name: 'core', test: FIRST_LOAD_MODULES, priority: 1 },
-            // What changes the profile (the save, drafts, a conflict's state): the profile screen, the
-            // outbox, the conflict code and sign-out share it, in one chunk beside the screen's.
-            { name: 'profile-edit', test: /[\\/]src[\\/]state[\\/](profile-edit|profile-draft|edit-conflict)\./, priority: 1 },
+            // The member's tokens and where requests get them: every signed-in request loads it.
+            {
+              name: 'credentials',
+              test: /node_modules[\\/]idb-keyval[\\/]|[\\/]src[\\/]api[\\/](credentials|session-store)\./,
+              priority: 1,
+            },
+            // What the shell shows a signed-in member only (src/app/layouts/member-parts.ts), with the avatar
+            // it shares with the profile's screens, the admin's collection names and their English
+            // words: one file, loaded beside the first screen when a visit starts signed in.
+            {
+              name: 'member',
+              test: /[\\/]src[\\/](app[\\/]layouts[\\/](AccountMenu|AdminNav|member-parts)|ui[\\/]widgets[\\/](Avatar|useAvatarSrc)|api[\\/]collection-names|i18n[\\/]en-member)\./,
+              priority: 1,
+            },
+            // The typed client and the profile's requests: the first read of the profile loads them together.
+            {
+              name: 'client',
+              test: /node_modules[\\/]openapi-fetch[\\/]|[\\/]src[\\/](api[\\/](client|guards)|profile[\\/]requests)\./,
+              priority: 1,
+            },
             // Each part of the English catalogue is a file of its own, loaded beside the screen that
             // shows it: the screen's own chunk keeps its budget for code.
-            { name: (id) => /[\\/]src[\\/]i18n[\\/](en-\w+)\.ts$/.exec(id)?.[1] ?? null, debugName: 'english-parts', priority: 1 },
+            {
+              name: (id) => /[\\/]src[\\/]i18n[\\/](en-(?!member\.)\w+)\.ts$/.exec(id)?.[1] ?? null,
+              debugName: 'english-parts',
+              priority: 1,
+            },
           ],
         },
       },

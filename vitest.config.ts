@@ -39,7 +39,7 @@ export const unitProject: TestProjectInlineConfiguration = {
  * judged as none) are the `contract-serial` group: they run after the others, one at a time, with
  * the machine to themselves, so that no verdict depends on how busy the other files keep the CPU.
  */
-export const CONTRACT_SERIAL = ['verify/tests/corpus.test.ts', 'verify/tests/prism.test.ts'];
+const CONTRACT_SERIAL = ['verify/tests/corpus.test.ts', 'verify/tests/prism.test.ts'];
 
 export function nodeProject(
   name: string,

@@ -10,25 +10,23 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import autocannon from 'autocannon';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { startServer, type RunningServer } from '../server/index.ts';
 import { PAGE_FILES, PRERENDER_ATTRIBUTE } from '../src/index.ts';
-import { runLighthouse, type LighthouseRun } from '../lighthouse/audit.ts';
-import { signInAs, startServerProcess, tinyBuild } from '../testkit/index.ts';
-// @ts-expect-error: a plain .mjs module without type declarations, shared with the budget check.
-import { bundleFigures, REACT_CHUNK } from '../scripts/bundle-figures.mjs';
+import { runLighthouse } from '../lighthouse/index.ts';
+import { bundleFigures, REACT_CHUNK, signInAs, startServerProcess, tinyBuild } from '../testkit/index.ts';
 import { launchBrowser } from './browser.ts';
 import { FLOOR_PAGES, startFloorServer, type FloorPage } from './floor.ts';
-import { paintGoalRows } from './paint-goals.ts';
 import { measureLongTasks, type LongTask, type LongTasks } from './long-tasks.ts';
 import { isFullRun, type BenchOptions } from './options.ts';
-import { printFigures, writeHtmlReport, type Figure } from './report.ts';
+import { figures, printFigures, writeHtmlReport } from './report.ts';
+import type { FirstLoad, Floor, LoadResult, Results, RouteLighthouse, RouteLongTasks, ThroughputResult } from './results.ts';
 import { track } from './shutdown.ts';
 import { startPrism } from './prism.ts';
-import { measureVerify, VERIFY_GOALS, type VerifyTiming } from './verify-timings.ts';
+import { measureVerify, VERIFY_CONCURRENCY } from './verify-timings.ts';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -37,30 +35,11 @@ let options: BenchOptions;
 let quick: boolean;
 let DIST: string;
 
-/**
- * The largest contentful paint of a hydrated route may come at most this long after its first one,
- * as the page painted them (the simulated gap is printed beside it, against the floor's).
- */
-const LCP_AFTER_FCP_BUDGET_MS = 50;
-const BUDGETS = JSON.parse(readFileSync(resolve(ROOT, 'budgets.json'), 'utf8')) as Record<string, { limit: number; goal: number }>;
-
 /** A full garbage collection, so heap figures compare live memory only. */
 setFlagsFromString('--expose-gc');
 const collectGarbage = runInNewContext('gc') as () => void;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
-
-interface FirstLoad {
-  requests: number;
-  jsCssTransferred: number;
-  jsCssRequests: number;
-  /** Every JS and CSS file fetched once the page is idle (the prefetch of other screens included), gzip. */
-  idleJsCssGzip: number;
-  idleJsCssFiles: number;
-  /** Those files with their gzip bytes, largest first: what a growth is made of. */
-  idleFiles: { file: string; gzip: number }[];
-}
 
 /** A prerendered route, and whether its page is hydrated (else the app renders over a frame). */
 interface Route {
@@ -155,18 +134,6 @@ async function measureWarmLoads(server: RunningServer, runs: number) {
   }
 }
 
-interface LoadResult {
-  target: string;
-  connections: number;
-  seconds: number;
-  requestsPerSecond: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  non2xx: number;
-  heapGrowthMb?: number;
-}
-
 /** autocannon on `url` (or, with `requests`, that sequence of requests in turn) for `seconds`. */
 async function load(url: string, connections: number, seconds: number, requests?: autocannon.Request[]): Promise<LoadResult> {
   const result = await autocannon({ url, connections, duration: seconds, pipelining: 1, ...(requests ? { requests } : {}) });
@@ -181,9 +148,6 @@ async function load(url: string, connections: number, seconds: number, requests?
     non2xx: result.non2xx,
   };
 }
-
-/** One server's figures on one request: what `load` measures, named by server and request. */
-type ThroughputResult = Omit<LoadResult, 'target' | 'heapGrowthMb'> & { server: string; request: string };
 
 /**
  * The mock API's throughput, each server in its own process as `npm run serve` runs it: a GET of
@@ -242,51 +206,6 @@ async function measureMockThroughput(seconds: number): Promise<ThroughputResult[
   }
 }
 
-/** The build's size figures (scripts/bundle-figures.mjs). */
-interface Bundle {
-  firstLoad: { files: { file: string; gzip: number }[]; js: number; css: number; gzip: number; reactJs: number; appJs: number };
-  largestLazyChunk: { file: string | null; gzip: number };
-  precache: { entries: number; bytes: number; gzip: number };
-}
-
-interface RouteLighthouse {
-  hydrated: boolean;
-  runs: number;
-  median: LighthouseRun;
-  /** The median over the runs of each run's largest paint less its first paint (simulated). */
-  lcpAfterFcp: number;
-  /** The same as the page painted them in Lighthouse's trace, before any simulation. */
-  paintedLcpAfterFcp: number;
-}
-
-/** The machine's floor (bench/floor.ts), measured in the same run as the routes. */
-interface Floor {
-  lighthouse: Partial<Record<FloorPage, RouteLighthouse>>;
-  longTasks: LongTasks | null;
-}
-
-interface RouteLongTasks extends LongTasks {
-  /** Tasks over 50 ms other than the evaluation of React's module graph. */
-  others: LongTask[];
-  /** That evaluation's task, when it was over 50 ms. */
-  reactEvaluation: LongTask | null;
-}
-
-interface Results {
-  at: string;
-  node: string;
-  bundle: Bundle | null;
-  firstLoad?: FirstLoad;
-  lighthouse?: Record<string, RouteLighthouse>;
-  longTasks?: RouteLongTasks[];
-  floor?: Floor;
-  warm?: { fcp: number; dcl: number; runs: number };
-  load?: LoadResult[];
-  mockThroughput?: ThroughputResult[];
-  verify?: VerifyTiming[];
-  testTimes?: { results: { suite: string; seconds: number; ok: boolean }[]; total: number; at: string } | null;
-}
-
 /** `vite build` into dist/, stopped with the bench if it is stopped. */
 function build(): Promise<void> {
   const child = spawn(process.execPath, [resolve(ROOT, 'node_modules/vite/bin/vite.js'), 'build'], { cwd: ROOT, stdio: 'ignore' });
@@ -337,15 +256,6 @@ function classify(measured: LongTasks[], reactGraph: ReadonlySet<string>): Route
   });
 }
 
-/** What ran in a task, in a few words: its longest script and what called it. */
-function scriptName(task: LongTask): string {
-  const main = task.scripts[0];
-  if (!main) return 'no script (style, layout or parsing)';
-  const file = main.file ? basename(main.file) : "the browser's";
-  const caller = main.invoker && !/^https?:/.test(main.invoker) ? `, ${main.invoker}` : '';
-  return `${file} (${main.kind}${caller}${main.functionName ? `, ${main.functionName}()` : ''})`;
-}
-
 /** Lighthouse's runs on one page, with the gap between its two paints, simulated and as painted. */
 async function lighthouseOf(url: string): Promise<Omit<RouteLighthouse, 'hydrated'>> {
   const lh = await runLighthouse(url, quick ? 1 : 3, track);
@@ -377,6 +287,9 @@ async function measureFloor(lighthouse: boolean, longTasks: boolean): Promise<Fl
   }
 }
 
+const TREEMAP = resolve(ROOT, 'reports/bundle/treemap.html');
+const REPORT = resolve(ROOT, 'reports/bench/index.html');
+
 /** Measures what `given` asks for and prints it: 0, or 1 when a budget is missed. */
 export async function runBench(given: BenchOptions): Promise<number> {
   options = given;
@@ -388,7 +301,7 @@ export async function runBench(given: BenchOptions): Promise<number> {
   }
   const parts = options.parts;
   // The build's own figures (bytes, from its files) go with the first load's, measured in the browser.
-  const bundle = parts.has('first-load') && existsSync(join(DIST, '.vite/manifest.json')) ? (bundleFigures(DIST) as Bundle) : null;
+  const bundle = parts.has('first-load') && existsSync(join(DIST, '.vite/manifest.json')) ? bundleFigures(DIST) : null;
   const results: Results = { at: new Date().toISOString(), node: process.version, bundle };
   const routes = routesToMeasure(options.routes);
   const hydrated = routes.filter((r) => r.hydrated).map((r) => r.path);
@@ -447,7 +360,7 @@ export async function runBench(given: BenchOptions): Promise<number> {
   }
   const timesFile = resolve(ROOT, '.cache/test-times.json');
   results.testTimes = existsSync(timesFile) ? JSON.parse(readFileSync(timesFile, 'utf8')) : null;
-  const all = figures(results);
+  const all = figures(results, isFullRun(options));
   console.log('');
   printFigures(all);
   if (isFullRun(options)) {
@@ -461,282 +374,4 @@ export async function runBench(given: BenchOptions): Promise<number> {
     return 1;
   }
   return 0;
-}
-
-const TREEMAP = resolve(ROOT, 'reports/bundle/treemap.html');
-const REPORT = resolve(ROOT, 'reports/bench/index.html');
-const KB = 1024;
-
-function bundleRows(b: Bundle): Figure[] {
-  const react = b.firstLoad.files.filter((f) => REACT_CHUNK.test(f.file)).map((f) => basename(f.file));
-  const app = BUDGETS.firstLoadAppJsGzip!;
-  return [
-    {
-      figure: 'first load JS+CSS gzip',
-      value: kb(b.firstLoad.gzip),
-      goal: '≤ 75 KB',
-      met: b.firstLoad.gzip <= 75 * KB,
-      notes: `JS ${kb(b.firstLoad.js)}, CSS ${kb(b.firstLoad.css)}; treemap: reports/bundle/treemap.html`,
-    },
-    { figure: "first load JS: React's part (react, react-dom, scheduler)", value: kb(b.firstLoad.reactJs), notes: react.join(', ') },
-    {
-      figure: "first load JS: the app's own",
-      value: kb(b.firstLoad.appJs),
-      goal: `≤ ${kb(app.goal)}`,
-      met: b.firstLoad.appJs <= app.goal,
-      notes: `every other JS file of the first load; budgets.json limit ${kb(app.limit)}`,
-    },
-    { figure: 'largest lazy chunk gzip', value: kb(b.largestLazyChunk.gzip), notes: b.largestLazyChunk.file ?? '' },
-    {
-      figure: 'precache',
-      value: kb(b.precache.bytes),
-      goal: '≤ 350 KB',
-      met: b.precache.bytes <= 350 * KB,
-      notes: `${b.precache.entries} entries, ${kb(b.precache.gzip)} gzip`,
-    },
-  ];
-}
-
-function firstLoadRows(first: FirstLoad): Figure[] {
-  const cold = BUDGETS.coldVisitGzip!;
-  return [
-    { figure: 'first load of / : requests', value: String(first.requests) },
-    {
-      figure: 'first load JS+CSS, as served (brotli)',
-      value: kb(first.jsCssTransferred),
-      notes: `${first.jsCssRequests} files`,
-    },
-    {
-      figure: 'cold visit of /: all JS+CSS by idle, gzip',
-      value: kb(first.idleJsCssGzip),
-      goal: `≤ ${kb(cold.limit)}`,
-      met: first.idleJsCssGzip <= cold.limit,
-      budget: true,
-      notes: `${first.idleJsCssFiles} files, the prefetch of other screens included; largest: ${first.idleFiles
-        .slice(0, 6)
-        .map((f) => `${basename(f.file)} ${kb(f.gzip)}`)
-        .join(', ')}`,
-    },
-  ];
-}
-
-/** A floor page's figures, for the peer column of a route's (none when it was not measured). */
-function floorPeer(floor: Floor | undefined, value: (lh: RouteLighthouse) => string): string | undefined {
-  const measured = (page: FloorPage) => {
-    const lh = floor?.lighthouse[page];
-    return lh && !lh.median.error ? value(lh) : null;
-  };
-  const bare = measured('bare');
-  const script = measured('script');
-  if (bare === null) return undefined;
-  return `bare page ${bare}${script === null ? '' : `; + a script ${script}`}`;
-}
-
-function lighthouseRows(path: string, lh: RouteLighthouse, floor: Floor | undefined): Figure[] {
-  const c = lh.median.categories;
-  const m = lh.median.metrics;
-  const o = lh.median.observed;
-  const runs = `median of ${lh.runs}`;
-  const budget = (gap: number) =>
-    lh.hydrated ? { goal: `≤ ${LCP_AFTER_FCP_BUDGET_MS} ms`, met: gap <= LCP_AFTER_FCP_BUDGET_MS, budget: true } : {};
-  if (lh.median.error) {
-    // Nothing measured: a hydrated route's budget cannot be said to hold.
-    return [
-      {
-        figure: `${path} LCP − FCP as painted`,
-        value: 'not measured',
-        ...budget(Number.POSITIVE_INFINITY),
-        notes: `Lighthouse: ${lh.median.error}`,
-      },
-    ];
-  }
-  const ms = (value: number) => `${Math.round(value)} ms`;
-  return [
-    {
-      figure: `${path} LCP − FCP as painted (${runs})`,
-      value: ms(lh.paintedLcpAfterFcp),
-      ...budget(lh.paintedLcpAfterFcp),
-      notes: `LCP element: ${lh.median.lcpElement ?? 'none found'}; FCP ${ms(o.fcp)}, LCP ${ms(o.lcp)} in Lighthouse's trace${
-        lh.hydrated ? '' : '; not held to the budget: the app renders this page over its frame (its screen depends on the session)'
-      }`,
-    },
-    {
-      figure: `${path} LCP − FCP (mobile, simulated, ${runs})`,
-      value: ms(lh.lcpAfterFcp),
-      goal: `≤ ${LCP_AFTER_FCP_BUDGET_MS} ms`,
-      met: lh.lcpAfterFcp <= LCP_AFTER_FCP_BUDGET_MS,
-      peer: floorPeer(floor, (f) => ms(f.lcpAfterFcp)),
-      notes:
-        "the simulation counts requests that end before the first paint but do not block it (favicon, manifest and its icons) on the largest paint's path only",
-    },
-    {
-      figure: `${path} Lighthouse performance`,
-      value: String(c.performance),
-      goal: '100',
-      met: c.performance === 100,
-      peer: floorPeer(floor, (f) => String(f.median.categories.performance)),
-    },
-    {
-      figure: `${path} Lighthouse a11y / BP / SEO`,
-      value: `${c.accessibility} / ${c['best-practices']} / ${c.seo}`,
-      goal: '100 each',
-      met: c.accessibility === 100 && c['best-practices'] === 100 && c.seo === 100,
-    },
-    {
-      figure: `${path} FCP (mobile, simulated)`,
-      value: ms(m.fcp),
-      goal: '≤ 800 ms',
-      met: m.fcp <= 800,
-      peer: floorPeer(floor, (f) => ms(f.median.metrics.fcp)),
-    },
-    {
-      figure: `${path} LCP`,
-      value: ms(m.lcp),
-      goal: '≤ 800 ms',
-      met: m.lcp <= 800,
-      peer: floorPeer(floor, (f) => ms(f.median.metrics.lcp)),
-    },
-    { figure: `${path} CLS`, value: m.cls.toFixed(3), goal: '0', met: m.cls === 0 },
-    { figure: `${path} TBT`, value: ms(m.tbt), goal: '≤ 50 ms', met: m.tbt <= 50, peer: floorPeer(floor, (f) => ms(f.median.metrics.tbt)) },
-    ...paintGoals(path, lh, floor),
-  ];
-}
-
-/** A hydrated route's three paint goals against the bare page of the same run (none without it). */
-function paintGoals(path: string, lh: RouteLighthouse, floor: Floor | undefined): Figure[] {
-  const bare = floor?.lighthouse.bare;
-  if (!lh.hydrated || !bare || bare.median.error) return [];
-  const route = lh.median.categories.performance;
-  const floorScore = bare.median.categories.performance;
-  if (route === undefined || floorScore === undefined) return [];
-  return paintGoalRows(
-    path,
-    { fcp: lh.median.metrics.fcp, lcp: lh.median.metrics.lcp, performance: route },
-    { fcp: bare.median.metrics.fcp, lcp: bare.median.metrics.lcp, performance: floorScore },
-  );
-}
-
-const FLOOR_LABELS: Record<FloorPage, string> = {
-  bare: 'a bare page',
-  script: 'a bare page with one render-blocking script',
-};
-
-/** The floor's own rows: what this machine gives a page that does next to nothing. */
-function floorRows(floor: Floor): Figure[] {
-  const rows: Figure[] = [];
-  for (const [page, lh] of Object.entries(floor.lighthouse) as [FloorPage, RouteLighthouse][]) {
-    const figure = `floor: ${FLOOR_LABELS[page]}, FCP / LCP (mobile, simulated, median of ${lh.runs})`;
-    if (lh.median.error) {
-      rows.push({ figure, value: 'not measured', notes: `Lighthouse: ${lh.median.error}` });
-      continue;
-    }
-    const m = lh.median.metrics;
-    rows.push({
-      figure,
-      value: `${Math.round(m.fcp)} / ${Math.round(m.lcp)} ms`,
-      notes: `LCP − FCP ${Math.round(lh.lcpAfterFcp)} ms simulated, ${Math.round(lh.paintedLcpAfterFcp)} ms as painted; TBT ${Math.round(m.tbt)} ms; performance ${lh.median.categories.performance}; a heading, a paragraph, a stylesheet, a favicon and the app's response headers`,
-    });
-  }
-  if (floor.longTasks) {
-    rows.push({
-      figure: "floor: a bare page's longest task during load, 4× CPU",
-      value: `${floor.longTasks.longestMs} ms`,
-      notes: `${floor.longTasks.tasks.length} over 50 ms: the browser's own work (the document's commit, the first style and layout)`,
-    });
-  }
-  return rows;
-}
-
-function longTaskRows(t: RouteLongTasks, floor: Floor | undefined): Figure[] {
-  const longest = t.tasks[0];
-  const react = t.reactEvaluation;
-  return [
-    {
-      figure: `${t.path} longest task during load, 4× CPU`,
-      value: `${t.longestMs} ms`,
-      ...(floor?.longTasks ? { peer: `bare page ${floor.longTasks.longestMs} ms` } : {}),
-      notes: longest
-        ? `script: ${scriptName(longest)}${longest === react ? ": React's evaluation (with the app's modules)" : ''}`
-        : 'none over 50 ms',
-    },
-    {
-      figure: `${t.path} tasks over 50 ms but React's evaluation`,
-      value: String(t.others.length),
-      goal: '0',
-      met: t.others.length === 0,
-      ...(floor?.longTasks ? { peer: `bare page ${floor.longTasks.tasks.length}` } : {}),
-      notes: t.others
-        .slice(0, 4)
-        .map((task) => `${task.duration} ms ${scriptName(task)}`)
-        .join('; '),
-    },
-  ];
-}
-
-function figures(r: Results): Figure[] {
-  const f: Figure[] = [];
-  if (r.bundle) f.push(...bundleRows(r.bundle));
-  if (r.firstLoad) f.push(...firstLoadRows(r.firstLoad));
-  if (r.floor) f.push(...floorRows(r.floor));
-  for (const [path, lh] of Object.entries(r.lighthouse ?? {})) f.push(...lighthouseRows(path, lh, r.floor));
-  for (const t of r.longTasks ?? []) f.push(...longTaskRows(t, r.floor));
-  if (r.warm) {
-    f.push({
-      figure: 'warm FCP via service worker (median of 5)',
-      value: `${Math.round(r.warm.fcp)} ms`,
-      goal: '≤ 150 ms',
-      met: r.warm.fcp <= 150,
-    });
-    f.push({ figure: 'warm DOMContentLoaded (median of 5)', value: `${Math.round(r.warm.dcl)} ms` });
-  }
-  for (const l of r.load ?? []) {
-    f.push({
-      figure: `GET ${l.target}, ${l.connections} conns, ${l.seconds} s`,
-      value: `${l.requestsPerSecond} req/s`,
-      notes: `p50 ${l.p50} ms, p99 ${l.p99} ms, errors ${l.errors}, non-2xx ${l.non2xx}${l.heapGrowthMb !== undefined ? `, live heap ${l.heapGrowthMb >= 0 ? '+' : ''}${l.heapGrowthMb} MB after the soak` : ''}`,
-    });
-  }
-  if (r.mockThroughput) f.push(...throughputFigures(r.mockThroughput));
-  for (const v of r.verify ?? []) f.push(verifyFigure(v));
-  if (r.testTimes) {
-    for (const t of r.testTimes.results) f.push({ figure: `npm test: ${t.suite}`, value: `${t.seconds} s`, notes: t.ok ? 'pass' : 'FAIL' });
-    f.push({
-      figure: 'npm test: total',
-      value: `${r.testTimes.total.toFixed(1)} s`,
-      goal: '≤ 300 s',
-      met: r.testTimes.total <= 300,
-      notes: `measured ${r.testTimes.at}`,
-    });
-  } else if (isFullRun(options)) {
-    f.push({ figure: 'npm test suite times', value: 'not measured', notes: 'run npm test first (it writes .cache/test-times.json)' });
-  }
-  return f;
-}
-
-/** verify's side-by-side runs are measured at this --concurrency, the goals held at it. */
-const VERIFY_CONCURRENCY = 4;
-
-/** A verify run's time; the goal is held at the side-by-side concurrency. */
-function verifyFigure(v: VerifyTiming): Figure {
-  const goal = VERIFY_GOALS[v.target];
-  const held = v.concurrency === VERIFY_CONCURRENCY;
-  return {
-    figure: `verify against ${v.target === 'embedded mock' ? 'the embedded mock' : v.target}, --concurrency ${v.concurrency}`,
-    value: `${v.seconds} s`,
-    ...(held ? { goal: `< ${goal} s`, met: v.seconds < goal } : {}),
-    notes: `exit ${v.code}${v.target === "Prism's mock" ? ' (not conformant: it answers examples and keeps no state)' : ''}`,
-  };
-}
-
-/** The mock's throughput beside Prism's on the same request, measured in the same run. */
-function throughputFigures(results: ThroughputResult[]): Figure[] {
-  const prism = results.find((t) => t.server === 'Prism mock');
-  return results
-    .filter((t) => t !== prism)
-    .map((t) => ({
-      figure: `${t.server}: ${t.request}, ${t.connections} conns, ${t.seconds} s`,
-      value: `${t.requestsPerSecond} req/s`,
-      ...(prism && t.request.startsWith('GET') ? { peer: `Prism: ${prism.requestsPerSecond} req/s` } : {}),
-      notes: `p50 ${t.p50} ms, p99 ${t.p99} ms, errors ${t.errors}, non-2xx ${t.non2xx}`,
-    }));
 }

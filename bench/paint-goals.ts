@@ -1,4 +1,4 @@
-import type { Figure } from './report.ts';
+import type { Figure } from './figure.ts';
 
 /** What the paint goals read of a page's Lighthouse run (mobile, simulated, the median run). */
 export interface PaintFigures {
@@ -8,9 +8,9 @@ export interface PaintFigures {
 }
 
 /** A hydrated route's first paint may come at most this long after the bare page's (bench/floor.ts). */
-export const FCP_OVER_FLOOR_GOAL_MS = 50;
+const FCP_OVER_FLOOR_GOAL_MS = 50;
 /** And its largest paint at most this long after the bare page's. */
-export const LCP_OVER_FLOOR_GOAL_MS = 100;
+const LCP_OVER_FLOOR_GOAL_MS = 100;
 
 const signed = (ms: number) => `${ms >= 0 ? '+' : '−'}${Math.abs(Math.round(ms))} ms`;
 

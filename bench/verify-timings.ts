@@ -20,6 +20,9 @@ export interface VerifyTiming {
   code: number | null;
 }
 
+/** verify's side-by-side runs are measured at this --concurrency, the goals held at it. */
+export const VERIFY_CONCURRENCY = 4;
+
 /** The goal of each target, in seconds, at the highest concurrency measured. */
 export const VERIFY_GOALS: Record<VerifyTiming['target'], number> = { 'embedded mock': 3, "Prism's mock": 10 };
 

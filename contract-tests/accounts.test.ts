@@ -15,7 +15,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../server/index.ts';
 import { makePng } from '../openapi-kit/node.ts';
-import { PROFILE_FIELDS } from '../testkit/index.ts';
+import { SAMPLE_PROFILE } from '../testkit/index.ts';
 import { signInAs } from './support/sign-in.ts';
 
 type Member = 'ada' | 'grace';
@@ -55,7 +55,7 @@ function call(method: string, path: string, { as = 'ada', headers = {}, body }: 
 /** `member` creates their profile, with an avatar: its id and ETag. */
 async function createAs(member: Member): Promise<{ id: string; etag: string }> {
   const form = new FormData();
-  for (const [name, value] of Object.entries(PROFILE_FIELDS)) form.set(name, Array.isArray(value) ? value.join(',') : String(value));
+  for (const [name, value] of Object.entries(SAMPLE_PROFILE)) form.set(name, Array.isArray(value) ? value.join(',') : String(value));
   form.set('username', `${member}_profile`);
   form.set('avatar', new Blob([PNG], { type: 'image/png' }), 'me.png');
   const answer = await call('POST', '/user/profile', { as: member, body: form });
@@ -72,7 +72,7 @@ describe('credentials', () => {
     const { id, etag } = await createAs('ada');
     const calls: Array<[string, string, Call]> = [
       ['GET', '/user/profile/myprofile', {}],
-      ['POST', '/user/profile', { body: PROFILE_FIELDS }],
+      ['POST', '/user/profile', { body: SAMPLE_PROFILE }],
       ['PATCH', `/user/profile/${id}`, { body: { bio: 'Anonymous' }, headers: { 'if-match': etag } }],
       ['DELETE', `/user/profile/${id}`, { headers: { 'if-match': etag } }],
       ['GET', `/user/profile/${id}/avatar`, {}],
@@ -154,7 +154,7 @@ describe('two members', () => {
 
     const still = await call('GET', '/user/profile/myprofile');
     expect(still.headers.get('etag')).toBe(ada.etag);
-    expect(((await still.json()) as { bio?: string }).bio).toBe(PROFILE_FIELDS.bio);
+    expect(((await still.json()) as { bio?: string }).bio).toBe(SAMPLE_PROFILE.bio);
     const own = await call('GET', `/user/profile/${ada.id}/avatar`);
     expect(own.status).toBe(200);
     expect(new Uint8Array(await own.arrayBuffer())).toEqual(PNG);
@@ -239,7 +239,7 @@ describe('cross-site requests', () => {
     const attempts: Array<[string, string, unknown]> = [
       ['PATCH', `/user/profile/${id}`, { bio: 'Pwned' }],
       ['DELETE', `/user/profile/${id}`, undefined],
-      ['POST', '/user/profile', PROFILE_FIELDS],
+      ['POST', '/user/profile', SAMPLE_PROFILE],
     ];
     for (const [method, path, body] of attempts) {
       const answer = await call(method, path, { as: null, headers: crossSite, body });

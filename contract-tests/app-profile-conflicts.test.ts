@@ -8,30 +8,21 @@ import { createContract, type OpenApiDocument } from '../mock-api/index.ts';
 import { createMockBackend, type MockBackend } from '../mock-api/index.ts';
 import { testAuthenticate } from '../testkit/index.ts';
 import { configureApi } from '../src/api/instance';
-import {
-  deleteProfile,
-  differingFields,
-  draftKey,
-  fetchProfile,
-  mergedFields,
-  pendingProfileSave,
-  profileConflict,
-  profileState,
-  resetProfileConflict,
-  resetProfileOutbox,
-  resetProfileState,
-  resolveProfileConflict,
-  saveProfile,
-  sendQueuedSave,
-  suggestedChoice,
-} from '../src/state/profile';
-import { setAccessTokenSource } from '../src/api/credentials';
-import { clearPendingSave, readPendingSave } from '../src/api/pending-save';
-import type { Profile, ProfileInput } from '../src/api/profile-save';
+import { differingFields, mergedFields, resetProfileConflict, suggestedChoice } from '../src/profile/conflict-compare';
+import { resolveProfileConflict } from '../src/profile/conflict-resolve';
+import { profileConflict } from '../src/profile/conflict-state';
+import { draftKey } from '../src/profile/draft';
+import { pendingProfileSave, resetProfileOutbox, sendQueuedSave } from '../src/profile/outbox';
+import { fetchProfile, resetProfileState } from '../src/profile/store';
+import { deleteProfile, saveProfile } from '../src/profile/save';
+import { profileState } from '../src/profile/store';
+import { setTokenKeeper } from '../src/api/credentials';
+import { clearPendingSave, readPendingSave } from '../src/profile/pending-save';
+import type { Profile, ProfileInput } from '../src/profile/requests';
 import { setConnectivity } from '../src/lib/connectivity';
 
 /*
- * The app's profile model (src/state) over the real API stack and the mock backend itself, in
+ * The app's profile model (src/profile) over the real API stack and the mock backend itself, in
  * process, in a simulated browser: the mock's ETags and If-Match checks are the reference
  * semantics of the API. "Another device" is the same member changing the profile straight through
  * the API meanwhile.
@@ -54,7 +45,7 @@ let sent: { method: string; path: string; ifMatch: string | null; body: string }
 async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> {
   const request = new Request(`${ORIGIN}/api${path}`, {
     method,
-    headers: { authorization: 'Bearer test:ada', ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+    headers: { authorization: 'Bearer test-ada', ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
     body: body ? JSON.stringify(body) : undefined,
   });
   return (await getResponse(backend.handlers, request)) ?? new Response(null, { status: 404 });
@@ -90,7 +81,7 @@ beforeEach(async () => {
     return (await getResponse(backend.handlers, request)) ?? new Response(null, { status: 404 });
   });
   vi.spyOn(console, 'error').mockImplementation(() => {});
-  setAccessTokenSource(async () => 'test:ada');
+  setTokenKeeper({ accessToken: async () => 'test-ada' });
   configureApi('/api/');
   resetProfileState();
   resetProfileConflict();
@@ -328,11 +319,11 @@ describe('a queued save the profile changed under', () => {
     await expect(sendQueuedSave()).resolves.toBe('conflict');
     // A reload whose session is not back yet: reading theirs fails; it waits, nothing dropped.
     resetProfileConflict();
-    setAccessTokenSource(async () => 'expired');
+    setTokenKeeper({ accessToken: async () => 'expired' });
     await expect(sendQueuedSave()).resolves.toBe('offline');
     expect(await readPendingSave()).toMatchObject({ conflict: true, fields: { bio: 'Offline' } });
     expect(profileConflict.value).toBeNull();
-    setAccessTokenSource(async () => 'test:ada');
+    setTokenKeeper({ accessToken: async () => 'test-ada' });
     await expect(sendQueuedSave()).resolves.toBe('conflict');
     expect(profileConflict.value?.fields).toEqual(['displayName', 'bio']);
   });

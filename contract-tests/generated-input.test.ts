@@ -1,7 +1,7 @@
 /**
  * Generated input, derived from openapi.yaml, thrown at every operation of the Node mock server
  * through `prism proxy openapi.yaml <server>/api --errors` (and, for what the proxy cannot carry or
- * shields the mock from, straight at the server). See verify/generated-requests.ts for what is
+ * shields the mock from, straight at the server). See verify/request-generator.ts for what is
  * generated and openapi-kit/arbitraries.ts for how values follow the schemas.
  *
  * Every answer must honour the contract (no Prism violation, a documented status, media type and
@@ -24,21 +24,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CollectionName } from '../src/api/collections';
 import { startServer, type RunningServer } from '../server/index.ts';
 import { makeDistDir } from './support/backend.ts';
-import {
-  build,
-  judgeAnswer,
-  RequestGenerator,
-  RequestJudge,
-  type Batch,
-  type Body,
-  type GeneratedRequest,
-  type OperationSpec,
-  type Setup,
-} from '../verify/generated-requests.ts';
+import { build, RequestGenerator, RequestJudge, type Batch, type Body, type GeneratedRequest, type Setup } from '../verify/index.ts';
+import type { OperationSpec } from '../openapi-kit/index.ts';
+import { judgeAnswer } from './support/answer-properties.ts';
 import { makePng } from '../openapi-kit/node.ts';
-import { Contract } from '../openapi-kit/node.ts';
+import { AnswerContract } from '../openapi-kit/node.ts';
 import { startPrismProxy, type PrismProcess } from '../testkit/index.ts';
-import { PROFILE_FIELDS, SAMPLE_INPUT } from '../testkit/index.ts';
+import { SAMPLE_PROFILE, SAMPLE_INPUT } from '../testkit/index.ts';
 import { bearerOf, testAuthenticate } from '../testkit/index.ts';
 
 const FILE = 'contract-tests/generated-input.test.ts';
@@ -92,7 +84,7 @@ const replayReport =
 // The system under test
 // -------------------------------------------------------------------------------------------------
 
-const contract = new Contract();
+const contract = new AnswerContract();
 const generator = new RequestGenerator(contract.doc);
 const judge = new RequestJudge(contract.doc);
 
@@ -112,7 +104,7 @@ const collectGarbage = () => {
 /**
  * The secured operations (the profile's, and the shared collections' writes and the commands, an
  * admin's): each request of one carries ada's bearer token, who is a member and the admin. The
- * server reads the test double's tokens (support/test-identities.ts); Prism's proxy only checks
+ * server reads the test double's tokens (testkit/test-identities.ts); Prism's proxy only checks
  * that a bearer token is there. What the server does without one, or with a member's who is no
  * admin, is contract-tests/accounts.test.ts's and mock-api/handlers/gate.test.ts's.
  */
@@ -178,13 +170,13 @@ async function prepare(op: OperationSpec, setup: Setup): Promise<string> {
     let response: Response;
     if (setup === 'own-record-with-file') {
       const form = new FormData();
-      for (const [k, v] of Object.entries(PROFILE_FIELDS)) form.append(k, Array.isArray(v) ? v.join(',') : String(v));
+      for (const [k, v] of Object.entries(SAMPLE_PROFILE)) form.append(k, Array.isArray(v) ? v.join(',') : String(v));
       form.append('avatar', new Blob([makePng(8)], { type: 'image/png' }), 'a.png');
       response = await direct('POST', '/user/profile', { headers: MEMBER, body: form });
     } else {
       response = await direct('POST', '/user/profile', {
         headers: { ...MEMBER, 'content-type': 'application/json' },
-        body: JSON.stringify(PROFILE_FIELDS),
+        body: JSON.stringify(SAMPLE_PROFILE),
       });
     }
     const created = (await expectStatus(response, [201], 'create the profile')) as { id: string };

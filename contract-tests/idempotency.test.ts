@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../server/index.ts';
-import { PROFILE_FIELDS } from '../testkit/index.ts';
+import { SAMPLE_PROFILE } from '../testkit/index.ts';
 import { signInAs } from './support/sign-in.ts';
 
 let server: RunningServer;
@@ -34,7 +34,7 @@ const json = (method: string, body: unknown, { key, ifMatch, member = 'ada' }: S
 // The mock's own reset: the API's command needs an admin, and these tests are about members' saves.
 const reset = () => fetch(`${server.url}/__mock/reset`, { method: 'POST' });
 const create = async (save: Save = {}) => {
-  const answer = await fetch(`${api}/user/profile`, json('POST', PROFILE_FIELDS, save));
+  const answer = await fetch(`${api}/user/profile`, json('POST', SAMPLE_PROFILE, save));
   expect(answer.status).toBe(201);
   return { id: ((await answer.json()) as { id: string }).id, etag: answer.headers.get('etag')! };
 };
@@ -42,16 +42,16 @@ const create = async (save: Save = {}) => {
 describe('Idempotency-Key on profile saves (the mock)', () => {
   it('a create sent again with its key answers the first 201 and creates nothing more; without it, 409', async () => {
     await reset();
-    const first = await fetch(`${api}/user/profile`, json('POST', PROFILE_FIELDS, { key: 'save-1' }));
+    const first = await fetch(`${api}/user/profile`, json('POST', SAMPLE_PROFILE, { key: 'save-1' }));
     expect(first.status).toBe(201);
     const created = await first.json();
-    const again = await fetch(`${api}/user/profile`, json('POST', PROFILE_FIELDS, { key: 'save-1' }));
+    const again = await fetch(`${api}/user/profile`, json('POST', SAMPLE_PROFILE, { key: 'save-1' }));
     expect(again.status).toBe(201);
     expect(again.headers.get('location')).toBe(first.headers.get('location'));
     expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
     expect(await again.json()).toEqual(created);
-    expect((await fetch(`${api}/user/profile`, json('POST', PROFILE_FIELDS))).status).toBe(409);
-    expect((await fetch(`${api}/user/profile`, json('POST', PROFILE_FIELDS, { key: 'save-2' }))).status).toBe(409);
+    expect((await fetch(`${api}/user/profile`, json('POST', SAMPLE_PROFILE))).status).toBe(409);
+    expect((await fetch(`${api}/user/profile`, json('POST', SAMPLE_PROFILE, { key: 'save-2' }))).status).toBe(409);
   });
 
   it('an update sent again with its key answers the first 200 (its ETag too) and does not apply twice', async () => {
@@ -78,7 +78,7 @@ describe('Idempotency-Key on profile saves (the mock)', () => {
   it("a key is the member's own: the same key from another member is another save", async () => {
     await reset();
     const ada = await create({ key: 'shared-key' });
-    const grace = await fetch(`${api}/user/profile`, json('POST', PROFILE_FIELDS, { key: 'shared-key', member: 'grace' }));
+    const grace = await fetch(`${api}/user/profile`, json('POST', SAMPLE_PROFILE, { key: 'shared-key', member: 'grace' }));
     expect(grace.status).toBe(201);
     expect(((await grace.json()) as { id: string }).id).not.toBe(ada.id);
     // And a key of ada's update, replayed by grace on ada's profile, is refused like any change of hers.
@@ -92,7 +92,7 @@ describe('Idempotency-Key on profile saves (the mock)', () => {
 
   it('a key sent again with another body, or on another operation or profile, answers 422 and changes nothing', async () => {
     await reset();
-    const created = await fetch(`${api}/user/profile`, json('POST', PROFILE_FIELDS, { key: 'once' }));
+    const created = await fetch(`${api}/user/profile`, json('POST', SAMPLE_PROFILE, { key: 'once' }));
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: string };
     const etag = created.headers.get('etag')!;
@@ -102,7 +102,7 @@ describe('Idempotency-Key on profile saves (the mock)', () => {
       message: 'This Idempotency-Key was already used for another save: send a fresh key with a new save',
     };
     // Another body on the same operation: the new create is not silently answered with the first one.
-    const otherBody = await fetch(`${api}/user/profile`, json('POST', { ...PROFILE_FIELDS, bio: 'Changed' }, { key: 'once' }));
+    const otherBody = await fetch(`${api}/user/profile`, json('POST', { ...SAMPLE_PROFILE, bio: 'Changed' }, { key: 'once' }));
     expect([otherBody.status, await otherBody.json()]).toEqual([422, refusal]);
     // Another operation: the create's key on an update.
     const otherOperation = await fetch(`${api}/user/profile/${id}`, json('PATCH', { bio: 'Edit' }, { key: 'once', ifMatch: etag }));
@@ -122,8 +122,8 @@ describe('Idempotency-Key on profile saves (the mock)', () => {
 
   it('the same save sent again reads the same: JSON in another order, a form with another boundary', async () => {
     await reset();
-    const reordered = Object.fromEntries(Object.entries(PROFILE_FIELDS).reverse());
-    const first = await fetch(`${api}/user/profile`, json('POST', PROFILE_FIELDS, { key: 'same' }));
+    const reordered = Object.fromEntries(Object.entries(SAMPLE_PROFILE).reverse());
+    const first = await fetch(`${api}/user/profile`, json('POST', SAMPLE_PROFILE, { key: 'same' }));
     const again = await fetch(`${api}/user/profile`, json('POST', reordered, { key: 'same' }));
     expect([first.status, again.status]).toEqual([201, 201]);
     expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
@@ -156,11 +156,11 @@ describe('Idempotency-Key on profile saves (the mock)', () => {
     expect(
       (await fetch(`${api}/user/profile/${id}`, { method: 'DELETE', headers: { authorization: as.ada, 'if-match': etag } })).status,
     ).toBe(204);
-    const recreated = await fetch(`${api}/user/profile`, json('POST', PROFILE_FIELDS, { key: 'save-3' }));
+    const recreated = await fetch(`${api}/user/profile`, json('POST', SAMPLE_PROFILE, { key: 'save-3' }));
     expect(recreated.status).toBe(201);
     expect((await recreated.json()).id).not.toBe(id);
     expect(recreated.headers.get('etag')).not.toBe(etag);
-    const bad = await fetch(`${api}/user/profile`, json('POST', PROFILE_FIELDS, { key: 'x'.repeat(129) }));
+    const bad = await fetch(`${api}/user/profile`, json('POST', SAMPLE_PROFILE, { key: 'x'.repeat(129) }));
     expect(bad.status).toBe(400);
     expect((await bad.json()).message).toContain('Idempotency-Key');
   });

@@ -1,16 +1,16 @@
 /**
  * The mock's handlers in process (no server, no provider): which operations ask `authenticate`,
  * what they answer when it refuses, and that the default without one refuses every secured call.
- * The identities are the test double of support/test-identities.ts (`Bearer test:<subject>`).
+ * The identities are the test double of testkit/test-identities.ts (`Bearer test-<subject>`).
  */
 import { getResponse, type HttpHandler } from 'msw';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Authenticate } from '../mock-api/index.ts';
 import { createContract } from '../mock-api/index.ts';
-import { ifMatchAllows } from '../mock-api/handlers/profile.ts';
+import { ifMatchAllows } from '../mock-api/index.ts';
 import { createMockBackend } from '../mock-api/index.ts';
 import { loadSpec } from '../openapi-kit/node.ts';
-import { PROFILE_FIELDS } from '../testkit/index.ts';
+import { SAMPLE_PROFILE } from '../testkit/index.ts';
 import { bearerOf, testAuthenticate } from '../testkit/index.ts';
 
 const contract = createContract(loadSpec());
@@ -75,7 +75,7 @@ describe('without an authenticate option', () => {
       expect(answer.status).toBe(401);
       expect(answer.headers.get('www-authenticate')).toBe('Bearer realm="circle"');
     }
-    expect((await send(handlers, 'POST', '/user/profile', {}, PROFILE_FIELDS)).status).toBe(401);
+    expect((await send(handlers, 'POST', '/user/profile', {}, SAMPLE_PROFILE)).status).toBe(401);
   });
 
   it('answers the open operations', async () => {
@@ -93,7 +93,7 @@ describe('with an authenticate option', () => {
 
   it('gives the resolvers the identity it read: the subject owns what it creates', async () => {
     const handlers = await handlersWith(testAuthenticate);
-    const created = await send(handlers, 'POST', '/user/profile', bearerOf('linus'), PROFILE_FIELDS);
+    const created = await send(handlers, 'POST', '/user/profile', bearerOf('linus'), SAMPLE_PROFILE);
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: string };
     expect((await send(handlers, 'GET', `/user/profile/${id}/avatar`, bearerOf('ada'))).status).toBe(403);

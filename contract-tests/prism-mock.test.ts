@@ -10,15 +10,16 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { operations } from '../src/api/schema';
 import { createApiClient, type ApiClient } from '../src/api/client';
 import { collectionsApi } from '../src/api/collections';
+import { inboxApi } from '../src/api/inbox';
 import { profileCalls } from './support/profile-calls';
 import type { TransferEvent } from '../src/api/transport';
 import { authorize } from './support/backend.ts';
-import { Contract, Recorder } from '../openapi-kit/node.ts';
+import { AnswerContract, Recorder } from '../openapi-kit/node.ts';
 import { startPrismMock, type PrismProcess } from '../testkit/index.ts';
 import { makePng } from '../openapi-kit/node.ts';
-import { PROFILE_FIELDS, SAMPLE_INPUT } from '../testkit/index.ts';
+import { SAMPLE_PROFILE, SAMPLE_INPUT } from '../testkit/index.ts';
 
-const contract = new Contract();
+const contract = new AnswerContract();
 const recorder = new Recorder(contract);
 let prism: PrismProcess;
 let client: ApiClient;
@@ -50,7 +51,7 @@ type Driver = (client: ApiClient) => Promise<unknown>;
 /** One call per operation, typed by the generated client: a new operationId breaks tsc here. */
 const drivers: Record<keyof operations, Driver> = {
   getMyProfile: (c) => profileCalls(c).get(),
-  createProfile: (c) => profileCalls(c).create(PROFILE_FIELDS, new Blob([makePng(8)], { type: 'image/png' })),
+  createProfile: (c) => profileCalls(c).create(SAMPLE_PROFILE, new Blob([makePng(8)], { type: 'image/png' })),
   // Prism's mock keeps no versions: `*` (any version) is the If-Match that means nothing more.
   updateProfile: (c) => profileCalls(c).update('p-1', { displayName: 'Ada L.' }, null, { ifMatch: '*' }),
   deleteProfile: (c) => profileCalls(c).remove('p-1', '*'),
@@ -69,6 +70,22 @@ const drivers: Record<keyof operations, Driver> = {
   replaceNotification: (c) => collectionsApi(c).replace('notifications', '1', SAMPLE_INPUT.notifications),
   deleteNotification: (c) => collectionsApi(c).remove('notifications', '1'),
   patchNotification: async (c) => bodyOf(await c.PATCH('/notifications/{id}', { params: ID })),
+  countUnreadNotifications: (c) =>
+    inboxApi(c)
+      .unreadCount()
+      .then((unread) => ({ unread })),
+  markAllNotificationsRead: (c) =>
+    inboxApi(c)
+      .markAllRead('2026-11-20T08:15:00Z')
+      .then((unread) => ({ unread })),
+  markNotificationRead: (c) =>
+    inboxApi(c)
+      .markRead('1')
+      .then((unread) => ({ unread })),
+  markNotificationUnread: (c) =>
+    inboxApi(c)
+      .markUnread('1')
+      .then((unread) => ({ unread })),
 
   listSubscriptions: (c) => collectionsApi(c).list('subscription', { endpoint: 'https://push.example.org/send/abc' }),
   createSubscription: (c) => collectionsApi(c).create('subscription', SAMPLE_INPUT.subscription),
@@ -84,7 +101,7 @@ const drivers: Record<keyof operations, Driver> = {
   deleteSymbol: (c) => collectionsApi(c).remove('symbols', '1'),
   patchSymbol: async (c) => bodyOf(await c.PATCH('/symbols/{id}', { params: ID })),
 
-  listOwnNotifications: async (c) => bodyOf(await c.GET('/notifications/own')),
+  listOwnNotifications: async (c) => bodyOf(await c.GET('/notifications/own', { params: { header: { 'Accept-Language': 'fr' } } })),
   getServiceProxy: async (c) => bodyOf(await c.GET('/datapower/serviceproxy')),
   getNasCluster: async (c) => bodyOf(await c.GET('/nas/cluster')),
   getLayer7MyCnf: async (c) => bodyOf(await c.GET('/layer7/my.cnf')),
@@ -124,7 +141,7 @@ describe('mode (a): the generated client against prism mock', () => {
 
   it('the profile upload reports progress through the mock too', async () => {
     const events: TransferEvent[] = [];
-    await profileCalls(client).create(PROFILE_FIELDS, null, { onProgress: (e) => events.push(e) });
+    await profileCalls(client).create(SAMPLE_PROFILE, null, { onProgress: (e) => events.push(e) });
     expect(events.map((e) => e.type)).toEqual(['sent', 'upload', 'download']);
   });
 

@@ -11,6 +11,7 @@ import type { IncomingMessage } from 'node:http';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '../src/api/client';
 import { COLLECTION_NAMES, collectionsApi, type CollectionName } from '../src/api/collections';
+import { inboxApi } from '../src/api/inbox';
 import { ApiError, profileErrorMessage } from '../src/api/errors';
 import { profileCalls } from './support/profile-calls';
 import type { TransferEvent } from '../src/api/transport';
@@ -18,11 +19,11 @@ import { COLLECTIONS } from '../mock-api/index.ts';
 import { authorize, errorBody, recordedClient, startProxiedBackend, UI_CONFIG, type ProxiedBackend } from './support/backend.ts';
 import { signInAs } from './support/sign-in.ts';
 import { makePng } from '../openapi-kit/node.ts';
-import { Contract, Recorder } from '../openapi-kit/node.ts';
+import { AnswerContract, Recorder } from '../openapi-kit/node.ts';
 import { freePort } from '../testkit/index.ts';
-import { PROFILE_FIELDS, REPLACEMENT, SAMPLE_INPUT } from '../testkit/index.ts';
+import { SAMPLE_PROFILE, REPLACEMENT, SAMPLE_INPUT } from '../testkit/index.ts';
 
-const contract = new Contract();
+const contract = new AnswerContract();
 /** Answers that came through Prism: these count for coverage. */
 const recorder = new Recorder(contract);
 /** Answers straight from the Node server (test set-up only): checked, but not counted. */
@@ -94,16 +95,16 @@ describe('mode (b): every operation through prism proxy into the Node mock', () 
     it('getMyProfile answers 204 without a body while there is no profile, then 200 with it', async () => {
       expect(await profiles().get()).toBeNull();
       expect(recorder.last('getMyProfile').status).toBe(204);
-      const created = await profiles().create(PROFILE_FIELDS, null);
+      const created = await profiles().create(SAMPLE_PROFILE, null);
       expect(await profiles().get()).toEqual(created);
       expect(recorder.last('getMyProfile').status).toBe(200);
     });
 
     it('createProfile sends multipart form data and answers 201, a Location and the stored profile', async () => {
       const events: TransferEvent[] = [];
-      const created = await profiles().create(PROFILE_FIELDS, null, { onProgress: (e) => events.push(e) });
+      const created = await profiles().create(SAMPLE_PROFILE, null, { onProgress: (e) => events.push(e) });
       const { id, createdAt, updatedAt, ...rest } = created;
-      expect(rest).toEqual({ ...PROFILE_FIELDS, avatar: null });
+      expect(rest).toEqual({ ...SAMPLE_PROFILE, avatar: null });
       expect(updatedAt).toBe(createdAt);
       expect(Date.now() - Date.parse(createdAt)).toBeLessThan(10_000);
       const answer = recorder.last('createProfile');
@@ -113,28 +114,28 @@ describe('mode (b): every operation through prism proxy into the Node mock', () 
     });
 
     it('createProfile and updateProfile accept the other documented media type, JSON, as well', async () => {
-      const created = await api.POST('/user/profile', { body: PROFILE_FIELDS });
+      const created = await api.POST('/user/profile', { body: SAMPLE_PROFILE });
       expect(created.response.status).toBe(201);
       expect(created.response.headers.get('content-type')).toBe('application/json');
-      expect(created.data).toMatchObject({ ...PROFILE_FIELDS, avatar: null });
+      expect(created.data).toMatchObject({ ...SAMPLE_PROFILE, avatar: null });
       const patched = await api.PATCH('/user/profile/{id}', {
         params: { ...idParam(created.data!.id), header: { 'If-Match': created.response.headers.get('etag') ?? '' } },
         body: { bio: 'JSON works too.' },
       });
       expect(patched.response.status).toBe(200);
-      expect(patched.data).toMatchObject({ ...PROFILE_FIELDS, bio: 'JSON works too.' });
+      expect(patched.data).toMatchObject({ ...SAMPLE_PROFILE, bio: 'JSON works too.' });
     });
 
     it('a second createProfile answers 409', async () => {
-      await profiles().create(PROFILE_FIELDS, null);
-      await expect(profiles().create({ ...PROFILE_FIELDS, username: 'other' }, null)).rejects.toMatchObject({
+      await profiles().create(SAMPLE_PROFILE, null);
+      await expect(profiles().create({ ...SAMPLE_PROFILE, username: 'other' }, null)).rejects.toMatchObject({
         status: 409,
         body: errorBody(409, 'A profile already exists: update it instead'),
       });
     });
 
     it('updateProfile changes the fields sent and keeps the others', async () => {
-      const created = await profiles().create(PROFILE_FIELDS, null);
+      const created = await profiles().create(SAMPLE_PROFILE, null);
       const { etag } = await profiles().read();
       const updated = await profiles().update(created.id, { displayName: 'Ada L.', interests: ['engines'] }, null, { ifMatch: etag ?? '' });
       expect(recorder.last('updateProfile').status).toBe(200);
@@ -144,7 +145,7 @@ describe('mode (b): every operation through prism proxy into the Node mock', () 
     });
 
     it('deleteProfile answers 204 and the profile is gone', async () => {
-      const created = await profiles().create(PROFILE_FIELDS, null);
+      const created = await profiles().create(SAMPLE_PROFILE, null);
       await profiles().remove(created.id, (await profiles().read()).etag ?? '');
       expect(recorder.last('deleteProfile').status).toBe(204);
       expect(await profiles().get()).toBeNull();
@@ -160,7 +161,7 @@ describe('mode (b): every operation through prism proxy into the Node mock', () 
       // first byte, becomes U+FFFD), so the image goes up and its bytes are compared straight
       // with the Node server; through the proxy only the answer's status and type are checked.
       const png = makePng(16);
-      const created = await profileCalls(node).create(PROFILE_FIELDS, new Blob([png], { type: 'image/png' }));
+      const created = await profileCalls(node).create(SAMPLE_PROFILE, new Blob([png], { type: 'image/png' }));
       const { response, data } = await api.GET('/user/profile/{id}/avatar', { params: idParam(created.id), parseAs: 'arrayBuffer' });
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toBe('image/png');
@@ -249,7 +250,7 @@ describe('mode (b): every operation through prism proxy into the Node mock', () 
     it('runCommand reset restores every collection and removes the profile', async () => {
       await collectionsApi(api).remove('symbols', '1');
       await collectionsApi(api).create('notifications', SAMPLE_INPUT.notifications);
-      await profileCalls(api).create(PROFILE_FIELDS, null);
+      await profileCalls(api).create(SAMPLE_PROFILE, null);
       const { response } = await api.POST('/commands/{name}', { params: { path: { name: 'reset' } } });
       expect(response.status).toBe(204);
       expect(await collectionsApi(api).list('symbols')).toEqual(seedOf('symbols'));
@@ -283,6 +284,42 @@ describe('error catalogue (backend rows), through the proxy', () => {
     const list = await collectionsApi(api).list('notifications');
     expect(list).toHaveLength(seedOf('notifications').length + 1);
     expect(own.data).toEqual(list);
+  });
+
+  describe('the inbox', () => {
+    const inbox = () => inboxApi(api);
+
+    it('a member marks one read, unread, then everything; the count follows, through the proxy', async () => {
+      expect(await inbox().unreadCount()).toBe(2);
+      expect(await inbox().markRead('2')).toBe(1);
+      expect((await inbox().list('en')).items.find((n) => n.id === '2')?.read).toBe(true);
+      expect(await inbox().markUnread('3')).toBe(2);
+      expect(await inbox().markAllRead(seedOf('notifications')[1]!.createdAt as string)).toBe(1);
+      expect(await inbox().markAllRead()).toBe(0);
+      expect(recorder.last('markAllNotificationsRead').status).toBe(200);
+      // A guest still counts the stored values.
+      expect(await (await fetch(`${backend.proxy.url}/notifications/unread-count`)).json()).toEqual({ unread: 2 });
+    });
+
+    it('answers the language asked, saying which, and English for one it has not', async () => {
+      const french = await inbox().list('fr');
+      expect(french.language).toBe('fr');
+      expect(french.items.map((n) => n.title)).toContain('Bienvenue sur Circle');
+      const one = await api.GET('/notifications/{id}', { params: { ...idParam('2'), header: { 'Accept-Language': 'de' } } });
+      expect([one.data?.title, one.response.headers.get('content-language')]).toEqual(['Neue Lerngruppe', 'de']);
+      const italian = await inbox().list('it');
+      expect([italian.language, italian.items.map((n) => n.title)]).toEqual([
+        'en',
+        seedOf('notifications')
+          .map((n) => n.title)
+          .reverse(),
+      ]);
+    });
+
+    it('404 for a mark of a notification there is not', async () => {
+      await expect(inbox().markUnread('9')).rejects.toMatchObject({ status: 404 });
+      expect(recorder.last('markNotificationUnread').status).toBe(404);
+    });
   });
 
   it('404 for a missing id', async () => {

@@ -11,18 +11,18 @@ import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiClient } from '../src/api/client';
 import { ApiError, isAbort } from '../src/api/errors';
-import type { Profile } from '../src/api/profile';
+import type { Profile } from '../src/profile/requests';
 import { profileCalls } from './support/profile-calls';
 import type { TransferEvent } from '../src/api/transport';
 import { startServer, type RunningServer } from '../server/index.ts';
-import { MAX_AVATAR_BYTES } from '../mock-api/body.ts';
+import { MAX_AVATAR_BYTES } from '../mock-api/index.ts';
 import { authorize, errorBody, recordedClient } from './support/backend.ts';
 import { makePng, PNG_SIGNATURE, SVG } from '../openapi-kit/node.ts';
-import { Contract, Recorder } from '../openapi-kit/node.ts';
-import { PROFILE_FIELDS } from '../testkit/index.ts';
+import { AnswerContract, Recorder } from '../openapi-kit/node.ts';
+import { SAMPLE_PROFILE } from '../testkit/index.ts';
 import { signInAs } from './support/sign-in.ts';
 
-const contract = new Contract();
+const contract = new AnswerContract();
 const recorder = new Recorder(contract);
 let server: RunningServer;
 let api: ApiClient;
@@ -80,9 +80,9 @@ describe('profile with an avatar (Node mock server, contract-checked)', () => {
 
   it('create sends multipart/form-data and reports sent, growing upload, then download progress', async () => {
     const events: TransferEvent[] = [];
-    const created = await profiles().create(PROFILE_FIELDS, pngBlob(), { onProgress: (e) => events.push(e) });
+    const created = await profiles().create(SAMPLE_PROFILE, pngBlob(), { onProgress: (e) => events.push(e) });
     expect(recorder.last('createProfile').status).toBe(201);
-    expect(created).toMatchObject(PROFILE_FIELDS);
+    expect(created).toMatchObject(SAMPLE_PROFILE);
     expect(created.avatar).toMatch(new RegExp(`^/api/user/profile/${created.id}/avatar\\?v=\\d+$`));
 
     const types = events.map((e) => e.type).join(' ');
@@ -102,7 +102,7 @@ describe('profile with an avatar (Node mock server, contract-checked)', () => {
   });
 
   it('the avatar URL serves the uploaded image with its content type', async () => {
-    const created = await profiles().create(PROFILE_FIELDS, pngBlob());
+    const created = await profiles().create(SAMPLE_PROFILE, pngBlob());
     const response = await fetchAvatar(server.url, created);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('image/png');
@@ -110,7 +110,7 @@ describe('profile with an avatar (Node mock server, contract-checked)', () => {
   });
 
   it('update changes the fields sent, and a new avatar gets a new URL and content type', async () => {
-    const created = await profiles().create(PROFILE_FIELDS, pngBlob());
+    const created = await profiles().create(SAMPLE_PROFILE, pngBlob());
     const version = Number(new URL(created.avatar!, server.url).searchParams.get('v'));
     const renamed = await profiles().update(created.id, { displayName: 'Ada L.', bio: 'Poetical science.' }, null, {
       ifMatch: await etagNow(),
@@ -133,12 +133,12 @@ describe('profile with an avatar (Node mock server, contract-checked)', () => {
   });
 
   it('get answers the stored profile', async () => {
-    const created = await profiles().create(PROFILE_FIELDS, pngBlob());
+    const created = await profiles().create(SAMPLE_PROFILE, pngBlob());
     expect(await profiles().get()).toEqual(created);
   });
 
   it('delete removes the profile and its avatar', async () => {
-    const created = await profiles().create(PROFILE_FIELDS, pngBlob());
+    const created = await profiles().create(SAMPLE_PROFILE, pngBlob());
     await profiles().remove(created.id, await etagNow());
     expect(recorder.last('deleteProfile').status).toBe(204);
     expect(await profiles().get()).toBeNull();
@@ -148,7 +148,7 @@ describe('profile with an avatar (Node mock server, contract-checked)', () => {
   describe('avatar limits', () => {
     const refused = async (avatar: Blob, status: number, message: string) => {
       const error = await profiles()
-        .create(PROFILE_FIELDS, avatar)
+        .create(SAMPLE_PROFILE, avatar)
         .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ApiError);
       expect((error as ApiError).body).toEqual(errorBody(status, message));
@@ -168,7 +168,7 @@ describe('profile with an avatar (Node mock server, contract-checked)', () => {
     it('exactly 2 MB is still accepted', async () => {
       const limit = new Uint8Array(MAX_AVATAR_BYTES);
       limit.set(PNG);
-      const created = await profiles().create(PROFILE_FIELDS, new Blob([limit], { type: 'image/png' }));
+      const created = await profiles().create(SAMPLE_PROFILE, new Blob([limit], { type: 'image/png' }));
       expect(created.avatar).toContain('/avatar');
     });
 
@@ -202,7 +202,7 @@ describe('profile with an avatar (Node mock server, contract-checked)', () => {
       const arrived: string[] = [];
       const listener = (req: IncomingMessage) => arrived.push(`${req.method} ${req.url}`);
       slow.server.on('request', listener);
-      const pending = profileCalls(slowApi).create(PROFILE_FIELDS, pngBlob(), {
+      const pending = profileCalls(slowApi).create(SAMPLE_PROFILE, pngBlob(), {
         signal: controller.signal,
         onProgress: (e) => {
           events.push(e);
@@ -227,7 +227,7 @@ describe('profile with an avatar (Node mock server, contract-checked)', () => {
       // 300 ms delay: deterministic however slow the machine is.
       const onRequest = (req: IncomingMessage) => req.once('end', () => controller.abort());
       slow.server.once('request', onRequest);
-      const pending = profileCalls(slowApi).create(PROFILE_FIELDS, pngBlob(), {
+      const pending = profileCalls(slowApi).create(SAMPLE_PROFILE, pngBlob(), {
         signal: controller.signal,
         onProgress: (e) => events.push(e),
       });
@@ -244,7 +244,7 @@ describe('profile with an avatar (Node mock server, contract-checked)', () => {
         stored = await profileCalls(slowApi).get();
       }
       if (!stored) throw new Error('The server never stored the cancelled profile');
-      expect(stored).toMatchObject(PROFILE_FIELDS);
+      expect(stored).toMatchObject(SAMPLE_PROFILE);
       expect(stored.avatar).toMatch(/\/avatar\?v=\d+$/);
     });
   });

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { startServer } from '../server/index.ts';
-import { Contract } from '../openapi-kit/node.ts';
+import { AnswerContract } from '../openapi-kit/node.ts';
 
 describe('Node mock server', () => {
   it('answers GET /api/symbols with MSFT, AAPL and GOOG after its 1000 ms delay', async () => {
@@ -15,7 +15,7 @@ describe('Node mock server', () => {
       const body: unknown = await response.json();
       const elapsed = performance.now() - started;
       expect(response.status).toBe(200);
-      const contract = new Contract();
+      const contract = new AnswerContract();
       expect(
         contract.checkAnswer(contract.byId('listSymbols'), {
           status: response.status,

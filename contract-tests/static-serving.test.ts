@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentSecurityPolicy, startServer, type RunningServer } from '../server/index.ts';
-import { answerFile, type StaticFile } from '../server/static-files.ts';
+import { answerFile, type StaticFile } from '../server/index.ts';
 
 const APP_JS = Array.from({ length: 80 }, (_, i) => `export const line${i} = 'line ${i} of the app';\n`).join('');
 const SIZE = Buffer.byteLength(APP_JS);

@@ -4,7 +4,7 @@
  * a request that breaks the contract and was accepted. The e2e suite runs it on every exchange.
  */
 import { describe, expect, it } from 'vitest';
-import { type ApiExchange, createExchangeChecker } from '../server/strict.ts';
+import { type ApiExchange, createExchangeChecker } from '../server/index.ts';
 import { makePng } from '../openapi-kit/node.ts';
 
 const USER_AGENT = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0';

@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApiClient, type ApiClient } from '../src/api/client';
 import { profileCalls } from './support/profile-calls';
-import { PROFILE_FIELDS, SAMPLE_INPUT } from '../testkit/index.ts';
+import { SAMPLE_PROFILE, SAMPLE_INPUT } from '../testkit/index.ts';
 
 const PAGE = 'https://circle.example.org';
 const COOKIES = 'theme=dark; XSRF-TOKEN=tok%2Fen%3D42; other=1';
@@ -92,11 +92,11 @@ describe('xsrfMiddleware', () => {
       sent.push(request);
       // A profile the client accepts: its answers are checked before they reach the app.
       const now = '2026-11-21T10:00:00Z';
-      return Response.json({ id: 'p1', interests: [], createdAt: now, updatedAt: now, ...PROFILE_FIELDS }, { status: 201 });
+      return Response.json({ id: 'p1', interests: [], createdAt: now, updatedAt: now, ...SAMPLE_PROFILE }, { status: 201 });
     });
     const { client } = stubbed(`${PAGE}/api`);
     const events: string[] = [];
-    await profileCalls(client).create(PROFILE_FIELDS, null, { onProgress: (e) => events.push(e.type) });
+    await profileCalls(client).create(SAMPLE_PROFILE, null, { onProgress: (e) => events.push(e.type) });
     expect(events[0]).toBe('sent');
     const request = only(sent);
     expect(request.url).toBe(`${PAGE}/api/user/profile`);

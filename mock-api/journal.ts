@@ -25,7 +25,7 @@ export interface Journal {
  * the operation documents as its own query parameter (the symbols' filter `code`) is no credential
  * there and is listed as sent.
  */
-export const SECRET_PARAMS: ReadonlySet<string> = new Set([
+const SECRET_PARAMS: ReadonlySet<string> = new Set([
   'access_token',
   'refresh_token',
   'id_token',
@@ -47,10 +47,10 @@ export const SECRET_PARAMS: ReadonlySet<string> = new Set([
  * Names that look like a credential whatever else they say (`jwt`, `authToken`, `x-auth`,
  * `sessionid`, `bearer`, `my_secret`, `apiKey`…). Too wide is safe: a value is only hidden.
  */
-export const SECRET_PATTERN = /jwt|auth|session|sessid|(^|[._-])sid$|bearer|token|secret|passw|api[_-]?key|credential/;
+const SECRET_PATTERN = /jwt|auth|session|sessid|(^|[._-])sid$|bearer|token|secret|passw|api[_-]?key|credential/;
 
 /** Whether a query parameter's name is a credential's: in SECRET_PARAMS or like SECRET_PATTERN, `[]` or `[x]` after it (PHP's arrays) ignored. */
-export function isSecretParam(name: string): boolean {
+function isSecretParam(name: string): boolean {
   const bare = name.toLowerCase().replace(/(\[[^\]]*\])+$/, '');
   return SECRET_PARAMS.has(bare) || SECRET_PATTERN.test(bare);
 }

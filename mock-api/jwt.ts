@@ -26,7 +26,7 @@ const verifier =
     (await jwtVerify(token, keys, { typ: 'at+jwt' })).payload;
 
 /** How many accepted tokens `remembering` keeps; past it the oldest is forgotten. */
-export const REMEMBERED_TOKENS = 256;
+const REMEMBERED_TOKENS = 256;
 
 /**
  * The same checks, remembering the tokens that passed: an ES256 signature costs far more than the

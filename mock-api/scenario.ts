@@ -120,7 +120,7 @@ export function pickRule(rules: readonly ScenarioRule[], random: () => number = 
 }
 
 /** The longest `Prefer` header read (its maxLength in openapi.yaml); a longer one is refused with 422, unread. */
-export const MAX_PREFER_LENGTH = 200;
+const MAX_PREFER_LENGTH = 200;
 
 /** `text` cut at each comma outside double quotes, in one pass (a look-ahead per comma took quadratic time). */
 function splitOutsideQuotes(text: string): string[] {

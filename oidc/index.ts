@@ -4,14 +4,10 @@
  *
  * May import: oidc-provider and its own files; nothing else of the repository.
  */
-export { ACCOUNTS, DEMO_PASSWORD, type Account, type Role } from './accounts.ts';
+export { ACCOUNTS } from './accounts.ts';
 export { OIDC_PREFIX } from './paths.ts';
 export {
-  API_SCOPE,
-  CLIENT_ID,
   createEmbeddedProvider,
-  SCOPES,
-  SIGN_OUT_EVERYWHERE_PATH,
   type EmbeddedProvider,
   type IdentityProviderOptions,
 } from './provider.ts';

@@ -43,11 +43,11 @@ export const MAX_OTHER_PROVIDERS = 16;
 export { OIDC_PREFIX } from './paths.ts';
 import { OIDC_PREFIX } from './paths.ts';
 export const CLIENT_ID = 'circle-web';
-export const CLIENT_NAME = 'Circle';
+const CLIENT_NAME = 'Circle';
 /** The scopes a member grants the app: identity, name, e-mail, and a refresh token. */
 export const SCOPES = 'openid profile email offline_access';
 /** The one scope of the API's access tokens. */
-export const API_SCOPE = 'profile';
+const API_SCOPE = 'profile';
 
 export interface IdentityProviderOptions {
   /** Access token lifetime in seconds (default 300). */

@@ -3,8 +3,6 @@ import { follow, OpenApiSpec, type OpenApiDocument, type OperationSpec } from '.
 import { loadSpec } from './spec-file.ts';
 import { SPEC_PATH } from './spec-file.ts';
 
-export { HTTP_METHODS } from './index.ts';
-
 /** The parts of openapi.yaml the contract tests read. */
 interface MediaTypeObject {
   schema?: unknown;
@@ -34,7 +32,7 @@ export const mediaTypeOf = (headers: Headers) => (headers.get('content-type') ??
 const isJson = (media: string) => media === 'application/json' || media.endsWith('+json');
 
 /** openapi.yaml read through the shared reader (openapi-kit), with what the contract tests ask of it. */
-export class Contract {
+export class AnswerContract {
   readonly doc: Document;
   readonly spec: OpenApiSpec;
   readonly operations: readonly Operation[];
@@ -141,9 +139,9 @@ export class Recorder {
   readonly answers: Array<{ op: string; status: number; headers: Headers }> = [];
   private problems: string[] = [];
 
-  private readonly contract: Contract;
+  private readonly contract: AnswerContract;
 
-  constructor(contract: Contract) {
+  constructor(contract: AnswerContract) {
     this.contract = contract;
   }
 

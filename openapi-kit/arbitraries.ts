@@ -9,7 +9,7 @@
  *   strings, numbers out of range, pattern, format and enum breakers, each labelled by `note`.
  *
  * Whether a value really is valid is decided by ajv over the same schema when a request is sent
- * (see generated-requests.ts): the generator only aims, the validator judges.
+ * (see verify's request-judge.ts): the generator only aims, the validator judges.
  *
  * Supported keywords: $ref (into the document), allOf (merged), type (also as a list), enum,
  * const, properties, required, additionalProperties, unevaluatedProperties, minProperties, items,

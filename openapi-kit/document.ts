@@ -21,7 +21,7 @@ export interface OpenApiDocument {
   components: { schemas: Record<string, unknown>; [section: string]: unknown };
 }
 
-export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 /** A document that cannot be read as an OpenAPI description of operations. */
 export class SpecError extends Error {}

@@ -3,14 +3,6 @@
  * from disk, answers judged as the contract tests judge them, and image bytes made for uploads.
  */
 export * from './index.ts';
-export { loadSpec, loadSpecCached, SPEC_PATH } from './spec-file.ts';
-export {
-  Contract,
-  mediaTypeOf,
-  PRISM_ERROR_TYPE,
-  prismProblem,
-  Recorder,
-  type Answer as RecordedAnswer,
-  type Operation,
-} from './answer-contract.ts';
+export { loadSpec, loadSpecCached } from './spec-file.ts';
+export { AnswerContract, mediaTypeOf, PRISM_ERROR_TYPE, Recorder } from './answer-contract.ts';
 export { makePng, PNG_SIGNATURE, SVG } from './images.ts';

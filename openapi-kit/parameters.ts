@@ -42,7 +42,7 @@ export const repeats = (doc: unknown, p: Pick<ParamSpec, 'in' | 'style' | 'explo
   p.in === 'query' && explodes(p) && shapeOf(doc, p.schema, p.pointer) === 'array';
 
 /** A query parameter repeats its name once per item (`form` with `explode`, OpenAPI's default). */
-export const explodes = (p: Pick<ParamSpec, 'in' | 'style' | 'explode'>): boolean =>
+const explodes = (p: Pick<ParamSpec, 'in' | 'style' | 'explode'>): boolean =>
   p.explode ?? (p.style ?? (p.in === 'query' || p.in === 'cookie' ? 'form' : 'simple')) === 'form';
 
 const scalarText = (value: unknown): string =>

@@ -2,7 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { bundleFigures } from './bundle-figures.mjs';
+import { bundleFigures } from '../testkit/index.ts';
 
 const root = resolve(import.meta.dirname, '..');
 execFileSync(process.execPath, [resolve(root, 'node_modules/vite/bin/vite.js'), 'build'], { cwd: root, stdio: 'inherit' });

@@ -6,6 +6,8 @@
  * index.ts: the route→file table and the built-in configuration), its own files.
  * ./cli.ts is the command line.
  */
-export { main, startServer, type RunningServer, type ServerOptions } from './server.ts';
-export { OPTIONS, parseOptions, usage, UsageError, type ServeOptions } from './options.ts';
+export { startServer, type RunningServer, type ServerOptions } from './server.ts';
+export { parseOptions, usage, UsageError } from './options.ts';
 export { contentSecurityPolicy, securityHeaders } from './security-headers.ts';
+export { answerFile, type StaticFile } from './static-files.ts';
+export { createExchangeChecker, type ApiExchange } from './strict.ts';

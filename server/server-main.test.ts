@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, type MockInstance, vi } from 'vitest';
 import { OPTIONS, usage } from './options.ts';
-import { main } from './server.ts';
+import { main } from './cli.ts';
 
 /** process.exit() as a throw, so that main() stops where the process would. */
 class Exit extends Error {

@@ -14,11 +14,9 @@ import { SEED, type DataSet } from '../mock-api/index.ts';
 import { ConfigError, errorBody } from '../mock-api/index.ts';
 import { CLIENT_HEADER, CONTROL_PREFIX, type RateLimitOptions, refuseCrossSite } from '../mock-api/index.ts';
 import { createMockBackend } from '../mock-api/index.ts';
-import { SpecError } from '../openapi-kit/index.ts';
 import { OIDC_PREFIX } from '../oidc/index.ts';
 import type { EmbeddedProvider, IdentityProviderOptions } from '../oidc/index.ts';
 import { discoveredTokenAuthenticator, tokenAuthenticator } from '../mock-api/index.ts';
-import { parseOptions, usage, UsageError } from './options.ts';
 import { fileStore, type FileStore } from './persist.ts';
 import { hostAllowed, hostNameOf } from './hosts.ts';
 import { parseScenario, type Scenario } from '../mock-api/index.ts';
@@ -89,10 +87,10 @@ export interface RunningServer {
 
 const API_PREFIX = '/api/';
 /** The defaults of ServerOptions' limits (docs/security.md). */
-export const HEADERS_TIMEOUT_MS = 10_000;
-export const MAX_CONNECTIONS = 256;
+const HEADERS_TIMEOUT_MS = 10_000;
+const MAX_CONNECTIONS = 256;
 /** A quarter of them: one client cannot take every connection (a browser opens six per host). */
-export const MAX_CONNECTIONS_PER_CLIENT = 64;
+const MAX_CONNECTIONS_PER_CLIENT = 64;
 /** A whole request, body included, must have arrived within this; an avatar of 2 MB takes a fraction of it. */
 const REQUEST_TIMEOUT_MS = 60_000;
 /** Past this many bytes of a body it has refused, the server stops reading and closes the connection. */
@@ -488,7 +486,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
  * reads the backslash as a slash) and the absolute form `http://evil.example/x` (this is no proxy)
  * would otherwise name another host, and the cross-site check would compare `Origin` with that.
  */
-export function originFormPath(target: string | undefined, origin: string): string | null {
+function originFormPath(target: string | undefined, origin: string): string | null {
   if (target === undefined || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) return null;
   const url = URL.parse(target, origin);
   if (url === null || url.origin !== new URL(origin).origin) return null;
@@ -501,57 +499,4 @@ function parseJson(text: string, file: string): unknown {
   } catch (error) {
     throw new ConfigError(`${file}: not valid JSON (${error instanceof Error ? error.message : String(error)})`);
   }
-}
-
-/** `npm run serve -- [options]`: exit 0 after --help, 2 for a bad option, 1 when it cannot start. */
-export async function main(argv: string[]): Promise<void> {
-  let parsed: ReturnType<typeof parseOptions>;
-  try {
-    parsed = parseOptions(argv, process.env);
-  } catch (error) {
-    if (!(error instanceof UsageError)) throw error;
-    console.error(`serve: ${error.message}`);
-    process.exit(2);
-  }
-  if (parsed.help) {
-    console.log(usage());
-    process.exit(0);
-  }
-  const { options } = parsed;
-  const distDir = resolve(options.distDir);
-  if (!existsSync(resolve(distDir, 'index.html'))) {
-    console.error(`serve: no build in ${distDir}: run 'npm run build' first (or 'npm start', which builds)`);
-    process.exit(1);
-  }
-  let running: RunningServer;
-  try {
-    running = await startServer({
-      ...options,
-      distDir,
-      onViolation: (message) => console.error(`Contract violation: ${message}`),
-    });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (error instanceof ConfigError || error instanceof SpecError) console.error(`serve: ${error.message}`);
-    else if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
-      console.error(`serve: cannot listen on ${options.host}:${options.port} (${code})`);
-    } else throw error;
-    process.exit(1);
-  }
-  console.log(`Circle is served on ${running.url} (API under ${running.url}/api/)`);
-  if (options.issuer) console.log(`Sign-in: the API accepts access tokens of ${options.issuer}`);
-  else console.log(`Sign-in: ${running.url}${OIDC_PREFIX} (members ada, grace and linus; password circle)`);
-  if (options.strict) console.log('Strict: every API exchange is checked against openapi.yaml; violations are printed.');
-  if (options.dataFile) console.log(`Data: ${options.dataFile} (a reset goes back to it)`);
-  if (options.persistFile) console.log(`Persisted in ${options.persistFile}: every change is written before it is answered.`);
-  if (options.scenarioFile) console.log(`Scenario: ${options.scenarioFile}`);
-  const stop = () => {
-    if (options.strict) {
-      const { checked, violations } = running.exchanges();
-      console.log(`contract: ${checked} exchanges checked, ${violations.length} violations`);
-    }
-    void running.close().then(() => process.exit(0));
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
 }

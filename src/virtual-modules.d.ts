@@ -1,2 +1,2 @@
-/** The themes' custom properties as a stylesheet, made by the build (scripts/theme-css-plugin.ts). */
+/** The themes' custom properties as a stylesheet, made by the build (src/prerender/theme-stylesheet.ts). */
 declare module 'virtual:theme-tokens.css';

@@ -1,17 +1,18 @@
 /**
- * testkit: what the suites (contract-tests, e2e, verify's) and bench share: free ports, the mock
- * server, verify and Prism as processes, sample records and test identities, a member's session
+ * testkit: what the suites (contract-tests, e2e, verify's) and bench share: free ports, a build's
+ * size figures, the mock server, verify and Prism as processes, sample records and test identities, a member's session
  * stored in a browser.
  *
  * May import: mock-api, server, oidc (through their index.ts), the app's API types; never imported by a product.
  */
+export { bundleFigures, REACT_CHUNK, type BundleFigures } from './bundle-figures.ts';
 export { freePort } from './ports.ts';
-export { ROOT, run, runServer, startServerProcess, tinyBuild, type Finished, type MockProcess } from './mock-process.ts';
-export { runVerifyProcess, type VerifyProcessOptions } from './verify-process.ts';
-export { startPrismMock, startPrismProxy, type PrismOptions, type PrismProcess } from './prism.ts';
-export { PROFILE_FIELDS, REPLACEMENT, SAMPLE_INPUT } from './samples.ts';
+export { ROOT, run, runServer, startServerProcess, tinyBuild, type Finished } from './mock-process.ts';
+export { runVerifyProcess } from './verify-process.ts';
+export { startPrismMock, startPrismProxy, type PrismProcess } from './prism.ts';
+export { REPLACEMENT, SAMPLE_INPUT, SAMPLE_PROFILE } from './samples.ts';
 export { bearerOf, testAuthenticate } from './test-identities.ts';
-export { routesFor, VISITED_ROUTES, type VisitedRoute } from './routes.ts';
-export { claimsOf, sessionOf, storeSession, type StoredSession } from './stored-session.ts';
+export { routesFor } from './routes.ts';
+export { claimsOf, sessionOf, storeSession } from './stored-session.ts';
 /** Real tokens from the embedded provider of a running mock server: who writes what is an admin's (ada). */
 export { signInAs, type Tokens } from '../oidc/index.ts';

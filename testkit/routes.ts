@@ -9,7 +9,7 @@ export interface VisitedRoute {
   signedIn: string | null;
 }
 
-export const VISITED_ROUTES: readonly VisitedRoute[] = [
+const VISITED_ROUTES: readonly VisitedRoute[] = [
   { path: '/home', signedOut: 'Welcome to Circle', signedIn: 'Welcome to Circle' },
   // The screens that need a session ask for one, offline too.
   { path: '/profile', signedOut: 'Sign in', signedIn: 'Your profile' },

@@ -1,5 +1,5 @@
 import type { CollectionName, CollectionTypes } from '../src/api/collections';
-import type { ProfileInput } from '../src/api/profile';
+import type { ProfileInput } from '../src/index.ts';
 
 /** One valid body per collection, as a client sends it (no id). */
 export const SAMPLE_INPUT: { [N in CollectionName]: CollectionTypes[N]['input'] } = {
@@ -34,7 +34,7 @@ export const REPLACEMENT: { [N in CollectionName]: CollectionTypes[N]['input'] }
   symbols: { code: 'NVDA', entity: 'NVIDIA Corporation' },
 };
 
-export const PROFILE_FIELDS: ProfileInput = {
+export const SAMPLE_PROFILE: ProfileInput = {
   displayName: 'Ada Lovelace',
   username: 'ada_l',
   email: 'ada@example.org',

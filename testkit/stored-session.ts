@@ -1,26 +1,15 @@
 /**
- * A member's session as a finished sign-in leaves it on the device (src/api/session-store.ts): the
- * tokens in IndexedDB (idb-keyval's layout: database circle-session, store session, out-of-line
- * keys) and the `auth.isLoggedIn` flag. The e2e tests and the contact sheet start signed in from it,
- * without the provider's pages.
+ * A member's session as a finished sign-in leaves it on the device (the app's StoredSession, kept
+ * by src/api/session-store.ts): the tokens in IndexedDB (idb-keyval's layout: database
+ * circle-session, store session, out-of-line keys) and the `auth.isLoggedIn` flag. The e2e tests
+ * and the contact sheet start signed in from it, without the provider's pages.
  */
 import type { Page } from '@playwright/test';
 import { signInAs } from '../oidc/index.ts';
+import type { StoredSession } from '../src/index.ts';
 
 /** The claims of a JWT, unverified (the tests' own tokens). */
 export const claimsOf = (jwt: string): unknown => JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString());
-
-export interface StoredSession {
-  accessToken: string;
-  expiresAt: number;
-  refreshToken: string;
-  idToken: string;
-  issuer: string;
-  subject: string;
-  name: string;
-  email: string | null;
-  roles: string[];
-}
 
 /** `user` signed in at the embedded provider of the server at `origin`, as the app stores it. */
 export async function sessionOf(origin: string, user: string): Promise<StoredSession> {

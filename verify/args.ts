@@ -40,7 +40,7 @@ export const DEFAULT_RUNS = 25;
 export const DEFAULT_REQUEST_TIMEOUT_S = 10;
 export const DEFAULT_OPERATION_TIMEOUT_S = 60;
 export const DEFAULT_TIME_LIMIT_S = 600;
-export const DEFAULT_SPEC = 'openapi.yaml';
+const DEFAULT_SPEC = 'openapi.yaml';
 
 export type Parsed = { ok: true; options: Options } | { ok: false; message: string };
 

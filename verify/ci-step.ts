@@ -86,7 +86,7 @@ export function summaryOf(code: number, inputs: StepInputs | null, report: strin
   return `### verify: ${VERDICT[code] ?? `exit ${code}`}${what}\n\n\`\`\`text\n${text.trimEnd()}\n\`\`\`\n`;
 }
 
-export async function runStep(env: Env, io: Io): Promise<number> {
+async function runStep(env: Env, io: Io): Promise<number> {
   const inputs = readInputs(env);
   const workspace = env.GITHUB_WORKSPACE ?? process.cwd();
   let code: number;

@@ -12,7 +12,8 @@
  * type its signature misses by one byte (each image format is known by its first bytes).
  */
 import { codePoints, isRecord, textOf, type JsonSchema, type MediaSpec } from '../openapi-kit/index.ts';
-import { goodFiles, type Body, type FileContent, type FilePart, type FormField } from './generated-requests.ts';
+import type { Body, FileContent, FilePart, FormField } from './generated-request.ts';
+import { goodFiles } from './request-wire.ts';
 
 /** The valid JSON value padded with spaces to exactly `limit` bytes; null when it is longer already. */
 export function jsonAtLimit(value: unknown, media: MediaSpec): Body | null {

@@ -30,7 +30,7 @@ export interface Listing {
 }
 
 /** A valid value of a schema, drawn with a seed and checked by ajv: the same value for the same seed. */
-export function sampleValid(
+function sampleValid(
   session: Session,
   arbs: SchemaArbitraries,
   pointer: string,

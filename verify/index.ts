@@ -6,6 +6,8 @@
  * May import: openapi-kit, mock-api, server, oidc (through their index.ts, to run against the embedded mock),
  * its own files; never imported by a product.
  */
-export { EXIT, main, type Io } from './cli.ts';
-export { runVerify } from './run.ts';
 export { FAULT_NAMES, FAULTS, startFaultyBackend, type FaultName, type FaultyBackend } from './faults/backend.ts';
+export type { Batch, Body, GeneratedRequest, Setup } from './generated-request.ts';
+export { RequestGenerator } from './request-generator.ts';
+export { RequestJudge, type Verdict } from './request-judge.ts';
+export { build, type Built } from './request-wire.ts';

@@ -20,7 +20,7 @@ import {
   type LinkSpec,
   type OperationSpec,
 } from '../openapi-kit/index.ts';
-import type { GeneratedRequest, PathValue } from './generated-requests.ts';
+import type { GeneratedRequest, PathValue } from './generated-request.ts';
 import { SAFE_METHODS, type Session } from './session.ts';
 import type { SingleExchanges } from './singles.ts';
 import { BudgetSpent, bodyJson, type Exchange, type Outgoing } from './target.ts';

@@ -18,7 +18,8 @@
  */
 import fc from 'fast-check';
 import { isRecord, satisfying, type OperationSpec } from '../openapi-kit/index.ts';
-import { fileBytes, goodFiles, type FilePart } from './generated-requests.ts';
+import type { FilePart } from './generated-request.ts';
+import { fileBytes, goodFiles } from './request-wire.ts';
 import type { SchemaArbitraries } from '../openapi-kit/index.ts';
 import { OwnRecordFixture, type OwnRecordOps } from './fixtures.ts';
 import { MISSING_ID } from './singles.ts';

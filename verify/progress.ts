@@ -14,7 +14,7 @@ export interface Progress {
 const HEARTBEAT_MS = 5000;
 
 /** One finished operation (or model) in a line: what it sent, how long it took, how it stands. */
-export function doneLine(session: Session, ops: readonly OperationSpec[], phase: Phase, ms: number): string {
+function doneLine(session: Session, ops: readonly OperationSpec[], phase: Phase, ms: number): string {
   if (phase === 'links') {
     const links = session.results.linkTally();
     return `verify: links: ${links.followed} of ${links.declared} followed in ${(ms / 1000).toFixed(1)} s, ${links.failures === 0 ? 'no failure' : `${links.failures} failing`}`;

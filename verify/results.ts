@@ -8,7 +8,7 @@ import { toCurl } from './curl.ts';
 import { describeAnswer, type Finding } from './judge.ts';
 import type { Exchange } from './target.ts';
 
-export const CHECKS = ['responses', 'valid input', 'invalid input', 'limits', 'stateful', 'links'] as const;
+const CHECKS = ['responses', 'valid input', 'invalid input', 'limits', 'stateful', 'links'] as const;
 export type CheckName = (typeof CHECKS)[number];
 
 export const CHECK_DESCRIPTIONS: Record<CheckName, string> = {

@@ -6,7 +6,7 @@
  * 4. on the embedded mock only: its destructive command, once, at the very end.
  */
 import type { OpenApiSpec, OperationSpec } from '../openapi-kit/index.ts';
-import { RequestGenerator } from './generated-requests.ts';
+import { RequestGenerator } from './request-generator.ts';
 import { CollectionFixtures, OwnRecordFixture, ownRecordOps } from './fixtures.ts';
 import { LinkFollower } from './links.ts';
 import { CollectionModel } from './model.ts';

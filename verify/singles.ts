@@ -3,7 +3,7 @@
  *
  * - valid input: path ids (the run's own record, or another valid id), documented query parameters
  *   and bodies drawn from the operation's own schemas;
- * - invalid input: the generator of the contract tests (./generated-requests.ts): wrong
+ * - invalid input: the generator of the contract tests (./request-generator.ts): wrong
  *   types, missing required fields, unknown fields, malformed JSON, wrong content types, hostile
  *   strings and path ids, multipart garbage; a few canonical cases first (each required field
  *   left out, malformed JSON, the wrong media type, no body, a bad id, a bad query value), and
@@ -27,17 +27,10 @@ import {
   type OperationSpec,
   type ParamSpec,
 } from '../openapi-kit/index.ts';
-import {
-  buildAt,
-  RequestJudge,
-  goodFiles,
-  type RequestGenerator,
-  type Body,
-  type FormField,
-  type GeneratedRequest,
-  type PathValue,
-  type Query,
-} from './generated-requests.ts';
+import type { Body, FormField, GeneratedRequest, PathValue, Query } from './generated-request.ts';
+import type { RequestGenerator } from './request-generator.ts';
+import { RequestJudge } from './request-judge.ts';
+import { buildAt, goodFiles } from './request-wire.ts';
 import { textOf, type JsonSchema } from '../openapi-kit/index.ts';
 import { AccessChecks } from './access.ts';
 import {

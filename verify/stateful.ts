@@ -50,7 +50,7 @@ function sequenceLine(exchange: Exchange): string {
 }
 
 /** Whether an answer's JSON body is one of the examples the document gives for its operation and status. */
-export function isDocumentedExample(exchange: Exchange): boolean {
+function isDocumentedExample(exchange: Exchange): boolean {
   const r = exchange.response;
   const body = bodyJson(r);
   if (!r || !exchange.op || body === undefined) return false;

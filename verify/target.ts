@@ -20,8 +20,8 @@ import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { Socket } from 'node:net';
 import type { OperationSpec } from '../openapi-kit/index.ts';
-import type { Bases, SentBody } from './generated-requests.ts';
-import { percentEncode } from './generated-requests.ts';
+import { percentEncode } from './generated-request.ts';
+import type { Bases, SentBody } from './request-wire.ts';
 
 export interface SentRequest {
   method: string;

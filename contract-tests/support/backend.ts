@@ -74,7 +74,7 @@ export function authorize(client: ApiClient, authorization: string | (() => stri
 }
 
 /** The reason phrase the API puts in `error` for each status it answers. */
-export const REASON: Readonly<Record<number, string>> = {
+const REASON: Readonly<Record<number, string>> = {
   400: 'Bad Request',
   401: 'Unauthorized',
   403: 'Forbidden',

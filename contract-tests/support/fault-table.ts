@@ -24,7 +24,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runVerifyProcess } from '../../testkit/index.ts';
-import { FAULT_NAMES, FAULTS, startFaultyBackend, type FaultName, type FaultyBackend } from '../../verify/faults/backend.ts';
+import { FAULT_NAMES, FAULTS, startFaultyBackend, type FaultName, type FaultyBackend } from '../../verify/index.ts';
 
 const SEED = '1';
 /** Generated requests per operation and check: enough to reach every fault, few enough to run them all in parallel. */
@@ -34,7 +34,7 @@ const RUN_TIMEOUT_MS = 240_000;
 /** verify's own limits, generous (see above): a minute per request, 200 s per operation. */
 const SPEED_INDEPENDENT = ['--request-timeout', '60', '--operation-timeout', '200'];
 /** How many test files the table is cut into. */
-export const FAULT_TABLE_SHARDS = 2;
+const FAULT_TABLE_SHARDS = 2;
 
 interface VerifyRun {
   code: number | null;
@@ -93,7 +93,7 @@ async function verifyAgainst(fault: FaultName | null): Promise<VerifyRun> {
 }
 
 /** The faults of shard `shard` (from 0): every FAULT_TABLE_SHARDS-th of the table, so each shard gets its share of every kind. */
-export function faultsOfShard(shard: number): FaultName[] {
+function faultsOfShard(shard: number): FaultName[] {
   return FAULT_NAMES.filter((_, index) => index % FAULT_TABLE_SHARDS === shard);
 }
 

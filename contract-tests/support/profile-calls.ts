@@ -4,8 +4,7 @@
  * service worker use), with the page's progress transport when a test listens to the upload.
  */
 import type { ApiClient } from '../../src/api/client';
-import { profileApi } from '../../src/api/profile';
-import { type Profile, type ProfileInput, type ProfilePatch, sendProfileSave } from '../../src/api/profile-save';
+import { type Profile, type ProfileInput, type ProfilePatch, profileApi, sendProfileSave } from '../../src/profile/requests';
 import type { ProgressListener } from '../../src/api/progress';
 import { progressFetch } from '../../src/api/transport';
 

@@ -7,11 +7,15 @@
 import { describe, expect, it } from 'vitest';
 import { COLLECTION_NAMES, SEED } from '../db.ts';
 import { foreignSite } from './gate.ts';
-import { ADMIN, error, serverPerTest, testAuthenticate } from './server.test-support.ts';
+import { error, serverPerTest } from '../test/server.test-support.ts';
+import { bearerOf, testAuthenticate } from '../../testkit/index.ts';
+
+/** ada, the admin (as the embedded provider has her). */
+const ADMIN = bearerOf('ada');
 
 const server = serverPerTest({ authenticate: testAuthenticate });
 const { api } = server;
-const MEMBER = { authorization: 'Bearer grace' };
+const MEMBER = bearerOf('grace');
 const symbol = { code: 'IBM', entity: 'IBM' };
 const crossSiteRefusal = (why: string) =>
   error(403, 'Forbidden', `Refused: a request from another site (${why}) without a bearer token cannot change anything`);

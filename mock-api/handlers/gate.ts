@@ -32,7 +32,7 @@ export function foreignSite(request: Request): string | null {
 const BEARER = /^Bearer [A-Za-z0-9\-._~+/]+=*$/i;
 
 /** Whether the request carries a well-formed bearer token (whether it is valid is the gate's next question). */
-export const hasBearer = (request: Request): boolean => BEARER.test(request.headers.get('authorization') ?? '');
+const hasBearer = (request: Request): boolean => BEARER.test(request.headers.get('authorization') ?? '');
 
 /**
  * Refuses (403) a state-changing request another site's page sent without a bearer token; every

@@ -9,14 +9,15 @@ import type { OpenApiDocument } from '../../openapi-kit/index.ts';
 import { loadSpecCached } from '../../openapi-kit/node.ts';
 import { profileHandlers } from './profile.ts';
 import { createRouter } from './route.ts';
-import { error, serverPerTest, testAuthenticate } from './server.test-support.ts';
+import { error, serverPerTest } from '../test/server.test-support.ts';
+import { bearerOf, testAuthenticate } from '../../testkit/index.ts';
 
-/** `Bearer <subject>` signs the subject in. */
+/** A test token (`Bearer test-<subject>`, testkit's) signs the subject in. */
 const authenticate: Authenticate = testAuthenticate;
 
 const server = serverPerTest({ authenticate });
 const { api } = server;
-const ada = { authorization: 'Bearer ada' };
+const ada = bearerOf('ada');
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]);
 const fields = { displayName: 'Ada Lovelace', username: 'ada_l', email: 'ada@example.org' };
 
@@ -29,7 +30,7 @@ const textFields = Object.entries(fields);
 const createWith = (body: BodyInit, headers: Record<string, string> = {}) =>
   api('/user/profile', { method: 'POST', headers: { ...ada, ...headers }, body });
 const badRequest = (message: string) => error(400, 'Bad Request', message);
-const grace = { authorization: 'Bearer grace' };
+const grace = bearerOf('grace');
 const png = () => new Blob([PNG], { type: 'image/png' });
 
 /** Creates a profile for the member signed in by `who`, with an avatar when asked; its id and ETag. */

@@ -24,7 +24,7 @@
  * The same key with another body, or on another operation or profile, answers 422.
  */
 import type { HttpHandler } from 'msw';
-import type { components } from '../../src/api/schema';
+import type { components } from '../../src/index.ts';
 import { avatarRulesOf, describeTypes, isImageOf, type AvatarRules } from '../avatar.ts';
 import { formatBytes, mediaType, readForm, readJson } from '../body.ts';
 import type { Identity } from '../auth.ts';
@@ -110,7 +110,7 @@ function canonicalJson(value: unknown): string {
  * What a save sent, as the server reads it: the same save sent again (a queued save replayed with
  * a new multipart boundary, JSON written in another order) reads the same; another body does not.
  */
-export async function bodyPrint(request: Request): Promise<string> {
+async function bodyPrint(request: Request): Promise<string> {
   const copy = request.clone();
   const type = mediaType(request);
   if (type === 'multipart/form-data') {

@@ -8,7 +8,7 @@
  * resolved for a caller `authenticate` accepts, holding the roles it names (./gate.ts).
  */
 import { http, type HttpHandler } from 'msw';
-import type { paths } from '../../src/api/schema';
+import type { paths } from '../../src/index.ts';
 import type { Authenticate, Identity } from '../auth.ts';
 import { readJson } from '../body.ts';
 import type { Contract } from '../contract.ts';

@@ -9,12 +9,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRateLimiter } from '../rate.ts';
-import { ADMIN, error, serverPerTest, testAuthenticate } from './server.test-support.ts';
+import { error, serverPerTest } from '../test/server.test-support.ts';
+import { bearerOf, testAuthenticate } from '../../testkit/index.ts';
+
+/** ada, the admin (as the embedded provider has her). */
+const ADMIN = bearerOf('ada');
 
 const server = serverPerTest({ authenticate: testAuthenticate, subscriptionCreates: { burst: 3, intervalMs: 60_000, now: () => 0 } });
 const { api } = server;
-const GRACE = { authorization: 'Bearer grace' };
-const LINUS = { authorization: 'Bearer linus' };
+const GRACE = bearerOf('grace');
+const LINUS = bearerOf('linus');
 const device = (n: number) => ({ endpoint: `https://push.example/device-${n}`, expirationTime: null, keys: { p256dh: 'k', auth: 'a' } });
 
 const store = async (n: number, headers: Record<string, string> = {}) => {

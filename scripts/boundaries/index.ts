@@ -18,7 +18,7 @@ const BANNER = [
 ];
 
 /** The configuration with its overrides (the last key, after the banner or the comments above it) replaced. */
-export function withOverrides(config: string, overrides: unknown): string {
+function withOverrides(config: string, overrides: unknown): string {
   const at = config.search(/^ {2}"overrides":/m);
   if (at < 0) throw new Error(`${CONFIG} has no "overrides" key at the top level`);
   const lines = config.slice(0, at).split('\n');

@@ -77,7 +77,9 @@ export function probesOf(tables: Tables, files: string[]): Probe[] {
     const above = order.find((other) => !layer.names.includes(other) && !layer.mayImport.includes(layerFolder(other)));
     if (above) add(row, at, layerFile(above), true);
     const below = layer.mayImport.at(-1);
-    if (below) add(row, at, layerFile(below), false);
+    // A layer below that is a slice is allowed through its entry.
+    const slice = tables.slices.find((sl) => sl.folder === below);
+    if (below) add(row, at, slice ? `src/${slice.folder}/${slice.entry}` : layerFile(below), false);
     if (name.endsWith('/*')) {
       const sibling = inside(`src/${layerFolder(name)}`).find((f) => !f.startsWith(`${at}/`));
       if (sibling) add(row, at, sibling, true);
@@ -87,8 +89,10 @@ export function probesOf(tables: Tables, files: string[]): Probe[] {
     const entry = `src/${slice.folder}/${slice.entry}`;
     const past = inside(`src/${slice.folder}`).find((f) => f !== entry)!;
     for (const keeper of slice.keptBy) {
-      add(`src/${keeper} keeps ${slice.folder}`, `src/${keeper}`, past, true);
-      add(`src/${keeper} keeps ${slice.folder}`, `src/${keeper}`, entry, false);
+      // A keeper whose folders stand apart (features/*) is tried in one of them.
+      const at = keeper.endsWith('/*') ? posix.dirname(layerFile(keeper)) : `src/${keeper}`;
+      add(`src/${keeper} keeps ${slice.folder}`, at, past, true);
+      add(`src/${keeper} keeps ${slice.folder}`, at, entry, false);
     }
   }
   return probes;

@@ -26,7 +26,7 @@ const withoutExtension = (path: string) => path.replace(/\.(d\.ts|tsx?|mts|mjs|j
 const list = (items: string[]) => (items.length < 2 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
 
 /** The import specifiers that name this path (or glob): as written, without its extension, and an index's folder. */
-export function specifiersOf(path: string): string[] {
+function specifiersOf(path: string): string[] {
   if (path.includes('*')) return [`**/${path}`];
   const bare = withoutExtension(path);
   const forms = new Set([`**/${path}`, `**/${bare}`]);
@@ -147,6 +147,10 @@ export function overridesOf(tables: Tables): Override[] {
       keepers.set(folder, groups);
     }
   }
-  for (const [folder, groups] of keepers) overrides.push(rule([`src/${folder}/**`, ...TESTS.map((t) => `!${t}`)], groups));
+  // A keeper is a folder (`features/*`: each of its folders), or a file (`boot.tsx`).
+  for (const [keeper, groups] of keepers) {
+    const files = isFile(keeper) ? `src/${keeper}` : `src/${layerFolder(keeper)}/**`;
+    overrides.push(rule([files, ...TESTS.map((t) => `!${t}`)], groups));
+  }
   return overrides;
 }

@@ -72,9 +72,9 @@ function rowsOf(markdown: string, header: string[]): string[][] {
   return rows;
 }
 
-export const ROOM_COLUMNS = ['folder', 'entry', 'may import', 'its tests also'];
-export const LAYER_COLUMNS = ['layer', 'holds', 'may import'];
-export const SLICE_COLUMNS = ['slice', 'entry', 'kept by'];
+const ROOM_COLUMNS = ['folder', 'entry', 'may import', 'its tests also'];
+const LAYER_COLUMNS = ['layer', 'holds', 'may import'];
+const SLICE_COLUMNS = ['slice', 'entry', 'kept by'];
 
 export function readTables(markdown: string): Tables {
   const rooms = rowsOf(markdown, ROOM_COLUMNS).map(([folder, entry, mayImport, tests]) => ({

@@ -7,7 +7,7 @@ export type ApiClient = ReturnType<typeof createClient<paths>>;
 
 const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-export function readCookie(cookies: string, name: string): string | null {
+function readCookie(cookies: string, name: string): string | null {
   for (const part of cookies.split(';')) {
     const [key, ...value] = part.trim().split('=');
     if (key === name) return decodeURIComponent(value.join('='));

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createApiClient } from './client';
-import { bearerMiddleware, isApiUrl, onUnauthorized, setTokenRenewer } from './credentials';
+import { bearerMiddleware, isApiUrl, setTokenKeeper } from './credentials';
 
 const BASE = 'https://app.example/api/';
 
@@ -20,8 +20,7 @@ function clientWith(token: () => Promise<string | null>, answers: number[] = [20
 }
 
 afterEach(() => {
-  setTokenRenewer(async () => null);
-  onUnauthorized(() => undefined);
+  setTokenKeeper(null);
 });
 
 describe('isApiUrl', () => {
@@ -62,9 +61,8 @@ describe('bearerMiddleware', () => {
 
   it('on a 401 renews once and sends the request again, body and all, with the new token', async () => {
     const renewer = vi.fn(async () => 'tok-2');
-    setTokenRenewer(renewer);
     const refused = vi.fn();
-    onUnauthorized(refused);
+    setTokenKeeper({ renewRefused: renewer, refusedAgain: refused });
     const { client, seen, bodies } = clientWith(async () => 'tok-1', [401, 200]);
     const { response } = await client.PUT('/symbols/{id}', {
       params: { path: { id: '1' } },
@@ -81,9 +79,8 @@ describe('bearerMiddleware', () => {
 
   it('does not send again when no new token can be had: the 401 is the answer', async () => {
     const renewer = vi.fn(async () => null);
-    setTokenRenewer(renewer);
     const refused = vi.fn();
-    onUnauthorized(refused);
+    setTokenKeeper({ renewRefused: renewer, refusedAgain: refused });
     const { client, seen } = clientWith(async () => 'tok-1', [401]);
     const { response } = await client.GET('/user/profile/myprofile');
     expect(response.status).toBe(401);
@@ -94,9 +91,8 @@ describe('bearerMiddleware', () => {
   });
 
   it('a new token refused too: one retry only, and the session model hears of it', async () => {
-    setTokenRenewer(async () => 'tok-2');
     const refused = vi.fn();
-    onUnauthorized(refused);
+    setTokenKeeper({ renewRefused: async () => 'tok-2', refusedAgain: refused });
     const { client, seen } = clientWith(async () => 'tok-1', [401]);
     const { response } = await client.GET('/user/profile/myprofile');
     expect(response.status).toBe(401);
@@ -106,7 +102,7 @@ describe('bearerMiddleware', () => {
 
   it('a 401 to a request without a token renews nothing', async () => {
     const renewer = vi.fn(async () => 'tok-2');
-    setTokenRenewer(renewer);
+    setTokenKeeper({ renewRefused: renewer });
     const { client, seen } = clientWith(async () => null, [401]);
     await client.GET('/user/profile/myprofile');
     expect(renewer).not.toHaveBeenCalled();
@@ -114,7 +110,7 @@ describe('bearerMiddleware', () => {
   });
 
   it('the retry goes through the fetch the request was made with (the progress transport of a save)', async () => {
-    setTokenRenewer(async () => 'tok-2');
+    setTokenKeeper({ renewRefused: async () => 'tok-2' });
     const { client, fetch } = clientWith(async () => 'tok-1', [200]);
     const own = vi.fn(
       async (request: Request) => new Response('{}', { status: request.headers.get('authorization') === 'Bearer tok-2' ? 200 : 401 }),
@@ -135,7 +131,7 @@ describe('bearerMiddleware', () => {
 
   it('renews nothing for an answer that is not a 401', async () => {
     const renewer = vi.fn(async () => 'tok-2');
-    setTokenRenewer(renewer);
+    setTokenKeeper({ renewRefused: renewer });
     const { client, seen } = clientWith(async () => 'tok-1', [403]);
     const { response } = await client.GET('/symbols');
     expect(response.status).toBe(403);
@@ -145,9 +141,8 @@ describe('bearerMiddleware', () => {
 
   it('does not send again with the very token that was refused', async () => {
     const renewer = vi.fn(async () => 'tok-1');
-    setTokenRenewer(renewer);
     const refused = vi.fn();
-    onUnauthorized(refused);
+    setTokenKeeper({ renewRefused: renewer, refusedAgain: refused });
     const { client, seen } = clientWith(async () => 'tok-1', [401, 200]);
     const { response } = await client.GET('/symbols');
     expect(response.status).toBe(401);
@@ -157,7 +152,7 @@ describe('bearerMiddleware', () => {
   });
 
   it('sends a bodiless request again without a body', async () => {
-    setTokenRenewer(async () => 'tok-2');
+    setTokenKeeper({ renewRefused: async () => 'tok-2' });
     const { client, seen } = clientWith(async () => 'tok-1', [401, 204]);
     const { response } = await client.DELETE('/symbols/{id}', { params: { path: { id: '1' } } });
     expect(response.status).toBe(204);
@@ -190,6 +185,27 @@ describe('as the module loads', () => {
       name: 'Ada',
       email: null,
     });
+    expect(await authorizationHeader()).toEqual({ Authorization: 'Bearer stored-token' });
+    await clearSession();
+  });
+
+  it("a keeper that leaves a part out takes the stored session's for it; none gives all of it back", async () => {
+    const { authorizationHeader, setTokenKeeper: keep, writeSession, clearSession } = await fresh();
+    await writeSession({
+      accessToken: 'stored-token',
+      expiresAt: Date.now() + 60_000,
+      refreshToken: null,
+      idToken: 'id-token',
+      issuer: 'https://app.example/oidc',
+      subject: 'ada',
+      name: 'Ada',
+      email: null,
+    });
+    keep({ renewRefused: async () => 'tok-2' });
+    expect(await authorizationHeader()).toEqual({ Authorization: 'Bearer stored-token' });
+    keep({ accessToken: async () => 'kept-token' });
+    expect(await authorizationHeader()).toEqual({ Authorization: 'Bearer kept-token' });
+    keep(null);
     expect(await authorizationHeader()).toEqual({ Authorization: 'Bearer stored-token' });
     await clearSession();
   });

@@ -2,29 +2,35 @@ import type { Middleware } from 'openapi-fetch';
 import { readSession } from './session-store';
 
 /**
- * Where the API's requests get their access token. By default the stored session's, as it is;
- * the session model (state/session.ts) puts in one that renews a token about to expire.
+ * What the API's requests need of the member's session: the access token to send, a new one in
+ * place of a token the API refused, and word that even that one was refused. The session model
+ * (src/session/session.ts) keeps them, and hands itself to this module as its entry loads it
+ * (src/session/index.ts): this layer cannot import the session, which sits above it.
  */
-let source: () => Promise<string | null> = async () => (await readSession())?.accessToken ?? null;
-
-export function setAccessTokenSource(next: () => Promise<string | null>): void {
-  source = next;
+export interface TokenKeeper {
+  /** The access token for a request (renewed first when about to expire), or null when signed out. */
+  accessToken(): Promise<string | null>;
+  /** A new token in place of `refused`, or null when there is none (the provider refused, or cannot be reached). */
+  renewRefused(refused: string): Promise<string | null>;
+  /** Even a renewed token was refused: the session cannot be used. */
+  refusedAgain(): void;
 }
 
 /**
- * What a 401 to a token does: the session model renews the session and answers the new token, or
- * null when there is none (the provider refused, or cannot be reached). Without a session model
- * (the service worker) nothing is renewed.
+ * Until the session model has loaded (and in the service worker, which never loads it): the stored
+ * session's token as it is, and nothing renewed.
  */
-let renewer: (refused: string) => Promise<string | null> = async () => null;
-export function setTokenRenewer(next: (refused: string) => Promise<string | null>): void {
-  renewer = next;
-}
+const STORED_TOKEN: TokenKeeper = {
+  accessToken: async () => (await readSession())?.accessToken ?? null,
+  renewRefused: async () => null,
+  refusedAgain: () => undefined,
+};
 
-/** Who hears that even a renewed token was refused: the session model, which then shows the member signed out. */
-let onRefused: () => void = () => undefined;
-export function onUnauthorized(listener: () => void): void {
-  onRefused = listener;
+let keeper: TokenKeeper = STORED_TOKEN;
+
+/** The keeper of the member's tokens from now on; what it leaves out (or null: all) is the stored session's, as it is. */
+export function setTokenKeeper(next: Partial<TokenKeeper> | null): void {
+  keeper = { ...STORED_TOKEN, ...next };
 }
 
 /**
@@ -49,12 +55,12 @@ const BODILESS = new Set(['GET', 'HEAD']);
  * Adds `Authorization: Bearer <token>` to requests for the API, and only those: a request to any
  * other URL (another host, the provider) never carries the member's token. A 401 to a token is
  * answered by renewing the session and sending the request once more with the new token; a new
- * token refused too is told to the session model (onUnauthorized).
+ * token refused too is told to the session model (refusedAgain).
  *
  * Put it last among the middleware: it then sees the request as it is sent (the XSRF echo
  * included), and its retry answers before the others read the response.
  */
-export function bearerMiddleware(apiBase: () => string, token: () => Promise<string | null> = () => source()): Middleware {
+export function bearerMiddleware(apiBase: () => string, token: () => Promise<string | null> = () => keeper.accessToken()): Middleware {
   // The body of each request that carries a token, kept to send it again after a 401 (a sent body is consumed).
   const bodies = new Map<string, Promise<Blob | null>>();
   return {
@@ -74,7 +80,7 @@ export function bearerMiddleware(apiBase: () => string, token: () => Promise<str
       // Stryker disable next-line StringLiteral,OptionalChaining,Regex: a request with a kept body got its Authorization here, and access tokens hold no space
       const refused = request.headers.get('authorization')?.replace(/^Bearer /, '') ?? '';
       // Stryker disable next-line ArrowFunction: undefined, like null, is no new token
-      const renewed = await renewer(refused).catch(() => null);
+      const renewed = await keeper.renewRefused(refused).catch(() => null);
       // No new token: the session model has dealt with it (signed out when the provider refused,
       // kept while it cannot be reached); the 401 is the answer.
       if (!renewed || renewed === refused) return;
@@ -90,7 +96,7 @@ export function bearerMiddleware(apiBase: () => string, token: () => Promise<str
         redirect: request.redirect,
       });
       const answer = await options.fetch(again);
-      if (answer.status === 401) onRefused();
+      if (answer.status === 401) keeper.refusedAgain();
       return answer;
     },
     // Stryker disable next-line BlockStatement: ids are never reused; dropping the entry only frees the kept body
@@ -103,6 +109,6 @@ export function bearerMiddleware(apiBase: () => string, token: () => Promise<str
 
 /** The Authorization header of the member's token, for a request made without the client (an image). */
 export async function authorizationHeader(): Promise<Record<string, string>> {
-  const value = await source();
+  const value = await keeper.accessToken();
   return value ? { Authorization: `Bearer ${value}` } : {};
 }

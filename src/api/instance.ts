@@ -1,7 +1,7 @@
 import { createApiClient, unwrap, type ApiClient } from './client';
 import { bearerMiddleware } from './credentials';
 import { collectionsApi } from './collections';
-import { profileApi } from './profile';
+import { inboxApi } from './inbox';
 import { retryingFetch } from './retry';
 import { config } from '../config/load';
 
@@ -28,10 +28,10 @@ function current(): ApiClient {
 }
 
 export const api = {
-  /** The client itself, for requests built elsewhere (a queued save). */
+  /** The client itself, for requests built elsewhere (the profile's, src/profile/requests.ts). */
   client: () => current(),
-  profile: () => profileApi(current()),
   collections: () => collectionsApi(current()),
+  inbox: () => inboxApi(current()),
   /** Restores the backend's seed data. */
   reset: async (): Promise<void> => {
     await unwrap(current().POST('/commands/{name}', { params: { path: { name: 'reset' } } }));

@@ -31,7 +31,7 @@ export interface OidcSettings extends IdentityProviderConfig {
 }
 
 /** The issuer as a URL: a relative one (`/oidc`) is on the app's own origin. */
-export function issuerUrl(settings: OidcSettings): URL {
+function issuerUrl(settings: OidcSettings): URL {
   return new URL(settings.issuer, settings.origin);
 }
 

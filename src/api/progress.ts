@@ -5,9 +5,3 @@ export type TransferEvent =
   | { type: 'download'; loaded: number; total: number };
 
 export type ProgressListener = (event: TransferEvent) => void;
-
-/** Whole percent of a transfer, or null when its size is unknown. */
-export function percentOf(event: { loaded: number; total: number }): number | null {
-  if (!event.total) return null;
-  return Math.min(100, Math.round((event.loaded / event.total) * 100));
-}

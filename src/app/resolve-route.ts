@@ -1,7 +1,7 @@
 import { matchRoute, type Parser } from 'wouter';
 import { HOME_PATH, NOT_FOUND_PATH, ROUTES, routeChain, type RouteDef } from './routes';
 import type { Breadcrumb, RouterState } from '../state/router';
-import type { MessageKey } from '../i18n/en';
+import type { FirstKey } from '../i18n/en';
 
 export type Resolution = { kind: 'redirect'; to: string } | { kind: 'route'; route: RouteDef; params: Record<string, string> };
 
@@ -23,7 +23,7 @@ export function resolvePath(parser: Parser, path: string): Resolution {
   return { kind: 'route', route: notFound, params: {} };
 }
 
-export function breadcrumbsFor(route: RouteDef, params: Record<string, string>, translate: (key: MessageKey) => string): Breadcrumb[] {
+export function breadcrumbsFor(route: RouteDef, params: Record<string, string>, translate: (key: FirstKey) => string): Breadcrumb[] {
   return routeChain(route).map((r) => ({
     title: typeof r.title === 'function' ? r.title(params) : translate(r.title),
     path: r.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? '')),

@@ -28,6 +28,7 @@ describe('the route table, as loaded', () => {
       { id: 'profile', path: '/profile', title: 'nav.profile', layout: 'sidenav', requiresAuth: true },
       { id: 'settings', path: '/settings', title: 'nav.settings', layout: 'sidenav' },
       { id: 'dashboard', path: '/dashboard', title: 'nav.dashboard', layout: 'dashboard' },
+      { id: 'notifications', path: '/notifications', title: 'nav.notifications', layout: 'sidenav', requiresAuth: true },
       { id: 'admin', path: '/admin', title: 'nav.admin', layout: 'admin', requiresAuth: true },
       {
         id: 'admin-collection',
@@ -56,9 +57,10 @@ describe('the route table, as loaded', () => {
     const { routeById } = await freshRoutes();
     const screens: [string, () => Promise<{ default: unknown }>][] = [
       ['home', () => import('../features/home/HomeScreen')],
-      ['profile', () => import('../features/profile/ProfileScreen')],
+      ['profile', () => import('../profile/ProfileScreen')],
       ['settings', () => import('../features/settings/SettingsScreen')],
       ['dashboard', () => import('../features/dashboard/DashboardScreen')],
+      ['notifications', () => import('../features/notifications/NotificationsScreen')],
       ['admin', () => import('../features/admin/AdminScreen')],
       ['admin-collection', () => import('../features/admin/AdminScreen')],
       ['sign-in', () => import('../features/sign-in/SignInScreen')],

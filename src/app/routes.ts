@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
-import type { MessageKey } from '../i18n/en';
+import type { FirstKey } from '../i18n/en';
+import { loadProfileScreen } from '../profile';
 
 export type LayoutKind = 'home' | 'sidenav' | 'dashboard' | 'admin';
 
@@ -8,7 +9,7 @@ export interface RouteDef {
   /** A wouter pattern. */
   path: string;
   /** Breadcrumb title: a catalogue key, or text made from the route's params. */
-  title: MessageKey | ((params: Record<string, string>) => string);
+  title: FirstKey | ((params: Record<string, string>) => string);
   layout: LayoutKind;
   load: () => Promise<{ default: ComponentType }>;
   /** Never fetched ahead of a visit. */
@@ -30,7 +31,7 @@ export const ROUTES: readonly RouteDef[] = [
     title: 'nav.profile',
     layout: 'sidenav',
     requiresAuth: true,
-    load: () => import('../features/profile/ProfileScreen'),
+    load: loadProfileScreen,
   },
   {
     id: 'settings',
@@ -45,6 +46,14 @@ export const ROUTES: readonly RouteDef[] = [
     title: 'nav.dashboard',
     layout: 'dashboard',
     load: () => import('../features/dashboard/DashboardScreen'),
+  },
+  {
+    id: 'notifications',
+    path: '/notifications',
+    title: 'nav.notifications',
+    layout: 'sidenav',
+    requiresAuth: true,
+    load: () => import('../features/notifications/NotificationsScreen'),
   },
   {
     id: 'admin',

@@ -1,5 +1,3 @@
-import { addEnglish } from './index';
-
 /**
  * The admin screens' words in English: they load with those screens, which only admins open.
  * Every other language keeps these keys in its one catalogue (loaded when chosen).
@@ -30,5 +28,3 @@ export const enAdmin = {
     'Only an admin can change the collections every member shares. You are signed in as {name}, a member: ask an admin if a record needs changing.',
   'admin.needsAdmin.home': 'Back to home',
 } as const;
-
-addEnglish(enAdmin);

@@ -1,5 +1,3 @@
-import { addEnglish } from './index';
-
 /**
  * The conflict resolver's words in English: they load with the resolver, at the first conflict.
  * Every other language keeps these keys in its one catalogue (loaded when chosen).
@@ -29,5 +27,3 @@ export const enConflict = {
   'profile.conflict.changedHere': 'Changed here',
   'profile.conflict.changed': 'Changed',
 } as const;
-
-addEnglish(enConflict);

@@ -1,5 +1,3 @@
-import { addEnglish } from './index';
-
 /**
  * The dashboard's words in English: they load with that screen.
  * Every other language keeps these keys in its one catalogue (loaded when chosen).
@@ -13,5 +11,3 @@ export const enDashboard = {
   'dashboard.empty': 'Nothing here yet. New entries show here as soon as they are added.',
   'dashboard.unavailable': 'Not available right now.',
 } as const;
-
-addEnglish(enDashboard);

@@ -1,10 +1,10 @@
-import { addEnglish } from './index';
-
 /**
  * The form builder's messages in English (one per validation rule): they load with the first form.
  * Every other language keeps these keys in its one catalogue (loaded when chosen).
  */
 export const enForms = {
+  // Follows a field's label, with the language's own separator: a space, or none before a full-width bracket.
+  'common.required': ' (required)',
   'validation.required': 'This field is required.',
   'validation.minLength': 'Use at least {min} characters.',
   'validation.maxLength': 'Use at most {max} characters.',
@@ -21,5 +21,3 @@ export const enForms = {
   'validation.avatarContent': 'This file is not an image: its content is not the PNG, JPEG or WebP its name says. Choose another image.',
   'validation.summary': 'Please correct {count, plural, one {# field} other {# fields}} before saving.',
 } as const;
-
-addEnglish(enForms);

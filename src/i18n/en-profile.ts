@@ -1,5 +1,3 @@
-import { addEnglish } from './index';
-
 /**
  * The profile screen's words in English: they load with the screen (the form, its fields, the save and
  * its progress), not with the first screen, whose bytes are counted.
@@ -47,5 +45,3 @@ export const enProfile = {
   'field.avatar': 'Avatar',
   'field.avatar.hint': 'PNG, JPEG or WebP, at most 2 MB. You can also drop an image here.',
 } as const;
-
-addEnglish(enProfile);

@@ -1,5 +1,3 @@
-import { addEnglish } from './index';
-
 /**
  * The settings screen's words in English, push notifications' included: they load with that screen.
  * Every other language keeps these keys in its one catalogue (loaded when chosen).
@@ -10,11 +8,17 @@ export const enSettings = {
   'settings.languageLabel': 'Language of the app',
   'settings.languageHint':
     'Used for the app’s words on this device. A new profile’s preferred language starts from it; change that one in your profile.',
-  'settings.theme': 'Theme',
+  'settings.appearance': 'Appearance',
+  'settings.colorScheme': 'Light or dark',
+  'settings.colorScheme.system': 'System',
+  'settings.colorScheme.light': 'Light',
+  'settings.colorScheme.dark': 'Dark',
+  'settings.colorScheme.hint': 'System follows your device’s setting, and changes when it does.',
+  'settings.accent': 'Accent colour',
   'settings.theme.DEEPPURPLE_AMBER': 'Deep purple and amber',
   'settings.theme.INDIGO_PINK': 'Indigo and pink',
-  'settings.theme.PINK_BLUEGREY': 'Pink and blue grey (dark)',
-  'settings.theme.PURPLE_GREEN': 'Purple and green (dark)',
+  'settings.theme.PINK_BLUEGREY': 'Pink and blue grey',
+  'settings.theme.PURPLE_GREEN': 'Purple and green',
   'settings.notifications': 'Notifications',
   'settings.notifications.toggle': 'Push notifications',
   'settings.notifications.hint': 'Get news from your circle even when the app is closed.',
@@ -28,5 +32,3 @@ export const enSettings = {
   'push.unsubscribeFailed': 'Unsubscribe failed!',
   'push.subscribeFailed': 'Could not turn on push notifications: {message}',
 } as const;
-
-addEnglish(enSettings);

@@ -1,5 +1,3 @@
-import { addEnglish } from './index';
-
 /**
  * The sign-in screens' words in English (the sign-in page and the way back from the provider):
  * they load with those screens. Every other language keeps these keys in its one catalogue.
@@ -15,5 +13,3 @@ export const enSignIn = {
   'signIn.redirecting': 'Opening the sign-in page…',
   'signIn.signedInAs': 'Signed in as {name}.',
 } as const;
-
-addEnglish(enSignIn);

@@ -1,23 +1,18 @@
 import { computed, signal } from '@preact/signals-core';
-import { en, type MessageKey, type Messages } from './en';
+import { en, type FirstKey, type MessageKey, type Messages, type PartKey } from './en';
 import type { Language } from '../config/languages';
 
-export type { MessageKey };
+export type { FirstKey, MessageKey, PartKey };
 
 /**
- * English as far as it has loaded: the first screens' part, then each part a screen brings
- * (addEnglish). Its keys are all there by the time the code that reads them runs.
+ * English as far as it has loaded: the first screens' part, then each part a screen takes
+ * (withWords). Its keys are all there by the time the code that reads them runs.
  */
 const english: Partial<Messages> = { ...en };
 
 /** Catalogues other than English load on demand; English is always there as the fallback. */
 // Stryker disable next-line ObjectLiteral: t() falls back to English when the active catalogue is missing, so an empty start shows the same
 const catalogues = signal<Partial<Record<Language, Partial<Messages>>>>({ en: english });
-
-/** A part of the English catalogue, brought by the screen that uses it (en-profile.ts, en-admin.ts…). */
-export function addEnglish(part: Partial<Messages>): void {
-  Object.assign(english, part);
-}
 
 const loaders: Record<Exclude<Language, 'en'>, () => Promise<Messages>> = {
   es: () => import('./es').then((m) => m.es),
@@ -95,11 +90,29 @@ export function inLanguage(text: Readonly<{ en: string } & Partial<Record<string
 }
 
 /** The message for `key` in the active language. Reading it in a component subscribes to language changes. */
-export function t(key: MessageKey, params?: Record<string, string | number>): string {
+function say(key: MessageKey, params?: Record<string, string | number>): string {
   const lang = activeLanguage.value;
   const messages = catalogues.value[lang] ?? english;
   // A key built from data (a notification level, say) may be unknown: show the key, never crash.
   return format(messages[key] ?? english[key] ?? String(key), lang, params);
+}
+
+/** A word of the first screens in the active language; a screen's own words come with withWords. */
+export const t: (key: FirstKey, params?: Record<string, string | number>) => string = say;
+
+/** The keys of any of these parts of English. */
+type KeysOf<P> = P extends unknown ? keyof P : never;
+
+/**
+ * The `t` of a module that says the words of these parts of English (./parts.ts), as well as the
+ * first screens': the parts join English as the module loads, before anything of it renders. A
+ * word of a part not taken does not type-check, so a screen cannot show a key for want of its words.
+ */
+export function withWords<P extends readonly Partial<Messages>[]>(
+  ...parts: P
+): (key: FirstKey | KeysOf<P[number]>, params?: Record<string, string | number>) => string {
+  Object.assign(english, ...parts);
+  return say;
 }
 
 export function formatDate(value: string | number | Date, options: Intl.DateTimeFormatOptions = { dateStyle: 'medium' }): string {

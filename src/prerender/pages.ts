@@ -1,5 +1,5 @@
 import type { LayoutKind } from '../app/routes';
-import type { MessageKey } from '../i18n/en';
+import type { FirstKey } from '../i18n/en';
 import { PAGE_FILES } from '../config/page-files.ts';
 
 /**
@@ -10,7 +10,7 @@ import { PAGE_FILES } from '../config/page-files.ts';
  */
 export type PageRender =
   | { kind: 'route'; route: string; path: string }
-  | { kind: 'frame'; layout: LayoutKind; path: string; title?: MessageKey };
+  | { kind: 'frame'; layout: LayoutKind; path: string; title?: FirstKey };
 
 const RENDERS: Readonly<Record<string, PageRender>> = {
   'home.html': { kind: 'route', route: 'home', path: '/home' },
@@ -19,6 +19,7 @@ const RENDERS: Readonly<Record<string, PageRender>> = {
   '404.html': { kind: 'route', route: 'not-found', path: '/404' },
   'sign-in.html': { kind: 'frame', layout: 'home', path: '/sign-in', title: 'nav.signIn' },
   'profile.html': { kind: 'frame', layout: 'sidenav', path: '/profile', title: 'nav.profile' },
+  'notifications.html': { kind: 'frame', layout: 'sidenav', path: '/notifications', title: 'nav.notifications' },
   'admin.html': { kind: 'frame', layout: 'admin', path: '/admin', title: 'nav.admin' },
   'index.html': { kind: 'frame', layout: 'home', path: '/' },
 };

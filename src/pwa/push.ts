@@ -6,9 +6,9 @@ import { PUSH_SUBSCRIPTION_KEY } from '../config/storage-keys';
 import { readPersisted, removePersisted, writePersisted } from '../lib/persist';
 import { disableNotifications, enableNotifications } from '../state/preference';
 
-export const NO_SERVICE_WORKER = 'Service workers are disabled or not supported by this browser';
-export const NOT_SUBSCRIBED = 'Not subscribed to push notifications.';
-export const UNSUBSCRIBE_FAILED = 'Unsubscribe failed!';
+const NO_SERVICE_WORKER = 'Service workers are disabled or not supported by this browser';
+const NOT_SUBSCRIBED = 'Not subscribed to push notifications.';
+const UNSUBSCRIBE_FAILED = 'Unsubscribe failed!';
 
 export class PushError extends Error {
   readonly reason: 'no-service-worker' | 'unsupported' | 'denied' | 'not-subscribed' | 'unsubscribe-failed' | 'failed';

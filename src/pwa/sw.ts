@@ -17,7 +17,7 @@ import {
   readPendingSave,
   sendPendingSave,
   withOutboxLock,
-} from '../api/pending-save';
+} from '../profile/pending-save';
 
 const API_CACHE = 'api-reads';
 const ASSET_CACHE = 'assets';

@@ -28,7 +28,7 @@ export const isAdmin = computed(() => who.value?.roles?.includes('admin') === tr
 /** The provider no longer renews the session: the member must sign in again (what they typed is kept). */
 export const sessionExpired = computed(() => refused.value);
 
-/** The session model (state/session.ts) says a member is signed in. */
+/** The session model (src/session/session.ts) says a member is signed in. */
 export function sessionStarted(next: Member): void {
   const changed = !loggedIn.value || who.value?.subject !== next.subject;
   who.value = next;

@@ -1,4 +1,4 @@
-import type { Profile } from '../api/profile-save';
+import type { Profile, ProfileInput } from '../profile';
 
 /** A saved profile as the API returns it: the one the profile tests start from. */
 export const PROFILE: Profile = {
@@ -11,4 +11,12 @@ export const PROFILE: Profile = {
   language: 'en',
   createdAt: '2024-01-01T00:00:00Z',
   updatedAt: '2024-01-01T00:00:00Z',
+};
+
+/** Her fields as the save that creates the profile sends them. */
+export const PROFILE_INPUT: ProfileInput = {
+  displayName: PROFILE.displayName,
+  username: PROFILE.username,
+  email: PROFILE.email,
+  interests: PROFILE.interests,
 };

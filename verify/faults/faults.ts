@@ -55,7 +55,7 @@ async function asAdminWhenForbidden(exchange: Exchange): Promise<Answer> {
 /** Per member and key, the first answer of a save made with an Idempotency-Key: what a server that ignores the body answers again. */
 const firstAnswers = new Map<string, Answer>();
 
-export function jsonAnswer(status: number, value: unknown, headers: Record<string, string> = {}): Answer {
+function jsonAnswer(status: number, value: unknown, headers: Record<string, string> = {}): Answer {
   const body = Buffer.from(JSON.stringify(value));
   const out: Record<string, string> = { ...headers, 'content-type': 'application/json' };
   if (status !== 204 && status !== 304) out['content-length'] = String(body.length);

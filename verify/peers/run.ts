@@ -131,7 +131,7 @@ async function runPortman(context: PeerContext): Promise<Outcome> {
 
 const RUNNERS: Record<PeerName, (context: PeerContext) => Promise<Outcome>> = { dredd: runDredd, portman: runPortman };
 
-export async function runPeer(name: PeerName, verbose = false): Promise<number> {
+async function runPeer(name: PeerName, verbose = false): Promise<number> {
   if (!ensureInstalled(name)) {
     console.error(`${name} is not installed in ${peersDir()} and npm could not install it`);
     return 2;

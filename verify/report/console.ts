@@ -9,7 +9,7 @@ import { statusSeen, type RunResults } from '../results.ts';
 
 const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
 
-export function operationLines(results: RunResults, { quiet = false } = {}): string[] {
+function operationLines(results: RunResults, { quiet = false } = {}): string[] {
   const idWidth = Math.max(...results.operations.map((o) => o.operationId.length));
   const routeWidth = Math.max(...results.operations.map((o) => o.method.length + o.path.length + 1));
   return results.operations
@@ -27,7 +27,7 @@ export function replayCommand(results: RunResults): string {
   return `npm run verify -- ${base}${spec}${runs}--seed ${results.seed}`;
 }
 
-export function failureBlocks(results: RunResults): string[] {
+function failureBlocks(results: RunResults): string[] {
   const out: string[] = [];
   let n = 0;
   for (const o of results.operations) {
@@ -59,7 +59,7 @@ export function failureBlocks(results: RunResults): string[] {
 }
 
 /** Operation × documented status: ✓ answered during the run, · documented but never answered. */
-export function coverageMatrix(results: RunResults): string[] {
+function coverageMatrix(results: RunResults): string[] {
   const statuses = [...new Set(results.operations.flatMap((o) => o.documented))].sort();
   const idWidth = Math.max(...results.operations.map((o) => o.operationId.length));
   const lines = [`${pad('', idWidth)}  ${statuses.map((s) => pad(s, 4)).join('')}`];
@@ -77,7 +77,7 @@ export function summaryLine(results: RunResults): string {
 }
 
 /** Each link of the document: followed how often and what its target answered, or why not (in --quiet, only those not followed). */
-export function linkLines(results: RunResults, { quiet = false } = {}): string[] {
+function linkLines(results: RunResults, { quiet = false } = {}): string[] {
   const width = Math.max(0, ...results.links.map((l) => l.key.length));
   return results.links
     .filter((l) => !quiet || l.followed === 0)

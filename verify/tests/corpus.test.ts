@@ -179,7 +179,7 @@ describe('verify against Prism, on public documents', () => {
   });
 });
 
-/** json-server 0.17 on a fresh copy of a db.json, on a free port; stops with the test. */
+/** json-server 0.17 on a fresh database file of its own, on a free port; stops with the test. */
 async function startJsonServer(): Promise<{ url: string; stop(): Promise<void> }> {
   const db = join(dir, `db-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(db, JSON.stringify({ pets: [{ id: 1, name: 'rex', tag: 'dog' }] }));

@@ -7,8 +7,8 @@ import AdminScreen from './AdminScreen';
 import { ApiError } from '../../api/errors';
 import { resetSnackbar, snackbar } from '../../ui/snackbar/store';
 import { sessionEnded, sessionStarted } from '../../state/auth';
-import { setProfileState } from '../../state/profile/store';
-import { resetProfileState } from '../../state/profile/read';
+import { setProfileState } from '../../profile/store';
+import { resetProfileState } from '../../profile/store';
 import { PROFILE } from '../../test/profile-fixture';
 
 type Row = { id: string } & Record<string, unknown>;

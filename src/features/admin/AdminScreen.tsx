@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Link, Redirect, useParams } from 'wouter';
-import { t } from '../../i18n';
-import '../../i18n/en-admin';
+import { withWords } from '../../i18n';
+import { enAdmin } from '../../i18n/en-admin';
 import './admin.css';
 import '../../ui/table.css';
 import { api } from '../../api/instance';
@@ -13,8 +13,11 @@ import { ConfirmDialog } from '../../ui/widgets/ConfirmDialog';
 import { showSnackbar } from '../../ui/snackbar/store';
 import { RecordEditor, type EditTarget } from './RecordEditor';
 import { isAdmin, member } from '../../state/auth';
-import { memberName } from '../../state/member-name';
+import { memberName } from '../../profile';
 import { MAX_RECORDS } from '../../api/collection-names';
+import { enMember } from '../../i18n/en-member';
+
+const t = withWords(enAdmin, enMember);
 
 type Row = { id: string } & Record<string, unknown>;
 
@@ -75,7 +78,7 @@ function CollectionTable({ name }: { name: CollectionName }) {
           {t('admin.full', { max })}
         </p>
       )}
-      {rows.status === 'loading' && !rows.data && <LoadingState />}
+      {rows.status === 'loading' && !rows.data && <LoadingState shape="rows" />}
       {rows.status === 'error' && <ErrorState error={rows.error} onRetry={rows.reload} />}
       {rows.data && rows.data.length === 0 && <EmptyState>{t('admin.empty')}</EmptyState>}
       {rows.data && rows.data.length > 0 && (

@@ -1,8 +1,8 @@
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useModalDialog } from '../../ui/widgets/useModalDialog';
-import { formatNumber, inLanguage, t } from '../../i18n';
-import '../../i18n/en-admin';
-import '../../i18n/en-forms';
+import { formatNumber, inLanguage, withWords } from '../../i18n';
+import { enAdmin } from '../../i18n/en-admin';
+import { enForms } from '../../i18n/en-forms';
 import { api } from '../../api/instance';
 import { ApiError } from '../../api/errors';
 import type { CollectionName, CollectionTypes } from '../../api/collections';
@@ -12,6 +12,9 @@ import { Field, focusFirstError } from '../../ui/form/Field';
 import type { ValidationError } from '../../ui/form/validators';
 import { backendMessage } from './backend-message';
 import { bodyOf, fieldConfigs, fieldErrorOf, labelOf, mustFill, valuesOf } from './record-form';
+import { enMember } from '../../i18n/en-member';
+
+const t = withWords(enAdmin, enForms, enMember);
 
 export interface EditTarget {
   collection: CollectionName;

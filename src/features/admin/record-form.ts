@@ -40,7 +40,7 @@ function patternRule(field: RecordField & { pattern: string }): Validator {
  * The rules of a field, the same as the contract's. A pattern the contract puts in words comes
  * before the lengths: "Three capital letters, such as EUR." says more than "at most 3 characters".
  */
-export function rulesOf(field: RecordField): Validator[] {
+function rulesOf(field: RecordField): Validator[] {
   const rules: Validator[] = [];
   if (mustFill(field)) rules.push(Validators.required());
   if (field.kind === 'number') rules.push(isNumber);

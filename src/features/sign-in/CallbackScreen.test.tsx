@@ -8,7 +8,7 @@ const session = vi.hoisted(() => ({
   finishSignIn: vi.fn<(url: URL) => Promise<string>>(),
   beginSignIn: vi.fn(async (_next: string) => undefined),
 }));
-vi.mock('../../state/session', () => session);
+vi.mock('../../session', () => ({ loadSession: async () => session }));
 
 /** The provider's way back, each test with its own URL (a callback URL is completed once only). */
 function arriveAt(query: string) {

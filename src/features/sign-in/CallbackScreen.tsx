@@ -1,22 +1,26 @@
 import { useEffect, useState } from 'react';
 import { Link, useLocation } from 'wouter';
-import { t } from '../../i18n';
-import '../../i18n/en-sign-in';
-import type { MessageKey } from '../../i18n/en';
+import { withWords } from '../../i18n';
+import { enSignIn } from '../../i18n/en-sign-in';
 import { safeNext } from './safe-next';
+import { loadSession } from '../../session';
+
+const t = withWords(enSignIn);
+/** A word this screen says. */
+type Word = Parameters<typeof t>[0];
 
 /** One completion per callback URL: a code can be exchanged once, however often the effect runs. */
 const completions = new Map<string, Promise<string>>();
 function complete(href: string): Promise<string> {
   let done = completions.get(href);
   if (!done) {
-    done = import('../../state/session').then((session) => session.finishSignIn(new URL(href)));
+    done = loadSession().then((session) => session.finishSignIn(new URL(href)));
     completions.set(href, done);
   }
   return done;
 }
 
-function problemOf(error: unknown): MessageKey {
+function problemOf(error: unknown): Word {
   const code = (error as { code?: unknown } | null)?.code;
   if (code === 'access_denied') return 'signIn.cancelled';
   if (error instanceof TypeError) return 'signIn.unreachable';
@@ -26,7 +30,7 @@ function problemOf(error: unknown): MessageKey {
 /** Where the provider sends the member back: the code becomes a session, then the app goes on. */
 export default function CallbackScreen() {
   const [, navigate] = useLocation();
-  const [problem, setProblem] = useState<MessageKey | null>(null);
+  const [problem, setProblem] = useState<Word | null>(null);
 
   useEffect(() => {
     let live = true;
@@ -38,7 +42,6 @@ export default function CallbackScreen() {
         if (live) setProblem(problemOf(error));
       },
     );
-    // A range up to the restore below: a next-line comment just before `}, [navigate]);` belongs to no node and silences nothing.
     // Stryker disable ArrayDeclaration: the router's navigate is one function for the screen's life, so both lists run the effect once
     return () => {
       live = false;
@@ -47,7 +50,7 @@ export default function CallbackScreen() {
 
   // Stryker restore ArrayDeclaration
   const retry = () => {
-    void import('../../state/session').then((session) => session.beginSignIn('/home'));
+    void loadSession().then((session) => session.beginSignIn('/home'));
   };
 
   return (

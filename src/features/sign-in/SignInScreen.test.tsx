@@ -5,15 +5,15 @@ import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import SignInScreen from './SignInScreen';
 import { sessionEnded, sessionStarted } from '../../state/auth';
-import { setProfileState } from '../../state/profile/store';
-import { resetProfileState } from '../../state/profile/read';
+import { setProfileState } from '../../profile/store';
+import { resetProfileState } from '../../profile/store';
 import { PROFILE } from '../../test/profile-fixture';
 
 const session = vi.hoisted(() => ({
   beginSignIn: vi.fn<(next: string) => Promise<void>>(),
   endSession: vi.fn<() => Promise<void>>(),
 }));
-vi.mock('../../state/session', () => session);
+vi.mock('../../session', () => ({ loadSession: async () => session }));
 
 function visit(path: string) {
   const location = memoryLocation({ path });

@@ -1,11 +1,14 @@
 import { useState } from 'react';
 import { useSearch } from 'wouter';
 import { config } from '../../config/load';
-import { t } from '../../i18n';
-import '../../i18n/en-sign-in';
+import { withWords } from '../../i18n';
+import { enSignIn } from '../../i18n/en-sign-in';
 import { isLoggedIn, sessionExpired } from '../../state/auth';
-import { memberName } from '../../state/member-name';
+import { memberName } from '../../profile';
 import { safeNext } from './safe-next';
+import { loadSession } from '../../session';
+
+const t = withWords(enSignIn);
 
 type Step = { kind: 'idle' } | { kind: 'redirecting' } | { kind: 'unreachable' };
 
@@ -19,10 +22,12 @@ export default function SignInScreen() {
 
   const signIn = () => {
     setStep({ kind: 'redirecting' });
-    import('../../state/session').then((session) => session.beginSignIn(next)).catch(() => setStep({ kind: 'unreachable' }));
+    loadSession()
+      .then((session) => session.beginSignIn(next))
+      .catch(() => setStep({ kind: 'unreachable' }));
   };
   const signOut = () => {
-    void import('../../state/session').then((session) => session.endSession());
+    void loadSession().then((session) => session.endSession());
   };
 
   return (

@@ -1,8 +1,10 @@
 import { useId, type ChangeEvent, type FocusEvent, type InputHTMLAttributes } from 'react';
 import type { FormState } from './form-state';
 import type { ValidationError } from './validators';
-import { inLanguage, t } from '../../i18n';
-import '../../i18n/en-forms';
+import { inLanguage, withWords } from '../../i18n';
+import { enForms } from '../../i18n/en-forms';
+
+const t = withWords(enForms);
 
 interface FieldProps<Name extends string> {
   form: FormState<Name>;

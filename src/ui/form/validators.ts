@@ -1,8 +1,11 @@
-import type { MessageKey } from '../../i18n/en';
+import type { FirstKey, PartKey } from '../../i18n/en';
+
+/** A rule's message: a word of the forms' part of English (or of the first screens'). */
+export type RuleKey = FirstKey | PartKey<'forms'>;
 
 /** A failed rule: the message to show and its placeholders. */
 export interface ValidationError {
-  key: MessageKey;
+  key: RuleKey;
   params?: Record<string, number | string>;
   /** Words the data gives for this error in several languages (a pattern's message), shown instead of the key's. */
   text?: Readonly<{ en: string } & Partial<Record<string, string>>>;
@@ -16,7 +19,7 @@ const isEmpty = (value: string) => value.trim() === '';
 export const Validators = {
   required: (): Validator => (value) => (isEmpty(value) ? { key: 'validation.required' } : null),
   pattern:
-    (pattern: RegExp, key: MessageKey = 'validation.pattern'): Validator =>
+    (pattern: RegExp, key: RuleKey = 'validation.pattern'): Validator =>
     (value) => {
       if (isEmpty(value)) return null;
       // Anchored like the HTML pattern attribute: the whole value must match.

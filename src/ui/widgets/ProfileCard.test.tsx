@@ -1,10 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { render, screen, waitFor, within } from '@testing-library/react';
-import type { Profile } from '../../api/profile';
-import { setAccessTokenSource } from '../../api/credentials';
+import type { components } from '../../api/schema';
+import { setTokenKeeper } from '../../api/credentials';
 import { formatDate } from '../../i18n';
 import { ProfileCard } from './ProfileCard';
 import { forgetAvatars } from './avatar-images';
+
+type Profile = components['schemas']['Profile'];
 
 function profile(overrides: Partial<Profile> = {}): Profile {
   return {
@@ -30,7 +32,7 @@ function initialsAvatar(): HTMLElement {
 afterEach(() => {
   // Each test fetches its own: none is kept from the one before.
   forgetAvatars();
-  setAccessTokenSource(async () => null);
+  setTokenKeeper({ accessToken: async () => null });
 });
 
 describe('<ProfileCard>', () => {
@@ -97,7 +99,7 @@ describe('<ProfileCard>', () => {
   });
 
   it('shows the avatar once fetched with the member token, described by their name, at the card size', async () => {
-    setAccessTokenSource(async () => 'token-1');
+    setTokenKeeper({ accessToken: async () => 'token-1' });
     const fetchMock = vi.fn(async () => new Response(new Blob(['png']), { status: 200 }));
     vi.stubGlobal('fetch', fetchMock);
     vi.spyOn(URL, 'createObjectURL').mockReturnValue('blob:avatar-1');

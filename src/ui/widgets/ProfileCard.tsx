@@ -1,7 +1,12 @@
-import type { Profile } from '../../api/profile';
-import { formatDate, languageName, t } from '../../i18n/index';
+import type { components } from '../../api/schema';
+import { formatDate, languageName, withWords } from '../../i18n/index';
+import { enMember } from '../../i18n/en-member';
 import { isLanguage } from '../../config/languages';
 import { Avatar } from './Avatar';
+
+const t = withWords(enMember);
+
+type Profile = components['schemas']['Profile'];
 
 export function ProfileCard({ profile, compact = false }: { profile: Profile; compact?: boolean }) {
   return (

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderHook, waitFor } from '@testing-library/react';
-import { setAccessTokenSource } from '../../api/credentials';
+import { setTokenKeeper } from '../../api/credentials';
 import { forgetAvatars } from './avatar-images';
 import { useAvatarSrc } from './useAvatarSrc';
 
@@ -26,7 +26,7 @@ let made: string[];
 let revoked: string[];
 beforeEach(() => {
   forgetAvatars();
-  setAccessTokenSource(async () => 'token-1');
+  setTokenKeeper({ accessToken: async () => 'token-1' });
   made = [];
   revoked = [];
   vi.spyOn(URL, 'createObjectURL').mockImplementation(() => {
@@ -39,7 +39,7 @@ beforeEach(() => {
   });
 });
 afterEach(() => {
-  setAccessTokenSource(async () => null);
+  setTokenKeeper({ accessToken: async () => null });
 });
 
 describe('useAvatarSrc', () => {

@@ -1,0 +1,76 @@
+/** Inputs that have broken servers before: path ids, malformed JSON, XML and multipart bodies. */
+import { Repeated, type Text } from '../openapi-kit/index.ts';
+
+/** Path ids that have broken servers before. `encode: false` puts them in the URL as they are. */
+export const HOSTILE_IDS: ReadonlyArray<{ value: Text; encode: boolean }> = [
+  { value: '../x', encode: false },
+  { value: '../x', encode: true },
+  { value: '%00', encode: false },
+  { value: '%2e%2e%2f', encode: false },
+  { value: '..%2F..%2Fetc%2Fpasswd', encode: false },
+  { value: '%252e%252e%252f', encode: false },
+  { value: '%2F', encode: false },
+  { value: '%zz', encode: false },
+  { value: '%', encode: false },
+  { value: '%E0%A4%A', encode: false },
+  { value: '%C0%AF', encode: false },
+  { value: '\u0000', encode: true },
+  { value: '', encode: true },
+  { value: ' ', encode: true },
+  { value: '.', encode: false },
+  { value: '..', encode: false },
+  { value: 'a/b', encode: false },
+  { value: '1?x=1', encode: false },
+  { value: '1#x', encode: false },
+  { value: '1;x=1', encode: false },
+  { value: "1' OR '1'='1", encode: true },
+  { value: '__proto__', encode: true },
+  { value: 'constructor', encode: true },
+  { value: 'hasOwnProperty', encode: true },
+  { value: '1 ', encode: true },
+  { value: '01', encode: true },
+  { value: '1.0', encode: true },
+  { value: '-1', encode: true },
+  { value: '9007199254740993', encode: true },
+  { value: '😀', encode: true },
+  { value: 'שלום\u202E', encode: true },
+  { value: 'e\u0301', encode: true },
+  { value: '\uFEFF1', encode: true },
+  { value: new Repeated('a', 41), encode: true },
+  { value: new Repeated('a', 5000), encode: true },
+  { value: new Repeated('%41', 2000), encode: false },
+  { value: new Repeated('😀', 600), encode: true },
+];
+
+export const MALFORMED_JSON: readonly string[] = [
+  '',
+  '{',
+  '}',
+  '{"code":',
+  '{"code": "A",}',
+  '[1,]',
+  "{'code': 'A'}",
+  '{code: "A"}',
+  'NaN',
+  'undefined',
+  '{"a":1}garbage',
+  '{"a":1}{"b":2}',
+  '\u0000',
+  '"unterminated',
+  '{"a":"\\uZZZZ"}',
+  '{"a":01}',
+  '['.repeat(5000),
+  `${'['.repeat(5000)}${']'.repeat(5000)}`,
+  `{"a":${'{"a":'.repeat(3000)}1${'}'.repeat(3000)}}`,
+];
+
+export const XML = '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]><x>&e;</x>';
+
+export const MULTIPART_GARBAGE: readonly string[] = [
+  'garbage',
+  '--b\r\nContent-Disposition: form-data; name="field"\r\n\r\nvalue',
+  '--b\r\n\r\n--b--',
+  '--b\r\nContent-Disposition: form-data\r\n\r\nno name\r\n--b--\r\n',
+  '--b\r\nContent-Disposition: form-data; name="file"; filename="../../etc/passwd"\r\nContent-Type: image/png\r\n\r\nnot a png\r\n--b--\r\n',
+  '\u0000\u0001\u0002',
+];
