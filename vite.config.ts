@@ -67,9 +67,12 @@ function identityProviderInDev(): Plugin {
   };
 }
 
-/** Modules of the first render that lazy screens share too; without a group they scatter into small chunks. */
+/**
+ * Modules of the first render that lazy screens share too; without a group they scatter into small
+ * chunks. The inbox (its model and the bell) is a signed-in member's, loaded after the first render.
+ */
 const FIRST_LOAD_MODULES =
-  /node_modules[\\/](react|react-dom|scheduler|wouter|@preact[\\/]signals-(core|react)|use-sync-external-store|regexparam)[\\/]|[\\/]src[\\/](boot\.tsx|lib[\\/](?!start-failure\.)|i18n[\\/](index|en)\.|state[\\/]|profile[\\/](index|store|member-name)\.|session[\\/]index\.|config[\\/]|app[\\/](?!home-screen\.)|ui[\\/](theme\.|icons|snackbar[\\/]|widgets[\\/](useAsync|states))|api[\\/](errors|progress|collection-names)\.|pwa[\\/](online|install|OnlineStatus|InstallButton)\.)/;
+  /node_modules[\\/](react|react-dom|scheduler|wouter|@preact[\\/]signals-(core|react)|use-sync-external-store|regexparam)[\\/]|[\\/]src[\\/](boot\.tsx|lib[\\/](?!start-failure\.)|i18n[\\/](index|en)\.|state[\\/](?!inbox[\\/])|profile[\\/](index|store|member-name)\.|session[\\/]index\.|config[\\/]|app[\\/](?!home-screen\.|layouts[\\/](AccountMenu|AdminNav|member-parts|NotificationBell|ModalDrawer)\.)|ui[\\/](theme\.|icons|snackbar[\\/]|widgets[\\/]states)|api[\\/](errors|progress|collection-names)\.|pwa[\\/](online|install|OnlineStatus|InstallButton)\.)/;
 
 /** React itself (react, react-dom and its scheduler): bench and the budgets read its chunk by this name. */
 const REACT_MODULES = /node_modules[\\/](react|react-dom|scheduler)[\\/]/;
@@ -205,6 +208,14 @@ export default defineConfig(({ command }) => ({
               test: /node_modules[\\/]idb-keyval[\\/]|[\\/]src[\\/]api[\\/](credentials|session-store)\./,
               priority: 1,
             },
+            // What the shell shows a signed-in member only (src/app/layouts/member-parts.ts), with the avatar
+            // it shares with the profile's screens, the admin's collection names and their English
+            // words: one file, loaded beside the first screen when a visit starts signed in.
+            {
+              name: 'member',
+              test: /[\\/]src[\\/](app[\\/]layouts[\\/](AccountMenu|AdminNav|member-parts)|ui[\\/]widgets[\\/](Avatar|useAvatarSrc)|api[\\/]collection-names|i18n[\\/]en-member)\./,
+              priority: 1,
+            },
             // The typed client and the profile's requests: the first read of the profile loads them together.
             {
               name: 'client',
@@ -213,7 +224,11 @@ export default defineConfig(({ command }) => ({
             },
             // Each part of the English catalogue is a file of its own, loaded beside the screen that
             // shows it: the screen's own chunk keeps its budget for code.
-            { name: (id) => /[\\/]src[\\/]i18n[\\/](en-\w+)\.ts$/.exec(id)?.[1] ?? null, debugName: 'english-parts', priority: 1 },
+            {
+              name: (id) => /[\\/]src[\\/]i18n[\\/](en-(?!member\.)\w+)\.ts$/.exec(id)?.[1] ?? null,
+              debugName: 'english-parts',
+              priority: 1,
+            },
           ],
         },
       },

@@ -71,6 +71,26 @@ test.describe('accounts', () => {
     expect(consoleErrors).toEqual([]);
   });
 
+  test("the provider's sign-in page: the app's logo, and Sign in before Cancel in the tab order and on the line", async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/sign-in');
+    await page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/oidc\/interaction\//);
+    await expect(page.locator('svg.logo')).toBeVisible();
+    const signIn = page.getByRole('button', { name: 'Sign in' });
+    const cancel = page.getByRole('link', { name: 'Cancel' });
+    await page.getByLabel('Password').focus();
+    await page.keyboard.press('Tab');
+    await expect(signIn).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(cancel).toBeFocused();
+    const [first, second] = [(await signIn.boundingBox())!, (await cancel.boundingBox())!];
+    // On one line, Sign in at its start; the same height, so they read as a pair.
+    expect(second.x).toBeGreaterThan(first.x + first.width);
+    expect(Math.round(second.y)).toBe(Math.round(first.y));
+    expect(second.height).toBe(first.height);
+  });
+
   test('signed out, profile and admin ask to sign in and then open; home offers to sign in', async ({ page, consoleErrors }) => {
     await page.goto('/home');
     await expect(page.getByRole('main').getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/sign-in?next=%2Fprofile');
@@ -101,62 +121,66 @@ test.describe('accounts', () => {
     expect(await localStorageItem(page, 'auth.isLoggedIn')).not.toBe('true');
   });
 
-  test('signing out at the provider leaves nothing of the member on the device', async ({ page, request, consoleErrors }) => {
-    await seedProfile(request);
-    await signIn(page, 'ada', '/home');
-    await expect(page.getByRole('heading', { name: 'Ada Lovelace', level: 2 })).toBeVisible();
-    await waitForServiceWorker(page);
-    // Read once more under the worker, so that its cache holds the member's profile.
-    await page.reload();
-    await expect(page.getByRole('heading', { name: 'Ada Lovelace', level: 2 })).toBeVisible();
-    await page.getByRole('link', { name: 'Profile' }).first().click();
-    await page.getByRole('button', { name: 'Edit', exact: true }).click();
-    await page.getByLabel('About you').fill('A draft only ada should see.');
-    await expect.poll(async () => (await memberDataOnDevice(page)).drafts.length).toBeGreaterThan(0);
-    // A save queued offline in an earlier visit.
-    await page.evaluate(
-      () =>
-        new Promise<void>((resolve, reject) => {
-          const open = indexedDB.open('circle');
-          open.onupgradeneeded = () => open.result.createObjectStore('outbox');
-          open.onsuccess = () => {
-            const tx = open.result.transaction('outbox', 'readwrite');
-            tx.objectStore('outbox').put(
-              {
-                kind: 'create',
-                fields: { displayName: 'Queued' },
-                avatar: null,
-                apiBase: `${location.origin}/api/`,
-                key: 'k',
-                queuedAt: 0,
-              },
-              'profile',
-            );
-            tx.oncomplete = () => resolve();
-            tx.onerror = () => reject(tx.error);
-          };
-        }),
-    );
-    const before = await memberDataOnDevice(page);
-    expect(before.outbox).toBe(true);
-    expect(before.cachedMemberReads.length).toBeGreaterThan(0);
+  test.describe('with the worker', () => {
+    // What the worker cached of the member goes too.
+    test.use({ serviceWorkers: 'allow' });
+    test('signing out at the provider leaves nothing of the member on the device', async ({ page, request, consoleErrors }) => {
+      await seedProfile(request);
+      await signIn(page, 'ada', '/home');
+      await expect(page.getByRole('heading', { name: 'Ada Lovelace', level: 2 })).toBeVisible();
+      await waitForServiceWorker(page);
+      // Read once more under the worker, so that its cache holds the member's profile.
+      await page.reload();
+      await expect(page.getByRole('heading', { name: 'Ada Lovelace', level: 2 })).toBeVisible();
+      await page.getByRole('link', { name: 'Profile' }).first().click();
+      await page.getByRole('button', { name: 'Edit', exact: true }).click();
+      await page.getByLabel('About you').fill('A draft only ada should see.');
+      await expect.poll(async () => (await memberDataOnDevice(page)).drafts.length).toBeGreaterThan(0);
+      // A save queued offline in an earlier visit.
+      await page.evaluate(
+        () =>
+          new Promise<void>((resolve, reject) => {
+            const open = indexedDB.open('circle');
+            open.onupgradeneeded = () => open.result.createObjectStore('outbox');
+            open.onsuccess = () => {
+              const tx = open.result.transaction('outbox', 'readwrite');
+              tx.objectStore('outbox').put(
+                {
+                  kind: 'create',
+                  fields: { displayName: 'Queued' },
+                  avatar: null,
+                  apiBase: `${location.origin}/api/`,
+                  key: 'k',
+                  queuedAt: 0,
+                },
+                'profile',
+              );
+              tx.oncomplete = () => resolve();
+              tx.onerror = () => reject(tx.error);
+            };
+          }),
+      );
+      const before = await memberDataOnDevice(page);
+      expect(before.outbox).toBe(true);
+      expect(before.cachedMemberReads.length).toBeGreaterThan(0);
 
-    const revoked = page.waitForRequest((r) => r.url().endsWith('/oidc/token/revocation') && r.method() === 'POST');
-    await topBar(page)
-      .getByRole('button', { name: /^Account: / })
-      .click();
-    await page.locator('#account-menu').getByRole('button', { name: 'Sign out', exact: true }).click();
-    await revoked;
-    // The provider ends its session without asking again (the app sent the member's ID token), then comes back home.
-    await expect(page).toHaveURL(/\/(home)?$/);
-    await expect(topBar(page).getByRole('link', { name: 'Sign in' })).toBeVisible();
+      const revoked = page.waitForRequest((r) => r.url().endsWith('/oidc/token/revocation') && r.method() === 'POST');
+      await topBar(page)
+        .getByRole('button', { name: /^Account: / })
+        .click();
+      await page.locator('#account-menu').getByRole('button', { name: 'Sign out', exact: true }).click();
+      await revoked;
+      // The provider ends its session without asking again (the app sent the member's ID token), then comes back home.
+      await expect(page).toHaveURL(/\/(home)?$/);
+      await expect(topBar(page).getByRole('link', { name: 'Sign in' })).toBeVisible();
 
-    expect(await memberDataOnDevice(page)).toEqual({ drafts: [], outbox: false, cachedMemberReads: [] });
-    expect(await storedSession(page)).toBeNull();
-    expect(await localStorageItem(page, 'auth.isLoggedIn')).toBe('false');
-    await page.goto('/profile');
-    await expect(page).toHaveURL(/\/sign-in\?next=%2Fprofile$/);
-    expect(consoleErrors).toEqual([]);
+      expect(await memberDataOnDevice(page)).toEqual({ drafts: [], outbox: false, cachedMemberReads: [] });
+      expect(await storedSession(page)).toBeNull();
+      expect(await localStorageItem(page, 'auth.isLoggedIn')).toBe('false');
+      await page.goto('/profile');
+      await expect(page).toHaveURL(/\/sign-in\?next=%2Fprofile$/);
+      expect(consoleErrors).toEqual([]);
+    });
   });
 });
 
@@ -207,7 +231,7 @@ test.describe('isolation', () => {
     const ada = await seedProfile(request);
     await signIn(page, 'ada', '/profile');
     await expect(page.getByRole('article', { name: 'Ada Lovelace' })).toBeVisible();
-    const other = await browser.newContext({ baseURL });
+    const other = await browser.newContext({ baseURL, serviceWorkers: 'block' });
     try {
       const grace = await other.newPage();
       await signIn(grace, 'grace', '/profile');

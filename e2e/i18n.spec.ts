@@ -167,6 +167,8 @@ test.describe("a first visit speaks the browser's language", () => {
 });
 
 test.describe('languages offline', () => {
+  test.use({ serviceWorkers: 'allow' });
+
   test('a language used once switches offline; one never used leaves the screen in the language it shows', async ({ page, server }) => {
     // French is the first visit's language: its catalogue is fetched before the worker controls the page.
     await presetLanguage(page, 'fr');

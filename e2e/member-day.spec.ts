@@ -49,6 +49,7 @@ test.describe('the account menu', () => {
 });
 
 test.describe('data screens', () => {
+  test.use({ serviceWorkers: 'allow' });
   test('the dashboard shows what it showed last at once, offline too, with one notice and no error per panel', async ({
     page,
     context,
@@ -199,6 +200,8 @@ test.describe('text buttons', () => {
 });
 
 test.describe('the avatar', () => {
+  // Kept by the worker for later visits.
+  test.use({ serviceWorkers: 'allow' });
   /** How many times the server was asked for an avatar image (the mock's log of exchanges). */
   async function avatarReads(request: APIRequestContext): Promise<number> {
     const exchanges = (await (await request.get('/__mock/requests')).json()) as { method: string; path: string }[];
@@ -255,6 +258,7 @@ test.describe('the avatar', () => {
 });
 
 test.describe('offline on a phone', () => {
+  test.use({ serviceWorkers: 'allow' });
   test('the snackbar and the page say the same of a save, and the field the member moves to is never under the snackbar', async ({
     page,
     context,

@@ -1,13 +1,16 @@
 import type { Page } from '@playwright/test';
 import type { RunningServer } from '../server/index.ts';
-import { test, expect, waitForServiceWorker, collectCspViolations, cspViolations } from './support/fixtures';
+import { test, expect, goOffline, waitForServiceWorker, collectCspViolations, cspViolations } from './support/fixtures';
 import { DIST, DIST_NEXT } from './support/global-setup';
-import { authorizationAt, signIn } from './support/sign-in';
-import { ADA, appRunning, holdScripts, seedProfile } from './support/pages';
+import { authorizationAt } from './support/sign-in';
+import { ADA, appRunning, holdScripts, presetSignedIn, seedProfile } from './support/pages';
 import { routesFor } from '../testkit/index.ts';
 
 // Signed in: each route's screen as a member sees it.
 const ROUTES = routesFor('signedIn');
+
+// Every test here is about the worker, installation, an update or going offline.
+test.use({ serviceWorkers: 'allow' });
 
 async function firstVisit(page: Page, path = '/home') {
   await page.goto(path);
@@ -52,7 +55,7 @@ test.describe('service worker', () => {
   });
 
   test('every route reloads offline after the first visit, with the last API answers', async ({ page, server }) => {
-    await signIn(page);
+    await presetSignedIn(page);
     await firstVisit(page);
     // The notifications on home come from the API; seen once online, they are shown offline too.
     await expect(page.getByText('Maintenance on Sunday')).toBeVisible();
@@ -74,7 +77,8 @@ test.describe('service worker', () => {
   }) => {
     await seedProfile(request);
     // Signed in and on the profile before any worker: the read is the page's own, with its token.
-    await signIn(page, 'ada', '/profile');
+    await presetSignedIn(page);
+    await page.goto('/profile');
     await expect(page.getByRole('article', { name: ADA.displayName })).toBeVisible();
     await waitForServiceWorker(page);
     // The worker warms its cache with the reads the page had made: the profile's needs the token
@@ -95,7 +99,7 @@ test.describe('service worker', () => {
   });
 
   test('API writes are never cached', async ({ page }) => {
-    await signIn(page);
+    await presetSignedIn(page);
     await firstVisit(page, '/settings');
     await page.getByRole('link', { name: 'Profile' }).first().click();
     await page.getByLabel('Display name').fill('Ada Lovelace');
@@ -120,7 +124,7 @@ test.describe('service worker', () => {
 
 test.describe('update', () => {
   test('a new deploy shows the update snackbar; Refresh reloads once into the new version and keeps a draft', async ({ page, server }) => {
-    await signIn(page);
+    await presetSignedIn(page);
     await firstVisit(page, '/profile');
     expect(await page.evaluate(() => document.documentElement.dataset.build)).not.toBe('next');
     // Something typed before the update must survive the reload it causes.
@@ -233,9 +237,9 @@ test.describe('online status', () => {
     await expect(status).toHaveCount(0);
   });
 
-  test('turning notifications on offline says it needs a connection', async ({ page, context }) => {
+  test('turning notifications on offline says it needs a connection', async ({ page }) => {
     await firstVisit(page, '/settings');
-    await context.setOffline(true);
+    await goOffline(page);
     await page.getByRole('switch', { name: 'Push notifications' }).click();
     await expect(page.getByTestId('snackbar')).toContainText('You are offline: this needs a connection.');
     await expect(page.getByRole('switch', { name: 'Push notifications' })).toHaveAttribute('aria-checked', 'false');

@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
-import { authorizationAt, signIn } from './support/sign-in';
+import { authorizationAt } from './support/sign-in';
 import fc from 'fast-check';
 import type { Page } from '@playwright/test';
 import type { RunningServer } from '../server/index.ts';
-import { test, expect, waitForServiceWorker, collectCspViolations, cspViolations } from './support/fixtures';
-import { ADA, appRunning, seedProfile } from './support/pages';
+import { test, expect, goOffline, waitForServiceWorker, collectCspViolations, cspViolations } from './support/fixtures';
+import { ADA, appRunning, presetSignedIn, seedProfile } from './support/pages';
 
 async function openCreateForm(page: Page) {
-  await signIn(page, 'ada', '/profile');
+  await presetSignedIn(page);
+  await page.goto('/profile');
   await expect(page.getByRole('heading', { name: 'Create your profile' })).toBeVisible();
 }
 
@@ -76,13 +77,16 @@ async function storedProfile(baseURL: string) {
 }
 
 test.describe('nothing the user typed is lost', () => {
+  // Offline, the worker's Background Sync may send a queued save as well as the page.
+  test.use({ serviceWorkers: 'allow' });
+
   test('a save made offline is queued, shown as pending, and sent once when back online', async ({ page, context, baseURL, server }) => {
     await openCreateForm(page);
     await waitForServiceWorker(page);
     await fillProfile(page);
     // Counted at the server: a replay by the worker's Background Sync is invisible to the page.
     const creates = countCreates(server);
-    await context.setOffline(true);
+    await goOffline(page);
     await page.getByRole('button', { name: 'Create profile' }).click();
     await expect(page.getByTestId('pending-save')).toHaveText('Saved on this device. It will be sent when you are back online.');
     // Still offline: the profile is shown as saved, the notice said once, and nothing reached the server.
@@ -120,10 +124,11 @@ test.describe('nothing the user typed is lost', () => {
         server,
       }) => {
         await seedProfile(request);
-        await signIn(page, 'ada', '/profile');
+        await presetSignedIn(page);
+        await page.goto('/profile');
         if (worker) await waitForServiceWorker(page);
         await page.getByRole('button', { name: 'Edit' }).click();
-        await context.setOffline(true);
+        await goOffline(page);
         await page.getByLabel('About you').fill('Written on the train.');
         await page.getByRole('button', { name: 'Save changes' }).click();
         const notice = page.getByText('Saved on this device. It will be sent when you are back online.');
@@ -159,7 +164,7 @@ test.describe('nothing the user typed is lost', () => {
     const creates = countCreates(server);
     await openCreateForm(page);
     await fillProfile(page, 'Grace Hopper', 'grace_h');
-    await context.setOffline(true);
+    await goOffline(page);
     await page.getByRole('button', { name: 'Create profile' }).click();
     await expect(page.getByTestId('pending-save')).toBeVisible();
     await context.setOffline(false);
@@ -173,47 +178,48 @@ test.describe('nothing the user typed is lost', () => {
     expect(creates.saves).toBe(1);
   });
 
-  test('a save that fails with a server error keeps the form filled and says why', async ({ page }) => {
-    await openCreateForm(page);
-    await fillProfile(page);
-    await page.route('**/api/user/profile', (route) =>
-      route.fulfill({
-        status: 503,
-        contentType: 'application/json',
-        body: JSON.stringify({ status: 503, error: 'Service Unavailable', message: 'Maintenance in progress' }),
-      }),
-    );
-    await page.getByRole('button', { name: 'Create profile' }).click();
-    await expect(page.getByRole('alert').filter({ hasText: 'Your changes were not saved' })).toContainText('Maintenance in progress');
-    await expect(page.getByLabel('Display name')).toHaveValue('Ada Lovelace');
-    await expect(page.getByLabel('About you')).toHaveValue('Analytical engines.');
-    await page.unroute('**/api/user/profile');
-    await page.getByRole('button', { name: 'Create profile' }).click();
-    await expect(page.getByRole('heading', { name: 'Ada Lovelace' })).toBeVisible();
-  });
+  test.describe('online', () => {
+    test.use({ serviceWorkers: 'block' });
 
-  test('a screen whose code fails to load shows a recoverable error; the shell and the draft stay', async ({ page, context }) => {
-    await context.route('**/sw.js', (route) => route.abort());
-    await openCreateForm(page);
-    await fillProfile(page);
-    let block = true;
-    await page.route(/\/assets\/SettingsScreen-.*\.js$/, (route) => (block ? route.abort() : route.continue()));
-    // A fresh page load, so the settings code is not in memory yet.
-    await page.goto('/settings');
-    await expect(page.getByRole('heading', { name: 'This screen stopped working' })).toBeVisible();
-    await expect(page.getByText('This screen could not be loaded.')).toBeVisible();
-    await expect(page.getByRole('banner')).toBeVisible();
-    block = false;
-    await page.getByRole('button', { name: 'Try again' }).click();
-    await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
-    await page.getByRole('link', { name: 'Profile' }).first().click();
-    await expect(page.getByLabel('Display name')).toHaveValue('Ada Lovelace');
+    test('a save that fails with a server error keeps the form filled and says why', async ({ page }) => {
+      await openCreateForm(page);
+      await fillProfile(page);
+      await page.route('**/api/user/profile', (route) =>
+        route.fulfill({
+          status: 503,
+          contentType: 'application/json',
+          body: JSON.stringify({ status: 503, error: 'Service Unavailable', message: 'Maintenance in progress' }),
+        }),
+      );
+      await page.getByRole('button', { name: 'Create profile' }).click();
+      await expect(page.getByRole('alert').filter({ hasText: 'Your changes were not saved' })).toContainText('Maintenance in progress');
+      await expect(page.getByLabel('Display name')).toHaveValue('Ada Lovelace');
+      await expect(page.getByLabel('About you')).toHaveValue('Analytical engines.');
+      await page.unroute('**/api/user/profile');
+      await page.getByRole('button', { name: 'Create profile' }).click();
+      await expect(page.getByRole('heading', { name: 'Ada Lovelace' })).toBeVisible();
+    });
+
+    test('a screen whose code fails to load shows a recoverable error; the shell and the draft stay', async ({ page }) => {
+      await openCreateForm(page);
+      await fillProfile(page);
+      let block = true;
+      await page.route(/\/assets\/SettingsScreen-.*\.js$/, (route) => (block ? route.abort() : route.continue()));
+      // A fresh page load, so the settings code is not in memory yet.
+      await page.goto('/settings');
+      await expect(page.getByRole('heading', { name: 'This screen stopped working' })).toBeVisible();
+      await expect(page.getByText('This screen could not be loaded.')).toBeVisible();
+      await expect(page.getByRole('banner')).toBeVisible();
+      block = false;
+      await page.getByRole('button', { name: 'Try again' }).click();
+      await expect(page.getByRole('heading', { level: 1, name: 'Settings' })).toBeVisible();
+      await page.getByRole('link', { name: 'Profile' }).first().click();
+      await expect(page.getByLabel('Display name')).toHaveValue('Ada Lovelace');
+    });
   });
 });
 
 test.describe('faults', () => {
-  // These tests fault the page's own requests; a service worker would fetch past the faults.
-  test.use({ serviceWorkers: 'block' });
   test('GETs are retried with backoff when the API fails on the way', async ({ page }) => {
     let calls = 0;
     await page.route('**/api/symbols', (route) => {
@@ -289,7 +295,7 @@ test.describe('faults', () => {
     });
     await page.goto('/settings');
     await appRunning(page);
-    await page.getByLabel('Purple and green (dark)').check();
+    await page.getByLabel('Purple and green').check();
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'PURPLE_GREEN');
     await expect(page.getByTestId('snackbar')).toContainText('Your browser refused to store this setting');
   });
@@ -360,7 +366,8 @@ test.describe('security', () => {
     expect(await post('accounts', { name: PAYLOADS[2], currency: 'EUR', balance: 1 })).toBe(201);
 
     // The profile, through the form.
-    await signIn(page, 'ada', '/profile');
+    await presetSignedIn(page);
+    await page.goto('/profile');
     await page.getByLabel('Display name').fill(PAYLOADS[0]!.slice(0, 50));
     await page.getByLabel('Username').fill('xss_test');
     await page.getByLabel('Email').fill('x@example.org');

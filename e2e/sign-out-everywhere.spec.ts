@@ -35,7 +35,7 @@ test.describe('signing out', () => {
     consoleErrors,
   }) => {
     await signIn(page, 'ada', '/profile');
-    const other = await browser.newContext({ baseURL });
+    const other = await browser.newContext({ baseURL, serviceWorkers: 'block' });
     try {
       const elsewhere = await other.newPage();
       await signIn(elsewhere, 'ada', '/profile');
@@ -43,7 +43,7 @@ test.describe('signing out', () => {
       expect(await profileStatus(elsewhere, theirs)).not.toBe(401);
 
       // A plain sign-out on a third device leaves the other two signed in.
-      const third = await other.browser()!.newContext({ baseURL });
+      const third = await other.browser()!.newContext({ baseURL, serviceWorkers: 'block' });
       try {
         const another = await third.newPage();
         await signIn(another, 'ada', '/profile');

@@ -15,6 +15,7 @@ const h = await vi.hoisted(async () => {
     createElement: react.createElement,
     // state/preference and i18n: what is stored, and the language shown.
     activeThemeName: signal('PURPLE_GREEN'),
+    colorScheme: signal('system'),
     language: signal('de'),
     activeLanguage: signal('de'),
     isLoggedIn: signal(false),
@@ -39,6 +40,7 @@ const h = await vi.hoisted(async () => {
     watchOnlineStatus: vi.fn(),
     watchInstallPrompt: vi.fn(),
     restoreSession: vi.fn(),
+    loadMemberParts: vi.fn<() => Promise<void>>(),
     watchProfileOutbox: vi.fn(),
     registerServiceWorker: vi.fn(),
     stateHistory: vi.fn(),
@@ -60,6 +62,7 @@ vi.mock('./config/load', () => ({ config: h.config, loadConfig: h.loadConfig }))
 vi.mock('./lib/logger', () => ({ setLogLevel: h.setLogLevel }));
 vi.mock('./state/preference', () => ({
   activeThemeName: h.activeThemeName,
+  colorScheme: h.colorScheme,
   language: h.language,
   applyConfiguredDefaults: h.applyConfiguredDefaults,
   followLanguagePreference: h.followLanguagePreference,
@@ -78,12 +81,13 @@ vi.mock('./state/app', () => ({ canInstall: h.canInstall, isInstalled: h.isInsta
 vi.mock('./pwa/online', () => ({ watchOnlineStatus: h.watchOnlineStatus }));
 vi.mock('./pwa/install', () => ({ watchInstallPrompt: h.watchInstallPrompt }));
 vi.mock('./session', () => ({ loadSession: async () => ({ restoreSession: h.restoreSession }) }));
+vi.mock('./app/layouts/member-shell', () => ({ loadMemberParts: h.loadMemberParts }));
 vi.mock('./profile/outbox-watch', () => ({ watchProfileOutbox: h.watchProfileOutbox }));
 vi.mock('./pwa/register', () => ({ registerServiceWorker: h.registerServiceWorker }));
 vi.mock('./state/history', () => ({ stateHistory: h.stateHistory }));
 
 const SCREEN_READY = 'circle:first-screen';
-const MARK = { route: 'settings', language: 'en', theme: 'INDIGO_PINK' };
+const MARK = { route: 'settings', language: 'en', theme: 'INDIGO_PINK', colorScheme: 'system' };
 
 function deferred<T = void>() {
   let resolve!: (value: T) => void;
@@ -159,6 +163,7 @@ beforeEach(() => {
   for (const fn of Object.values(h)) if (vi.isMockFunction(fn)) fn.mockClear();
   h.appText.current = 'Welcome to Circle';
   h.activeThemeName.value = 'PURPLE_GREEN';
+  h.colorScheme.value = 'system';
   h.language.value = 'de';
   h.activeLanguage.value = 'de';
   h.isLoggedIn.value = false;
@@ -169,6 +174,7 @@ beforeEach(() => {
   h.loadLanguage.mockResolvedValue(undefined);
   h.prefetchLanguages.mockResolvedValue(undefined);
   h.prefetchRoute.mockResolvedValue(undefined);
+  h.loadMemberParts.mockResolvedValue(undefined);
   h.shouldPrefetch.mockReturnValue(true);
   h.canHydrate.mockReturnValue(false);
   h.firstRouteAt.mockReturnValue(null);
@@ -195,14 +201,16 @@ afterEach(async () => {
 });
 
 describe('before anything renders', () => {
-  it("applies the member's theme and language to the page, and follows them", async () => {
+  it("applies the member's theme, colour scheme and language to the page, and follows them", async () => {
     document.documentElement.lang = 'en';
     await boot();
-    expect(h.applyTheme).toHaveBeenLastCalledWith('PURPLE_GREEN');
+    expect(h.applyTheme).toHaveBeenLastCalledWith('PURPLE_GREEN', 'system');
     expect(document.documentElement.lang).toBe('de');
     h.activeThemeName.value = 'PINK_BLUEGREY';
     h.activeLanguage.value = 'fr';
-    expect(h.applyTheme).toHaveBeenLastCalledWith('PINK_BLUEGREY');
+    expect(h.applyTheme).toHaveBeenLastCalledWith('PINK_BLUEGREY', 'system');
+    h.colorScheme.value = 'dark';
+    expect(h.applyTheme).toHaveBeenLastCalledWith('PINK_BLUEGREY', 'dark');
     expect(document.documentElement.lang).toBe('fr');
     await rendered();
   });
@@ -284,6 +292,32 @@ describe('before anything renders', () => {
     await settle();
     expect(h.restoreSession).not.toHaveBeenCalled();
   });
+
+  it("asks for a signed-in member's parts of the shell beside the first screen, and renders once they are in", async () => {
+    h.isLoggedIn.value = true;
+    const parts = deferred();
+    h.loadMemberParts.mockReturnValue(parts.promise);
+    await boot();
+    expect(h.loadMemberParts).toHaveBeenCalledTimes(1);
+    await settle();
+    expect(h.createRoot).not.toHaveBeenCalled();
+    parts.resolve();
+    await rendered();
+  });
+
+  it("renders all the same when a member's parts of the shell do not load", async () => {
+    h.isLoggedIn.value = true;
+    h.loadMemberParts.mockRejectedValue(new Error('offline'));
+    await boot();
+    await rendered();
+    await expect(started).resolves.toBeUndefined();
+  });
+
+  it("asks for no member's parts of the shell for a visitor signed out", async () => {
+    await boot();
+    await rendered();
+    expect(h.loadMemberParts).not.toHaveBeenCalled();
+  });
 });
 
 describe('the first render', () => {
@@ -349,6 +383,7 @@ describe('the first render', () => {
       path: '/settings',
       language: 'de',
       theme: 'DEEPPURPLE_AMBER',
+      colorScheme: 'system',
       signedIn: false,
       online: navigator.onLine,
       installed: true,

@@ -5,11 +5,12 @@ import { App } from './app/App';
 import { SCREEN_READY_EVENT } from './app/AppRouter';
 import { config, loadConfig } from './config/load';
 import { setLogLevel } from './lib/logger';
-import { activeThemeName, applyConfiguredDefaults, followLanguagePreference, language } from './state/preference';
+import { activeThemeName, applyConfiguredDefaults, colorScheme, followLanguagePreference, language } from './state/preference';
 import { isLoggedIn } from './state/auth';
 import { applyTheme } from './ui/theme';
 import { activeLanguage, loadLanguage, prefetchLanguages } from './i18n';
 import { prefetchRoute, prefetchRoutes, shouldPrefetch } from './app/lazy-routes';
+import { loadMemberParts } from './app/layouts/member-shell';
 import { canHydrate, firstRouteAt, readPrerenderMark } from './app/hydration';
 import { setRenderMode } from './state/render-mode';
 import { routeById } from './app/routes';
@@ -32,7 +33,7 @@ function whenIdle(work: () => void) {
  */
 export async function boot(): Promise<void> {
   // The theme is applied before anything renders, so there is no flash of the default one.
-  effect(() => applyTheme(activeThemeName.value));
+  effect(() => applyTheme(activeThemeName.value, colorScheme.value));
   effect(() => {
     document.documentElement.lang = activeLanguage.value;
   });
@@ -43,9 +44,12 @@ export async function boot(): Promise<void> {
   // Stryker disable next-line StringLiteral: no route has the empty id, nor any other text put in its place
   const first = routeById(firstRouteAt(window.location.pathname, isLoggedIn.value) ?? '');
   const firstScreen = first ? prefetchRoute(first) : Promise.resolve();
+  // A member's top bar has their menu, whose code is theirs alone: asked for beside the screen's.
+  const accountCode = isLoggedIn.value ? loadMemberParts() : Promise.resolve();
   // Awaited below, once config and language are in; marked handled now, so a failure is not also
   // reported as unhandled in the meantime.
   firstScreen.catch(() => undefined);
+  accountCode.catch(() => undefined);
   watchOnlineStatus();
   watchInstallPrompt();
   // The dev server starts its mock API before this module loads (vite.config.ts, mockApiInDev).
@@ -88,6 +92,8 @@ export async function boot(): Promise<void> {
   setTimeout(onStable, 10_000);
 
   await firstScreen;
+  // Without it (offline before the worker had it) the top bar has no menu until the shell's next try.
+  await accountCode.catch(() => undefined);
   renderApp(document.getElementById('root')!);
 }
 
@@ -116,6 +122,7 @@ function renderApp(root: HTMLElement) {
     path: window.location.pathname,
     language: activeLanguage.value,
     theme: activeThemeName.value,
+    colorScheme: colorScheme.value,
     signedIn: isLoggedIn.value,
     online: navigator.onLine,
     installed: isInstalled.value,

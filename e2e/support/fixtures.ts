@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { test as base, expect, type Page } from '@playwright/test';
 import { startServer, type RunningServer } from '../../server/index.ts';
+import { treeCpuMs } from './cpu.ts';
 import { DIST } from './global-setup.ts';
 import { EXCHANGES_DIR, type WorkerTally } from './global-teardown.ts';
 
@@ -14,10 +15,20 @@ interface TestFixtures {
   consoleErrors: string[];
   /** Fails the test when an API exchange during it broke openapi.yaml. */
   contract: undefined;
+  /** Notes the CPU time the test took (see cpu.ts) for the per-file table of scripts/e2e-times.mjs. */
+  cpuTime: undefined;
 }
 
 /** Contract violations of this worker's server already reported by a test. */
 let reported = 0;
+/** This worker's server (see `server` below). */
+let workerServer: RunningServer | undefined;
+
+/** Where the pages of this worker's tests go by default (their base URL). */
+export function testServerUrl(): string {
+  if (!workerServer) throw new Error('No server yet: ask for `page` or `baseURL` first');
+  return workerServer.url;
+}
 
 function contractFailure(violations: string[], when: string): Error {
   const lines = violations.map((v) => `  - ${v}`).join('\n');
@@ -35,6 +46,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this destructuring; this one has none.
     async ({}, use, workerInfo) => {
       const server = await startServer({ port: 0, delayMs: 0, distDir: DIST, strict: true });
+      workerServer = server;
       await use(server);
       await server.close();
       const { checked, violations } = server.exchanges();
@@ -46,6 +58,16 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       if (late.length > 0) throw contractFailure(late, 'after the last test of this worker');
     },
     { scope: 'worker' },
+  ],
+  cpuTime: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this destructuring; this one has none.
+    async ({}, use, testInfo) => {
+      const before = treeCpuMs();
+      await use(undefined);
+      const after = treeCpuMs();
+      if (before !== null && after !== null) testInfo.annotations.push({ type: 'cpu-ms', description: String(after - before) });
+    },
+    { auto: true },
   ],
   contract: [
     async ({ server }, use) => {
@@ -61,7 +83,9 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   baseURL: async ({ server }, use) => {
     // The mock's own reset (same origin, no role): the API's command is an admin's.
     await fetch(`${server.url}/__mock/reset`, { method: 'POST' });
+    // As an earlier test may have left it (a deploy, an outage it did not live to end).
     server.deploy(DIST);
+    server.setReachable(true);
     await use(server.url);
   },
   consoleErrors: async ({ page }, use) => {
@@ -80,6 +104,17 @@ export { expect };
 export async function waitForServiceWorker(page: Page): Promise<void> {
   // The predicate must be synchronous: a returned promise would count as truthy at once.
   await page.waitForFunction(() => navigator.serviceWorker.controller?.state === 'activated', undefined, { timeout: 20_000 });
+}
+
+/**
+ * Takes the network away from the page's browser context and waits until the app has taken note
+ * (its Offline chip in the top bar). The browser tells the page with an event, which a busy machine
+ * may deliver after the test's next click: a save would then start online and fail on the way
+ * (another journey, with the browser's line for a failed load) instead of being kept at once.
+ */
+export async function goOffline(page: Page): Promise<void> {
+  await page.context().setOffline(true);
+  await expect(page.getByTestId('online-status')).toBeVisible();
 }
 
 /** CSP violations are reported to the page as securitypolicyviolation events. */

@@ -8,7 +8,6 @@ import type { ENGLISH_PARTS } from './parts';
 export const en = {
   'app.name': 'Circle',
   'app.skipToContent': 'Skip to content',
-  'app.loading': 'Loading…',
   'app.crashed.title': 'This screen stopped working',
   'app.crashed.body': 'Something went wrong while showing this screen. Your other screens and saved drafts are safe.',
   'app.crashed.retry': 'Try again',
@@ -19,16 +18,13 @@ export const en = {
   'nav.profile': 'Profile',
   'nav.settings': 'Settings',
   'nav.dashboard': 'Dashboard',
+  'nav.notifications': 'Notifications',
   'nav.admin': 'Admin',
   'nav.signIn': 'Sign in',
   'nav.signOut': 'Sign out',
-  'nav.signOutEverywhere': 'Sign out everywhere',
-  'nav.account': 'Account: {name}',
-  'nav.yourProfile': 'Your profile',
   'nav.openMenu': 'Open menu',
   'nav.closeMenu': 'Close menu',
   'nav.notFound': 'Page not found',
-  'nav.adminMenu': 'Collections',
 
   'status.offline': 'Offline',
   'status.offlineHint':
@@ -40,9 +36,6 @@ export const en = {
   'install.installed': 'Circle is installed on this device.',
   'install.hint': 'Install Circle to open it from your home screen, even offline.',
 
-  'update.available': 'Newer version of the app is available',
-  'update.refresh': 'Refresh',
-
   'home.title': 'Welcome to Circle',
   'home.welcomeBack': 'Welcome back, {name}!',
   'home.intro':
@@ -53,6 +46,7 @@ export const en = {
   'home.viewProfile': 'View your profile',
   'home.latestNotifications': 'Latest notifications',
   'home.allNotifications': 'See all on the dashboard',
+  'home.inbox': 'All your notifications',
 
   'notifications.empty': 'No notifications yet. News from your circle will show here.',
   'notifications.unread': 'Unread',
@@ -63,29 +57,14 @@ export const en = {
 
   'common.loading': 'Loading…',
   'common.retry': 'Retry',
-  'common.cancel': 'Cancel',
-  'common.save': 'Save',
-  'common.delete': 'Delete',
-  'common.edit': 'Edit',
   'common.dismiss': 'Dismiss',
   'common.loadFailed': 'Could not load this: {message}',
-  // Follows a field's label, with the language's own separator: a space, or none before a full-width bracket.
-  'common.required': ' (required)',
 
-  'profile.avatarAlt': 'Avatar of {name}',
-  'profile.noAvatar': 'No avatar',
-  'profile.memberSince': 'Member since {date}',
-  'profile.preferredLanguage': 'Preferred language: {language}',
-  'profile.interestsNone': 'No interests listed.',
   'profile.pendingSent': 'Your offline changes were sent.',
 
   'field.interests': 'Interests',
 
   'signIn.profileNeeded': 'Sign in to see and edit your profile.',
-
-  'notFound.title': 'Page not found',
-  'notFound.body': 'The page you are looking for does not exist or has moved.',
-  'notFound.home': 'Go to the home page',
 } as const;
 
 /** A word of the first screens: what `t` says without a part. */

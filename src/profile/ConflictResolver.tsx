@@ -9,8 +9,9 @@ import '../ui/table.css';
 import { isLanguage } from '../config/languages';
 import { showSnackbar } from '../ui/snackbar/store';
 import { errorText } from '../ui/widgets/states';
+import { enMember } from '../i18n/en-member';
 
-const t = withWords(enConflict, enProfile);
+const t = withWords(enConflict, enProfile, enMember);
 /** A word this screen says. */
 type Word = Parameters<typeof t>[0];
 

@@ -15,8 +15,9 @@ import { showSnackbar } from '../ui/snackbar/store';
 import { errorText } from '../ui/widgets/states';
 import { Avatar } from '../ui/widgets/Avatar';
 import { checkAvatar, checkAvatarContent, createProfileForm, toInput } from './profile-form';
+import { enMember } from '../i18n/en-member';
 
-const t = withWords(enForms, enProfile);
+const t = withWords(enForms, enProfile, enMember);
 
 interface Props {
   profile: Profile | null;

@@ -13,8 +13,9 @@ import { ConfirmDialog } from '../ui/widgets/ConfirmDialog';
 import { ErrorState, LoadingState } from '../ui/widgets/states';
 import { ProfileCard } from '../ui/widgets/ProfileCard';
 import { ProfileForm } from './ProfileForm';
+import { enMember } from '../i18n/en-member';
 
-const t = withWords(enProfile);
+const t = withWords(enProfile, enMember);
 
 // Only a save the profile changed under needs it: its own chunk, fetched then.
 const ConflictResolver = lazy(() => import('./ConflictResolver'));
@@ -125,7 +126,7 @@ export default function ProfileScreen() {
           {t('profile.pendingSave')}
         </p>
       )}
-      {!loaded && !member && profileLoading.value && <LoadingState />}
+      {!loaded && !member && profileLoading.value && <LoadingState shape="card" />}
       {failed !== null && !shown && <ErrorState error={failed} onRetry={load} />}
       {formOpen && (
         <>

@@ -4,7 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import type { ReactNode } from 'react';
-import { AdminNav, MainNav } from './NavLinks';
+import { MainNav } from './NavLinks';
+import { AdminNav } from './AdminNav';
 import { sessionEnded, sessionStarted } from '../../state/auth';
 
 afterEach(() => act(() => sessionEnded('signed-out')));

@@ -3,7 +3,6 @@ import { Icon, type IconName } from '../../ui/icons';
 import { t } from '../../i18n';
 import type { FirstKey } from '../../i18n/en';
 import { isAdmin } from '../../state/auth';
-import { COLLECTION_NAMES } from '../../api/collection-names';
 
 interface NavItem {
   to: string;
@@ -18,7 +17,8 @@ const MAIN: readonly NavItem[] = [
   { to: '/dashboard', label: 'nav.dashboard', icon: 'dashboard' },
 ];
 
-function NavLink({
+/** A link of a navigation list, marked as the current page where it leads. */
+export function NavLink({
   to,
   children,
   onNavigate,
@@ -61,23 +61,5 @@ export function MainNav({ onNavigate, variant }: { onNavigate?: () => void; vari
         </li>
       )}
     </ul>
-  );
-}
-
-export function AdminNav({ onNavigate }: { onNavigate?: () => void }) {
-  return (
-    <nav className="admin-nav" aria-label={t('nav.adminMenu')}>
-      <h2 className="drawer__heading">{t('nav.adminMenu')}</h2>
-      <ul className="nav-list nav-list--drawer">
-        {COLLECTION_NAMES.map((name) => (
-          <li key={name}>
-            <NavLink to={`/admin/${name}`} onNavigate={onNavigate}>
-              <Icon name="table" />
-              <span>{name}</span>
-            </NavLink>
-          </li>
-        ))}
-      </ul>
-    </nav>
   );
 }

@@ -1,7 +1,8 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Shell } from './Shell';
+import { loadMemberParts } from './member-shell';
 import { Icon } from '../../ui/icons';
 import { sessionEnded, sessionStarted } from '../../state/auth';
 import { resetProfileState, setProfileState } from '../../profile/store';
@@ -19,6 +20,10 @@ vi.mock('../../profile/store', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../../profile/store')>()),
   ...reads,
 }));
+
+// A member's parts of the shell load on demand (member-shell.ts); here they are in from the start,
+// as boot has them before the first render of a visit that starts signed in.
+beforeAll(() => loadMemberParts());
 
 afterEach(() => {
   act(() => {
@@ -222,10 +227,47 @@ describe('<Shell> after a reload, before the session is read back', () => {
       </FreshShell>,
     );
     try {
-      expect(testing.screen.getByRole('button', { name: 'Account: Countess Ada' })).toBeTruthy();
+      // The menu's code is asked for by the shell itself, the member being signed in.
+      expect(await testing.screen.findByRole('button', { name: 'Account: Countess Ada' })).toBeTruthy();
     } finally {
       testing.cleanup();
       localStorage.clear();
+    }
+  });
+});
+
+describe("<Shell> a member's parts, on demand", () => {
+  it('a visitor signed out asks for none of their code; a sign-in brings the account menu', async () => {
+    vi.resetModules();
+    const asked = vi.fn();
+    vi.doMock('./member-shell', async (importOriginal) => {
+      const actual = await importOriginal<typeof import('./member-shell')>();
+      return {
+        ...actual,
+        loadMemberParts: () => {
+          asked();
+          return actual.loadMemberParts();
+        },
+      };
+    });
+    const testing = await import('@testing-library/react');
+    const auth = await import('../../state/auth');
+    const { Shell: FreshShell } = await import('./Shell');
+    testing.render(
+      <FreshShell layout="home">
+        <p>content</p>
+      </FreshShell>,
+    );
+    try {
+      expect(testing.screen.getByRole('link', { name: 'Sign in' })).toBeTruthy();
+      expect(asked).not.toHaveBeenCalled();
+      testing.act(() => auth.sessionStarted({ subject: 'ada', name: 'Ada Lovelace', email: null }));
+      expect(asked).toHaveBeenCalledTimes(1);
+      expect(await testing.screen.findByRole('button', { name: 'Account: Ada Lovelace' })).toBeTruthy();
+    } finally {
+      testing.act(() => auth.sessionEnded('signed-out'));
+      testing.cleanup();
+      vi.doUnmock('./member-shell');
     }
   });
 });
@@ -250,8 +292,9 @@ describe('<Shell> account actions, as loaded', () => {
 });
 
 describe('<Shell> layouts on a wide window', () => {
-  it('home: the main menu in the side drawer too, never in the top bar (one way to navigate per width)', () => {
+  it('home: the main menu in the side drawer too, never in the top bar, and no tab bar', () => {
     const container = shell('home');
+    expect(container.querySelector('.tabbar')).toBeNull();
     expect(container.firstElementChild?.className).toBe('app app--home');
     expect(topBar().queryByRole('navigation')).toBeNull();
     const aside = container.querySelector('aside') as HTMLElement;
@@ -378,6 +421,23 @@ describe('<Shell> on a narrow window', () => {
     expect(menuButton().getAttribute('aria-expanded')).toBe('false');
   });
 
+  it('a tab bar of the main places, the current one marked, on every layout', async () => {
+    await viewport(400);
+    window.history.replaceState(null, '', '/dashboard');
+    const container = shell('home');
+    const tabs = container.querySelector('nav.tabbar') as HTMLElement;
+    expect(tabs.getAttribute('aria-label')).toBe('Main');
+    expect(tabs.querySelector('ul')?.className).toBe('nav-list nav-list--bar');
+    const links = within(tabs).getAllByRole('link');
+    expect(links.map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
+      ['Home', '/home'],
+      ['Profile', '/profile'],
+      ['Settings', '/settings'],
+      ['Dashboard', '/dashboard'],
+    ]);
+    expect(within(tabs).getByRole('link', { name: 'Dashboard' }).getAttribute('aria-current')).toBe('page');
+  });
+
   it('growing past the breakpoint trades the modal drawer for the side drawer', async () => {
     await viewport(400);
     const container = shell('sidenav');
@@ -385,6 +445,8 @@ describe('<Shell> on a narrow window', () => {
     await viewport(1024);
     expect(container.querySelector('dialog')).toBeNull();
     expect(container.querySelector('aside')).not.toBeNull();
+    // And the tab bar for the side menu, which has the same places.
+    expect(container.querySelector('.tabbar')).toBeNull();
   });
 });
 
@@ -398,6 +460,8 @@ describe('<Shell> prerendered home', () => {
     expect(container.querySelector('.topbar__menu')?.className).toBe('icon-button topbar__menu only-narrow');
     expect(container.querySelector('aside')?.className).toBe('drawer drawer--side only-wide');
     expect(container.querySelector('dialog')).toBeNull();
+    // The phone's tab bar too: the stylesheet shows it under the breakpoint only.
+    expect(container.querySelector('nav.tabbar')).not.toBeNull();
   });
 
   it('the built page says the menu is closed: no effect runs before it is shown', () => {

@@ -1,8 +1,7 @@
-import { useEffect, useState, type ReactNode } from 'react';
-import { useModalDialog } from '../../ui/widgets/useModalDialog';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { Icon } from '../../ui/icons';
-import { AdminNav, MainNav } from './NavLinks';
+import { MainNav } from './NavLinks';
 import { mediaMatches } from '../../lib/media';
 import { config } from '../../config/load';
 import type { LayoutKind } from '../routes';
@@ -10,18 +9,28 @@ import { t } from '../../i18n';
 import { Snackbar } from '../../ui/snackbar/Snackbar';
 import { OnlineStatus } from '../../pwa/OnlineStatus';
 import { InstallButton } from '../../pwa/InstallButton';
-import { isLoggedIn, member } from '../../state/auth';
-import { fetchProfile, memberName, profile, profileLoading } from '../../profile';
-import { Avatar } from '../../ui/widgets/Avatar';
+import { isLoggedIn } from '../../state/auth';
 import { renderMode } from '../../state/render-mode';
-import { loadSession } from '../../session';
+import { log } from '../../lib/logger';
+import { loadMemberParts, memberParts } from './member-shell';
+
+// A signed-in member's bell, with the inbox's model: loaded once someone is signed in.
+const NotificationBell = lazy(() => import('./NotificationBell'));
 
 // Under the mobile breakpoint only the icon shows (the label stays the accessible name).
 const ACTION = 'button button--tonal button--small topbar__action';
 
 /** The signed-in member's menu, or the way in (coming back to this screen afterwards). */
 function Account({ location }: { location: string }) {
-  if (!isLoggedIn.value) {
+  const signedIn = isLoggedIn.value;
+  const parts = memberParts.value;
+  // A visit that starts signed in has the menu's code before its first render (boot.tsx); a
+  // sign-in during the visit loads it now.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: signedIn is the trigger: a member signed in needs the menu.
+  useEffect(() => {
+    if (signedIn) loadMemberParts().catch((error: unknown) => log.warn('The account menu could not be loaded', error));
+  }, [signedIn]);
+  if (!signedIn) {
     // The sign-in screen and the provider's way back are no place to return to.
     const next = /^\/(sign-in|auth\/)/.test(location) ? '' : `?next=${encodeURIComponent(location)}`;
     return (
@@ -31,118 +40,21 @@ function Account({ location }: { location: string }) {
       </Link>
     );
   }
-  return <AccountMenu />;
+  return parts && <parts.AccountMenu />;
 }
 
-const ACCOUNT_MENU = 'account-menu';
-const closeAccountMenu = () => document.getElementById(ACCOUNT_MENU)?.hidePopover?.();
-// The profile is read once per visit and member for the top bar, unless a screen reads it first:
-// the name and avatar kept from the last visit may have changed on another device.
-let askedFor: string | undefined;
-
-/**
- * The signed-in member at every width: their avatar (and name, where there is room) opens a small
- * panel with who they are, their profile and the way out. One name for one person: the profile's
- * display name once there is a profile (the last one seen, while it is read again), else the name
- * the provider gave. A native popover: it closes on Escape or a click elsewhere, and returns focus.
- */
-function AccountMenu() {
-  const who = member.value;
-  const own = profile.value;
-  const name = memberName.value;
-  const subject = who?.subject;
-  useEffect(() => {
-    // A screen that reads the profile itself (home, profile) has started already.
-    if (!subject || askedFor === subject || profileLoading.peek()) return;
-    askedFor = subject;
-    fetchProfile().catch(() => undefined);
-  }, [subject]);
-  // Loaded only now: it clears the member's data at once (this menu goes), revokes the session
-  // and goes to the provider's sign-out page.
-  const signOut = (everywhere: boolean) => {
-    closeAccountMenu();
-    void loadSession().then((session) => session.endSession(everywhere));
-  };
-  return (
-    <>
-      <button type="button" className="account-button" popoverTarget={ACCOUNT_MENU}>
-        {/* Named in words ("Account: Ada"), which hold the name shown; the picture, the initials and
-            the name shown (hidden on phones) would only repeat it. */}
-        <span className="visually-hidden">{t('nav.account', { name })}</span>
-        <span className="account-button__avatar">
-          <Avatar name={name} url={own?.avatar} size={32} decorative />
-        </span>
-        <span className="account-button__name" aria-hidden="true">
-          {name}
-        </span>
-      </button>
-      <div id={ACCOUNT_MENU} popover="auto" className="account-menu">
-        <div className="account-menu__who">
-          <Avatar name={name} url={own?.avatar} size={48} decorative />
-          <p>
-            <strong>{name}</strong>
-            {(own?.email ?? who?.email) && <span className="muted">{own?.email ?? who?.email}</span>}
-          </p>
-        </div>
-        <ul className="nav-list">
-          <li>
-            <Link href="/profile" className="nav-link" onClick={closeAccountMenu}>
-              <Icon name="profile" />
-              <span>{t('nav.yourProfile')}</span>
-            </Link>
-          </li>
-          {(['nav.signOut', 'nav.signOutEverywhere'] as const).map((label, everywhere) => (
-            <li key={label}>
-              <button type="button" className="nav-link" onClick={() => signOut(everywhere === 1)}>
-                <Icon name="signOut" />
-                <span>{t(label)}</span>
-              </button>
-            </li>
-          ))}
-        </ul>
-      </div>
-    </>
-  );
+/** The admin's collections (the admin screens are a signed-in member's: their code is in by then). */
+function Admin() {
+  const parts = memberParts.value;
+  return parts && <parts.AdminNav />;
 }
 
-function ModalDrawer({ layout, open, onClose }: { layout: LayoutKind; open: boolean; onClose: () => void }) {
-  const ref = useModalDialog(open);
-  // Closed at once, before the route changes: while the modal is open the page is inert, and
-  // the new screen could not take focus.
-  const closeForNavigation = () => {
-    // Stryker disable next-line OptionalChaining: the drawer's links can only be followed while its dialog is mounted, so the ref is set
-    ref.current?.close();
-    // Stryker disable next-line CallExpression: closing the dialog fires its close event, whose handler is this same onClose
-    onClose();
-  };
-  return (
-    // biome-ignore lint/a11y/useKeyWithClickEvents: only a pointer can hit the backdrop; the keyboard closes the dialog with Escape, natively.
-    <dialog
-      ref={ref}
-      className="drawer drawer--modal"
-      aria-label={t('nav.main')}
-      onClose={onClose}
-      onClick={(e) => {
-        // A click on the backdrop lands on the dialog element itself.
-        if (e.target === e.currentTarget) onClose();
-      }}
-    >
-      <div className="drawer__inner">
-        <button type="button" className="icon-button drawer__close" aria-label={t('nav.closeMenu')} onClick={onClose}>
-          <Icon name="close" />
-        </button>
-        <nav aria-label={t('nav.main')}>
-          <MainNav variant="drawer" onNavigate={closeForNavigation} />
-        </nav>
-        {layout === 'admin' && <AdminNav onNavigate={closeForNavigation} />}
-      </div>
-    </dialog>
-  );
-}
+// The phone's drawer: not part of the first load, whose tab bar has the main places.
+const ModalDrawer = lazy(() => import('./ModalDrawer'));
 
 /**
  * The layout shell: a top bar, and the navigation drawer, beside the content on wide windows and
- * modal under the mobile breakpoint, on every layout (one way to navigate per width). home: wide
+ * modal under the mobile breakpoint, on every layout, with a tab bar of the main places on phones. home: wide
  * content for the welcome. sidenav: a column of content. dashboard: a card grid. admin: the admin
  * menu in the drawer and a data table area.
  */
@@ -155,8 +67,7 @@ export function Shell({ layout, children }: { layout: LayoutKind; children: Reac
   const [open, setOpen] = useState(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: location is the trigger: following a link closes the modal drawer.
   useEffect(() => setOpen(false), [location]);
-  // One way to navigate per width, on every screen: the side drawer on wide windows, the menu
-  // button's modal drawer on phones.
+  // The side drawer on wide windows; on phones, the tab bar and the menu button's modal drawer.
   const persistentDrawer = mobile !== true;
   const only = (narrow: boolean) => (mobile === null ? (narrow ? ' only-narrow' : ' only-wide') : '');
 
@@ -171,6 +82,7 @@ export function Shell({ layout, children }: { layout: LayoutKind; children: Reac
             type="button"
             className={`icon-button topbar__menu${only(true)}`}
             // Prerendered (and while hydrating), the drawer it opens is not there yet: a press would go nowhere.
+            // Once the app runs, a press opens it, as soon as its code is in.
             disabled={mobile === null}
             aria-label={t('nav.openMenu')}
             aria-expanded={open}
@@ -194,6 +106,11 @@ export function Shell({ layout, children }: { layout: LayoutKind; children: Reac
         <InstallButton compact />
         <span className="topbar__spacer" />
         <OnlineStatus />
+        {isLoggedIn.value && (
+          <Suspense fallback={null}>
+            <NotificationBell />
+          </Suspense>
+        )}
         <span className="topbar__account">
           <Account location={location} />
         </span>
@@ -201,17 +118,31 @@ export function Shell({ layout, children }: { layout: LayoutKind; children: Reac
       <div className="shell">
         {persistentDrawer && (
           <aside className={`drawer drawer--side${only(false)}`}>
-            <nav aria-label={t('nav.main')}>
-              <MainNav variant="drawer" />
-            </nav>
-            {layout === 'admin' && <AdminNav />}
+            <div className="drawer__sticky">
+              <nav aria-label={t('nav.main')}>
+                <MainNav variant="drawer" />
+              </nav>
+              {layout === 'admin' && <Admin />}
+            </div>
           </aside>
         )}
         <main id="main" className={`content content--${layout}`} tabIndex={-1}>
           {children}
         </main>
       </div>
-      {mobile && <ModalDrawer layout={layout} open={open} onClose={() => setOpen(false)} />}
+      {/* On phones the main places are also a tab bar at the bottom, in the thumb's reach (the
+          stylesheet shows it under the breakpoint only); the menu's drawer keeps them with the
+          layout's own, the admin's collections. */}
+      {mobile !== false && (
+        <nav className="tabbar" aria-label={t('nav.main')}>
+          <MainNav variant="bar" />
+        </nav>
+      )}
+      {mobile && (
+        <Suspense fallback={null}>
+          <ModalDrawer layout={layout} open={open} onClose={() => setOpen(false)} />
+        </Suspense>
+      )}
       <Snackbar />
     </div>
   );

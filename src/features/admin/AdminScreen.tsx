@@ -15,8 +15,9 @@ import { RecordEditor, type EditTarget } from './RecordEditor';
 import { isAdmin, member } from '../../state/auth';
 import { memberName } from '../../profile';
 import { MAX_RECORDS } from '../../api/collection-names';
+import { enMember } from '../../i18n/en-member';
 
-const t = withWords(enAdmin);
+const t = withWords(enAdmin, enMember);
 
 type Row = { id: string } & Record<string, unknown>;
 
@@ -77,7 +78,7 @@ function CollectionTable({ name }: { name: CollectionName }) {
           {t('admin.full', { max })}
         </p>
       )}
-      {rows.status === 'loading' && !rows.data && <LoadingState />}
+      {rows.status === 'loading' && !rows.data && <LoadingState shape="rows" />}
       {rows.status === 'error' && <ErrorState error={rows.error} onRetry={rows.reload} />}
       {rows.data && rows.data.length === 0 && <EmptyState>{t('admin.empty')}</EmptyState>}
       {rows.data && rows.data.length > 0 && (

@@ -12,8 +12,9 @@ import { Field, focusFirstError } from '../../ui/form/Field';
 import type { ValidationError } from '../../ui/form/validators';
 import { backendMessage } from './backend-message';
 import { bodyOf, fieldConfigs, fieldErrorOf, labelOf, mustFill, valuesOf } from './record-form';
+import { enMember } from '../../i18n/en-member';
 
-const t = withWords(enAdmin, enForms);
+const t = withWords(enAdmin, enForms, enMember);
 
 export interface EditTarget {
   collection: CollectionName;

@@ -1,6 +1,9 @@
 import type { CSSProperties } from 'react';
-import { t } from '../../i18n/index';
+import { withWords } from '../../i18n/index';
+import { enMember } from '../../i18n/en-member';
 import { useAvatarSrc } from './useAvatarSrc';
+
+const t = withWords(enMember);
 
 /** Initials shown when there is no avatar: the first character of the first two words. */
 export function initials(name: string): string {

@@ -1,6 +1,9 @@
 import { useId } from 'react';
 import { useModalDialog } from './useModalDialog';
-import { t } from '../../i18n';
+import { withWords } from '../../i18n';
+import { enMember } from '../../i18n/en-member';
+
+const t = withWords(enMember);
 
 interface Props {
   open: boolean;

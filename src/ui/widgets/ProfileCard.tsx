@@ -1,7 +1,10 @@
 import type { components } from '../../api/schema';
-import { formatDate, languageName, t } from '../../i18n/index';
+import { formatDate, languageName, withWords } from '../../i18n/index';
+import { enMember } from '../../i18n/en-member';
 import { isLanguage } from '../../config/languages';
 import { Avatar } from './Avatar';
+
+const t = withWords(enMember);
 
 type Profile = components['schemas']['Profile'];
 
