@@ -33,7 +33,7 @@ export async function signIn(page: Page, user = 'ada', next = '/home'): Promise<
  *
  * Written by a script that runs before the page's own on its next load, so that load is the
  * app's first (no page of the origin is opened for it: a sign-in through the pages costs about
- * 0.6 s of CPU, a page that only stores the session 0.2 s). IndexedDB runs the transactions of
+ * 0.7 s of CPU more, a page that only stores the session 0.2 s). IndexedDB runs the transactions of
  * a database in the order they are made, and this script's write is made before the app has run
  * at all: the app reads the session written. On later loads of the page it writes nothing once the
  * app has said whether the member is signed in (`auth.isLoggedIn` set): a sign-out stays one.
