@@ -190,7 +190,12 @@ describe(`verify against Prism's mock (--seed ${SEED}, the default --runs)`, () 
       spec.operations.map((op) => [op.id, PASS.includes(op.id) ? [] : Object.keys(FAILING[op.id] ?? {}).sort()]),
     );
     expect(outcome).toEqual(expected);
-    expect(run.summary).toMatchObject({ operations: spec.operations.length, passed: PASS.length, failed: Object.keys(FAILING).length, notExercised: 0 });
+    expect(run.summary).toMatchObject({
+      operations: spec.operations.length,
+      passed: PASS.length,
+      failed: Object.keys(FAILING).length,
+      notExercised: 0,
+    });
   });
 
   it('says why each check fails', () => {
