@@ -50,6 +50,14 @@ async function verify(spec: string, baseUrl: string, extra: string[] = []): Prom
 }
 
 /** Each operation's failure titles, by operationId. */
+const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+/** How many operations a document's paths hold: what a verdict on every one of them counts. */
+const operationCount = (paths: Record<string, unknown>): number =>
+  Object.values(paths).reduce<number>(
+    (n, item) => n + Object.keys(item as object).filter((k) => METHODS.has(k)).length,
+    0,
+  );
+
 const failuresOf = (run: RunResults): Record<string, string[]> =>
   Object.fromEntries(
     run.operations.map((o) => [
@@ -139,7 +147,7 @@ describe('verify against Prism, on public documents', () => {
     });
   });
 
-  it("Circle's document grown by the Petstore's paths: a verdict on all 39 operations", { timeout: 180_000 }, async () => {
+  it("Circle's document grown by the Petstore's paths: a verdict on every operation", { timeout: 180_000 }, async () => {
     const circle = loadSpec() as { paths: Record<string, unknown>; components: { schemas: Record<string, unknown> } };
     const pets = JSON.parse(
       readFileSync(join(EXAMPLES, '3.0/json/petstore-expanded.json'), 'utf8').replaceAll(
@@ -166,7 +174,7 @@ describe('verify against Prism, on public documents', () => {
       'Authorization: Bearer other',
     ]);
     expect(code).toBe(EXIT.notConformant);
-    expect(run.summary.operations).toBe(39);
+    expect(run.summary.operations).toBe(operationCount(grown.paths));
     // Every operation has its verdict, or says why it has none (Prism died on a malformed %-escape).
     for (const o of run.operations.filter((o) => o.status === 'skip')) expect(o.why, o.operationId).toMatch(/the server stopped answering/);
     const failures = failuresOf(run);
