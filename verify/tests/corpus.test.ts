@@ -53,10 +53,7 @@ async function verify(spec: string, baseUrl: string, extra: string[] = []): Prom
 const METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
 /** How many operations a document's paths hold: what a verdict on every one of them counts. */
 const operationCount = (paths: Record<string, unknown>): number =>
-  Object.values(paths).reduce<number>(
-    (n, item) => n + Object.keys(item as object).filter((k) => METHODS.has(k)).length,
-    0,
-  );
+  Object.values(paths).reduce<number>((n, item) => n + Object.keys(item as object).filter((k) => METHODS.has(k)).length, 0);
 
 const failuresOf = (run: RunResults): Record<string, string[]> =>
   Object.fromEntries(
