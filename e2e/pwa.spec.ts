@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import type { RunningServer } from '../server/index.ts';
-import { test, expect, goOffline, waitForServiceWorker, collectCspViolations, cspViolations } from './support/fixtures';
+import { test, expect, goOffline, goOnline, waitForServiceWorker, collectCspViolations, cspViolations } from './support/fixtures';
 import { DIST, DIST_NEXT } from './support/global-setup';
 import { authorizationAt } from './support/sign-in';
 import { ADA, appRunning, holdScripts, presetSignedIn, seedProfile } from './support/pages';
@@ -232,7 +232,7 @@ test.describe('online status', () => {
     await context.setOffline(true);
     await expect(status).toHaveText('Offline');
     await expect(page.getByTestId('snackbar')).toContainText('You are offline');
-    await context.setOffline(false);
+    await goOnline(page);
     await expect(page.getByTestId('snackbar')).toContainText('You are back online.');
     await expect(status).toHaveCount(0);
   });
