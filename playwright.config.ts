@@ -20,9 +20,9 @@ export default defineConfig({
   globalTeardown: './e2e/support/global-teardown.ts',
   fullyParallel: true,
   workers: 2,
-  // No retry, on CI either: a test that passes only sometimes is a failing test. Each waits for the
-  // state it checks (never for time), so a busy machine makes the suite slower, not red.
-  retries: 0,
+  // Each test waits for the state it checks (never for time). On CI one retry stays as a net: a test
+  // that needed it is named as flaky at the end of the log (scripts/run-tests.mjs), to be fixed.
+  retries: process.env.CI ? 1 : 0,
   timeout: 45_000,
   expect: { timeout: 8_000 },
   // The JSON report feeds the per-file time table `npm test` prints (scripts/e2e-times.mjs).

@@ -67,9 +67,12 @@ function identityProviderInDev(): Plugin {
   };
 }
 
-/** Modules of the first render that lazy screens share too; without a group they scatter into small chunks. */
+/**
+ * Modules of the first render that lazy screens share too; without a group they scatter into small
+ * chunks. The inbox (its model and the bell) is a signed-in member's, loaded after the first render.
+ */
 const FIRST_LOAD_MODULES =
-  /node_modules[\\/](react|react-dom|scheduler|wouter|@preact[\\/]signals-(core|react)|use-sync-external-store|regexparam)[\\/]|[\\/]src[\\/](boot\.tsx|lib[\\/](?!start-failure\.)|i18n[\\/](index|en)\.|state[\\/]|profile[\\/](index|store|member-name)\.|session[\\/]index\.|config[\\/]|app[\\/](?!home-screen\.|layouts[\\/](AccountMenu|AdminNav|member-parts)\.)|ui[\\/](theme\.|icons|snackbar[\\/]|widgets[\\/](useAsync|states))|api[\\/](errors|progress|collection-names)\.|pwa[\\/](online|install|OnlineStatus|InstallButton)\.)/;
+  /node_modules[\\/](react|react-dom|scheduler|wouter|@preact[\\/]signals-(core|react)|use-sync-external-store|regexparam)[\\/]|[\\/]src[\\/](boot\.tsx|lib[\\/](?!start-failure\.)|i18n[\\/](index|en)\.|state[\\/](?!inbox[\\/])|profile[\\/](index|store|member-name)\.|session[\\/]index\.|config[\\/]|app[\\/](?!home-screen\.|layouts[\\/](AccountMenu|AdminNav|member-parts|NotificationBell|ModalDrawer)\.)|ui[\\/](theme\.|icons|snackbar[\\/]|widgets[\\/]states)|api[\\/](errors|progress|collection-names)\.|pwa[\\/](online|install|OnlineStatus|InstallButton)\.)/;
 
 /** React itself (react, react-dom and its scheduler): bench and the budgets read its chunk by this name. */
 const REACT_MODULES = /node_modules[\\/](react|react-dom|scheduler)[\\/]/;

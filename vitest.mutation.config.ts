@@ -18,7 +18,7 @@ export default defineConfig({
       nodeProject('mock', [
         'contract-tests/{profile,xsrf,static-serving,server-delay,idempotency,accounts,oidc-provider,strict-checker}.test.ts',
         'contract-tests/{mock-authentication,mock-control}.test.ts',
-        // The app's profile model (state/) against the mock, in one process.
+        // The app's profile model (src/profile/) against the mock, in one process.
         'contract-tests/app-profile-conflicts.test.ts',
         'verify/tests/pieces.test.ts',
       ]),

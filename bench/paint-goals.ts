@@ -1,4 +1,4 @@
-import type { Figure } from './report.ts';
+import type { Figure } from './figure.ts';
 
 /** What the paint goals read of a page's Lighthouse run (mobile, simulated, the median run). */
 export interface PaintFigures {

@@ -5,24 +5,12 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, relative, resolve } from 'node:path';
 import { REACT_CHUNK, type BundleFigures } from '../testkit/index.ts';
+import type { Figure } from './figure.ts';
 import type { FloorPage } from './floor.ts';
 import type { LongTask } from './long-tasks.ts';
 import { paintGoalRows } from './paint-goals.ts';
 import type { FirstLoad, Floor, Results, RouteLighthouse, RouteLongTasks, ThroughputResult } from './results.ts';
 import { VERIFY_CONCURRENCY, VERIFY_GOALS, type VerifyTiming } from './verify-timings.ts';
-
-/** One figure of the bench: its value beside its goal and, where one was measured, a peer's. */
-export interface Figure {
-  figure: string;
-  value: string;
-  goal?: string;
-  /** true: meets the goal; false: misses it; undefined: no goal. */
-  met?: boolean;
-  /** The goal is a budget: missing it fails the bench. */
-  budget?: boolean;
-  peer?: string;
-  notes?: string;
-}
 
 export function printFigures(figures: readonly Figure[]): void {
   const mark = (f: Figure) => (f.met === undefined ? ' ' : f.met ? '✓' : '✗');

@@ -28,14 +28,23 @@ const send = async (handlers: HttpHandler[], method: string, path: string, heade
 };
 
 describe('which operations are secured', () => {
-  it("the profile operations, and the shared collections' writes, the push subscriptions' reads and the commands, which need an admin, as openapi.yaml declares them", () => {
+  it("the profile operations and the inbox's marks, and the shared collections' writes, the push subscriptions' reads and the commands, which need an admin, as openapi.yaml declares them", () => {
     const secured = contract.spec.operations.filter((op) => op.secured);
     expect(
       secured
         .filter((op) => op.roles.length === 0)
         .map((op) => op.id)
         .sort(),
-    ).toEqual(['createProfile', 'deleteProfile', 'getMyProfile', 'getProfileAvatar', 'updateProfile']);
+    ).toEqual([
+      'createProfile',
+      'deleteProfile',
+      'getMyProfile',
+      'getProfileAvatar',
+      'markAllNotificationsRead',
+      'markNotificationRead',
+      'markNotificationUnread',
+      'updateProfile',
+    ]);
     expect(
       secured
         .filter((op) => op.roles.includes('admin'))

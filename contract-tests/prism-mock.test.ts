@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { operations } from '../src/api/schema';
 import { createApiClient, type ApiClient } from '../src/api/client';
 import { collectionsApi } from '../src/api/collections';
+import { inboxApi } from '../src/api/inbox';
 import { profileCalls } from './support/profile-calls';
 import type { TransferEvent } from '../src/api/transport';
 import { authorize } from './support/backend.ts';
@@ -69,6 +70,22 @@ const drivers: Record<keyof operations, Driver> = {
   replaceNotification: (c) => collectionsApi(c).replace('notifications', '1', SAMPLE_INPUT.notifications),
   deleteNotification: (c) => collectionsApi(c).remove('notifications', '1'),
   patchNotification: async (c) => bodyOf(await c.PATCH('/notifications/{id}', { params: ID })),
+  countUnreadNotifications: (c) =>
+    inboxApi(c)
+      .unreadCount()
+      .then((unread) => ({ unread })),
+  markAllNotificationsRead: (c) =>
+    inboxApi(c)
+      .markAllRead('2026-11-20T08:15:00Z')
+      .then((unread) => ({ unread })),
+  markNotificationRead: (c) =>
+    inboxApi(c)
+      .markRead('1')
+      .then((unread) => ({ unread })),
+  markNotificationUnread: (c) =>
+    inboxApi(c)
+      .markUnread('1')
+      .then((unread) => ({ unread })),
 
   listSubscriptions: (c) => collectionsApi(c).list('subscription', { endpoint: 'https://push.example.org/send/abc' }),
   createSubscription: (c) => collectionsApi(c).create('subscription', SAMPLE_INPUT.subscription),
@@ -84,7 +101,7 @@ const drivers: Record<keyof operations, Driver> = {
   deleteSymbol: (c) => collectionsApi(c).remove('symbols', '1'),
   patchSymbol: async (c) => bodyOf(await c.PATCH('/symbols/{id}', { params: ID })),
 
-  listOwnNotifications: async (c) => bodyOf(await c.GET('/notifications/own')),
+  listOwnNotifications: async (c) => bodyOf(await c.GET('/notifications/own', { params: { header: { 'Accept-Language': 'fr' } } })),
   getServiceProxy: async (c) => bodyOf(await c.GET('/datapower/serviceproxy')),
   getNasCluster: async (c) => bodyOf(await c.GET('/nas/cluster')),
   getLayer7MyCnf: async (c) => bodyOf(await c.GET('/layer7/my.cnf')),

@@ -11,6 +11,7 @@ import type { IncomingMessage } from 'node:http';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createApiClient, type ApiClient } from '../src/api/client';
 import { COLLECTION_NAMES, collectionsApi, type CollectionName } from '../src/api/collections';
+import { inboxApi } from '../src/api/inbox';
 import { ApiError, profileErrorMessage } from '../src/api/errors';
 import { profileCalls } from './support/profile-calls';
 import type { TransferEvent } from '../src/api/transport';
@@ -283,6 +284,42 @@ describe('error catalogue (backend rows), through the proxy', () => {
     const list = await collectionsApi(api).list('notifications');
     expect(list).toHaveLength(seedOf('notifications').length + 1);
     expect(own.data).toEqual(list);
+  });
+
+  describe('the inbox', () => {
+    const inbox = () => inboxApi(api);
+
+    it('a member marks one read, unread, then everything; the count follows, through the proxy', async () => {
+      expect(await inbox().unreadCount()).toBe(2);
+      expect(await inbox().markRead('2')).toBe(1);
+      expect((await inbox().list('en')).items.find((n) => n.id === '2')?.read).toBe(true);
+      expect(await inbox().markUnread('3')).toBe(2);
+      expect(await inbox().markAllRead(seedOf('notifications')[1]!.createdAt as string)).toBe(1);
+      expect(await inbox().markAllRead()).toBe(0);
+      expect(recorder.last('markAllNotificationsRead').status).toBe(200);
+      // A guest still counts the stored values.
+      expect(await (await fetch(`${backend.proxy.url}/notifications/unread-count`)).json()).toEqual({ unread: 2 });
+    });
+
+    it('answers the language asked, saying which, and English for one it has not', async () => {
+      const french = await inbox().list('fr');
+      expect(french.language).toBe('fr');
+      expect(french.items.map((n) => n.title)).toContain('Bienvenue sur Circle');
+      const one = await api.GET('/notifications/{id}', { params: { ...idParam('2'), header: { 'Accept-Language': 'de' } } });
+      expect([one.data?.title, one.response.headers.get('content-language')]).toEqual(['Neue Lerngruppe', 'de']);
+      const italian = await inbox().list('it');
+      expect([italian.language, italian.items.map((n) => n.title)]).toEqual([
+        'en',
+        seedOf('notifications')
+          .map((n) => n.title)
+          .reverse(),
+      ]);
+    });
+
+    it('404 for a mark of a notification there is not', async () => {
+      await expect(inbox().markUnread('9')).rejects.toMatchObject({ status: 404 });
+      expect(recorder.last('markNotificationUnread').status).toBe(404);
+    });
   });
 
   it('404 for a missing id', async () => {

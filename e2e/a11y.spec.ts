@@ -5,6 +5,8 @@ import {
   DARK_THEME,
   DESKTOP,
   LIGHT_THEME,
+  type Look,
+  LOOKS,
   MOBILE,
   presetPreference,
   presetSignedIn,
@@ -14,13 +16,16 @@ import {
   solidPng,
 } from './support/pages';
 import { AXE_TAGS, axeViolations } from './support/axe';
-import { MAIN_SCREENS } from './support/main-screens';
+import { MAIN_SCREENS, MORE_SCREENS } from './support/main-screens';
+import { de } from '../src/i18n/de';
+import { es } from '../src/i18n/es';
 import { fr } from '../src/i18n/fr';
 import { zhHans } from '../src/i18n/zh-Hans';
 
 /**
- * axe-core on every screen, in a light and a dark theme, at phone and desktop widths: no
- * violation of WCAG 2.0/2.1 A and AA, nor of axe's best practices (AXE_TAGS). No rule is disabled.
+ * axe-core on every screen, light and dark (LOOKS: an accent in a colour scheme), at phone and
+ * desktop widths, in every language: no violation of WCAG 2.0/2.1 A and AA, nor of axe's best
+ * practices (AXE_TAGS). No rule is disabled.
  */
 
 // Animations off, so that colours are measured at rest (the spinner, the switch's thumb).
@@ -202,7 +207,7 @@ const SCENARIOS: Scenario[] = [
 const VIEWPORTS = { mobile: MOBILE, desktop: DESKTOP } as const;
 type Width = keyof typeof VIEWPORTS;
 const WIDTHS = Object.keys(VIEWPORTS) as Width[];
-const THEMES = [LIGHT_THEME, DARK_THEME] as const;
+const lookName = (look: Look) => `${look.theme} ${look.colorScheme}`;
 
 /**
  * Brings an open screen to another width without reloading it, so that a state reached by clicks
@@ -216,13 +221,14 @@ async function resize(page: Page, width: Width, menuButton: string | null): Prom
 }
 
 /**
- * Another theme on an open screen, as the app applies one (ui/theme.ts): every theme's colours are
- * stylesheet rules selected by <html data-theme>, so naming it is the whole switch.
+ * Another look on an open screen, as the app applies one (ui/theme.ts): every theme's colours in
+ * both modes are stylesheet rules selected by <html data-theme> and data-color-scheme, so naming
+ * them is the whole switch.
  */
-async function showTheme(page: Page, theme: string): Promise<void> {
-  await page.evaluate((name) => {
-    document.documentElement.dataset.theme = name;
-  }, theme);
+async function showLook(page: Page, look: Look): Promise<void> {
+  await page.evaluate(({ theme, colorScheme }) => {
+    Object.assign(document.documentElement.dataset, { theme, colorScheme });
+  }, look);
   await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
 }
 
@@ -235,20 +241,27 @@ const violationsOn = (page: Page): Promise<string[]> => axeViolations(page, { ta
  */
 for (const scenario of SCENARIOS) {
   const widths = WIDTHS.filter((w) => !scenario.only || scenario.only === w);
-  test(`${scenario.name} · ${THEMES.join(', ')} · ${widths.join(', ')}`, async ({ page, request }) => {
+  test(`${scenario.name} · ${LOOKS.map(lookName).join(', ')} · ${widths.join(', ')}`, async ({ page, request }) => {
     await page.setViewportSize(VIEWPORTS[widths[0]!]);
-    await presetPreference(page, { activeThemeName: THEMES[0] });
+    await presetPreference(page, { activeThemeName: LOOKS[0]!.theme, colorScheme: LOOKS[0]!.colorScheme });
     if (scenario.signedIn) await presetSignedIn(page);
     await scenario.open(page, request);
-    if (!scenario.external) await expect(page.locator('html')).toHaveAttribute('data-theme', THEMES[0]);
+    if (!scenario.external) await expect(page.locator('html')).toHaveAttribute('data-theme', LOOKS[0]!.theme);
     await settled(page);
     const found: Record<string, string[]> = {};
     for (const width of widths) {
       await resize(page, width, scenario.external ? null : 'Open menu');
-      // The provider's pages have no theme of the app's: one look per width.
-      for (const theme of scenario.external ? [THEMES[0]] : THEMES) {
-        if (!scenario.external) await showTheme(page, theme);
-        found[`${theme} · ${width}`] = await violationsOn(page);
+      // The provider's pages have no theme of the app's: they follow the device's light or dark.
+      if (scenario.external) {
+        for (const colorScheme of ['light', 'dark'] as const) {
+          await page.emulateMedia({ colorScheme });
+          found[`device ${colorScheme} · ${width}`] = await violationsOn(page);
+        }
+        continue;
+      }
+      for (const look of LOOKS) {
+        await showLook(page, look);
+        found[`${lookName(look)} · ${width}`] = await violationsOn(page);
       }
     }
     expect(found).toEqual(Object.fromEntries(Object.keys(found).map((look) => [look, []])));
@@ -256,18 +269,20 @@ for (const scenario of SCENARIOS) {
 }
 
 /**
- * The main screens in French and in Simplified Chinese: longer or denser words, another <html lang>,
- * the same rules. The language is stored in the preference before the first load.
+ * Every screen in the other four languages: longer or denser words, another <html lang>, the same
+ * rules, light and dark. The language is stored in the preference before the first load.
  */
-
+const LANGUAGE_LOOKS = [LOOKS[0]!, LOOKS.at(-1)!];
 for (const [lang, m] of [
+  ['es', es],
+  ['de', de],
   ['fr', fr],
   ['zh-Hans', zhHans],
 ] as const) {
-  for (const scenario of MAIN_SCREENS) {
-    test(`${scenario.name} · ${lang} · ${WIDTHS.join(', ')}`, async ({ page }) => {
+  for (const scenario of [...MAIN_SCREENS, ...MORE_SCREENS]) {
+    test(`${scenario.name} · ${lang} · ${LANGUAGE_LOOKS.map(lookName).join(', ')} · ${WIDTHS.join(', ')}`, async ({ page }) => {
       await page.setViewportSize(VIEWPORTS[WIDTHS[0]!]);
-      await presetPreference(page, { language: lang, activeThemeName: LIGHT_THEME });
+      await presetPreference(page, { language: lang, activeThemeName: LIGHT_THEME, colorScheme: 'light' });
       if (scenario.signedIn) await presetSignedIn(page);
       await scenario.open(page, m, page.request);
       await expect(page.locator('html')).toHaveAttribute('lang', lang);
@@ -275,9 +290,12 @@ for (const [lang, m] of [
       const found: Record<string, string[]> = {};
       for (const width of WIDTHS) {
         await resize(page, width, m['nav.openMenu']);
-        found[width] = await violationsOn(page);
+        for (const look of LANGUAGE_LOOKS) {
+          await showLook(page, look);
+          found[`${lookName(look)} · ${width}`] = await violationsOn(page);
+        }
       }
-      expect(found).toEqual(Object.fromEntries(WIDTHS.map((w) => [w, []])));
+      expect(found).toEqual(Object.fromEntries(Object.keys(found).map((look) => [look, []])));
     });
   }
 }
@@ -290,12 +308,12 @@ for (const [lang, m] of [
  */
 test('with reduced motion, a theme switch starts no transition: the new colours are there at once', async ({ page }) => {
   await page.setViewportSize(DESKTOP);
-  await presetPreference(page, { activeThemeName: LIGHT_THEME });
+  await presetPreference(page, { activeThemeName: LIGHT_THEME, colorScheme: 'light' });
   await page.goto('/home');
   await appRunning(page);
   await settled(page);
   const after = await page.evaluate((theme) => {
-    document.documentElement.dataset.theme = theme;
+    Object.assign(document.documentElement.dataset, { theme, colorScheme: 'dark' });
     const link = document.querySelector('.topbar__brand > span');
     return {
       transitions: document.getAnimations().filter((a) => a instanceof CSSTransition).length,

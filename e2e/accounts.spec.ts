@@ -71,6 +71,26 @@ test.describe('accounts', () => {
     expect(consoleErrors).toEqual([]);
   });
 
+  test("the provider's sign-in page: the app's logo, and Sign in before Cancel in the tab order and on the line", async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto('/sign-in');
+    await page.getByRole('main').getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/oidc\/interaction\//);
+    await expect(page.locator('svg.logo')).toBeVisible();
+    const signIn = page.getByRole('button', { name: 'Sign in' });
+    const cancel = page.getByRole('link', { name: 'Cancel' });
+    await page.getByLabel('Password').focus();
+    await page.keyboard.press('Tab');
+    await expect(signIn).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(cancel).toBeFocused();
+    const [first, second] = [(await signIn.boundingBox())!, (await cancel.boundingBox())!];
+    // On one line, Sign in at its start; the same height, so they read as a pair.
+    expect(second.x).toBeGreaterThan(first.x + first.width);
+    expect(Math.round(second.y)).toBe(Math.round(first.y));
+    expect(second.height).toBe(first.height);
+  });
+
   test('signed out, profile and admin ask to sign in and then open; home offers to sign in', async ({ page, consoleErrors }) => {
     await page.goto('/home');
     await expect(page.getByRole('main').getByRole('link', { name: 'Sign in' })).toHaveAttribute('href', '/sign-in?next=%2Fprofile');

@@ -462,27 +462,73 @@ test.describe('drafts', () => {
 });
 
 test.describe('settings', () => {
-  test('the dark theme applies at once, survives a reload and is persisted', async ({ page, consoleErrors }) => {
+  test('an accent and Dark apply at once, survive a reload and are persisted; Light keeps the accent', async ({ page, consoleErrors }) => {
+    await page.emulateMedia({ colorScheme: 'light' });
     await page.goto('/settings');
     await appRunning(page);
     const html = page.locator('html');
     await expect(html).toHaveAttribute('data-theme', 'INDIGO_PINK');
-    await page.getByRole('radio', { name: 'Pink and blue grey (dark)' }).check();
+    await expect(html).toHaveAttribute('data-color-scheme', 'system');
+    await page.getByRole('radio', { name: 'Pink and blue grey' }).check();
+    await page.getByRole('radio', { name: 'Dark' }).check();
     await expect(html).toHaveAttribute('data-theme', 'PINK_BLUEGREY');
+    await expect(html).toHaveAttribute('data-color-scheme', 'dark');
     const primary = () =>
       page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--color-primary').trim().toUpperCase());
     expect(await primary()).toBe('#E91E63');
     expect(await page.evaluate(() => getComputedStyle(document.documentElement).colorScheme)).toBe('dark');
-    // The top bar is painted in the new primary colour.
+    // The top bar is painted in the new primary colour, the page in the dark background.
     await expect(page.locator('.topbar')).toHaveCSS('background-color', 'rgb(233, 30, 99)');
+    await expect(page.locator('body')).toHaveCSS('background-color', 'rgb(18, 18, 18)');
     const stored = JSON.parse((await localStorageItem(page, 'preference')) ?? 'null') as Record<string, unknown>;
-    expect(stored).toEqual({ language: 'en', activeThemeName: 'PINK_BLUEGREY', enableNotifications: false });
+    expect(stored).toEqual({ language: 'en', activeThemeName: 'PINK_BLUEGREY', enableNotifications: false, colorScheme: 'dark' });
 
     await page.reload();
     await expect(html).toHaveAttribute('data-theme', 'PINK_BLUEGREY');
     expect(await primary()).toBe('#E91E63');
-    await expect(page.getByRole('radio', { name: 'Pink and blue grey (dark)' })).toBeChecked();
-    await expect(page.locator('meta[name="theme-color"]')).toHaveAttribute('content', '#E91E63');
+    await expect(page.getByRole('radio', { name: 'Pink and blue grey' })).toBeChecked();
+    await expect(page.getByRole('radio', { name: 'Dark' })).toBeChecked();
+    await expect(page.locator('meta[name="theme-color"]')).toHaveAttribute('content', /^#e91e63$/i);
+
+    await appRunning(page);
+    await page.getByRole('radio', { name: 'Light' }).check();
+    await expect(page.locator('body')).toHaveCSS('background-color', 'rgb(250, 250, 250)');
+    await expect(page.locator('.topbar')).toHaveCSS('background-color', 'rgb(233, 30, 99)');
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).colorScheme)).toBe('light');
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test("System follows the device's light or dark as it changes", async ({ page, consoleErrors }) => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto('/settings');
+    await appRunning(page);
+    await expect(page.getByRole('radio', { name: 'System' })).toBeChecked();
+    const body = page.locator('body');
+    await expect(body).toHaveCSS('background-color', 'rgb(18, 18, 18)');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await expect(body).toHaveCSS('background-color', 'rgb(250, 250, 250)');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect(body).toHaveCSS('background-color', 'rgb(18, 18, 18)');
+    // A scheme chosen holds whatever the device says.
+    await page.getByRole('radio', { name: 'Light' }).check();
+    await expect(body).toHaveCSS('background-color', 'rgb(250, 250, 250)');
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test("a preference stored as the seed stores it shows its theme: {activeThemeName: 'PINK_BLUEGREY'} is pink in Dark", async ({
+    page,
+    consoleErrors,
+  }) => {
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.addInitScript(() => localStorage.setItem('preference', JSON.stringify({ activeThemeName: 'PINK_BLUEGREY' })));
+    await page.goto('/settings');
+    const html = page.locator('html');
+    await expect(html).toHaveAttribute('data-theme', 'PINK_BLUEGREY');
+    await expect(html).toHaveAttribute('data-color-scheme', 'dark');
+    await expect(page.locator('body')).toHaveCSS('background-color', 'rgb(18, 18, 18)');
+    await appRunning(page);
+    await expect(page.getByRole('radio', { name: 'Pink and blue grey' })).toBeChecked();
+    await expect(page.getByRole('radio', { name: 'Dark' })).toBeChecked();
     expect(consoleErrors).toEqual([]);
   });
 
@@ -494,7 +540,8 @@ test.describe('settings', () => {
     await expect(page.locator('html')).toHaveAttribute('lang', 'es');
     await expect(screenHeading(page)).toHaveText('Ajustes');
     await expect(page).toHaveTitle('Ajustes | Circle');
-    await expect(page.getByRole('radio', { name: 'Rosa y gris azulado (oscuro)' })).toBeVisible();
+    await expect(page.getByRole('radio', { name: 'Rosa y gris azulado' })).toBeVisible();
+    await expect(page.getByRole('radio', { name: 'Oscuro' })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Settings' })).toHaveCount(0);
     const stored = JSON.parse((await localStorageItem(page, 'preference')) ?? 'null') as Record<string, unknown>;
     expect(stored).toMatchObject({ language: 'es' });
@@ -528,16 +575,19 @@ test.describe('settings', () => {
       await appRunning(page);
       await expect(page.locator('html')).toHaveAttribute('lang', 'en');
       await expect(page.locator('html')).toHaveAttribute('data-theme', 'INDIGO_PINK');
+      await expect(page.locator('html')).toHaveAttribute('data-color-scheme', 'system');
       await expect(page.getByRole('radio', { name: 'Indigo and pink' })).toBeChecked();
+      await expect(page.getByRole('radio', { name: 'System' })).toBeChecked();
       await expect(page.getByRole('combobox', { name: 'Language of the app', exact: true })).toHaveValue('en');
       // The next change writes a valid value over the broken one.
-      await page.getByRole('radio', { name: 'Purple and green (dark)' }).check();
+      await page.getByRole('radio', { name: 'Purple and green' }).check();
       await expect
         .poll(async () => JSON.parse((await localStorageItem(page, 'preference')) ?? 'null'))
         .toEqual({
           language: 'en',
           activeThemeName: 'PURPLE_GREEN',
           enableNotifications: false,
+          colorScheme: 'system',
         });
       expect(consoleErrors).toEqual([]);
     });
@@ -545,12 +595,13 @@ test.describe('settings', () => {
 
   test('a stored preference with one bad field keeps the good ones', async ({ page, consoleErrors }) => {
     await page.addInitScript(() =>
-      localStorage.setItem('preference', '{"language":"es","activeThemeName":42,"enableNotifications":"yes"}'),
+      localStorage.setItem('preference', '{"language":"es","activeThemeName":42,"enableNotifications":"yes","colorScheme":"sepia"}'),
     );
     await page.goto('/settings');
     await expect(page.locator('html')).toHaveAttribute('lang', 'es');
     await expect(screenHeading(page)).toHaveText('Ajustes');
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'INDIGO_PINK');
+    await expect(page.locator('html')).toHaveAttribute('data-color-scheme', 'system');
     await expect(page.getByRole('switch')).toHaveAttribute('aria-checked', 'false');
     expect(consoleErrors).toEqual([]);
   });
@@ -757,6 +808,74 @@ test.describe('navigation', () => {
     expect(consoleErrors).toEqual([]);
   });
 
+  test("desktop, 1440x900: the side menu's column reaches the foot of a long page, and its links stay in view as it scrolls", async ({
+    page,
+    consoleErrors,
+  }) => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto('/settings');
+    await appRunning(page);
+    const side = page.locator('aside.drawer--side');
+    const measure = () =>
+      side.evaluate((aside) => {
+        const box = aside.getBoundingClientRect();
+        return { bottom: Math.round(box.bottom + window.scrollY), page: document.documentElement.scrollHeight };
+      });
+    const { bottom, page: height } = await measure();
+    // A page longer than the window, or this proves nothing.
+    expect(height).toBeGreaterThan(900);
+    expect(bottom).toBe(height);
+    await expect(side).toHaveCSS('background-color', 'rgb(255, 255, 255)');
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+    const home = side.getByRole('link', { name: 'Home' });
+    const box = (await home.boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(56);
+    expect(box.y + box.height).toBeLessThanOrEqual(900);
+    expect((await measure()).bottom).toBe(height);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  test('mobile: a tab bar at the foot of the screen holds the main places, marks the current one and goes there', async ({
+    page,
+    consoleErrors,
+  }) => {
+    await page.setViewportSize(MOBILE);
+    await presetSignedIn(page);
+    await page.goto('/settings');
+    await appRunning(page);
+    const bar = page.locator('nav.tabbar');
+    await expect(bar).toBeVisible();
+    await expect(bar).toHaveAttribute('aria-label', 'Main');
+    await expect(bar.getByRole('link')).toHaveText(['Home', 'Profile', 'Settings', 'Dashboard', 'Admin']);
+    await expect(bar.getByRole('link', { name: 'Settings' })).toHaveAttribute('aria-current', 'page');
+    const box = (await bar.boundingBox())!;
+    expect(box.y + box.height).toBe(MOBILE.height);
+    expect(box.width).toBe(MOBILE.width);
+    // Each place is a finger's width and height at least.
+    for (const link of await bar.getByRole('link').all()) {
+      const target = (await link.boundingBox())!;
+      expect(target.height).toBeGreaterThanOrEqual(44);
+      expect(target.width).toBeGreaterThanOrEqual(44);
+    }
+    // Nothing of the page stays under it: scrolled to the end, the content's last line is above it.
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    const last = (await page.getByRole('switch', { name: 'Push notifications' }).boundingBox())!;
+    expect(last.y + last.height).toBeLessThanOrEqual(box.y);
+
+    await bar.getByRole('link', { name: 'Dashboard' }).click();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(screenHeading(page)).toBeFocused();
+    await expect(bar.getByRole('link', { name: 'Dashboard' })).toHaveAttribute('aria-current', 'page');
+    await expect(bar.getByRole('link', { name: 'Settings' })).not.toHaveAttribute('aria-current');
+
+    // On a wide window the side menu has these places: the tab bar is not shown.
+    await page.setViewportSize(DESKTOP);
+    await expect(bar).toBeHidden();
+    await expect(page.getByRole('navigation', { name: 'Main' })).toHaveCount(1);
+    expect(consoleErrors).toEqual([]);
+  });
+
   test('mobile: the menu button opens a modal drawer; Escape closes it and gives focus back', async ({ page, consoleErrors }) => {
     await page.setViewportSize(MOBILE);
     await page.goto('/settings');
@@ -899,16 +1018,17 @@ test.describe('snackbar', () => {
     expect(unexpectedErrors(consoleErrors, [404])).toEqual([]);
   });
 
-  test('mobile: full width at the bottom', async ({ page, request, consoleErrors }) => {
+  test('mobile: full width at the bottom, just above the tab bar', async ({ page, request, consoleErrors }) => {
     await page.setViewportSize(MOBILE);
     const bar = await failedDelete(page, request);
     const box = (await bar.boundingBox())!;
-    const { width, height } = MOBILE;
+    const { width } = MOBILE;
     expect(box.width).toBeGreaterThanOrEqual(width - 32);
     expect(box.x + box.width).toBeLessThanOrEqual(width);
     expect(Math.abs(box.x + box.width / 2 - width / 2)).toBeLessThanOrEqual(1);
-    expect(height - (box.y + box.height)).toBeGreaterThanOrEqual(0);
-    expect(height - (box.y + box.height)).toBeLessThanOrEqual(32);
+    const tabs = (await page.locator('nav.tabbar').boundingBox())!;
+    expect(tabs.y - (box.y + box.height)).toBeGreaterThanOrEqual(0);
+    expect(tabs.y - (box.y + box.height)).toBeLessThanOrEqual(16);
     expect(unexpectedErrors(consoleErrors, [404])).toEqual([]);
   });
 });

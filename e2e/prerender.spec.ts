@@ -97,6 +97,9 @@ test.describe('prerendered pages', () => {
     await expect(html).toHaveAttribute('data-theme', 'PINK_BLUEGREY');
     await expect(html).toHaveAttribute('lang', 'de');
     await expect(page.locator('.topbar')).toHaveCSS('background-color', 'rgb(233, 30, 99)');
+    // Stored without a colour scheme, as the seed stores it: the theme's own, dark, whatever the device's.
+    await expect(html).toHaveAttribute('data-color-scheme', 'dark');
+    await expect(page.locator('body')).toHaveCSS('background-color', 'rgb(18, 18, 18)');
     // The English text of the HTML is not shown to a German reader.
     await expect(html).toHaveAttribute('data-l10n-pending', '');
     await expect(page.getByRole('heading', { level: 1 })).toHaveCSS('color', 'rgba(0, 0, 0, 0)');
@@ -105,6 +108,17 @@ test.describe('prerendered pages', () => {
     await expect(html).not.toHaveAttribute('data-l10n-pending');
     await expect(page.getByRole('heading', { level: 1 })).not.toHaveCSS('color', 'rgba(0, 0, 0, 0)');
     expect(consoleErrors).toEqual([]);
+  });
+
+  test("a first visit is painted in the device's light or dark before the app's code runs", async ({ page }) => {
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const release = await holdScripts(page);
+    await page.goto('/settings', { waitUntil: 'commit' });
+    await expect(page.locator('html')).toHaveAttribute('data-color-scheme', 'system');
+    await expect(page.locator('body')).toHaveCSS('background-color', 'rgb(18, 18, 18)');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await expect(page.locator('body')).toHaveCSS('background-color', 'rgb(250, 250, 250)');
+    release();
   });
 
   test('a signed-in flag hides the prerendered Sign in link until the app shows the member', async ({ page }) => {
@@ -190,7 +204,7 @@ test.describe('prerendered pages', () => {
         await route.continue();
       });
       await page.goto('/dashboard');
-      await expect(page.locator('.panel__placeholder')).toHaveCount(3);
+      await expect(page.locator('.panel .skeleton')).toHaveCount(3);
       await page.evaluate(() => new Promise((painted) => requestAnimationFrame(() => requestAnimationFrame(painted))));
       release();
       await expect(page.locator('.panel .data-list li')).toHaveCount(6);

@@ -294,7 +294,7 @@ test.describe('faults', () => {
     });
     await page.goto('/settings');
     await appRunning(page);
-    await page.getByLabel('Purple and green (dark)').check();
+    await page.getByLabel('Purple and green').check();
     await expect(page.locator('html')).toHaveAttribute('data-theme', 'PURPLE_GREEN');
     await expect(page.getByTestId('snackbar')).toContainText('Your browser refused to store this setting');
   });

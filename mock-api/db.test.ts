@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { createContract } from './contract.ts';
 import { createDatabase, type DataSet, etagOf, type Profile, SEED } from './db.ts';
+import { EMPTY_INBOX } from './inbox.ts';
 import { loadSpecCached } from '../openapi-kit/node.ts';
 
 const contract = createContract(loadSpecCached());
@@ -113,7 +114,11 @@ describe('a database', () => {
     expect(grew()).toBe(true);
     await db.reset();
     expect(grew()).toBe(true);
-    const empty: DataSet = { profiles: [], collections: { accounts: [], notifications: [], subscription: [], symbols: [] } };
+    const empty: DataSet = {
+      profiles: [],
+      collections: { accounts: [], notifications: [], subscription: [], symbols: [] },
+      inbox: EMPTY_INBOX,
+    };
     await db.load(empty);
     expect(grew()).toBe(true);
     // Even a load that changes no record counts: whoever keeps a copy writes it again.

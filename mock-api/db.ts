@@ -1,6 +1,6 @@
 /**
- * The mock's one database (@msw/data): the four collections, and the members' profiles with their
- * avatars. Every record is validated against openapi.yaml's own schema as it is stored, so there
+ * The mock's one database (@msw/data): the four collections, the members' profiles with their
+ * avatars, and what the inbox keeps beside the notifications (./inbox.ts). Every record is validated against openapi.yaml's own schema as it is stored, so there
  * is no second model of the data. Whose each profile is, and its version (of which its ETag is
  * made), is kept beside the Profile records (`owners`): neither is a field of the contract's Profile.
  */
@@ -8,6 +8,7 @@ import { Collection } from '@msw/data';
 import type { components } from '../src/index.ts';
 import { avatarRules, avatarSchema, type Avatar } from './avatar.ts';
 import type { Contract, StandardSchema } from './contract.ts';
+import { Inbox, INBOX_SEED, type InboxData } from './inbox.ts';
 import accounts from './data/accounts.json' with { type: 'json' };
 import notifications from './data/notifications.json' with { type: 'json' };
 import subscription from './data/subscription.json' with { type: 'json' };
@@ -60,6 +61,8 @@ export interface DataSet {
   collections: { [N in CollectionName]: Records[N][] };
   /** At most one per owner. */
   profiles: OwnedProfile[];
+  /** The notifications' translations, the welcome, the members' read marks. */
+  inbox: InboxData;
 }
 
 /**
@@ -68,7 +71,7 @@ export interface DataSet {
  */
 export const etagOf = (id: string, version: number): string => `"${id.slice(0, 8)}.${version}"`;
 
-/** The data the mock starts with: mock-api/data/*.json, and no profile yet. */
+/** The data the mock starts with: mock-api/data/*.json, no profile yet, and no read mark. */
 export const SEED: DataSet = {
   collections: {
     accounts,
@@ -78,6 +81,7 @@ export const SEED: DataSet = {
     symbols,
   },
   profiles: [],
+  inbox: INBOX_SEED,
 };
 
 export type Table<N extends CollectionName> = Collection<StandardSchema<Records[N]>>;
@@ -90,6 +94,8 @@ export interface Database {
   readonly avatars: Collection<StandardSchema<Avatar>>;
   /** Each profile's owner and version, by profile id; written with the profile it describes. */
   readonly owners: Map<string, ProfileMeta>;
+  /** What the backend keeps beside the notifications: their other languages, the welcome, the read marks. */
+  readonly inbox: Inbox;
   /** The profile `subject` owns, if any. */
   profileOf(subject: string): Profile | undefined;
   /** Grows with every change: a caller compares it before and after to tell whether anything changed. */
@@ -124,6 +130,7 @@ export async function createDatabase(contract: Contract, initial: DataSet = SEED
   const changed = () => {
     revision++;
   };
+  const inbox = new Inbox(changed);
   for (const collection of [...Object.values(collections), profiles, avatars]) {
     collection.hooks.on('create', changed);
     collection.hooks.on('update', changed);
@@ -145,6 +152,7 @@ export async function createDatabase(contract: Contract, initial: DataSet = SEED
       owners.set(profile.id, { owner, version });
       if (avatar) await avatars.create({ ...avatar, bytes: avatar.bytes.slice() });
     }
+    inbox.load(data.inbox);
     changed();
   }
 
@@ -154,6 +162,7 @@ export async function createDatabase(contract: Contract, initial: DataSet = SEED
     profiles,
     avatars,
     owners,
+    inbox,
     profileOf(subject) {
       return profiles.findFirst((q) => q.where((profile) => owners.get(profile.id)?.owner === subject));
     },
@@ -179,6 +188,7 @@ export async function createDatabase(contract: Contract, initial: DataSet = SEED
           const image = avatars.findFirst((q) => q.where({ id: profile.id }));
           return [{ ...meta, profile: plain(profile), avatar: image ? plain(image) : null }];
         }),
+        inbox: inbox.snapshot(),
       };
     },
   };

@@ -21,6 +21,7 @@ export {
   type Records,
 } from './db.ts';
 export { ConfigError, errorBody } from './errors.ts';
+export { EMPTY_INBOX, type InboxData, type NotificationText } from './inbox.ts';
 export { CONTROL_PREFIX } from './handlers/control.ts';
 export type { Exchange } from './journal.ts';
 export { discoveredTokenAuthenticator, tokenAuthenticator } from './jwt.ts';

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { createContract } from './contract.ts';
 import { type DataSet, SEED } from './db.ts';
+import { EMPTY_INBOX } from './inbox.ts';
 import { createMockBackend, DEFAULT_JOURNAL_SIZE } from './mock.ts';
 import { loadSpec } from '../openapi-kit/node.ts';
 
@@ -22,6 +23,7 @@ describe('createMockBackend', () => {
     const initial: DataSet = {
       collections: { accounts: [{ id: '9', name: 'Only', currency: 'EUR', balance: 0 }], notifications: [], subscription: [], symbols: [] },
       profiles: [],
+      inbox: EMPTY_INBOX,
     };
     const backend = await createMockBackend({ contract: createContract(loadSpec()), delayMs: 0, basePath: '/v2', journalSize: 3, initial });
     expect(backend.basePath).toBe('/v2');

@@ -29,7 +29,7 @@ function expectDocument(html: string, language: PageLanguage, title: string, scr
 
 describe('the sign-in page', () => {
   it('in each language: heading, labels, the buttons and the demo accounts', async () => {
-    const { PAGE_MESSAGES, signInPage } = await load();
+    const { PAGE_MESSAGES, signInPage, LOGO } = await load();
     for (const language of LANGUAGES) {
       const m = PAGE_MESSAGES[language];
       const html = signInPage({ language, action: '/oidc/interaction/u/login', cancel: '/oidc/interaction/u/abort', clientName: 'Circle' });
@@ -38,9 +38,14 @@ describe('the sign-in page', () => {
       expect(html).toContain(`<label for="username">${m.username}</label>`);
       expect(html).toContain(`<label for="password">${m.password}</label>`);
       expect(html).toContain(`<button type="submit" class="primary">${m.signIn}</button>`);
-      expect(html).toContain(`<a href="/oidc/interaction/u/abort">${m.cancel}</a>`);
+      // The way on first, then the way back: in the markup, so in the tab order and on the line.
+      expect(html).toContain(
+        `<div class="actions">\n<button type="submit" class="primary">${m.signIn}</button>\n<a href="/oidc/interaction/u/abort" class="secondary">${m.cancel}</a>\n</div>`,
+      );
       expect(html).toContain(`<h2>${m.demoHeading}</h2>`);
       expect(html).toContain(m.demoHint('<code>ada</code>, <code>grace</code>, <code>linus</code>', '<code>circle</code>'));
+      // The app's logo above the heading, as decoration: the heading names the app.
+      expect(html).toContain(`<main>\n${LOGO}\n<h1>`);
       // No alert before an attempt: the heading is followed by the form.
       expect(html).toContain(`${m.signInHeading('Circle')}</h1>\n\n<form method="post"`);
       expect(html).not.toContain('role="alert"');
@@ -70,7 +75,7 @@ describe('the sign-in page', () => {
     });
     expect(html).toContain('value="&lt;img src=x onerror=&quot;alert(&#39;&amp;&#39;)&quot;&gt;"');
     expect(html).toContain('action="/login?a=1&amp;b=&quot;2&quot;"');
-    expect(html).toContain('<a href="/abort?x=&#39;y&#39;">');
+    expect(html).toContain('<a href="/abort?x=&#39;y&#39;" class="secondary">');
     expect(html).toContain(`<h1>${PAGE_MESSAGES.en.signInHeading('A &amp; &lt;B&gt;')}</h1>`);
     expect(html).not.toContain('<img');
   });
@@ -153,10 +158,21 @@ describe('the pages’ stylesheet', () => {
       errorPage('en', 'Title', 'Detail', '/', 'reason'),
     ].join('\n');
     const classes = new Set([...pages.matchAll(/class="([^"]+)"/g)].flatMap(([, names = '']) => names.split(' ')));
-    expect([...classes].sort()).toEqual(['actions', 'alert', 'hint', 'primary', 'secondary']);
+    expect([...classes].sort()).toEqual(['actions', 'alert', 'hint', 'logo', 'primary', 'secondary']);
     for (const name of classes) expect(STYLESHEET, name).toContain(`.${name} {`);
     for (const element of ['body', 'main', 'h1', 'h2', 'label', 'input', 'button', 'details']) {
       expect(STYLESHEET, element).toMatch(new RegExp(`^${element} \\{`, 'm'));
     }
+  });
+});
+
+describe('the logo', () => {
+  it("draws the app's icon, public/logo.svg, shape for shape, hidden from assistive technology", async () => {
+    const { LOGO } = await load();
+    const { readFileSync } = await import('node:fs');
+    const icon = readFileSync(new URL('../public/logo.svg', import.meta.url), 'utf8');
+    const shapes = (svg: string) => svg.match(/<(rect|circle)\b[^>]*\/>/g);
+    expect(shapes(LOGO)).toEqual(shapes(icon));
+    expect(LOGO).toMatch(/^<svg class="logo" [^>]*aria-hidden="true" focusable="false">/);
   });
 });

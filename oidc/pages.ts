@@ -16,15 +16,17 @@ export const STYLESHEET = `
 * { box-sizing: border-box; }
 body { margin: 0; min-height: 100vh; display: grid; place-items: center; background: var(--paper); color: var(--ink); font: 1rem/1.5 system-ui, sans-serif; }
 main { width: min(26rem, 100% - 2rem); margin: 2rem auto; padding: 1.5rem; background: var(--card); border: 1px solid var(--line); border-radius: 12px; }
+.logo { display: block; margin: 0 0 1rem; }
 h1 { font-size: 1.5rem; margin: 0 0 1rem; }
 h2 { font-size: 1rem; margin: 1.5rem 0 .25rem; }
 label { display: block; font-weight: 600; margin-top: 1rem; }
 input { display: block; width: 100%; margin-top: .25rem; padding: .625rem .75rem; font: inherit; color: inherit; background: transparent; border: 1px solid var(--line); border-radius: 8px; }
 input[aria-invalid="true"] { border-color: var(--danger); }
-button { margin-top: 1.25rem; min-height: 44px; padding: 0 1.25rem; font: inherit; font-weight: 600; border-radius: 22px; border: 1px solid var(--accent); cursor: pointer; }
+button { min-height: 44px; padding: 0 1.25rem; font: inherit; font-weight: 600; border-radius: 22px; border: 1px solid var(--accent); cursor: pointer; }
 .primary { background: var(--accent); color: var(--on-accent); }
 .secondary { background: transparent; color: var(--accent); }
-.actions { display: flex; flex-wrap: wrap; gap: .75rem; align-items: center; }
+.actions { display: flex; flex-wrap: wrap; gap: .75rem; align-items: center; margin-top: 1.25rem; }
+.actions a { display: inline-flex; align-items: center; min-height: 44px; padding: 0 1.25rem; font-weight: 600; }
 a { color: var(--accent); }
 :focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 .alert { color: var(--danger); font-weight: 600; }
@@ -34,6 +36,19 @@ details { margin-top: 1rem; font-size: .875rem; }
 
 const html = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/**
+ * The app's logo, as its icon draws it (public/logo.svg): the provider imports nothing of the app,
+ * so it is repeated here. Decoration: the heading under it names the app.
+ */
+export const LOGO =
+  '<svg class="logo" viewBox="0 0 512 512" width="48" height="48" aria-hidden="true" focusable="false">' +
+  '<rect width="512" height="512" rx="96" fill="#3F51B5"/>' +
+  '<circle cx="256" cy="256" r="150" fill="none" stroke="#fff" stroke-width="44"/>' +
+  '<circle cx="256" cy="106" r="40" fill="#E91E63"/>' +
+  '<circle cx="386" cy="331" r="40" fill="#fff"/>' +
+  '<circle cx="126" cy="331" r="40" fill="#fff"/>' +
+  '</svg>';
 
 function page(language: PageLanguage, title: string, body: string): string {
   return `<!doctype html>
@@ -47,6 +62,7 @@ function page(language: PageLanguage, title: string, body: string): string {
 </head>
 <body>
 <main>
+${LOGO}
 ${body}
 </main>
 </body>
@@ -84,7 +100,7 @@ ${problem === null ? '' : `<p id="problem" class="alert" role="alert">${html(pro
 <input id="password" name="password" type="password" autocomplete="current-password" required maxlength="128"${failed ? ' autofocus' : ''}${invalid}>
 <div class="actions">
 <button type="submit" class="primary">${html(m.signIn)}</button>
-<a href="${html(cancel)}">${html(m.cancel)}</a>
+<a href="${html(cancel)}" class="secondary">${html(m.cancel)}</a>
 </div>
 </form>
 <h2>${html(m.demoHeading)}</h2>

@@ -3,7 +3,6 @@ import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isDeepStrictEqual } from 'node:util';
 import { parse } from 'yaml';
 import { asOpenApiDocument, SpecError, type OpenApiDocument } from './index.ts';
 
@@ -53,8 +52,13 @@ export function loadSpecCached(path = SPEC_PATH): OpenApiDocument {
   }
   const doc = parseSpecText(text, path);
   try {
-    const json = JSON.stringify(doc);
-    if (!isDeepStrictEqual(JSON.parse(json), doc)) return doc;
+    // YAML's core schema gives nothing JSON cannot hold but numbers that are not finite (`.inf`, `.nan`).
+    let lossy = false;
+    const json = JSON.stringify(doc, (_key, value: unknown) => {
+      if (typeof value === 'number' && !Number.isFinite(value)) lossy = true;
+      return value;
+    });
+    if (lossy) return doc;
     const temporary = `${cache}.${process.pid}.tmp`;
     writeFileSync(temporary, json);
     renameSync(temporary, cache);

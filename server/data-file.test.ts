@@ -241,6 +241,50 @@ describe('a data file (--data, --persist)', () => {
   });
 });
 
+describe("a data file's inbox", () => {
+  const NOTE = { id: 'n', title: 'Hello', body: '', level: 'info', read: false, createdAt: '2026-01-01T00:00:00Z' };
+  const INBOX = {
+    translations: { n: { fr: { title: 'Bonjour', body: '' }, 'zh-Hans': { title: '你好', body: '' } } },
+    untilProfile: ['n'],
+    readMarks: { grace: { n: true }, linus: { n: false } },
+  };
+
+  it("keeps the seed's with the seed's notifications, has none with other notifications, and comes back from formatDataFile", () => {
+    expect(parse({ accounts: [] }).inbox).toEqual(SEED.inbox);
+    expect(parse({ notifications: [NOTE] }).inbox).toEqual({ translations: {}, untilProfile: [], readMarks: {} });
+    const data = parse({ notifications: [NOTE], inbox: INBOX });
+    expect(data.inbox).toEqual(INBOX);
+    expect(parse({ inbox: { untilProfile: [] } }).inbox).toEqual({ translations: {}, untilProfile: [], readMarks: {} });
+    expect(parse(formatDataFile(data))).toEqual(data);
+  });
+
+  it('refuses an id of no notification, a translation into English or of another shape, a text past its limits, a mark that is no boolean', () => {
+    const refused = (inbox: unknown) => refusal({ notifications: [NOTE], inbox });
+    expect(refused({ colour: 1 })).toBe("fixtures.json: inbox has an unknown key 'colour' (it has translations, untilProfile, readMarks)");
+    expect(refused({ untilProfile: ['m'] })).toBe("fixtures.json: inbox.untilProfile: 'm' is the id of no notification");
+    expect(refused({ untilProfile: 'n' })).toBe('fixtures.json: inbox.untilProfile must be an array of notification ids');
+    expect(refused({ translations: { m: {} } })).toBe("fixtures.json: inbox.translations: 'm' is the id of no notification");
+    expect(refused({ translations: { n: { en: { title: 'Hi', body: '' } } } })).toBe(
+      'fixtures.json: inbox.translations.n.en: a translation is in a language other than English',
+    );
+    expect(refused({ translations: { n: { 'fr!': { title: 'Hi', body: '' } } } })).toBe(
+      'fixtures.json: inbox.translations.n.fr!: a translation is in a language other than English',
+    );
+    expect(refused({ translations: { n: { fr: { title: 'Salut' } } } })).toBe(
+      'fixtures.json: inbox.translations.n.fr must be { "title", "body" }',
+    );
+    expect(refused({ translations: { n: { fr: { title: '', body: '' } } } })).toBe(
+      'fixtures.json: inbox.translations.n.fr: title must NOT have fewer than 1 characters',
+    );
+    expect(refused({ readMarks: { grace: { m: true } } })).toBe("fixtures.json: inbox.readMarks.grace: 'm' is the id of no notification");
+    expect(refused({ readMarks: { grace: { n: 'yes' } } })).toBe(
+      'fixtures.json: inbox.readMarks.grace.n must be true (read) or false (unread)',
+    );
+    expect(refused({ readMarks: [] })).toBe('fixtures.json: inbox.readMarks must be { "<member>": { "<notification id>": true | false } }');
+    expect(refused([])).toBe('fixtures.json: inbox must be { "translations", "untilProfile", "readMarks" }');
+  });
+});
+
 describe('a data file, read by the module as it loads', () => {
   // The keys a file may have and the old format's owner are made when the module loads: a change to
   // them is only seen by a test that loads it. What it imports is loaded afresh here, outside the
@@ -254,7 +298,7 @@ describe('a data file, read by the module as it loads', () => {
     const { parseDataFile: parseFresh } = await import('./data-file.ts');
     const read = (value: unknown) => parseFresh(JSON.stringify(value), contract, 'fixtures.json', SEED);
     expect(() => read({ acounts: [] })).toThrow(
-      "fixtures.json: unknown key 'acounts' (a data file has accounts, notifications, subscription, symbols, profiles, profile, avatar)",
+      "fixtures.json: unknown key 'acounts' (a data file has accounts, notifications, subscription, symbols, profiles, profile, avatar, inbox)",
     );
     expect(read({ accounts: [] }).collections.accounts).toEqual([]);
     expect(read({ profiles: [{ owner: 'grace', profile: PROFILE }] }).profiles).toMatchObject([{ owner: 'grace', profile: PROFILE }]);

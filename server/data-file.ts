@@ -3,9 +3,12 @@
  *
  *   { "accounts": [...], "notifications": [...], "subscription": [...], "symbols": [...],
  *     "profiles": [{ "owner": "ada", "version": 1, "profile": { ...a Profile },
- *                    "avatar": { "type": "image/png", "base64": "iVBORw0…", "version": 1 } | null }] }
+ *                    "avatar": { "type": "image/png", "base64": "iVBORw0…", "version": 1 } | null }],
+ *     "inbox": { "translations": { "1": { "fr": { "title": "…", "body": "…" } } },
+ *                "untilProfile": ["1"], "readMarks": { "grace": { "2": true } } } }
  *
- * Every key is optional: one left out keeps the seed's records. Each record must satisfy its
+ * Every key is optional: one left out keeps the seed's records, except the inbox, which describes
+ * notifications: a file that gives its own notifications and no inbox has none. Each record must satisfy its
  * schema in openapi.yaml, ids are unique, a collection holds at most its `x-max-records`, a member
  * owns at most one profile; the first problem is a ConfigError of one line naming the file, the
  * record and the schema path. The file of a single member from before accounts ("profile" and
@@ -23,13 +26,16 @@ import {
   type Profile,
   type Records,
 } from '../mock-api/index.ts';
-import { ConfigError } from '../mock-api/index.ts';
+import { ConfigError, EMPTY_INBOX, type InboxData, type NotificationText } from '../mock-api/index.ts';
 import { isRecord, SchemaValidator } from '../openapi-kit/index.ts';
 
 /** Whose the profile of a file in the single-member format is: the first seeded member. */
 export const OLD_FORMAT_OWNER = 'ada';
 
-const KEYS = [...COLLECTION_NAMES, 'profiles', 'profile', 'avatar'];
+const KEYS = [...COLLECTION_NAMES, 'profiles', 'profile', 'avatar', 'inbox'];
+const INBOX_KEYS = ['translations', 'untilProfile', 'readMarks'];
+/** A language tag (BCP 47's shape); English is the records' own language, never a translation. */
+const LANGUAGE_TAG = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{2,8})*$/;
 
 /** Where a record breaks its schema, worded with the place in the document: only computed for a file that fails. */
 function schemaProblem(contract: Contract, schema: string, value: unknown): string {
@@ -129,24 +135,70 @@ export function parseDataFile(text: string, contract: Contract, file: string, ba
     profiles = profile ? [{ owner: OLD_FORMAT_OWNER, version: 1, profile, avatar }] : [];
   }
 
+  const notifications = collection('notifications');
+
+  /** The file's inbox, each id in it one of `notifications`, each text within the record's limits. */
+  const inboxOf = (raw: unknown): InboxData => {
+    if (raw === undefined) return parsed.notifications === undefined ? base.inbox : EMPTY_INBOX;
+    if (!isRecord(raw)) return fail('inbox must be { "translations", "untilProfile", "readMarks" }');
+    const unknown = Object.keys(raw).find((key) => !INBOX_KEYS.includes(key));
+    if (unknown !== undefined) fail(`inbox has an unknown key '${unknown}' (it has ${INBOX_KEYS.join(', ')})`);
+    const ids = new Set(notifications.map((n) => n.id));
+    const known = (id: string, where: string) => ids.has(id) || fail(`${where}: '${id}' is the id of no notification`);
+    const { translations = {}, untilProfile = [], readMarks = {} } = raw;
+
+    if (!isRecord(translations)) fail('inbox.translations must be { "<notification id>": { "<language>": { "title", "body" } } }');
+    for (const [id, byLanguage] of Object.entries(translations as Record<string, unknown>)) {
+      known(id, 'inbox.translations');
+      if (!isRecord(byLanguage)) fail(`inbox.translations.${id} must be { "<language>": { "title", "body" } }`);
+      for (const [language, text] of Object.entries(byLanguage as Record<string, unknown>)) {
+        const where = `inbox.translations.${id}.${language}`;
+        if (!LANGUAGE_TAG.test(language) || language.toLowerCase() === 'en')
+          fail(`${where}: a translation is in a language other than English`);
+        if (!isRecord(text) || Object.keys(text).sort().join() !== 'body,title') fail(`${where} must be { "title", "body" }`);
+        for (const field of ['title', 'body'] as const) {
+          const problem = contract.checkAt(
+            `/components/schemas/NotificationInput/properties/${field}`,
+            (text as NotificationText)[field],
+            field,
+          );
+          if (problem) fail(`${where}: ${problem}`);
+        }
+      }
+    }
+    if (!Array.isArray(untilProfile) || untilProfile.some((id) => typeof id !== 'string'))
+      fail('inbox.untilProfile must be an array of notification ids');
+    for (const id of untilProfile as string[]) known(id, 'inbox.untilProfile');
+    if (!isRecord(readMarks)) fail('inbox.readMarks must be { "<member>": { "<notification id>": true | false } }');
+    for (const [member, marks] of Object.entries(readMarks as Record<string, unknown>)) {
+      if (!isRecord(marks)) fail(`inbox.readMarks.${member} must be { "<notification id>": true | false }`);
+      for (const [id, read] of Object.entries(marks as Record<string, unknown>)) {
+        known(id, `inbox.readMarks.${member}`);
+        if (typeof read !== 'boolean') fail(`inbox.readMarks.${member}.${id} must be true (read) or false (unread)`);
+      }
+    }
+    return { translations, untilProfile, readMarks } as InboxData;
+  };
+
   return {
     collections: {
       accounts: collection('accounts'),
-      notifications: collection('notifications'),
+      notifications,
       subscription: collection('subscription'),
       symbols: collection('symbols'),
     },
     profiles,
+    inbox: inboxOf(parsed.inbox),
   };
 }
 
 /** A DataSet as a data file's text. */
-export function formatDataFile({ collections, profiles }: DataSet): string {
+export function formatDataFile({ collections, profiles, inbox }: DataSet): string {
   const entries = profiles.map(({ owner, version, profile, avatar }) => ({
     owner,
     version,
     profile,
     avatar: avatar && { type: avatar.type, base64: Buffer.from(avatar.bytes).toString('base64'), version: avatar.version },
   }));
-  return `${JSON.stringify({ ...collections, profiles: entries }, null, 2)}\n`;
+  return `${JSON.stringify({ ...collections, profiles: entries, inbox }, null, 2)}\n`;
 }

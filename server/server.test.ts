@@ -302,6 +302,15 @@ describe('--persist', () => {
     expect(JSON.parse(readFileSync(path, 'utf8')).accounts).toEqual([]);
   });
 
+  it("keeps a member's read marks, which a restart on the file reads back", async () => {
+    const path = join(work, 'db.json');
+    const first = await start({ persistFile: path, authenticate: asAdmin });
+    expect((await fetch(`${first.url}/api/notifications/2/read`, { method: 'PUT', headers: ADMIN })).status).toBe(200);
+    expect(JSON.parse(readFileSync(path, 'utf8')).inbox.readMarks).toEqual({ admin: { '2': true } });
+    const again = await start({ persistFile: path, authenticate: asAdmin });
+    expect(await (await fetch(`${again.url}/api/notifications/unread-count`, { headers: ADMIN })).json()).toEqual({ unread: 1 });
+  });
+
   it('answers 500 naming the file when a change cannot be saved, and logs why', async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     const path = join(work, 'db.json');

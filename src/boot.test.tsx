@@ -15,6 +15,7 @@ const h = await vi.hoisted(async () => {
     createElement: react.createElement,
     // state/preference and i18n: what is stored, and the language shown.
     activeThemeName: signal('PURPLE_GREEN'),
+    colorScheme: signal('system'),
     language: signal('de'),
     activeLanguage: signal('de'),
     isLoggedIn: signal(false),
@@ -61,6 +62,7 @@ vi.mock('./config/load', () => ({ config: h.config, loadConfig: h.loadConfig }))
 vi.mock('./lib/logger', () => ({ setLogLevel: h.setLogLevel }));
 vi.mock('./state/preference', () => ({
   activeThemeName: h.activeThemeName,
+  colorScheme: h.colorScheme,
   language: h.language,
   applyConfiguredDefaults: h.applyConfiguredDefaults,
   followLanguagePreference: h.followLanguagePreference,
@@ -85,7 +87,7 @@ vi.mock('./pwa/register', () => ({ registerServiceWorker: h.registerServiceWorke
 vi.mock('./state/history', () => ({ stateHistory: h.stateHistory }));
 
 const SCREEN_READY = 'circle:first-screen';
-const MARK = { route: 'settings', language: 'en', theme: 'INDIGO_PINK' };
+const MARK = { route: 'settings', language: 'en', theme: 'INDIGO_PINK', colorScheme: 'system' };
 
 function deferred<T = void>() {
   let resolve!: (value: T) => void;
@@ -161,6 +163,7 @@ beforeEach(() => {
   for (const fn of Object.values(h)) if (vi.isMockFunction(fn)) fn.mockClear();
   h.appText.current = 'Welcome to Circle';
   h.activeThemeName.value = 'PURPLE_GREEN';
+  h.colorScheme.value = 'system';
   h.language.value = 'de';
   h.activeLanguage.value = 'de';
   h.isLoggedIn.value = false;
@@ -198,14 +201,16 @@ afterEach(async () => {
 });
 
 describe('before anything renders', () => {
-  it("applies the member's theme and language to the page, and follows them", async () => {
+  it("applies the member's theme, colour scheme and language to the page, and follows them", async () => {
     document.documentElement.lang = 'en';
     await boot();
-    expect(h.applyTheme).toHaveBeenLastCalledWith('PURPLE_GREEN');
+    expect(h.applyTheme).toHaveBeenLastCalledWith('PURPLE_GREEN', 'system');
     expect(document.documentElement.lang).toBe('de');
     h.activeThemeName.value = 'PINK_BLUEGREY';
     h.activeLanguage.value = 'fr';
-    expect(h.applyTheme).toHaveBeenLastCalledWith('PINK_BLUEGREY');
+    expect(h.applyTheme).toHaveBeenLastCalledWith('PINK_BLUEGREY', 'system');
+    h.colorScheme.value = 'dark';
+    expect(h.applyTheme).toHaveBeenLastCalledWith('PINK_BLUEGREY', 'dark');
     expect(document.documentElement.lang).toBe('fr');
     await rendered();
   });
@@ -378,6 +383,7 @@ describe('the first render', () => {
       path: '/settings',
       language: 'de',
       theme: 'DEEPPURPLE_AMBER',
+      colorScheme: 'system',
       signedIn: false,
       online: navigator.onLine,
       installed: true,

@@ -5,7 +5,7 @@ import { App } from './app/App';
 import { SCREEN_READY_EVENT } from './app/AppRouter';
 import { config, loadConfig } from './config/load';
 import { setLogLevel } from './lib/logger';
-import { activeThemeName, applyConfiguredDefaults, followLanguagePreference, language } from './state/preference';
+import { activeThemeName, applyConfiguredDefaults, colorScheme, followLanguagePreference, language } from './state/preference';
 import { isLoggedIn } from './state/auth';
 import { applyTheme } from './ui/theme';
 import { activeLanguage, loadLanguage, prefetchLanguages } from './i18n';
@@ -33,7 +33,7 @@ function whenIdle(work: () => void) {
  */
 export async function boot(): Promise<void> {
   // The theme is applied before anything renders, so there is no flash of the default one.
-  effect(() => applyTheme(activeThemeName.value));
+  effect(() => applyTheme(activeThemeName.value, colorScheme.value));
   effect(() => {
     document.documentElement.lang = activeLanguage.value;
   });
@@ -122,6 +122,7 @@ function renderApp(root: HTMLElement) {
     path: window.location.pathname,
     language: activeLanguage.value,
     theme: activeThemeName.value,
+    colorScheme: colorScheme.value,
     signedIn: isLoggedIn.value,
     online: navigator.onLine,
     installed: isInstalled.value,

@@ -10,7 +10,8 @@ export { BUILTIN_CONFIG, type AppConfig } from './config/builtin.ts';
 export { isAppPath, PAGE_FILES, pageFileFor, PRERENDER_ATTRIBUTE, SHELL_PATHS } from './config/page-files.ts';
 export { LANGUAGES, type Language } from './config/languages.ts';
 export { PREFERENCE_KEY } from './config/storage-keys.ts';
-export { DEFAULT_THEME, THEME_NAMES, THEMES, type ThemeName } from './config/themes.ts';
+export { DEFAULT_THEME, THEME_NAMES, type ThemeName } from './config/themes.ts';
+export { THEMES } from './ui/theme-colors.ts';
 /** The API's types, generated from openapi.yaml: the mock types its routes with them. */
 export type { components, paths } from './api/schema';
 /** The profile's types, for the suites' samples. */

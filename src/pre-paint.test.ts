@@ -31,6 +31,19 @@ describe('prePaint', () => {
     expect(html.hasAttribute('data-account-pending')).toBe(false);
   });
 
+  it('applies the stored colour scheme; a theme stored without one (as the seed stores it) shows in its own mode', () => {
+    const html = page();
+    localStorage.setItem('preference', JSON.stringify({ activeThemeName: 'PINK_BLUEGREY', colorScheme: 'light' }));
+    prePaint(html);
+    expect(html.dataset).toMatchObject({ theme: 'PINK_BLUEGREY', colorScheme: 'light' });
+    localStorage.setItem('preference', JSON.stringify({ activeThemeName: 'PINK_BLUEGREY' }));
+    prePaint(html);
+    expect(html.dataset).toMatchObject({ theme: 'PINK_BLUEGREY', colorScheme: 'dark' });
+    localStorage.setItem('preference', JSON.stringify({ activeThemeName: 'INDIGO_PINK', colorScheme: 'system' }));
+    prePaint(html);
+    expect(html.dataset).toMatchObject({ theme: 'INDIGO_PINK', colorScheme: 'system' });
+  });
+
   it("keeps the prerendered text when it is in the member's language", () => {
     localStorage.setItem('preference', JSON.stringify({ language: 'en', activeThemeName: 'INDIGO_PINK' }));
     const html = page();
@@ -45,6 +58,8 @@ describe('prePaint', () => {
     prePaint(html);
     expect(html.lang).toBe('fr');
     expect(html.dataset.theme).toBe('INDIGO_PINK');
+    // A first visit follows the device's light or dark.
+    expect(html.dataset.colorScheme).toBe('system');
     expect(html.hasAttribute('data-l10n-pending')).toBe(true);
   });
 
@@ -55,10 +70,11 @@ describe('prePaint', () => {
     prePaint(html);
     expect(html.lang).toBe('en');
     expect(html.dataset.theme).toBe('INDIGO_PINK');
-    localStorage.setItem('preference', JSON.stringify({ language: 'tlh', activeThemeName: 'NEON' }));
+    localStorage.setItem('preference', JSON.stringify({ language: 'tlh', activeThemeName: 'NEON', colorScheme: 'sepia' }));
     prePaint(html);
     expect(html.lang).toBe('en');
     expect(html.dataset.theme).toBe('INDIGO_PINK');
+    expect(html.dataset.colorScheme).toBe('system');
   });
 
   it('hides the prerendered, signed-out account slot of a member who is signed in', () => {

@@ -1,6 +1,6 @@
 import { AUTH_KEY, PREFERENCE_KEY } from './config/storage-keys';
 import { isLanguage, matchBrowserLanguage } from './config/languages';
-import { isThemeName, DEFAULT_THEME } from './config/themes';
+import { colorSchemeOf, isThemeName, DEFAULT_THEME } from './config/themes';
 import { afterFirstContentfulPaint } from './lib/first-paint';
 import { reportStartFailure } from './lib/start-failure';
 import { recordEarlyInstallEvents } from './lib/early-install';
@@ -27,8 +27,10 @@ export function prePaint(html: HTMLElement = document.documentElement): void {
   const preference = stored(PREFERENCE_KEY);
   // Object() boxes a stored primitive (and makes null an empty object): its fields all read as undefined.
   const fields: Record<string, unknown> = Object(preference);
-  // The stylesheet holds each theme's colours (html[data-theme=…]); the app's applyTheme follows.
+  // The stylesheet holds each theme's colours in both modes (html[data-theme=…]) and picks the mode
+  // by data-color-scheme (the system's follows live, in CSS); the app's applyTheme follows.
   html.dataset.theme = isThemeName(fields.activeThemeName) ? fields.activeThemeName : DEFAULT_THEME;
+  html.dataset.colorScheme = colorSchemeOf(fields);
   // A first visit: the browser's language, as the app picks it (a deployment's configured default
   // is known only once its configuration is read, by the app).
   // Stryker disable next-line ArrayDeclaration: without navigator.languages, any list that names no supported language gives English alike

@@ -8,7 +8,7 @@
  *   safe, without a bearer token (`Authorization: Bearer <b64token>`, RFC 6750), coming from another
  *   site (an `Origin` that is not the API's own, `null` included, or `Sec-Fetch-Site: cross-site` or
  *   `same-site`), answers STATUS on every operation that documents it, before anything else is
- *   looked at. An `Authorization` of another form exempts nothing; a bearer token does (the
+ *   looked at (and on no other: there it is an answer the operation does not document). An `Authorization` of another form exempts nothing; a bearer token does (the
  *   request is answered as without its `Origin`), and so does the API's own origin. A safe method
  *   is never refused for its site.
  *
@@ -69,9 +69,16 @@ export class AccessChecks {
   }
 
   private async crossSite(op: OperationSpec, status: number, place: number): Promise<void> {
-    if (!documents(op, status)) return;
     const other: Array<[string, string]> = [['origin', OTHER_ORIGIN]];
     const { singles } = this;
+    if (!documents(op, status)) {
+      // Refused only where documented: elsewhere a write from another site gets one of the operation's own answers.
+      if (!SAFE_METHODS.includes(op.method))
+        await singles.sendValidAs(op, 'from another site, not refused here', { credentials: 'none', headers: other }, 'invalid input', {
+          kind: 'unspecified',
+        });
+      return;
+    }
     if (SAFE_METHODS.includes(op.method)) {
       // A read from another site is judged as any read: without credentials, a secured one answers 401.
       if (op.secured && documents(op, 401))

@@ -5,12 +5,15 @@
  *
  * Valid: JSON exactly as long as the media type's `x-max-body-bytes`, and under a Content-Type with
  * space before its parameters (RFC 9110's OWS); a form whose text field is byte order marks up to
- * its `minLength` (a mark is a character like any other).
+ * its `minLength` (a mark is a character like any other); a form with a file of each type its field
+ * takes, and one exactly as long as the field's `maxLength`.
  * Invalid: a valid JSON body with bytes that are no UTF-8 inside one of its strings (RFC 8259: JSON
- * is UTF-8), and a multipart body that ends before its closing delimiter.
+ * is UTF-8), a multipart body that ends before its closing delimiter, and a form whose file claims a
+ * type its signature misses by one byte (each image format is known by its first bytes).
  */
 import { codePoints, isRecord, textOf, type JsonSchema, type MediaSpec } from '../openapi-kit/index.ts';
-import type { Body, FormField } from './generated-request.ts';
+import type { Body, FileContent, FilePart, FormField } from './generated-request.ts';
+import { goodFiles } from './request-wire.ts';
 
 /** The valid JSON value padded with spaces to exactly `limit` bytes; null when it is longer already. */
 export function jsonAtLimit(value: unknown, media: MediaSpec): Body | null {
@@ -85,3 +88,56 @@ export const UNFINISHED_FORM: Body = {
   text: '--verify-boundary\r\nContent-Disposition: form-data; name="a"\r\n\r\nx',
   note: 'a multipart body without its closing delimiter',
 };
+
+/** The valid form's text fields with `file` as its file field, and no other file. */
+const withFile = (fields: FormField[], media: MediaSpec, field: string, file: FilePart, note: string): Body => ({
+  kind: 'form',
+  fields: [...fields.filter(([name]) => !media.fileFields.includes(name)), [field, file]],
+  note,
+});
+
+/** The valid form with a file of each type the field takes, and with one exactly as long as its `maxLength` (a PNG). */
+export function formsWithEachFile(fields: FormField[], media: MediaSpec): Body[] {
+  return media.fileFields.flatMap((field) => {
+    const each = goodFiles(media, field).map((file) => withFile(fields, media, field, file, `valid fields, ${field} a ${file.type}`));
+    const limit = media.maxFileBytes[field];
+    const atLimit =
+      limit !== undefined && (media.fileTypes[field] ?? []).includes('image/png')
+        ? [
+            withFile(
+              fields,
+              media,
+              field,
+              { file: 'png-big', type: 'image/png', filename: 'a.png', bytes: limit },
+              `valid fields, ${field} of exactly ${limit} bytes`,
+            ),
+          ]
+        : [];
+    return [...each, ...atLimit];
+  });
+}
+
+/** Where each image format's signature is (RFC 2083 for PNG, JFIF's SOI marker, RIFF's WebP): the bytes flipped, one at a time. */
+const SIGNATURE_BYTES: Partial<Record<string, { from: FileContent; at: number[] }>> = {
+  'image/png': { from: 'png', at: [0, 1] },
+  'image/jpeg': { from: 'jpeg', at: [1, 2] },
+  'image/webp': { from: 'webp', at: [0, 8] },
+};
+
+/** The valid form with a file of each type the field takes whose signature is one byte off: its content is not the type it claims. */
+export function formsWithAlteredFile(fields: FormField[], media: MediaSpec): Body[] {
+  return media.fileFields.flatMap((field) =>
+    (media.fileTypes[field] ?? []).flatMap((type) => {
+      const signature = SIGNATURE_BYTES[type];
+      return (signature?.at ?? []).map((at) =>
+        withFile(
+          fields,
+          media,
+          field,
+          { file: 'altered', from: signature!.from, at, type, filename: 'a' },
+          `file ${field} a ${type} with byte ${at} of its signature changed`,
+        ),
+      );
+    }),
+  );
+}

@@ -22,8 +22,11 @@ export type PathValue = { kind: 'existing' } | { kind: 'literal'; value: Text; e
 
 export type Query = { kind: 'params'; entries: Array<[string, Text]> } | { kind: 'raw'; text: string };
 
-/** `png-big`: a PNG signature padded with zeros to `bytes`, for the size limits. */
-export type FileContent = 'png' | 'jpeg' | 'webp' | 'svg' | 'garbage' | 'empty' | 'png-big';
+/**
+ * `png-big`: a PNG signature padded with zeros to `bytes`, for the size limits; `altered`: the file
+ * `from` with its byte `at` flipped (an image whose signature is one byte off).
+ */
+export type FileContent = 'png' | 'jpeg' | 'webp' | 'svg' | 'garbage' | 'empty' | 'png-big' | 'altered';
 
 export interface FilePart {
   file: FileContent;
@@ -31,6 +34,9 @@ export interface FilePart {
   filename: string;
   /** The size of a `png-big` file. */
   bytes?: number;
+  /** What an `altered` file is made from, and the byte flipped. */
+  from?: FileContent;
+  at?: number;
 }
 
 export type FormField = [name: string, value: Text | FilePart];
@@ -63,7 +69,7 @@ export interface Batch {
 
 export const isFile = (v: Text | FilePart): v is FilePart => typeof v === 'object' && 'file' in v;
 
-const BINARY_FILES: ReadonlySet<FileContent> = new Set(['png', 'jpeg', 'webp', 'png-big']);
+const BINARY_FILES: ReadonlySet<FileContent> = new Set(['png', 'jpeg', 'webp', 'png-big', 'altered']);
 
 /** The media type each generated file's content really is (the declared type may say otherwise). */
 export const FILE_CONTENT_TYPE: Record<FileContent, string | null> = {
@@ -74,6 +80,7 @@ export const FILE_CONTENT_TYPE: Record<FileContent, string | null> = {
   garbage: null,
   empty: null,
   'png-big': 'image/png',
+  altered: null,
 };
 
 export const formatBytes = (n: number) => (n >= 1024 * 1024 ? `${+(n / (1024 * 1024)).toFixed(2)} MB` : `${+(n / 1024).toFixed(1)} KB`);

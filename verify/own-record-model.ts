@@ -43,6 +43,13 @@ interface Model {
   tags: string[];
 }
 
+/** The same fields, their keys in the reverse order. */
+const reversed = (fields: Row): Row => Object.fromEntries(Object.entries(fields).reverse());
+
+/** A file of the same type with other bytes, where verify can make one (a PNG); else the same file. */
+const otherBytes = (upload: FilePart): FilePart =>
+  upload.type === 'image/png' ? { ...upload, file: 'png-big', bytes: fileBytes(upload).byteLength + 64 } : upload;
+
 const emptyModel = (): Model => ({ fields: null, id: null, lastId: null, createdAt: undefined, upload: null, writer: null, tags: [] });
 
 interface Real extends Transcript {
@@ -213,7 +220,7 @@ export class OwnRecordModel {
     };
   }
 
-  private update(p: Payload): Cmd {
+  private update(p: Payload, options: { listedTag?: boolean } = {}): Cmd {
     const self = this;
     const op = this.ops.update!;
     return {
@@ -222,11 +229,22 @@ export class OwnRecordModel {
       async run(m, real) {
         const exists = m.fields !== null;
         const id = m.id ?? m.lastId ?? MISSING_ID;
-        const exchange = await step(self.session, real, op, self.outgoing(op, id, p), {
-          kind: 'exact',
-          statuses: exists ? [200] : [404],
-          why: exists ? 'updating the own record' : 'updating an own record that does not exist',
-        });
+        const current = m.tags.at(-1);
+        // If-Match is a list (RFC 9110 13.1.1): one of its tags being current lets the change through.
+        const listed = options.listedTag && exists && current !== undefined ? { ifMatch: `"verify-other-tag", ${current}` } : {};
+        const exchange = await step(
+          self.session,
+          real,
+          op,
+          { ...self.outgoing(op, id, p), ...listed },
+          {
+            kind: 'exact',
+            statuses: exists ? [200] : [404],
+            why: exists
+              ? `updating the own record${'ifMatch' in listed ? ` with If-Match ${listed.ifMatch}` : ''}`
+              : 'updating an own record that does not exist',
+          },
+        );
         if (!exists) return;
         self.noteTag(m, real, exchange, op);
         m.fields = { ...m.fields, ...p.fields };
@@ -279,6 +297,14 @@ export class OwnRecordModel {
           statuses: [422],
           why: `another create sent with the ${header} of an earlier one`,
         });
+        // Another body, if only by the bytes of its file.
+        const otherFile = first.upload && otherBytes(first.upload) !== first.upload ? { ...first, upload: otherBytes(first.upload) } : null;
+        if (otherFile)
+          await step(self.session, real, op, self.keyed(self.outgoing(op, undefined, otherFile), header, key), {
+            kind: 'exact',
+            statuses: [422],
+            why: `the same create with another file (the same type, other bytes) sent with the ${header} of the first`,
+          });
         await self.readMine(m, real, op, `reading the own record after a create refused for its reused ${header}`);
       },
     };
@@ -313,10 +339,11 @@ export class OwnRecordModel {
         m.fields = { ...m.fields, ...first.fields };
         if (first.upload) m.upload = { bytes: fileBytes(first.upload), type: first.upload.type };
         m.writer = op;
-        const again = await step(self.session, real, op, keyed(id, first), {
+        // The same save: JSON with its keys in another order is the same value (RFC 8259: an object is unordered).
+        const again = await step(self.session, real, op, keyed(id, first.form ? first : { ...first, fields: reversed(first.fields) }), {
           kind: 'exact',
           statuses: [200],
-          why: `the same update sent again with its ${header}`,
+          why: `the same update sent again with its ${header}${first.form ? '' : ', its JSON keys in another order'}`,
         });
         const tag = again.response?.headers.get('etag') ?? null;
         if (tag !== m.tags.at(-1))
@@ -446,6 +473,20 @@ export class OwnRecordModel {
               disproved(real, exchange, op, `the 412 answer's ETag is ${tag ?? 'missing'}, not the own record's current ${current}`);
           }
         }
+        // If-Match compares strongly (RFC 9110 13.1.1): the current tag made weak matches nothing.
+        if (current?.startsWith('"'))
+          for (const [op, out] of changes)
+            await step(
+              self.session,
+              real,
+              op,
+              { ...out(), ifMatch: `W/${current}` },
+              {
+                kind: 'exact',
+                statuses: [412],
+                why: `${op.method} of the own record with If-Match W/${current} (a weak tag never matches)`,
+              },
+            );
         await self.readMine(
           m,
           real,
@@ -588,7 +629,7 @@ export class OwnRecordModel {
             'stateful',
             "another member's access (403) not checked: give their credentials with --other-header",
           );
-    if (changed) steps.push(this.update(changed));
+    if (changed) steps.push(this.update(changed, { listedTag: true }));
     if (this.keyHeader() !== null) {
       const [first, other] = fc.sample(this.payloads(this.ops.update!, 1), { seed: seed + 3, numRuns: 2 });
       // A fresh key each run: a key is one save for good, and a server may keep it across runs.

@@ -70,6 +70,11 @@ export class RequestJudge {
     this.validator = validator;
   }
 
+  /** The statuses the operation documents for a file whose content is not the type it claims. */
+  fileContentStatuses(op: OperationSpec): number[] {
+    return FILE_CONTENT.filter((s) => op.statuses.includes(String(s)));
+  }
+
   check(key: string, schema: JsonSchema, value: unknown): string | null {
     const e = this.validator.against(key, schema, value)[0];
     return e ? `${e.instancePath || '(root)'} ${e.message}` : null;

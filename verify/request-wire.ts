@@ -71,6 +71,12 @@ export function fileBytes(part: FilePart): Uint8Array<ArrayBuffer> {
       big.set(pngCache.subarray(0, Math.min(8, big.length)));
       return big;
     }
+    case 'altered': {
+      const bytes = fileBytes({ ...part, file: part.from ?? 'png' }).slice();
+      const at = part.at ?? 0;
+      bytes[at] = (bytes[at] ?? 0) ^ 0xff;
+      return bytes;
+    }
   }
 }
 

@@ -33,7 +33,15 @@ import { RequestJudge } from './request-judge.ts';
 import { buildAt, goodFiles } from './request-wire.ts';
 import { textOf, type JsonSchema } from '../openapi-kit/index.ts';
 import { AccessChecks } from './access.ts';
-import { formWithMarks, jsonAtLimit, jsonWithBrokenUtf8, jsonWithSpacedParameter, UNFINISHED_FORM } from './edges.ts';
+import {
+  formsWithAlteredFile,
+  formsWithEachFile,
+  formWithMarks,
+  jsonAtLimit,
+  jsonWithBrokenUtf8,
+  jsonWithSpacedParameter,
+  UNFINISHED_FORM,
+} from './edges.ts';
 import type { CollectionFixtures, OwnRecordFixture, OwnRecordOps } from './fixtures.ts';
 import type { Expectation, Finding } from './judge.ts';
 import type { CheckName } from './results.ts';
@@ -107,6 +115,10 @@ export class SingleExchanges {
   private readonly session: Session;
   private readonly destructive: Destructive[];
   private readonly access: AccessChecks;
+  /** Each operation's valid requests, made once: making one draws a value of each of its schemas. */
+  private readonly validRequests = new Map<OperationSpec, fc.Arbitrary<GeneratedRequest>>();
+  /** Statuses a valid request of the edges must not get either, besides those no valid request gets. */
+  private readonly ruledOut = new WeakMap<GeneratedRequest, { statuses: number[]; because: string }>();
 
   constructor(
     session: Session,
@@ -195,6 +207,15 @@ export class SingleExchanges {
 
   /** Requests meant to be valid: the record's own id or another valid one, documented query values, bodies of the documented schemas. */
   validRequest(op: OperationSpec): fc.Arbitrary<GeneratedRequest> {
+    let arb = this.validRequests.get(op);
+    if (!arb) {
+      arb = this.makeValidRequest(op);
+      this.validRequests.set(op, arb);
+    }
+    return arb;
+  }
+
+  private makeValidRequest(op: OperationSpec): fc.Arbitrary<GeneratedRequest> {
     const pathParams = op.params.filter((p) => p.in === 'path');
     const path = fc.record(
       Object.fromEntries(
@@ -348,6 +369,7 @@ export class SingleExchanges {
           });
         // Each file field with a file of a type it does not take, and with bytes that are not the type they claim.
         const media = op.body.content['multipart/form-data'];
+        for (const altered of formsWithAlteredFile(form.fields, media)) out.push({ ...base(), body: altered });
         const textOnly = form.fields.filter(([name]) => !media.fileFields.includes(name));
         for (const field of media.fileFields) {
           out.push({
@@ -425,15 +447,28 @@ export class SingleExchanges {
     const form = op.body?.content['multipart/form-data'];
     if (form) {
       const body = drawn(satisfying(this.validBody(op), (b) => b.kind === 'form', `a valid form of ${op.id}`));
-      if (body?.kind === 'form') bodies.push(formWithMarks(body.fields, this.propertySchema(this.ctx.generator.textFieldsSchema(form))));
+      if (body?.kind === 'form')
+        bodies.push(
+          formWithMarks(body.fields, this.propertySchema(this.ctx.generator.textFieldsSchema(form))),
+          ...formsWithEachFile(body.fields, form),
+        );
     }
     const path = Object.fromEntries(op.params.filter((p) => p.in === 'path').map((p) => [p.name, { kind: 'existing' } as PathValue]));
-    return bodies
+    const requests = bodies
       .filter((b): b is Body => b !== null)
       .map(
         (body): GeneratedRequest => ({ op: op.id, via: 'direct', method: op.method, path, query: { kind: 'params', entries: [] }, body }),
       )
       .filter((r) => this.isValid(op, r));
+    // A file whose content is the type it claims must not get the status the document gives for one that is not.
+    const contentStatuses = this.ctx.requestJudge.fileContentStatuses(op);
+    for (const r of requests)
+      if (contentStatuses.length > 0 && r.body.kind === 'form' && r.body.fields.some(([, v]) => typeof v === 'object' && 'file' in v))
+        this.ruledOut.set(r, {
+          statuses: contentStatuses,
+          because: 'its file is the type it claims',
+        });
+    return requests;
   }
 
   /** Bodies and files over the document's limits; null when the operation states none. */
@@ -457,8 +492,10 @@ export class SingleExchanges {
         ? this.ctx.requestJudge.verdict(op, r, existing)
         : { valid: null, why: [`the URL reaches ${reached?.id ?? 'no operation'}`] };
     let expectation: Expectation;
-    if (verdict.valid === true) expectation = { kind: 'valid' };
-    else if (verdict.valid === false)
+    if (verdict.valid === true) {
+      const not = this.ruledOut.get(r);
+      expectation = not ? { kind: 'valid', not } : { kind: 'valid' };
+    } else if (verdict.valid === false)
       expectation = verdict.statuses
         ? { kind: 'invalid', why: verdict.why, statuses: verdict.statuses }
         : { kind: 'invalid', why: verdict.why };

@@ -1,5 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect } from './fixtures';
+import { seedProfile, solidPng } from './pages';
 import type { Messages } from '../../src/i18n/en';
 
 /** A main screen opened in any language: the catalogue `m` names what to wait for. */
@@ -41,11 +42,58 @@ export const MAIN_SCREENS: LanguageScreen[] = [
     },
   },
   {
+    name: 'notifications',
+    signedIn: true,
+    async open(page, m) {
+      await page.goto('/notifications');
+      await expect(page.locator('.notification')).toHaveCount(3);
+      await expect(page.getByRole('button', { name: m['inbox.markAllRead'] })).toBeVisible();
+    },
+  },
+  {
     name: 'dashboard',
     async open(page) {
       await page.goto('/dashboard');
       await expect(page.locator('.symbol-code')).toHaveCount(3);
       await expect(page.locator('.notification')).toHaveCount(3);
+    },
+  },
+];
+
+/** The other screens, for the suites that see every screen in every language (axe). */
+export const MORE_SCREENS: LanguageScreen[] = [
+  {
+    name: 'profile: card',
+    signedIn: true,
+    async open(page, m, request) {
+      await seedProfile(request, undefined, solidPng(8, 8));
+      await page.goto('/profile');
+      await expect(page.getByRole('button', { name: m['profile.delete'] })).toBeVisible();
+      const avatar = page.locator('.profile-card img.avatar');
+      await expect.poll(() => avatar.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(8);
+    },
+  },
+  {
+    name: 'admin: symbols table',
+    signedIn: true,
+    async open(page, m) {
+      await page.goto('/admin/symbols');
+      await expect(page.getByRole('table').getByRole('row')).toHaveCount(4);
+      await expect(page.getByRole('button', { name: m['admin.new'] })).toBeVisible();
+    },
+  },
+  {
+    name: 'sign-in',
+    async open(page, m) {
+      await page.goto('/sign-in?next=%2Fadmin');
+      await expect(page.getByText(m['signIn.needed'])).toBeVisible();
+    },
+  },
+  {
+    name: '404',
+    async open(page, m) {
+      await page.goto('/404');
+      await expect(page.getByRole('link', { name: m['notFound.home'] })).toBeVisible();
     },
   },
 ];

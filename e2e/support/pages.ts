@@ -9,6 +9,18 @@ export const MOBILE = { width: 390, height: 844 } as const;
 export const LIGHT_THEME = 'INDIGO_PINK';
 export const DARK_THEME = 'PINK_BLUEGREY';
 
+/** An accent in a colour scheme, as the settings choose them (the seed's themes are four of these). */
+export interface Look {
+  theme: string;
+  colorScheme: 'light' | 'dark';
+}
+/** The default accent in light and in dark (what a first visit gets from the device), and the seed's pink dark theme. */
+export const LOOKS: readonly Look[] = [
+  { theme: LIGHT_THEME, colorScheme: 'light' },
+  { theme: LIGHT_THEME, colorScheme: 'dark' },
+  { theme: DARK_THEME, colorScheme: 'dark' },
+];
+
 /* ------------------------------------------------------------------ PNG from bytes */
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
@@ -96,7 +108,7 @@ export async function seedProfile(
 /** Stores preferences before the app starts (on every load of this page). */
 export async function presetPreference(
   page: Page,
-  preference: { language?: string; activeThemeName?: string; enableNotifications?: boolean },
+  preference: { language?: string; activeThemeName?: string; enableNotifications?: boolean; colorScheme?: string },
 ): Promise<void> {
   const value = JSON.stringify({ language: 'en', activeThemeName: LIGHT_THEME, enableNotifications: false, ...preference });
   await page.addInitScript((v) => localStorage.setItem('preference', v), value);

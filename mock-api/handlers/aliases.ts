@@ -5,8 +5,8 @@
  */
 import type { HttpHandler } from 'msw';
 import { errorBody } from '../errors.ts';
-import { restCollections } from './collections.ts';
 import type { MockContext } from './context.ts';
+import { notificationReads } from './notifications.ts';
 
 /** Each legacy path and the collection it stands for. */
 const ALIASES: ReadonlyArray<readonly [from: string, to: string]> = [
@@ -28,9 +28,9 @@ const missing = (name: string) => ({ status: 404 as const, body: errorBody(404, 
 
 export function aliasHandlers(mock: MockContext): HttpHandler[] {
   const { route } = mock;
-  const { notifications } = restCollections(mock);
+  const notifications = notificationReads(mock);
   return [
-    route('get', '/notifications/own', ({ request }) => notifications.list(request)),
+    route('get', '/notifications/own', ({ request, operation }) => notifications.list(request, operation)),
     route('get', '/datapower/serviceproxy', () => missing(rewriteAlias('datapower/serviceproxy'))),
     route('get', '/nas/cluster', () => missing(rewriteAlias('nas/cluster'))),
     route('get', '/layer7/my.cnf', () => missing(rewriteAlias('layer7/my.cnf'))),

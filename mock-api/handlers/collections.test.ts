@@ -1,5 +1,5 @@
 // @vitest-environment node
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createContract } from '../contract.ts';
 import { createDatabase } from '../db.ts';
 import type { OpenApiDocument } from '../../openapi-kit/index.ts';
@@ -9,7 +9,7 @@ import notifications from '../data/notifications.json' with { type: 'json' };
 import symbols from '../data/symbols.json' with { type: 'json' };
 import { restCollection } from './collections.ts';
 import type { MockContext } from './context.ts';
-import { error, serverPerTest } from './server.test-support.ts';
+import { error, serverPerTest } from '../test/server.test-support.ts';
 import { bearerOf, testAuthenticate } from '../../testkit/index.ts';
 
 /** ada, the admin (as the embedded provider has her). */
@@ -322,27 +322,5 @@ describe('POST /commands/{name}', () => {
       const answer = await api(`/commands/${name}`, { method: 'POST' });
       expect([answer.status, answer.body]).toEqual([500, error(500, 'Internal Server Error', `Unknown command '${name}'`)]);
     }
-  });
-});
-
-describe('the collections, as the module holds them when it loads', () => {
-  // The table of the four collections is made when collections.ts loads: a change to it is only
-  // seen by a test that loads it. What it imports is loaded afresh here, outside the test, so that
-  // the test evaluates collections.ts alone and no other module's load counts as this test's (the
-  // identity provider too, which each server start imports).
-  beforeAll(async () => {
-    vi.resetModules();
-    await Promise.all([import('../errors.ts'), import('../../oidc/index.ts')]);
-  });
-
-  it('are the four, each over its own records, the notifications newest first', async () => {
-    const { restCollections } = await import('./collections.ts');
-    const contract = createContract(loadSpecCached());
-    const request = (name: string) => new Request(`http://localhost/api/${name}`);
-    const tables = restCollections({ contract, db: await createDatabase(contract), basePath: '/api' } as MockContext);
-    expect(tables.accounts.list(request('accounts')).body).toEqual(accounts);
-    expect(tables.notifications.list(request('notifications')).body).toEqual([notifications[2], notifications[1], notifications[0]]);
-    expect(tables.subscription.list(request('subscription')).body).toEqual([]);
-    expect(tables.symbols.list(request('symbols')).body).toEqual(symbols);
   });
 });

@@ -10,13 +10,20 @@
  * | DELETE | /{collection}/{id} | 204; 404 missing                                       |
  *
  * Any other method answers 405 (handlers/index.ts); the limit of each collection is its
- * `x-max-records` in openapi.yaml.
+ * `x-max-records` in openapi.yaml. Notifications are answered as each caller sees them
+ * (./notifications.ts), through a view of their records.
  */
 import type { HttpHandler } from 'msw';
 import { compareSortValues } from '../../openapi-kit/index.ts';
 import type { CollectionName, Records } from '../db.ts';
 import { httpError } from '../errors.ts';
 import type { MockContext } from './context.ts';
+
+/**
+ * How a caller sees a record: as it is answered to them, or null when it is not theirs to see. A
+ * list's filters compare the values seen.
+ */
+export type View<Row> = (row: Row) => Row | null;
 
 /** The generic behaviour of one collection, each verb answering as the collection's routes document. */
 export function restCollection<N extends CollectionName>({ contract, db, basePath }: MockContext, name: N) {
@@ -37,24 +44,34 @@ export function restCollection<N extends CollectionName>({ contract, db, basePat
   }
 
   return {
-    list(request: Request) {
+    list(request: Request, view: View<Row> = plain) {
       const query = new URL(request.url).searchParams;
       const problem = contract.checkQuery(`/${name}`, query);
       if (problem) throw httpError(400, problem);
       // Every query parameter filters by equality, documented or not: a field no record has matches none.
       const fields = (row: Row): Record<string, unknown> => row;
-      let rows = table.all().filter((row) => [...query].every(([key, value]) => key in row && String(fields(row)[key]) === value));
+      let rows = table
+        .all()
+        .flatMap((row) => view(plain(row)) ?? [])
+        .filter((row) => [...query].every(([key, value]) => key in row && String(fields(row)[key]) === value));
       if (order) {
         const sign = order.descending ? -1 : 1;
         rows = rows.sort((a, b) => sign * compareSortValues(fields(a)[order.field], fields(b)[order.field]));
       }
-      return { status: 200 as const, body: rows.map(plain) };
+      return { status: 200 as const, body: rows };
     },
 
-    read(id: string) {
+    /** The record with this id as `view` shows it (404 when there is none, or `view` hides it). */
+    read(id: string, view: View<Row> = plain) {
       const row = byId(id);
-      if (!row) throw notFound(id);
-      return { status: 200 as const, body: plain(row) };
+      const seen = row ? view(plain(row)) : null;
+      if (!seen) throw notFound(id);
+      return { status: 200 as const, body: seen };
+    },
+
+    /** Whether the collection holds a record with this id. */
+    has(id: string): boolean {
+      return byId(id) !== undefined;
     },
 
     async create(input: Omit<Row, 'id'> & { id?: string }) {
@@ -95,30 +112,20 @@ export function restCollection<N extends CollectionName>({ contract, db, basePat
   };
 }
 
-/** Each collection with its behaviour (notifications listed newest first: their list's `x-sort`). */
-export const restCollections = (mock: MockContext) => ({
-  accounts: restCollection(mock, 'accounts'),
-  notifications: restCollection(mock, 'notifications'),
-  subscription: restCollection(mock, 'subscription'),
-  symbols: restCollection(mock, 'symbols'),
-});
-
-/** The routes of accounts, notifications and symbols; push subscriptions have their own (./subscriptions.ts). */
+/**
+ * The routes of accounts and symbols; notifications (./notifications.ts) and push subscriptions
+ * (./subscriptions.ts) have their own.
+ */
 export function collectionHandlers(mock: MockContext): HttpHandler[] {
   const { route } = mock;
-  const { accounts, notifications, symbols } = restCollections(mock);
+  const accounts = restCollection(mock, 'accounts');
+  const symbols = restCollection(mock, 'symbols');
   return [
     route('get', '/accounts', ({ request }) => accounts.list(request)),
     route('post', '/accounts', async ({ json }) => accounts.create(await json())),
     route('get', '/accounts/{id}', ({ params }) => accounts.read(params.id)),
     route('put', '/accounts/{id}', async ({ params, json }) => accounts.replace(params.id, await json())),
     route('delete', '/accounts/{id}', ({ params }) => accounts.remove(params.id)),
-
-    route('get', '/notifications', ({ request }) => notifications.list(request)),
-    route('post', '/notifications', async ({ json }) => notifications.create(await json())),
-    route('get', '/notifications/{id}', ({ params }) => notifications.read(params.id)),
-    route('put', '/notifications/{id}', async ({ params, json }) => notifications.replace(params.id, await json())),
-    route('delete', '/notifications/{id}', ({ params }) => notifications.remove(params.id)),
 
     route('get', '/symbols', ({ request }) => symbols.list(request)),
     route('post', '/symbols', async ({ json }) => symbols.create(await json())),

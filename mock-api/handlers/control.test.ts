@@ -5,7 +5,7 @@ import { createContract } from '../contract.ts';
 import { createMockBackend, type MockBackend } from '../mock.ts';
 import { loadSpecCached } from '../../openapi-kit/node.ts';
 import { ANY_ORIGIN } from './index.ts';
-import { error } from './server.test-support.ts';
+import { error } from '../test/server.test-support.ts';
 
 const contract = createContract(loadSpecCached());
 let backend: MockBackend;

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { COLLECTION_NAMES, SEED } from '../db.ts';
 import { foreignSite } from './gate.ts';
-import { error, serverPerTest } from './server.test-support.ts';
+import { error, serverPerTest } from '../test/server.test-support.ts';
 import { bearerOf, testAuthenticate } from '../../testkit/index.ts';
 
 /** ada, the admin (as the embedded provider has her). */

@@ -6,7 +6,7 @@ import { createMockBackend } from '../mock.ts';
 import { loadSpecCached } from '../../openapi-kit/node.ts';
 import notifications from '../data/notifications.json' with { type: 'json' };
 import { rewriteAlias } from './aliases.ts';
-import { error, serverPerTest } from './server.test-support.ts';
+import { error, serverPerTest } from '../test/server.test-support.ts';
 import { bearerOf, testAuthenticate } from '../../testkit/index.ts';
 
 /** ada, the admin (as the embedded provider has her). */

@@ -5,8 +5,8 @@
  * 2. who may call (gate.ts: another site's page, credentials, roles), then the delay and the
  *    answers `Prefer` or the scenario file ask for (scenarios.ts);
  * 3. one typed route per documented path and method, grouped per resource (profile, aliases,
- *    collections, commands), in the order OpenAPI matches paths; after each path's routes, any other
- *    method on it answers 405 with Allow (route.ts);
+ *    collections, notifications, subscriptions, commands), in the order OpenAPI matches paths; after
+ *    each path's routes, any other method on it answers 405 with Allow (route.ts);
  * 4. anything else under the API: a path below an alias is answered as the collection's, the
  *    rest is 404.
  */
@@ -22,6 +22,7 @@ import { collectionHandlers } from './collections.ts';
 import { commandHandlers } from './commands.ts';
 import type { MockContext } from './context.ts';
 import { controlHandlers } from './control.ts';
+import { notificationHandlers } from './notifications.ts';
 import { profileHandlers } from './profile.ts';
 import { createRouter } from './route.ts';
 import { scenarioHandlers, type ScenarioOptions } from './scenarios.ts';
@@ -89,6 +90,7 @@ export function createHandlers(options: HandlerOptions): HttpHandler[] {
     ...profileHandlers(mock),
     ...aliasHandlers(mock),
     ...collectionHandlers(mock),
+    ...notificationHandlers(mock),
     ...subscriptionHandlers(mock, options.subscriptionCreates),
     ...commandHandlers(mock),
   ];

@@ -9,7 +9,7 @@ import type { OpenApiDocument } from '../../openapi-kit/index.ts';
 import { loadSpecCached } from '../../openapi-kit/node.ts';
 import { profileHandlers } from './profile.ts';
 import { createRouter } from './route.ts';
-import { error, serverPerTest } from './server.test-support.ts';
+import { error, serverPerTest } from '../test/server.test-support.ts';
 import { bearerOf, testAuthenticate } from '../../testkit/index.ts';
 
 /** A test token (`Bearer test-<subject>`, testkit's) signs the subject in. */

@@ -5,7 +5,7 @@ import { rejectAll } from '../auth.ts';
 import { createContract } from '../contract.ts';
 import { loadSpecCached } from '../../openapi-kit/node.ts';
 import { createRouter, type Resolver } from './route.ts';
-import { error } from './server.test-support.ts';
+import { error } from '../test/server.test-support.ts';
 
 const contract = createContract(loadSpecCached());
 const router = () => createRouter(contract, '*/api', rejectAll);

@@ -16,7 +16,7 @@ import { loadSpecCached } from '../../openapi-kit/node.ts';
 import { createHandlers } from './index.ts';
 import { createRouter } from './route.ts';
 import { scenarioHandlers } from './scenarios.ts';
-import { error } from './server.test-support.ts';
+import { error } from '../test/server.test-support.ts';
 
 /** Signed in as an admin when the request carries `Bearer ok`, as a member with `Bearer member`. */
 const authenticate: Authenticate = async (request) => {

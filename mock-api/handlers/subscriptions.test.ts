@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRateLimiter } from '../rate.ts';
-import { error, serverPerTest } from './server.test-support.ts';
+import { error, serverPerTest } from '../test/server.test-support.ts';
 import { bearerOf, testAuthenticate } from '../../testkit/index.ts';
 
 /** ada, the admin (as the embedded provider has her). */

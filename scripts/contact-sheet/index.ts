@@ -11,6 +11,7 @@ import { join, relative, resolve } from 'node:path';
 import type { Browser, BrowserContextOptions } from '@playwright/test';
 import { PREFERENCE_KEY } from '../../src/index.ts';
 import { sheetHtml, type ShotResult } from './page.ts';
+import { OVERVIEW, writeOverview } from './overview.ts';
 import { type Member, parseArgs, preferenceOf, type Shot, type SheetOptions, shotsFor, usage, UsageError } from './plan.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -125,8 +126,16 @@ function withPreference(state: StorageState | undefined, origin: string, shot: S
   return { cookies: state?.cookies ?? [], origins: [...origins.filter((o) => o !== own), { ...own, localStorage }] };
 }
 
-/** Opens the shot's screen in a fresh context, waits until it has settled, and returns the whole page as PNG. */
-async function screenshot(browser: Browser, origin: string, shot: Shot, state: StorageState | undefined): Promise<Buffer> {
+/**
+ * Opens the shot's screen in a fresh context, waits until it has settled, and returns the whole page
+ * and the first screenful (for the overview), as PNG.
+ */
+async function screenshot(
+  browser: Browser,
+  origin: string,
+  shot: Shot,
+  state: StorageState | undefined,
+): Promise<{ whole: Buffer; first: Buffer }> {
   const context = await browser.newContext({
     viewport: { width: shot.viewport.width, height: shot.viewport.height },
     deviceScaleFactor: 1,
@@ -149,7 +158,16 @@ async function screenshot(browser: Browser, origin: string, shot: Shot, state: S
     );
     await page.evaluate(() => document.fonts.ready.then(() => undefined));
     await page.waitForLoadState('networkidle');
-    return await page.screenshot({ fullPage: true, animations: 'disabled', caret: 'hide' });
+    const first = await page.screenshot({ animations: 'disabled', caret: 'hide' });
+    // The whole page in one frame: the viewport made as tall as the page, so what is fixed to its
+    // foot (the phone's tab bar) is drawn there, as a member who scrolled down sees it; a full-page
+    // capture would leave it across the page, where the first screen ends.
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    if (height > shot.viewport.height) {
+      await page.setViewportSize({ width: shot.viewport.width, height });
+      await page.evaluate(() => new Promise((painted) => requestAnimationFrame(() => requestAnimationFrame(painted))));
+    }
+    return { whole: await page.screenshot({ animations: 'disabled', caret: 'hide' }), first };
   } finally {
     await context.close();
   }
@@ -176,6 +194,8 @@ async function main(): Promise<number> {
   const server = await startServer({ port: 0, delayMs: 0, distDir: dist, accessTokenTtl: 3600 });
   const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
   const results: ShotResult[] = [];
+  // The first language's first screens make the overview.
+  const firstScreens = new Map<Shot, Buffer>();
   try {
     const members = new Set(options.screens.flatMap((s) => (s.as ? [s.as] : [])));
     if (members.has('ada')) await createProfile(server.url, await sharp(avatarSvg()).png().toBuffer());
@@ -188,8 +208,9 @@ async function main(): Promise<number> {
         const index = next++;
         const shot = shots[index]!;
         try {
-          const png = await screenshot(browser, server.url, shot, shot.screen.as ? states.get(shot.screen.as) : undefined);
-          const info = await sharp(png).webp({ quality: 80 }).toFile(join(out, shot.file));
+          const { whole, first } = await screenshot(browser, server.url, shot, shot.screen.as ? states.get(shot.screen.as) : undefined);
+          const info = await sharp(whole).webp({ quality: 80 }).toFile(join(out, shot.file));
+          if (shot.language === options.languages[0]) firstScreens.set(shot, first);
           results[index] = { shot, width: info.width, height: info.height };
           console.log(`[${index + 1}/${shots.length}] ${shot.file}`);
         } catch (error) {
@@ -207,6 +228,12 @@ async function main(): Promise<number> {
 
   const seconds = (performance.now() - started) / 1000;
   const commit = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout?.trim() || null;
+  // In the shots' order, whatever order the two workers took them in.
+  await writeOverview(
+    sharp,
+    new Map(shots.flatMap((shot) => (firstScreens.has(shot) ? [[shot, firstScreens.get(shot)!]] : []))),
+    join(out, OVERVIEW),
+  );
   writeFileSync(join(out, 'index.html'), sheetHtml(results, { date: new Date().toISOString(), commit, seconds }));
   const failed = results.filter((r) => 'error' in r).length;
   console.log(

@@ -127,7 +127,7 @@ export function sheetHtml(results: readonly ShotResult[], facts: SheetFacts): st
 <a class="skip" href="#main">Skip to the shots</a>
 <header>
 <h1>Circle: contact sheet</h1>
-<p>${escapeHtml(summary)} Each image opens at full size; phone shots are 390 px wide, desktop shots 1280 px, each the whole page.</p>
+<p>${escapeHtml(summary)} Each image opens at full size; phone shots are 390 px wide, desktop shots 1280 px, each the whole page. <a href="overview.webp">At a glance</a>: every screen's first screenful in one image.</p>
 <nav aria-label="Screens"><ul>
 ${nav}
 </ul></nav>

@@ -61,7 +61,15 @@ describe('the shots', () => {
 
   it('sign in where the screen needs it: the admin and the profile as ada, the create form as grace', () => {
     const as = Object.fromEntries(SCREENS.map((s) => [s.id, s.as]));
-    expect(as).toMatchObject({ admin: 'ada', profile: 'ada', 'profile-create': 'grace', home: null, 'sign-in': null, 'not-found': null });
+    expect(as).toMatchObject({
+      admin: 'ada',
+      profile: 'ada',
+      'profile-create': 'grace',
+      notifications: 'grace',
+      home: null,
+      'sign-in': null,
+      'not-found': null,
+    });
   });
 
   it('take a light theme and a dark one', () => {
@@ -72,12 +80,13 @@ describe('the shots', () => {
     expect(THEMES[dark!.name].mode).toBe('dark');
   });
 
-  it("store the shot's language and theme as the app's preference", () => {
+  it("store the shot's language, theme and mode as the app's preference", () => {
     const [, dark] = themeChoices();
     expect(JSON.parse(preferenceOf({ language: 'zh-Hans', theme: dark! }))).toEqual({
       language: 'zh-Hans',
       activeThemeName: dark!.name,
       enableNotifications: false,
+      colorScheme: 'dark',
     });
   });
 });
@@ -106,7 +115,7 @@ describe('the options', () => {
 
   it('refuse what they do not know, naming what they do', () => {
     expect(usageError(['--routes', 'home,nowhere'])).toBe(
-      '--routes: no screen nowhere (known: home, sign-in, profile, profile-create, settings, dashboard, admin, not-found)',
+      '--routes: no screen nowhere (known: home, sign-in, profile, profile-create, settings, dashboard, notifications, admin, not-found)',
     );
     expect(usageError(['--languages', 'en,zh'])).toBe('--languages: no language zh (known: en, es, de, fr, zh-Hans)');
     expect(usageError(['--width', '3'])).toBe('unknown option --width (see --help)');

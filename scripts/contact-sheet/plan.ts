@@ -26,6 +26,7 @@ export const SCREENS: readonly Screen[] = [
   { id: 'profile-create', title: 'Profile: create form', path: '/profile', as: 'grace', state: 'signed in as grace, no profile yet' },
   { id: 'settings', title: 'Settings', path: '/settings', as: null, state: 'signed out' },
   { id: 'dashboard', title: 'Dashboard', path: '/dashboard', as: null, state: 'signed out' },
+  { id: 'notifications', title: 'Notifications', path: '/notifications', as: 'grace', state: 'signed in as grace, no profile yet' },
   { id: 'admin', title: 'Admin', path: '/admin/symbols', as: 'ada', state: 'signed in as ada, the admin' },
   { id: 'not-found', title: 'Not found', path: '/404', as: null, state: 'signed out' },
 ];
@@ -83,9 +84,17 @@ export function shotsFor(screens: readonly Screen[], languages: readonly Languag
   );
 }
 
-/** The stored preference the app reads before its first paint (src/state/preference.ts, key `preference`). */
+/**
+ * The stored preference the app reads before its first paint (src/state/preference.ts, key
+ * `preference`): the theme's accent in the shot's mode, named, so the device's own does not matter.
+ */
 export function preferenceOf(shot: Pick<Shot, 'language' | 'theme'>): string {
-  return JSON.stringify({ language: shot.language, activeThemeName: shot.theme.name, enableNotifications: false });
+  return JSON.stringify({
+    language: shot.language,
+    activeThemeName: shot.theme.name,
+    enableNotifications: false,
+    colorScheme: shot.theme.mode,
+  });
 }
 
 /* ------------------------------------------------------------------ options */

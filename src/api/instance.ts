@@ -1,6 +1,7 @@
 import { createApiClient, unwrap, type ApiClient } from './client';
 import { bearerMiddleware } from './credentials';
 import { collectionsApi } from './collections';
+import { inboxApi } from './inbox';
 import { retryingFetch } from './retry';
 import { config } from '../config/load';
 
@@ -30,6 +31,7 @@ export const api = {
   /** The client itself, for requests built elsewhere (the profile's, src/profile/requests.ts). */
   client: () => current(),
   collections: () => collectionsApi(current()),
+  inbox: () => inboxApi(current()),
   /** Restores the backend's seed data. */
   reset: async (): Promise<void> => {
     await unwrap(current().POST('/commands/{name}', { params: { path: { name: 'reset' } } }));

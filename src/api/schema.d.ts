@@ -250,7 +250,11 @@ export interface paths {
         };
         /**
          * List notifications
-         * @description Every notification, newest first, or those whose fields equal the filters given. A filter on a field no notification has matches none; a filter value that breaks its schema, or one given twice, answers 400.
+         * @description Every notification, newest first, or those whose fields equal the filters given, as the
+         *     caller sees them (see "Notifications are an inbox"): `read` is the caller's, `title` and
+         *     `body` are in the language asked. The filters compare those values. A filter on a field no
+         *     notification has matches none; a filter value that breaks its schema, or one given twice,
+         *     answers 400, and so does an `Accept-Language` that breaks its pattern.
          */
         get: operations["listNotifications"];
         put?: never;
@@ -289,18 +293,20 @@ export interface paths {
         };
         /**
          * Read a notification
-         * @description The notification with this id; 404 when there is none.
+         * @description The notification with this id as the caller sees it (its `read` the caller's, its text in
+         *     the language asked); 404 when there is none. An `Accept-Language` that breaks its pattern
+         *     answers 400.
          */
         get: operations["getNotification"];
         /**
          * Replace a notification
-         * @description The body's `id`, when given, must equal the URL's id (else 400). Needs an admin (a member is refused with 403).
+         * @description The body's `id`, when given, must equal the URL's id (else 400). The notification's text in other languages is kept while the English `title` and `body` stay as they were, and dropped with them. Needs an admin (a member is refused with 403).
          */
         put: operations["replaceNotification"];
         post?: never;
         /**
          * Delete a notification
-         * @description Removes the notification with this id; 404 when there is none. Needs an admin (a member is refused with 403).
+         * @description Removes the notification with this id, its text in other languages and every member's mark of it; 404 when there is none. Needs an admin (a member is refused with 403).
          */
         delete: operations["deleteNotification"];
         options?: never;
@@ -310,6 +316,112 @@ export interface paths {
          * @description Collections do not support partial updates; replace the record with PUT.
          */
         patch: operations["patchNotification"];
+        trace?: never;
+    };
+    "/notifications/unread-count": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Count the caller's unread notifications
+         * @description How many notifications the list answers the caller with `read: false`: the unread count a
+         *     bell shows, without the notifications' text. A guest is answered the count of the stored
+         *     values.
+         */
+        get: operations["countUnreadNotifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notifications/read-all": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Mark every notification read
+         * @description Marks read, for the calling member only, every notification listed to them that was
+         *     created at or before `lastReadAt` (all of them when the body, or `lastReadAt`, is left
+         *     out): what arrived after the member last looked stays unread. The marks are of those
+         *     notifications; one created later starts unread. Answers the member's unread count after
+         *     it. Needs a member's bearer token.
+         */
+        post: operations["markAllNotificationsRead"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/notifications/{id}/read": {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
+            path: {
+                /**
+                 * @description The record's id.
+                 * @example 1
+                 */
+                id: components["parameters"]["RecordId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Mark a notification read
+         * @description Marks the notification read for the calling member only (again: no change); 404 when there
+         *     is none. Answers the member's unread count after it. Needs a member's bearer token.
+         */
+        put: operations["markNotificationRead"];
+        post?: never;
+        /**
+         * Mark a notification unread
+         * @description Marks the notification unread for the calling member only, whatever its stored `read` says
+         *     (again: no change); 404 when there is none. Answers the member's unread count after it.
+         *     Needs a member's bearer token.
+         */
+        delete: operations["markNotificationUnread"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/subscription": {
@@ -497,7 +609,7 @@ export interface paths {
         };
         /**
          * List the member's notifications (alias of /notifications)
-         * @description Rewritten to `GET /notifications`: the same records, in the same order, with the same answers.
+         * @description Rewritten to `GET /notifications`: the same records, in the same order, with the same answers, for the same caller and language.
          */
         get: operations["listOwnNotifications"];
         put?: never;
@@ -798,6 +910,19 @@ export interface components {
         Notification: components["schemas"]["NotificationInput"] & {
             id: components["schemas"]["Id"];
         };
+        /** @description How many notifications the list answers the caller with `read` false. */
+        UnreadCount: {
+            /** Format: int32 */
+            unread: number;
+        };
+        /** @description What a member had seen when they marked everything read. */
+        MarkAllRead: {
+            /**
+             * Format: date-time
+             * @description The newest `createdAt` the member had seen; notifications created after it stay unread. Now, when left out.
+             */
+            lastReadAt?: string;
+        };
         /** @description A web-push subscription as the browser's PushSubscription.toJSON() gives it. */
         SubscriptionInput: {
             id?: components["schemas"]["Id"];
@@ -924,13 +1049,24 @@ export interface components {
                 "application/json": components["schemas"]["Symbol"];
             };
         };
-        /** @description The notifications matching every filter given, newest first; the backend holds at most 100. */
+        /** @description The notifications matching every filter given, newest first, as the caller sees them; the backend holds at most 100. */
         NotificationList: {
             headers: {
+                "Content-Language": components["headers"]["ContentLanguage"];
+                Vary: components["headers"]["VaryAcceptLanguage"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["Notification"][];
+            };
+        };
+        /** @description The caller's unread count. */
+        UnreadCount: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["UnreadCount"];
             };
         };
         /**
@@ -1184,8 +1320,18 @@ export interface components {
         SubscriptionKey: string;
         /** @description Only notifications of this level. */
         FilterLevel: components["schemas"]["NotificationLevel"];
-        /** @description Only read (`true`) or unread (`false`) notifications. */
+        /** @description Only the notifications the caller has read (`true`) or not (`false`). */
         FilterRead: "true" | "false";
+        /**
+         * @description The languages the caller reads, most preferred first or weighted with `q` (RFC 9110
+         *     12.5.4): `fr`, `de-CH, de;q=0.9, en;q=0.5`, `*`. Each notification's `title` and `body` come
+         *     in the first of them the notification has: a range takes a language it is a prefix of (`zh`
+         *     takes `zh-Hans`) or that is a prefix of it (`fr-CA` takes `fr`); `*` takes English. Without
+         *     one the notification has, or without the header, English. The answer's `Content-Language`
+         *     says which.
+         * @example fr, en;q=0.5
+         */
+        AcceptLanguage: string;
     };
     requestBodies: {
         AccountBody: {
@@ -1210,6 +1356,19 @@ export interface components {
         };
     };
     headers: {
+        /**
+         * @description The language of the answer's titles and bodies (RFC 9110 8.5): the one asked for when the
+         *     notifications have it, else `en`. When the notifications of a list are not all in one
+         *     language (some have no text in the language asked), each language in the answer, in the
+         *     order they first appear (`fr, en`); `en` for an empty list.
+         * @example fr
+         */
+        ContentLanguage: string;
+        /**
+         * @description The answer depends on the request's `Accept-Language` (a cache keeps one copy per language asked).
+         * @example Accept-Language
+         */
+        VaryAcceptLanguage: string;
         /**
          * @description The profile's current version, a strong entity tag (opaque: compare it, never parse it).
          *     Send it back in `If-Match` to update or delete the profile.
@@ -1676,7 +1835,7 @@ export interface operations {
             query?: {
                 /** @description Only notifications of this level. */
                 level?: components["parameters"]["FilterLevel"];
-                /** @description Only read (`true`) or unread (`false`) notifications. */
+                /** @description Only the notifications the caller has read (`true`) or not (`false`). */
                 read?: components["parameters"]["FilterRead"];
             };
             header?: {
@@ -1688,6 +1847,16 @@ export interface operations {
                  *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
+                /**
+                 * @description The languages the caller reads, most preferred first or weighted with `q` (RFC 9110
+                 *     12.5.4): `fr`, `de-CH, de;q=0.9, en;q=0.5`, `*`. Each notification's `title` and `body` come
+                 *     in the first of them the notification has: a range takes a language it is a prefix of (`zh`
+                 *     takes `zh-Hans`) or that is a prefix of it (`fr-CA` takes `fr`); `*` takes English. Without
+                 *     one the notification has, or without the header, English. The answer's `Content-Language`
+                 *     says which.
+                 * @example fr, en;q=0.5
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
             };
             path?: never;
             cookie?: never;
@@ -1696,6 +1865,7 @@ export interface operations {
         responses: {
             200: components["responses"]["NotificationList"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
         };
     };
     createNotification: {
@@ -1738,6 +1908,16 @@ export interface operations {
                  *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
+                /**
+                 * @description The languages the caller reads, most preferred first or weighted with `q` (RFC 9110
+                 *     12.5.4): `fr`, `de-CH, de;q=0.9, en;q=0.5`, `*`. Each notification's `title` and `body` come
+                 *     in the first of them the notification has: a range takes a language it is a prefix of (`zh`
+                 *     takes `zh-Hans`) or that is a prefix of it (`fr-CA` takes `fr`); `*` takes English. Without
+                 *     one the notification has, or without the header, English. The answer's `Content-Language`
+                 *     says which.
+                 * @example fr, en;q=0.5
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
             };
             path: {
                 /**
@@ -1753,12 +1933,16 @@ export interface operations {
             /** @description The notification. */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
+                    Vary: components["headers"]["VaryAcceptLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Notification"];
                 };
             };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
         };
     };
@@ -1864,6 +2048,115 @@ export interface operations {
         requestBody?: never;
         responses: {
             405: components["responses"]["MethodNotAllowed"];
+        };
+    };
+    countUnreadNotifications: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["UnreadCount"];
+            401: components["responses"]["Unauthorized"];
+        };
+    };
+    markAllNotificationsRead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["MarkAllRead"];
+            };
+        };
+        responses: {
+            200: components["responses"]["UnreadCount"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+        };
+    };
+    markNotificationRead: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
+            path: {
+                /**
+                 * @description The record's id.
+                 * @example 1
+                 */
+                id: components["parameters"]["RecordId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["UnreadCount"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+        };
+    };
+    markNotificationUnread: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description For mock servers only (see "Mock servers" in the API's description); a real backend ignores
+                 *     it. `code=404` answers the operation's documented 404, `example=NAME` its example of that
+                 *     name; the embedded mock also reads `delay=2000` (at most 30000). It has no example on
+                 *     purpose: a tool that sends every parameter's example would turn each of its requests into
+                 *     a 404.
+                 */
+                Prefer?: components["parameters"]["Prefer"];
+            };
+            path: {
+                /**
+                 * @description The record's id.
+                 * @example 1
+                 */
+                id: components["parameters"]["RecordId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["UnreadCount"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
         };
     };
     listSubscriptions: {
@@ -2288,6 +2581,16 @@ export interface operations {
                  *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
+                /**
+                 * @description The languages the caller reads, most preferred first or weighted with `q` (RFC 9110
+                 *     12.5.4): `fr`, `de-CH, de;q=0.9, en;q=0.5`, `*`. Each notification's `title` and `body` come
+                 *     in the first of them the notification has: a range takes a language it is a prefix of (`zh`
+                 *     takes `zh-Hans`) or that is a prefix of it (`fr-CA` takes `fr`); `*` takes English. Without
+                 *     one the notification has, or without the header, English. The answer's `Content-Language`
+                 *     says which.
+                 * @example fr, en;q=0.5
+                 */
+                "Accept-Language"?: components["parameters"]["AcceptLanguage"];
             };
             path?: never;
             cookie?: never;
@@ -2296,6 +2599,7 @@ export interface operations {
         responses: {
             200: components["responses"]["NotificationList"];
             400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
         };
     };
     getServiceProxy: {

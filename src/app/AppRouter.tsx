@@ -18,9 +18,9 @@ export const SCREEN_READY_EVENT = 'circle:first-screen';
 
 export function Loading() {
   return (
-    <div className="screen-loading" role="status">
-      <span className="spinner" aria-hidden="true" />
-      <span>{t('app.loading')}</span>
+    // A screen's skeleton (a heading, a few lines) while its code comes.
+    <div className="screen-loading skeleton skeleton--screen" role="status">
+      <span className="visually-hidden">{t('common.loading')}</span>
     </div>
   );
 }

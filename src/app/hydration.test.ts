@@ -5,12 +5,13 @@ const firstVisit: ClientState = {
   path: '/home',
   language: 'en',
   theme: 'INDIGO_PINK',
+  colorScheme: 'system',
   signedIn: false,
   online: true,
   installed: false,
   installable: false,
 };
-const home = { route: 'home', language: 'en', theme: 'INDIGO_PINK' };
+const home = { route: 'home', language: 'en', theme: 'INDIGO_PINK', colorScheme: 'system' };
 
 describe('firstRouteAt', () => {
   it('names the route a path renders at once', () => {
@@ -40,6 +41,7 @@ describe('canHydrate', () => {
     expect(canHydrate(null, firstVisit)).toBe(false);
     expect(canHydrate(home, { ...firstVisit, language: 'fr' })).toBe(false);
     expect(canHydrate(home, { ...firstVisit, theme: 'PURPLE_GREEN' })).toBe(false);
+    expect(canHydrate(home, { ...firstVisit, colorScheme: 'dark' })).toBe(false);
     expect(canHydrate(home, { ...firstVisit, signedIn: true })).toBe(false);
     expect(canHydrate(home, { ...firstVisit, online: false })).toBe(false);
     expect(canHydrate(home, { ...firstVisit, installed: true })).toBe(false);
@@ -54,6 +56,7 @@ describe('readPrerenderMark', () => {
   const page = (rootAttributes: string, inner: string, lang: string | null = 'en') => {
     const html = document.createElement('html');
     html.setAttribute('data-prerender-theme', 'INDIGO_PINK');
+    html.setAttribute('data-prerender-color-scheme', 'system');
     if (lang) html.setAttribute('data-prerender-lang', lang);
     html.innerHTML = `<body><div id="root" ${rootAttributes}>${inner}</div></body>`;
     return { root: html.querySelector<HTMLElement>('#root')!, html };
@@ -61,7 +64,7 @@ describe('readPrerenderMark', () => {
 
   it('reads the route from #root and the language from <html>', () => {
     const { root, html } = page('data-prerendered="dashboard"', '<div class="app"></div>');
-    expect(readPrerenderMark(root, html)).toEqual({ route: 'dashboard', language: 'en', theme: 'INDIGO_PINK' });
+    expect(readPrerenderMark(root, html)).toEqual({ route: 'dashboard', language: 'en', theme: 'INDIGO_PINK', colorScheme: 'system' });
   });
 
   it('is null for a frame, an emptied root or a page without its language', () => {
@@ -70,5 +73,9 @@ describe('readPrerenderMark', () => {
     expect(readPrerenderMark(emptied.root, emptied.html)).toBeNull();
     const noLanguage = page('data-prerendered="home"', '<div></div>', null);
     expect(readPrerenderMark(noLanguage.root, noLanguage.html)).toBeNull();
+    // A page from before the colour scheme could be chosen does not say which one its settings show.
+    const noScheme = page('data-prerendered="home"', '<div></div>');
+    noScheme.html.removeAttribute('data-prerender-color-scheme');
+    expect(readPrerenderMark(noScheme.root, noScheme.html)).toBeNull();
   });
 });

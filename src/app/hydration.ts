@@ -2,26 +2,29 @@ import { parse } from 'regexparam';
 import { resolvePath } from './resolve-route';
 import { PRERENDER_ATTRIBUTE } from '../config/page-files';
 
-/** What the build rendered into a page: the route, in which language and theme, for a visitor signed out. */
+/** What the build rendered into a page: the route, in which language, theme and colour scheme, for a visitor signed out. */
 export interface PrerenderMark {
   route: string;
   language: string;
   theme: string;
+  colorScheme: string;
 }
 
 export function readPrerenderMark(root: HTMLElement, html: HTMLElement = document.documentElement): PrerenderMark | null {
   const route = root.getAttribute(PRERENDER_ATTRIBUTE);
   const language = html.getAttribute('data-prerender-lang');
   const theme = html.getAttribute('data-prerender-theme');
-  return route && language && theme && root.firstElementChild ? { route, language, theme } : null;
+  const colorScheme = html.getAttribute('data-prerender-color-scheme');
+  return route && language && theme && colorScheme && root.firstElementChild ? { route, language, theme, colorScheme } : null;
 }
 
 /** What the first render will show, as far as the prerendered HTML could differ. */
 export interface ClientState {
   path: string;
   language: string;
-  /** The theme shows in the settings screen's checked option. */
+  /** The theme and the colour scheme show in the settings screen's checked options. */
   theme: string;
+  colorScheme: string;
   signedIn: boolean;
   online: boolean;
   installed: boolean;
@@ -39,12 +42,12 @@ export function firstRouteAt(path: string, signedIn: boolean): string | null {
 
 /**
  * Hydrate only when the first render makes exactly the prerendered HTML: the same route, language,
- * theme and signed-out top bar, online, neither installed nor installable (home says all three). Otherwise the app
+ * theme, colour scheme and signed-out top bar, online, neither installed nor installable (home says all three). Otherwise the app
  * renders afresh over it, which React does without a mismatch to recover from.
  */
 export function canHydrate(mark: PrerenderMark | null, state: ClientState): boolean {
   if (!mark) return false;
   if (state.signedIn || !state.online || state.installed || state.installable) return false;
-  if (state.language !== mark.language || state.theme !== mark.theme) return false;
+  if (state.language !== mark.language || state.theme !== mark.theme || state.colorScheme !== mark.colorScheme) return false;
   return firstRouteAt(state.path, state.signedIn) === mark.route;
 }

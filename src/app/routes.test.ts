@@ -28,6 +28,7 @@ describe('the route table, as loaded', () => {
       { id: 'profile', path: '/profile', title: 'nav.profile', layout: 'sidenav', requiresAuth: true },
       { id: 'settings', path: '/settings', title: 'nav.settings', layout: 'sidenav' },
       { id: 'dashboard', path: '/dashboard', title: 'nav.dashboard', layout: 'dashboard' },
+      { id: 'notifications', path: '/notifications', title: 'nav.notifications', layout: 'sidenav', requiresAuth: true },
       { id: 'admin', path: '/admin', title: 'nav.admin', layout: 'admin', requiresAuth: true },
       {
         id: 'admin-collection',
@@ -59,6 +60,7 @@ describe('the route table, as loaded', () => {
       ['profile', () => import('../profile/ProfileScreen')],
       ['settings', () => import('../features/settings/SettingsScreen')],
       ['dashboard', () => import('../features/dashboard/DashboardScreen')],
+      ['notifications', () => import('../features/notifications/NotificationsScreen')],
       ['admin', () => import('../features/admin/AdminScreen')],
       ['admin-collection', () => import('../features/admin/AdminScreen')],
       ['sign-in', () => import('../features/sign-in/SignInScreen')],

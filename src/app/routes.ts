@@ -48,6 +48,14 @@ export const ROUTES: readonly RouteDef[] = [
     load: () => import('../features/dashboard/DashboardScreen'),
   },
   {
+    id: 'notifications',
+    path: '/notifications',
+    title: 'nav.notifications',
+    layout: 'sidenav',
+    requiresAuth: true,
+    load: () => import('../features/notifications/NotificationsScreen'),
+  },
+  {
     id: 'admin',
     path: '/admin',
     title: 'nav.admin',

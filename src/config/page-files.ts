@@ -9,6 +9,7 @@ export const PAGE_FILES: Readonly<Record<string, readonly string[]>> = {
   '404.html': ['/404'],
   'sign-in.html': ['/sign-in'],
   'profile.html': ['/profile'],
+  'notifications.html': ['/notifications'],
   'admin.html': ['/admin', '/admin/*'],
 };
 

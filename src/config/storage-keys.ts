@@ -15,3 +15,9 @@ export const LAST_PROFILE_KEY = 'profile.last';
  * (only an admin may read subscriptions back). The device's, not the member's: sign-out keeps it.
  */
 export const PUSH_SUBSCRIPTION_KEY = 'push.subscription';
+/**
+ * The member's notifications as last read (shown at once on the next visit) and the read marks not
+ * yet sent; removed with the rest of the member's data at sign-out (session/session.ts).
+ */
+export const INBOX_LIST_KEY = 'inbox.list';
+export const INBOX_MARKS_KEY = 'inbox.marks';

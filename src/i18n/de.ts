@@ -4,7 +4,6 @@ import type { Messages } from './en';
 export const de: Messages = {
   'app.name': 'Circle',
   'app.skipToContent': 'Zum Inhalt springen',
-  'app.loading': 'Wird geladen…',
   'app.crashed.title': 'Diese Ansicht funktioniert nicht mehr',
   'app.crashed.body':
     'Beim Anzeigen dieser Ansicht ist etwas schiefgelaufen. Deine anderen Ansichten und gespeicherten Entwürfe sind sicher.',
@@ -16,6 +15,7 @@ export const de: Messages = {
   'nav.profile': 'Profil',
   'nav.settings': 'Einstellungen',
   'nav.dashboard': 'Übersicht',
+  'nav.notifications': 'Benachrichtigungen',
   'nav.admin': 'Verwaltung',
   'nav.signIn': 'Anmelden',
   'nav.signOut': 'Abmelden',
@@ -50,6 +50,7 @@ export const de: Messages = {
   'home.viewProfile': 'Dein Profil ansehen',
   'home.latestNotifications': 'Neueste Benachrichtigungen',
   'home.allNotifications': 'Alle in der Übersicht ansehen',
+  'home.inbox': 'Alle deine Benachrichtigungen',
 
   'notifications.empty': 'Noch keine Benachrichtigungen. Neuigkeiten aus deinem Kreis erscheinen hier.',
   'notifications.unread': 'Ungelesen',
@@ -162,11 +163,17 @@ export const de: Messages = {
   'settings.languageLabel': 'Sprache der App',
   'settings.languageHint':
     'Gilt für die Texte der App auf diesem Gerät. Die bevorzugte Sprache eines neuen Profils übernimmt sie; die änderst du in deinem Profil.',
-  'settings.theme': 'Design',
+  'settings.appearance': 'Darstellung',
+  'settings.colorScheme': 'Hell oder dunkel',
+  'settings.colorScheme.system': 'System',
+  'settings.colorScheme.light': 'Hell',
+  'settings.colorScheme.dark': 'Dunkel',
+  'settings.colorScheme.hint': 'System folgt der Einstellung deines Geräts und wechselt mit ihr.',
+  'settings.accent': 'Akzentfarbe',
   'settings.theme.DEEPPURPLE_AMBER': 'Dunkellila und Bernstein',
   'settings.theme.INDIGO_PINK': 'Indigo und Pink',
-  'settings.theme.PINK_BLUEGREY': 'Pink und Blaugrau (dunkel)',
-  'settings.theme.PURPLE_GREEN': 'Lila und Grün (dunkel)',
+  'settings.theme.PINK_BLUEGREY': 'Pink und Blaugrau',
+  'settings.theme.PURPLE_GREEN': 'Lila und Grün',
   'settings.notifications': 'Benachrichtigungen',
   'settings.notifications.toggle': 'Push-Benachrichtigungen',
   'settings.notifications.hint': 'Erhalte Neuigkeiten aus deinem Kreis, auch wenn die App geschlossen ist.',
@@ -221,7 +228,6 @@ export const de: Messages = {
   'signIn.redirecting': 'Die Anmeldeseite wird geöffnet…',
   'signIn.signedInAs': 'Angemeldet als {name}.',
 
-  'notFound.title': 'Seite nicht gefunden',
   'notFound.body': 'Die gesuchte Seite gibt es nicht oder sie wurde verschoben.',
   'notFound.home': 'Zur Startseite',
 
@@ -229,4 +235,19 @@ export const de: Messages = {
   'push.notSubscribed': 'Push-Benachrichtigungen sind nicht abonniert.',
   'push.unsubscribeFailed': 'Abbestellen fehlgeschlagen!',
   'push.subscribeFailed': 'Push-Benachrichtigungen konnten nicht aktiviert werden: {message}',
+
+  'inbox.title': 'Benachrichtigungen',
+  'inbox.intro': 'Was dein Kreis dir mitgeteilt hat. Markiere, was du gelesen hast – einzeln oder alles auf einmal.',
+  'inbox.unreadCount': '{count, plural, one {# ungelesene Benachrichtigung} other {# ungelesene Benachrichtigungen}}',
+  'inbox.noneUnread': 'Keine ungelesenen Benachrichtigungen',
+  'inbox.markRead': 'Als gelesen markieren',
+  'inbox.markUnread': 'Als ungelesen markieren',
+  'inbox.markReadOf': 'Als gelesen markieren: {title}',
+  'inbox.markUnreadOf': 'Als ungelesen markieren: {title}',
+  'inbox.markAllRead': 'Alle als gelesen markieren',
+  'inbox.allRead': 'Du hast alles gelesen.',
+  'inbox.waiting':
+    '{count, plural, one {# Markierung wartet auf diesem Gerät: Sie wird gesendet, sobald du wieder online bist.} other {# Markierungen warten auf diesem Gerät: Sie werden gesendet, sobald du wieder online bist.}}',
+  'inbox.markGone': 'Diese Benachrichtigung gibt es nicht mehr, deshalb konnte sie nicht markiert werden.',
+  'inbox.otherLanguage': 'Einige Benachrichtigungen werden auf {languages} angezeigt: Es gibt sie nicht in deiner Sprache.',
 };

@@ -3,6 +3,8 @@
  * Every other language keeps these keys in its one catalogue (loaded when chosen).
  */
 export const enForms = {
+  // Follows a field's label, with the language's own separator: a space, or none before a full-width bracket.
+  'common.required': ' (required)',
   'validation.required': 'This field is required.',
   'validation.minLength': 'Use at least {min} characters.',
   'validation.maxLength': 'Use at most {max} characters.',

@@ -8,7 +8,6 @@ import type { ENGLISH_PARTS } from './parts';
 export const en = {
   'app.name': 'Circle',
   'app.skipToContent': 'Skip to content',
-  'app.loading': 'Loading…',
   'app.crashed.title': 'This screen stopped working',
   'app.crashed.body': 'Something went wrong while showing this screen. Your other screens and saved drafts are safe.',
   'app.crashed.retry': 'Try again',
@@ -19,6 +18,7 @@ export const en = {
   'nav.profile': 'Profile',
   'nav.settings': 'Settings',
   'nav.dashboard': 'Dashboard',
+  'nav.notifications': 'Notifications',
   'nav.admin': 'Admin',
   'nav.signIn': 'Sign in',
   'nav.signOut': 'Sign out',
@@ -36,9 +36,6 @@ export const en = {
   'install.installed': 'Circle is installed on this device.',
   'install.hint': 'Install Circle to open it from your home screen, even offline.',
 
-  'update.available': 'Newer version of the app is available',
-  'update.refresh': 'Refresh',
-
   'home.title': 'Welcome to Circle',
   'home.welcomeBack': 'Welcome back, {name}!',
   'home.intro':
@@ -49,6 +46,7 @@ export const en = {
   'home.viewProfile': 'View your profile',
   'home.latestNotifications': 'Latest notifications',
   'home.allNotifications': 'See all on the dashboard',
+  'home.inbox': 'All your notifications',
 
   'notifications.empty': 'No notifications yet. News from your circle will show here.',
   'notifications.unread': 'Unread',
@@ -61,18 +59,12 @@ export const en = {
   'common.retry': 'Retry',
   'common.dismiss': 'Dismiss',
   'common.loadFailed': 'Could not load this: {message}',
-  // Follows a field's label, with the language's own separator: a space, or none before a full-width bracket.
-  'common.required': ' (required)',
 
   'profile.pendingSent': 'Your offline changes were sent.',
 
   'field.interests': 'Interests',
 
   'signIn.profileNeeded': 'Sign in to see and edit your profile.',
-
-  'notFound.title': 'Page not found',
-  'notFound.body': 'The page you are looking for does not exist or has moved.',
-  'notFound.home': 'Go to the home page',
 } as const;
 
 /** A word of the first screens: what `t` says without a part. */

@@ -4,7 +4,6 @@ import type { Messages } from './en';
 export const es: Messages = {
   'app.name': 'Circle',
   'app.skipToContent': 'Saltar al contenido',
-  'app.loading': 'Cargando…',
   'app.crashed.title': 'Esta pantalla ha dejado de funcionar',
   'app.crashed.body': 'Algo ha fallado al mostrar esta pantalla. Tus otras pantallas y los borradores guardados están a salvo.',
   'app.crashed.retry': 'Volver a intentarlo',
@@ -15,6 +14,7 @@ export const es: Messages = {
   'nav.profile': 'Perfil',
   'nav.settings': 'Ajustes',
   'nav.dashboard': 'Panel',
+  'nav.notifications': 'Notificaciones',
   'nav.admin': 'Administración',
   'nav.signIn': 'Iniciar sesión',
   'nav.signOut': 'Cerrar sesión',
@@ -49,6 +49,7 @@ export const es: Messages = {
   'home.viewProfile': 'Ver tu perfil',
   'home.latestNotifications': 'Últimas notificaciones',
   'home.allNotifications': 'Ver todas en el panel',
+  'home.inbox': 'Todas tus notificaciones',
 
   'notifications.empty': 'Aún no hay notificaciones. Las novedades de tu círculo aparecerán aquí.',
   'notifications.unread': 'Sin leer',
@@ -161,11 +162,17 @@ export const es: Messages = {
   'settings.languageLabel': 'Idioma de la aplicación',
   'settings.languageHint':
     'Se usa para los textos de la aplicación en este dispositivo. El idioma preferido de un perfil nuevo parte de este; ese se cambia en tu perfil.',
-  'settings.theme': 'Tema',
+  'settings.appearance': 'Apariencia',
+  'settings.colorScheme': 'Claro u oscuro',
+  'settings.colorScheme.system': 'Sistema',
+  'settings.colorScheme.light': 'Claro',
+  'settings.colorScheme.dark': 'Oscuro',
+  'settings.colorScheme.hint': 'Sistema sigue el ajuste de tu dispositivo y cambia cuando este cambia.',
+  'settings.accent': 'Color de acento',
   'settings.theme.DEEPPURPLE_AMBER': 'Morado intenso y ámbar',
   'settings.theme.INDIGO_PINK': 'Índigo y rosa',
-  'settings.theme.PINK_BLUEGREY': 'Rosa y gris azulado (oscuro)',
-  'settings.theme.PURPLE_GREEN': 'Morado y verde (oscuro)',
+  'settings.theme.PINK_BLUEGREY': 'Rosa y gris azulado',
+  'settings.theme.PURPLE_GREEN': 'Morado y verde',
   'settings.notifications': 'Notificaciones',
   'settings.notifications.toggle': 'Notificaciones push',
   'settings.notifications.hint': 'Recibe las novedades de tu círculo incluso con la app cerrada.',
@@ -219,7 +226,6 @@ export const es: Messages = {
   'signIn.redirecting': 'Abriendo la página de inicio de sesión…',
   'signIn.signedInAs': 'Sesión iniciada como {name}.',
 
-  'notFound.title': 'Página no encontrada',
   'notFound.body': 'La página que buscas no existe o se ha movido.',
   'notFound.home': 'Ir a la página de inicio',
 
@@ -227,4 +233,19 @@ export const es: Messages = {
   'push.notSubscribed': 'No hay ninguna suscripción a notificaciones push.',
   'push.unsubscribeFailed': '¡No se ha podido cancelar la suscripción!',
   'push.subscribeFailed': 'No se han podido activar las notificaciones push: {message}',
+
+  'inbox.title': 'Notificaciones',
+  'inbox.intro': 'Lo que tu círculo te ha contado. Marca lo que ya has leído, de una en una o todo a la vez.',
+  'inbox.unreadCount': '{count, plural, one {# notificación sin leer} other {# notificaciones sin leer}}',
+  'inbox.noneUnread': 'No hay notificaciones sin leer',
+  'inbox.markRead': 'Marcar como leída',
+  'inbox.markUnread': 'Marcar como no leída',
+  'inbox.markReadOf': 'Marcar como leída: {title}',
+  'inbox.markUnreadOf': 'Marcar como no leída: {title}',
+  'inbox.markAllRead': 'Marcar todas como leídas',
+  'inbox.allRead': 'Lo has leído todo.',
+  'inbox.waiting':
+    '{count, plural, one {# marca espera en este dispositivo: se enviará cuando vuelvas a estar en línea.} other {# marcas esperan en este dispositivo: se enviarán cuando vuelvas a estar en línea.}}',
+  'inbox.markGone': 'Esa notificación ya no existe, así que no se ha podido marcar.',
+  'inbox.otherLanguage': 'Algunas notificaciones se muestran en {languages}: no hay versión en tu idioma.',
 };

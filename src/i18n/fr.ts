@@ -7,7 +7,6 @@ import type { Messages } from './en';
 export const fr: Messages = {
   'app.name': 'Circle',
   'app.skipToContent': 'Aller au contenu',
-  'app.loading': 'Chargement…',
   'app.crashed.title': 'Cet écran ne fonctionne plus',
   'app.crashed.body':
     'Un problème est survenu lors de l’affichage de cet écran. Vos autres écrans et vos brouillons enregistrés ne sont pas touchés.',
@@ -19,6 +18,7 @@ export const fr: Messages = {
   'nav.profile': 'Profil',
   'nav.settings': 'Paramètres',
   'nav.dashboard': 'Tableau de bord',
+  'nav.notifications': 'Notifications',
   'nav.admin': 'Administration',
   'nav.signIn': 'Se connecter',
   'nav.signOut': 'Se déconnecter',
@@ -53,6 +53,7 @@ export const fr: Messages = {
   'home.viewProfile': 'Voir votre profil',
   'home.latestNotifications': 'Dernières notifications',
   'home.allNotifications': 'Tout voir dans le tableau de bord',
+  'home.inbox': 'Toutes vos notifications',
 
   'notifications.empty': 'Aucune notification pour l’instant. Les nouvelles de votre cercle apparaîtront ici.',
   'notifications.unread': 'Non lue',
@@ -165,11 +166,17 @@ export const fr: Messages = {
   'settings.languageLabel': 'Langue de l’application',
   'settings.languageHint':
     'Utilisée pour les textes de l’application sur cet appareil. La langue préférée d’un nouveau profil en part ; celle-ci se modifie dans votre profil.',
-  'settings.theme': 'Thème',
+  'settings.appearance': 'Apparence',
+  'settings.colorScheme': 'Clair ou sombre',
+  'settings.colorScheme.system': 'Système',
+  'settings.colorScheme.light': 'Clair',
+  'settings.colorScheme.dark': 'Sombre',
+  'settings.colorScheme.hint': 'Système suit le réglage de votre appareil et change avec lui.',
+  'settings.accent': 'Couleur d’accent',
   'settings.theme.DEEPPURPLE_AMBER': 'Violet foncé et ambre',
   'settings.theme.INDIGO_PINK': 'Indigo et rose',
-  'settings.theme.PINK_BLUEGREY': 'Rose et gris-bleu (sombre)',
-  'settings.theme.PURPLE_GREEN': 'Violet et vert (sombre)',
+  'settings.theme.PINK_BLUEGREY': 'Rose et gris-bleu',
+  'settings.theme.PURPLE_GREEN': 'Violet et vert',
   'settings.notifications': 'Notifications',
   'settings.notifications.toggle': 'Notifications push',
   'settings.notifications.hint': 'Recevez l’actualité de votre cercle même quand l’application est fermée.',
@@ -224,7 +231,6 @@ export const fr: Messages = {
   'signIn.redirecting': 'Ouverture de la page de connexion…',
   'signIn.signedInAs': 'Connecté en tant que {name}.',
 
-  'notFound.title': 'Page introuvable',
   'notFound.body': 'La page que vous cherchez n’existe pas ou a été déplacée.',
   'notFound.home': 'Aller à la page d’accueil',
 
@@ -232,4 +238,19 @@ export const fr: Messages = {
   'push.notSubscribed': 'Aucun abonnement aux notifications push.',
   'push.unsubscribeFailed': 'Échec du désabonnement !',
   'push.subscribeFailed': 'Impossible d’activer les notifications push : {message}',
+
+  'inbox.title': 'Notifications',
+  'inbox.intro': 'Ce que votre cercle vous a dit. Marquez ce que vous avez lu, une à une ou tout d’un coup.',
+  'inbox.unreadCount': '{count, plural, one {# notification non lue} other {# notifications non lues}}',
+  'inbox.noneUnread': 'Aucune notification non lue',
+  'inbox.markRead': 'Marquer comme lue',
+  'inbox.markUnread': 'Marquer comme non lue',
+  'inbox.markReadOf': 'Marquer comme lue : {title}',
+  'inbox.markUnreadOf': 'Marquer comme non lue : {title}',
+  'inbox.markAllRead': 'Tout marquer comme lu',
+  'inbox.allRead': 'Vous avez tout lu.',
+  'inbox.waiting':
+    '{count, plural, one {# marque attend sur cet appareil : elle sera envoyée dès votre retour en ligne.} other {# marques attendent sur cet appareil : elles seront envoyées dès votre retour en ligne.}}',
+  'inbox.markGone': 'Cette notification n’existe plus : elle n’a pas pu être marquée.',
+  'inbox.otherLanguage': 'Certaines notifications sont affichées en {languages} : elles n’existent pas dans votre langue.',
 };

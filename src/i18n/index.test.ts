@@ -98,7 +98,7 @@ describe('t', () => {
     await loadLanguage('fr');
     await expect(loadLanguage('en')).resolves.toBeUndefined();
     expect(activeLanguage.value).toBe('en');
-    expect(t('notFound.title')).toBe(en['notFound.title']);
+    expect(t('home.intro')).toBe(en['home.intro']);
   });
 
   it('switches when the language changes and its catalogue is loaded', async () => {
@@ -177,7 +177,15 @@ function placeholders(message: string): string[] {
  */
 const SAME_AS_ENGLISH: Record<Exclude<Language, 'en'>, readonly string[]> = {
   es: ['app.name', 'field.avatar', 'admin.no'],
-  de: ['app.name', 'status.offline', 'notifications.level.info', 'notifications.level.error', 'field.avatar', 'admin.hint.format'],
+  de: [
+    'app.name',
+    'status.offline',
+    'notifications.level.info',
+    'notifications.level.error',
+    'field.avatar',
+    'admin.hint.format',
+    'settings.colorScheme.system',
+  ],
   fr: [
     'app.name',
     'nav.adminMenu',
@@ -185,6 +193,8 @@ const SAME_AS_ENGLISH: Record<Exclude<Language, 'en'>, readonly string[]> = {
     'field.avatar',
     'settings.notifications',
     'dashboard.notifications',
+    'nav.notifications',
+    'inbox.title',
     'admin.actions',
   ],
   'zh-Hans': ['app.name'],
@@ -279,7 +289,7 @@ describe('catalogues', () => {
     for (const lang of LANGUAGES) {
       await expect(loadLanguage(lang)).resolves.toBeUndefined();
       expect(activeLanguage.value).toBe(lang);
-      expect(t('notFound.body')).toBe(lang === 'en' ? en['notFound.body'] : TRANSLATIONS[lang]['notFound.body']);
+      expect(t('home.intro')).toBe(lang === 'en' ? en['home.intro'] : TRANSLATIONS[lang]['home.intro']);
     }
   });
 });

@@ -24,7 +24,17 @@ describe('pagesToPrerender', () => {
   it('renders every page file and the app shell, hydrating only public routes', () => {
     const pages = pagesToPrerender();
     expect(pages.map((p) => p.file).sort()).toEqual(
-      ['404.html', 'admin.html', 'dashboard.html', 'home.html', 'index.html', 'profile.html', 'settings.html', 'sign-in.html'].sort(),
+      [
+        '404.html',
+        'admin.html',
+        'dashboard.html',
+        'home.html',
+        'index.html',
+        'notifications.html',
+        'profile.html',
+        'settings.html',
+        'sign-in.html',
+      ].sort(),
     );
     const hydrated = pages.filter((p) => p.render.kind === 'route').map((p) => p.file);
     expect(hydrated.sort()).toEqual(['404.html', 'dashboard.html', 'home.html', 'settings.html']);
@@ -61,16 +71,25 @@ describe('the prerendered pages, as loaded', () => {
       '404.html': ['/404'],
       'sign-in.html': ['/sign-in'],
       'profile.html': ['/profile'],
+      'notifications.html': ['/notifications'],
       'admin.html': ['/admin', '/admin/*'],
     });
   });
 
   it('answers every app path a user opens with its page on a fresh load', async () => {
     const { pageFileFor } = await fresh();
-    const served = ['/', '/home', '/settings', '/dashboard', '/404', '/sign-in', '/profile', '/admin', '/admin/accounts'].map((path) => [
-      path,
-      pageFileFor(path),
-    ]);
+    const served = [
+      '/',
+      '/home',
+      '/settings',
+      '/dashboard',
+      '/404',
+      '/sign-in',
+      '/profile',
+      '/notifications',
+      '/admin',
+      '/admin/accounts',
+    ].map((path) => [path, pageFileFor(path)]);
     expect(served).toEqual([
       ['/', '/home.html'],
       ['/home', '/home.html'],
@@ -79,6 +98,7 @@ describe('the prerendered pages, as loaded', () => {
       ['/404', '/404.html'],
       ['/sign-in', '/sign-in.html'],
       ['/profile', '/profile.html'],
+      ['/notifications', '/notifications.html'],
       ['/admin', '/admin.html'],
       ['/admin/accounts', '/admin.html'],
     ]);
@@ -99,6 +119,7 @@ describe('the prerendered pages, as loaded', () => {
       { file: '404.html', render: { kind: 'route', route: 'not-found', path: '/404' } },
       { file: 'sign-in.html', render: { kind: 'frame', layout: 'home', path: '/sign-in', title: 'nav.signIn' } },
       { file: 'profile.html', render: { kind: 'frame', layout: 'sidenav', path: '/profile', title: 'nav.profile' } },
+      { file: 'notifications.html', render: { kind: 'frame', layout: 'sidenav', path: '/notifications', title: 'nav.notifications' } },
       { file: 'admin.html', render: { kind: 'frame', layout: 'admin', path: '/admin', title: 'nav.admin' } },
     ]);
   });

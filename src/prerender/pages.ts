@@ -19,6 +19,7 @@ const RENDERS: Readonly<Record<string, PageRender>> = {
   '404.html': { kind: 'route', route: 'not-found', path: '/404' },
   'sign-in.html': { kind: 'frame', layout: 'home', path: '/sign-in', title: 'nav.signIn' },
   'profile.html': { kind: 'frame', layout: 'sidenav', path: '/profile', title: 'nav.profile' },
+  'notifications.html': { kind: 'frame', layout: 'sidenav', path: '/notifications', title: 'nav.notifications' },
   'admin.html': { kind: 'frame', layout: 'admin', path: '/admin', title: 'nav.admin' },
   'index.html': { kind: 'frame', layout: 'home', path: '/' },
 };

@@ -6,9 +6,9 @@ import { PRERENDER_ATTRIBUTE } from '../config/page-files.ts';
 import { pagesToPrerender, type PageRender } from './pages.ts';
 import type { PrerenderedPage } from './render-page.tsx';
 
-import { DEFAULT_THEME } from '../config/themes.ts';
+import { DEFAULT_COLOR_SCHEME, DEFAULT_THEME } from '../config/themes.ts';
 
-/** The language the pages are prerendered in (the theme is the default one). */
+/** The language the pages are prerendered in (the theme and colour scheme are the default ones). */
 const PRERENDER_LANGUAGE = 'en';
 
 interface Renderer {
@@ -66,7 +66,7 @@ export function fillTemplate(template: string, page: PrerenderedPage, render: Pa
       .replace(
         /<html lang="[^"]*"/,
         // data-build names the build in the page itself (the entry sets it too, for the dev server).
-        `<html lang="${PRERENDER_LANGUAGE}" data-build="${escapeHtml(buildId)}" data-prerender-lang="${PRERENDER_LANGUAGE}" data-prerender-theme="${DEFAULT_THEME}" data-theme="${DEFAULT_THEME}"`,
+        `<html lang="${PRERENDER_LANGUAGE}" data-build="${escapeHtml(buildId)}" data-prerender-lang="${PRERENDER_LANGUAGE}" data-prerender-theme="${DEFAULT_THEME}" data-prerender-color-scheme="${DEFAULT_COLOR_SCHEME}" data-theme="${DEFAULT_THEME}"`,
       )
       .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(page.title)}</title>`)
       .replace(ENTRY_SCRIPT, '')

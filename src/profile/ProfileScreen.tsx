@@ -126,7 +126,7 @@ export default function ProfileScreen() {
           {t('profile.pendingSave')}
         </p>
       )}
-      {!loaded && !member && profileLoading.value && <LoadingState />}
+      {!loaded && !member && profileLoading.value && <LoadingState shape="card" />}
       {failed !== null && !shown && <ErrorState error={failed} onRetry={load} />}
       {formOpen && (
         <>

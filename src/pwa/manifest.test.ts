@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ManifestOptions } from 'vite-plugin-pwa';
-import { DEFAULT_THEME, THEMES } from '../config/themes';
+import { DEFAULT_THEME } from '../config/themes';
+import { THEMES } from '../ui/theme-colors';
 
 // The manifest is a module-level constant: read afresh so that each test sees the module as loaded.
 let manifest: Partial<ManifestOptions>;

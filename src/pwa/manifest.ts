@@ -1,5 +1,6 @@
 import type { ManifestOptions } from 'vite-plugin-pwa';
-import { THEMES, DEFAULT_THEME } from '../config/themes.ts';
+import { DEFAULT_THEME } from '../config/themes.ts';
+import { THEMES } from '../ui/theme-colors.ts';
 
 /** The web app manifest; icons are generated from public/logo.svg at build time. */
 export const manifest: Partial<ManifestOptions> = {

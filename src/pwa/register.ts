@@ -1,7 +1,10 @@
 import { showSnackbar } from '../ui/snackbar/store';
-import { t } from '../i18n';
+import { withWords } from '../i18n';
+import { enUpdate } from '../i18n/en-update';
 import { log } from '../lib/logger';
 import { recentReads } from '../api/recent-reads';
+
+const t = withWords(enUpdate);
 
 const SW_URL = '/sw.js';
 const UPDATE_INTERVAL_MS = 60 * 60 * 1000;

@@ -175,6 +175,25 @@ describe('the session model', () => {
     otherTab.close();
   });
 
+  it("another tab's sign-out clears this one's conflict, and leaves the device's data to the tab that signed out", async () => {
+    const { store, auth, model } = await fresh();
+    const { setProfileConflict, profileConflict } = await import('../profile/conflict-state');
+    const { writePendingSave, readPendingSave } = await import('../profile/pending-save');
+    await store.writeSession(session());
+    await model.restoreSession();
+    setProfileConflict({ id: 'p-1', mine: {}, base: null, avatar: null, theirs: {} as never, etag: '"v2"', queued: false, fields: [] });
+    // Written here after the other tab had cleared the device: that tab's sign-out already did its part.
+    localStorage.setItem('draft.profile.p-1', JSON.stringify({ bio: 'typed here' }));
+    await writePendingSave(queuedCreate('k-here'));
+    const otherTab = new BroadcastChannel('circle-session');
+    otherTab.postMessage({ type: 'signed-out' });
+    await eventually(async () => expect(auth.isLoggedIn.value).toBe(false));
+    await eventually(async () => expect(profileConflict.value).toBeNull());
+    expect(localStorage.getItem('draft.profile.p-1')).not.toBeNull();
+    expect(await readPendingSave()).toMatchObject({ key: 'k-here' });
+    otherTab.close();
+  });
+
   it('sign-out tells the other tabs of the app', async () => {
     const { store, model } = await fresh();
     await store.writeSession(session());

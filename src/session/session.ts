@@ -8,6 +8,7 @@
 import { setTokenKeeper, type TokenKeeper } from '../api/credentials';
 import { clearDataOwner, clearSession, readDataOwner, readSession, type StoredSession, writeSession } from '../api/session-store';
 import { config } from '../config/load';
+import { INBOX_LIST_KEY, INBOX_MARKS_KEY } from '../config/storage-keys';
 import { sessionEnded, sessionStarted } from '../state/auth';
 import { language } from '../state/preference';
 import { removePersisted } from '../lib/persist';
@@ -194,8 +195,9 @@ export async function clearMemberData(): Promise<void> {
   // A read still running is cancelled too: its answer would put the member's profile back.
   resetProfileState();
   forgetAvatars();
-  // The notifications kept for the next visit are the member's too (`cache.notifications`, ui/widgets/useAsync.ts).
-  removePersisted('cache.notifications');
+  // The notifications kept for the next visit, and the read marks not sent yet, are the member's too
+  // (`inbox.*`, state/inbox/store.ts; `cache.notifications`, what an earlier version kept).
+  for (const key of ['cache.notifications', INBOX_LIST_KEY, INBOX_MARKS_KEY]) removePersisted(key);
   await Promise.all([
     loadProfileForget().then((profile) => profile.forgetProfileData(true)),
     clearDataOwner(),

@@ -4,7 +4,7 @@ import { signal } from '@preact/signals-core';
 import { decodeBoolean, onPersistRefused, persistedSignal, readPersisted, removePersisted, writePersisted } from '../lib/persist';
 import { decodePreference, DEFAULT_PREFERENCE, type PreferenceState } from './preference';
 import { LANGUAGES } from '../config/languages';
-import { THEME_NAMES } from '../config/themes';
+import { COLOR_SCHEMES, THEME_MODES, THEME_NAMES } from '../config/themes';
 
 /** A Storage whose reads and/or writes throw, like a denied or full localStorage. */
 function brokenStorage({ get = false, set = false }: { get?: boolean; set?: boolean }): Storage {
@@ -50,10 +50,11 @@ function isValidPreference(p: unknown): p is PreferenceState {
   if (!p || typeof p !== 'object') return false;
   const r = p as Record<string, unknown>;
   return (
-    Object.keys(r).sort().join() === 'activeThemeName,enableNotifications,language' &&
+    Object.keys(r).sort().join() === 'activeThemeName,colorScheme,enableNotifications,language' &&
     (LANGUAGES as readonly unknown[]).includes(r.language) &&
     (THEME_NAMES as readonly unknown[]).includes(r.activeThemeName) &&
-    typeof r.enableNotifications === 'boolean'
+    typeof r.enableNotifications === 'boolean' &&
+    (COLOR_SCHEMES as readonly unknown[]).includes(r.colorScheme)
   );
 }
 
@@ -203,11 +204,14 @@ describe('decodePreference', () => {
       language: 'de',
       activeThemeName: 'INDIGO_PINK',
       enableNotifications: false,
+      colorScheme: 'system',
     });
     expect(decodePreference({ language: 42, activeThemeName: 'PURPLE_GREEN', enableNotifications: true, extra: 'x' })).toEqual({
       language: 'en',
       activeThemeName: 'PURPLE_GREEN',
       enableNotifications: true,
+      // Stored without a colour scheme, as the seed stores it: its theme's own mode.
+      colorScheme: 'dark',
     });
   });
 
@@ -229,8 +233,9 @@ describe('decodePreference', () => {
         maybe(fc.constantFrom(...LANGUAGES)),
         maybe(fc.constantFrom(...THEME_NAMES)),
         maybe(fc.boolean()),
-        (extra, language, activeThemeName, enableNotifications) => {
-          const raw = { ...extra, language, activeThemeName, enableNotifications };
+        maybe(fc.constantFrom(...COLOR_SCHEMES)),
+        (extra, language, activeThemeName, enableNotifications, colorScheme) => {
+          const raw = { ...extra, language, activeThemeName, enableNotifications, colorScheme };
           const decoded = decodePreference(raw);
           expect(isValidPreference(decoded)).toBe(true);
           expect(decoded!.language).toBe((LANGUAGES as readonly unknown[]).includes(language) ? language : 'en');
@@ -238,6 +243,11 @@ describe('decodePreference', () => {
             (THEME_NAMES as readonly unknown[]).includes(activeThemeName) ? activeThemeName : 'INDIGO_PINK',
           );
           expect(decoded!.enableNotifications).toBe(typeof enableNotifications === 'boolean' ? enableNotifications : false);
+          // A scheme it does not name comes from its theme (the seed's mode of it), else the system's.
+          const theme = (THEME_NAMES as readonly unknown[]).includes(activeThemeName)
+            ? THEME_MODES[activeThemeName as 'INDIGO_PINK']
+            : 'system';
+          expect(decoded!.colorScheme).toBe((COLOR_SCHEMES as readonly unknown[]).includes(colorScheme) ? colorScheme : theme);
         },
       ),
       { numRuns: 300 },

@@ -16,7 +16,12 @@ describe('preference store', () => {
 
   it("defaults to language 'en', theme INDIGO_PINK and notifications off", async () => {
     const p = await freshStore();
-    expect(p.preference.value).toEqual({ language: 'en', activeThemeName: 'INDIGO_PINK', enableNotifications: false });
+    expect(p.preference.value).toEqual({
+      language: 'en',
+      activeThemeName: 'INDIGO_PINK',
+      enableNotifications: false,
+      colorScheme: 'system',
+    });
     expect(p.language.value).toBe('en');
     expect(p.activeThemeName.value).toBe('INDIGO_PINK');
     expect(p.notificationsEnabled.value).toBe(false);
@@ -29,24 +34,53 @@ describe('preference store', () => {
     p.changeLanguage('de');
     expect(p.language.value).toBe('de');
     expect(p.activeThemeName.value).toBe('INDIGO_PINK');
-    expect(stored()).toEqual({ language: 'de', activeThemeName: 'INDIGO_PINK', enableNotifications: false });
+    expect(stored()).toEqual({ language: 'de', activeThemeName: 'INDIGO_PINK', enableNotifications: false, colorScheme: 'system' });
   });
 
   it('changeTheme changes only the theme and persists it', async () => {
     const p = await freshStore();
     p.changeTheme('PURPLE_GREEN');
-    expect(p.preference.value).toEqual({ language: 'en', activeThemeName: 'PURPLE_GREEN', enableNotifications: false });
+    expect(p.preference.value).toEqual({
+      language: 'en',
+      activeThemeName: 'PURPLE_GREEN',
+      enableNotifications: false,
+      colorScheme: 'system',
+    });
     expect(stored()).toEqual(p.preference.value);
+  });
+
+  it('changeColorScheme changes only the colour scheme and persists it; changeTheme keeps it', async () => {
+    const p = await freshStore();
+    expect(p.colorScheme.value).toBe('system');
+    p.changeColorScheme('dark');
+    expect(p.colorScheme.value).toBe('dark');
+    p.changeTheme('DEEPPURPLE_AMBER');
+    expect(stored()).toEqual({ language: 'en', activeThemeName: 'DEEPPURPLE_AMBER', enableNotifications: false, colorScheme: 'dark' });
+    const { stateHistory } = await import('./history');
+    expect(stateHistory().map((e) => e.action)).toEqual(['changeColorScheme', 'changeTheme']);
+  });
+
+  it("shows a seed's stored theme as it was: its accent in its own mode, until a scheme is chosen", async () => {
+    localStorage.setItem('preference', JSON.stringify({ activeThemeName: 'PINK_BLUEGREY' }));
+    const p = await freshStore();
+    expect(p.preference.value).toEqual({
+      language: 'en',
+      activeThemeName: 'PINK_BLUEGREY',
+      enableNotifications: false,
+      colorScheme: 'dark',
+    });
+    p.changeColorScheme('system');
+    expect((await freshStore()).colorScheme.value).toBe('system');
   });
 
   it('enableNotifications and disableNotifications toggle the flag and persist it', async () => {
     const p = await freshStore();
     p.enableNotifications();
     expect(p.notificationsEnabled.value).toBe(true);
-    expect(stored()).toMatchObject({ enableNotifications: true });
+    expect(stored()).toMatchObject({ enableNotifications: true, colorScheme: 'system' });
     p.disableNotifications();
     expect(p.notificationsEnabled.value).toBe(false);
-    expect(stored()).toMatchObject({ enableNotifications: false });
+    expect(stored()).toMatchObject({ enableNotifications: false, colorScheme: 'system' });
   });
 
   it('reads the persisted state back on the next start', async () => {
@@ -55,7 +89,12 @@ describe('preference store', () => {
     first.changeTheme('PINK_BLUEGREY');
     first.enableNotifications();
     const second = await freshStore();
-    expect(second.preference.value).toEqual({ language: 'es', activeThemeName: 'PINK_BLUEGREY', enableNotifications: true });
+    expect(second.preference.value).toEqual({
+      language: 'es',
+      activeThemeName: 'PINK_BLUEGREY',
+      enableNotifications: true,
+      colorScheme: 'system',
+    });
   });
 
   it('logs every change under its own name, with the state it led to', async () => {
@@ -66,10 +105,26 @@ describe('preference store', () => {
     p.enableNotifications();
     p.disableNotifications();
     expect(stateHistory().map((e) => [e.store, e.action, e.state])).toEqual([
-      ['preference', 'applyConfiguredDefaults', { language: 'de', activeThemeName: 'INDIGO_PINK', enableNotifications: false }],
-      ['preference', 'changeLanguage', { language: 'fr', activeThemeName: 'INDIGO_PINK', enableNotifications: false }],
-      ['preference', 'enableNotifications', { language: 'fr', activeThemeName: 'INDIGO_PINK', enableNotifications: true }],
-      ['preference', 'disableNotifications', { language: 'fr', activeThemeName: 'INDIGO_PINK', enableNotifications: false }],
+      [
+        'preference',
+        'applyConfiguredDefaults',
+        { language: 'de', activeThemeName: 'INDIGO_PINK', enableNotifications: false, colorScheme: 'system' },
+      ],
+      [
+        'preference',
+        'changeLanguage',
+        { language: 'fr', activeThemeName: 'INDIGO_PINK', enableNotifications: false, colorScheme: 'system' },
+      ],
+      [
+        'preference',
+        'enableNotifications',
+        { language: 'fr', activeThemeName: 'INDIGO_PINK', enableNotifications: true, colorScheme: 'system' },
+      ],
+      [
+        'preference',
+        'disableNotifications',
+        { language: 'fr', activeThemeName: 'INDIGO_PINK', enableNotifications: false, colorScheme: 'system' },
+      ],
     ]);
   });
 
@@ -97,7 +152,12 @@ describe("a deployment's default language and theme", () => {
     localStorage.setItem('preference', JSON.stringify({ language: 'es', activeThemeName: 'HOTDOG', enableNotifications: true }));
     const p = await freshStore();
     p.applyConfiguredDefaults({ defaultLanguage: 'de', defaultTheme: 'PINK_BLUEGREY' });
-    expect(p.preference.value).toEqual({ language: 'es', activeThemeName: 'PINK_BLUEGREY', enableNotifications: true });
+    expect(p.preference.value).toEqual({
+      language: 'es',
+      activeThemeName: 'PINK_BLUEGREY',
+      enableNotifications: true,
+      colorScheme: 'system',
+    });
   });
 
   it('defaults equal to the built-in ones change nothing and write nothing', async () => {
@@ -123,7 +183,9 @@ describe("the browser's language, when the deployment sets none", () => {
     const p = await freshStore();
     p.applyConfiguredDefaults({ defaultTheme: 'INDIGO_PINK' }, browser);
     expect(p.language.value).toBe(expected);
-    expect(stored()).toEqual(expected === 'en' ? null : { language: expected, activeThemeName: 'INDIGO_PINK', enableNotifications: false });
+    expect(stored()).toEqual(
+      expected === 'en' ? null : { language: expected, activeThemeName: 'INDIGO_PINK', enableNotifications: false, colorScheme: 'system' },
+    );
   });
 
   it('with no navigator at all, and no list given, a first visit is in English', async () => {
@@ -131,7 +193,12 @@ describe("the browser's language, when the deployment sets none", () => {
     try {
       const p = await freshStore();
       p.applyConfiguredDefaults({ defaultTheme: 'PURPLE_GREEN' });
-      expect(p.preference.value).toEqual({ language: 'en', activeThemeName: 'PURPLE_GREEN', enableNotifications: false });
+      expect(p.preference.value).toEqual({
+        language: 'en',
+        activeThemeName: 'PURPLE_GREEN',
+        enableNotifications: false,
+        colorScheme: 'system',
+      });
     } finally {
       vi.unstubAllGlobals();
     }
@@ -155,7 +222,12 @@ describe("the browser's language, when the deployment sets none", () => {
     localStorage.setItem('preference', JSON.stringify({ language: 'zh-TW', activeThemeName: 'PURPLE_GREEN', enableNotifications: false }));
     const p = await freshStore();
     p.applyConfiguredDefaults({ defaultTheme: 'INDIGO_PINK' }, ['zh-TW', 'fr']);
-    expect(p.preference.value).toEqual({ language: 'fr', activeThemeName: 'PURPLE_GREEN', enableNotifications: false });
+    expect(p.preference.value).toEqual({
+      language: 'fr',
+      activeThemeName: 'PURPLE_GREEN',
+      enableNotifications: false,
+      colorScheme: 'dark',
+    });
   });
 
   it("the deployment's language wins over the browser's", async () => {

@@ -4,12 +4,15 @@ import { loadLanguage } from '../i18n';
 import { persistedSignal, readPersisted, type Decoder } from '../lib/persist';
 import { recordChange } from './history';
 import { isLanguage, matchBrowserLanguage, type Language } from '../config/languages';
-import { isThemeName, type ThemeName } from '../config/themes';
+import { type ColorScheme, colorSchemeOf, DEFAULT_COLOR_SCHEME, isThemeName, type ThemeName } from '../config/themes';
 
 export interface PreferenceState {
   language: Language;
+  /** The accent: one of the seed's themes, shown in the colour scheme below. */
   activeThemeName: ThemeName;
   enableNotifications: boolean;
+  /** Light, dark or the system's; a preference stored without it (the seed's) keeps its theme's mode. */
+  colorScheme: ColorScheme;
 }
 
 export { PREFERENCE_KEY };
@@ -17,6 +20,7 @@ export const DEFAULT_PREFERENCE: Readonly<PreferenceState> = Object.freeze({
   language: 'en',
   activeThemeName: 'INDIGO_PINK',
   enableNotifications: false,
+  colorScheme: DEFAULT_COLOR_SCHEME,
 });
 
 /** Keeps every valid field of what was stored; a bad field falls back on its own. */
@@ -27,6 +31,7 @@ export const decodePreference: Decoder<PreferenceState> = (raw) => {
     language: isLanguage(r.language) ? r.language : DEFAULT_PREFERENCE.language,
     activeThemeName: isThemeName(r.activeThemeName) ? r.activeThemeName : DEFAULT_PREFERENCE.activeThemeName,
     enableNotifications: typeof r.enableNotifications === 'boolean' ? r.enableNotifications : DEFAULT_PREFERENCE.enableNotifications,
+    colorScheme: colorSchemeOf(r),
   };
 };
 
@@ -36,6 +41,7 @@ export const preference = computed(() => state.value);
 export const language = computed(() => state.value.language);
 export const activeThemeName = computed(() => state.value.activeThemeName);
 export const notificationsEnabled = computed(() => state.value.enableNotifications);
+export const colorScheme = computed(() => state.value.colorScheme);
 
 function update(action: string, patch: Partial<PreferenceState>) {
   state.value = { ...state.value, ...patch };
@@ -70,8 +76,12 @@ export function applyConfiguredDefaults(
 export function changeLanguage(next: Language): void {
   update('changeLanguage', { language: next });
 }
+/** The accent; the colour scheme stays. */
 export function changeTheme(next: ThemeName): void {
   update('changeTheme', { activeThemeName: next });
+}
+export function changeColorScheme(next: ColorScheme): void {
+  update('changeColorScheme', { colorScheme: next });
 }
 export function enableNotifications(): void {
   update('enableNotifications', { enableNotifications: true });

@@ -1,7 +1,8 @@
-import { THEMES, type ThemeName } from '../config/themes.ts';
+import type { Mode, ThemeName } from '../config/themes.ts';
+import { THEMES } from './theme-colors.ts';
 
-// Each theme's colours, worked out from its two brand colours so that every text reads at 4.5:1.
-// The build turns them into the stylesheet's html[data-theme=…] rules (src/prerender/theme-stylesheet.ts):
+// Each theme's colours in either mode, worked out from its two brand colours so that every text
+// reads at 4.5:1. The build turns them into the stylesheet's rules (src/prerender/theme-stylesheet.ts):
 // none of this runs in the browser.
 
 type Rgb = [number, number, number];
@@ -54,18 +55,23 @@ export function textOn(background: string): string {
   return contrast('#000000', background) > contrast(best, background) ? '#000000' : best;
 }
 
-/** The custom properties a theme sets; every colour the app uses comes from these. */
-export function themeTokens(name: ThemeName): Record<string, string> {
+/**
+ * The custom properties a theme sets in a mode (by default the one it was made for); every colour
+ * the app uses comes from these.
+ */
+export function themeTokens(name: ThemeName, mode: Mode = THEMES[name].mode): Record<string, string> {
   const t = THEMES[name];
-  const dark = t.mode === 'dark';
+  const dark = mode === 'dark';
   const bg = dark ? '#121212' : '#FAFAFA';
   const surface = dark ? '#1E1E1E' : '#FFFFFF';
   const text = dark ? '#ECECEC' : '#1B1B1F';
   const muted = dark ? '#B4B4B8' : '#55555D';
   // Filled bars and buttons keep the brand colour; text in that colour is adjusted to stay readable.
   const surface2 = dark ? '#2A2A2E' : '#F0F0F4';
-  // Text in a brand colour sits on both surfaces (the current nav item uses the second one).
-  const primaryStrong = readableOn(readableOn(t.primary, surface), surface2);
+  // Where the member is (the current nav item, the chosen option): the surface tinted with the primary.
+  const container = mix(surface, t.primary, dark ? 0.24 : 0.12);
+  // Text in a brand colour sits on the surfaces and on that tint.
+  const primaryStrong = readableOn(readableOn(readableOn(t.primary, surface), surface2), container);
   const accentStrong = readableOn(readableOn(t.accent, surface), surface2);
   return {
     '--color-primary': t.primary,
@@ -80,6 +86,9 @@ export function themeTokens(name: ThemeName): Record<string, string> {
     '--color-bg': bg,
     '--color-surface': surface,
     '--color-surface-2': surface2,
+    '--color-primary-container': container,
+    // Hairlines round cards and between rows: drawn, not read (no contrast asked of them).
+    '--color-outline': dark ? '#3A3A40' : '#E0E0E6',
     '--color-text': text,
     '--color-text-muted': muted,
     '--color-border': dark ? '#5A5A60' : '#8A8A94',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_THEME, isThemeName, THEME_NAMES, THEMES } from '../config/themes';
+import { colorSchemeOf, DEFAULT_THEME, isColorScheme, isThemeName, THEME_NAMES } from '../config/themes';
+import { THEMES } from './theme-colors';
 import { applyTheme } from './theme';
 import { contrast, luminance, readableOn, textOn, themeTokens } from './theme-tokens';
 
@@ -18,6 +19,30 @@ describe('themes', () => {
   it('isThemeName accepts exactly the four names', () => {
     for (const name of THEME_NAMES) expect(isThemeName(name)).toBe(true);
     for (const other of ['HOTDOG', 'indigo_pink', '', null, 3, ['INDIGO_PINK']]) expect(isThemeName(other)).toBe(false);
+  });
+
+  it('isColorScheme accepts system, light and dark only', () => {
+    for (const scheme of ['system', 'light', 'dark']) expect(isColorScheme(scheme)).toBe(true);
+    for (const other of ['Dark', 'sepia', '', null, 1, ['dark']]) expect(isColorScheme(other)).toBe(false);
+  });
+});
+
+describe('colorSchemeOf a stored preference', () => {
+  it('is the scheme it names', () => {
+    expect(colorSchemeOf({ activeThemeName: 'PINK_BLUEGREY', colorScheme: 'light' })).toBe('light');
+    expect(colorSchemeOf({ colorScheme: 'dark' })).toBe('dark');
+    expect(colorSchemeOf({ activeThemeName: 'INDIGO_PINK', colorScheme: 'system' })).toBe('system');
+  });
+
+  it("is its theme's own mode when it names a theme and no scheme (as the seed stores it), so the theme looks as it did", () => {
+    expect(colorSchemeOf({ activeThemeName: 'PINK_BLUEGREY' })).toBe('dark');
+    expect(colorSchemeOf({ activeThemeName: 'PURPLE_GREEN', colorScheme: 'sepia' })).toBe('dark');
+    expect(colorSchemeOf({ activeThemeName: 'DEEPPURPLE_AMBER' })).toBe('light');
+  });
+
+  it("is the system's when it names neither", () => {
+    expect(colorSchemeOf({})).toBe('system');
+    expect(colorSchemeOf({ activeThemeName: 'NEON', colorScheme: 7 })).toBe('system');
   });
 });
 
@@ -94,41 +119,69 @@ const TEXT_PAIRS: [text: string, background: string][] = [
   ['--color-danger', '--color-bg'],
   ['--color-on-primary', '--color-primary'],
   ['--color-on-accent', '--color-accent'],
+  ['--color-primary-text', '--color-primary-container'],
+  ['--color-text', '--color-primary-container'],
 ];
 
-describe.each(THEME_NAMES)('themeTokens(%s)', (name) => {
-  const tokens = themeTokens(name);
+describe.each(THEME_NAMES.flatMap((name) => (['light', 'dark'] as const).map((mode) => [name, mode] as const)))(
+  'themeTokens(%s, %s)',
+  (name, mode) => {
+    const tokens = themeTokens(name, mode);
 
-  it("uses the theme's primary and accent and a background for its mode", () => {
-    expect(tokens['--color-primary']).toBe(THEMES[name].primary);
-    expect(tokens['--color-accent']).toBe(THEMES[name].accent);
-    const darkBackground = luminance(tokens['--color-bg']!) < 0.2;
-    expect(darkBackground).toBe(THEMES[name].mode === 'dark');
-  });
+    it("uses the theme's primary and accent and a background for the mode", () => {
+      expect(tokens['--color-primary']).toBe(THEMES[name].primary);
+      expect(tokens['--color-accent']).toBe(THEMES[name].accent);
+      const darkBackground = luminance(tokens['--color-bg']!) < 0.2;
+      expect(darkBackground).toBe(mode === 'dark');
+    });
 
-  it.each(TEXT_PAIRS)('%s on %s reaches 4.5:1', (text, background) => {
-    const fg = tokens[text];
-    const bg = tokens[background];
-    expect(fg, text).toMatch(/^#[0-9A-F]{6}$/i);
-    expect(bg, background).toMatch(/^#[0-9A-F]{6}$/i);
-    const ratio = contrast(fg!, bg!);
-    expect(ratio, `${name}: ${text} ${fg} on ${background} ${bg} is ${ratio.toFixed(2)}:1`).toBeGreaterThanOrEqual(4.5);
+    it.each(TEXT_PAIRS)('%s on %s reaches 4.5:1', (text, background) => {
+      const fg = tokens[text];
+      const bg = tokens[background];
+      expect(fg, text).toMatch(/^#[0-9A-F]{6}$/i);
+      expect(bg, background).toMatch(/^#[0-9A-F]{6}$/i);
+      const ratio = contrast(fg!, bg!);
+      expect(ratio, `${name} ${mode}: ${text} ${fg} on ${background} ${bg} is ${ratio.toFixed(2)}:1`).toBeGreaterThanOrEqual(4.5);
+    });
+  },
+);
+
+describe('themeTokens without a mode', () => {
+  it("gives the theme's own mode, the seed's", () => {
+    for (const name of THEME_NAMES) expect(themeTokens(name)).toEqual(themeTokens(name, THEMES[name].mode));
   });
 });
 
 describe('applyTheme', () => {
-  it('names the theme on documentElement (the stylesheet has its colours) and sets the theme-color meta', () => {
+  it('names the theme and the colour scheme on documentElement, and gives the browser bar the primary the stylesheet then has', () => {
     const meta = document.createElement('meta');
     meta.name = 'theme-color';
     meta.content = '#000000';
+    // The themes' rules as the build writes them (html[data-theme=…]), their primaries only.
+    const style = document.createElement('style');
+    style.textContent = THEME_NAMES.map((name) => `html[data-theme="${name}"]{--color-primary:${THEMES[name].primary}}`).join('\n');
+    document.head.append(meta, style);
+    try {
+      applyTheme('PURPLE_GREEN', 'light');
+      expect(document.documentElement.dataset).toMatchObject({ theme: 'PURPLE_GREEN', colorScheme: 'light' });
+      expect(meta.content).toBe('#9C27B0');
+      applyTheme('INDIGO_PINK', 'system');
+      expect(document.documentElement.dataset).toMatchObject({ theme: 'INDIGO_PINK', colorScheme: 'system' });
+      expect(meta.content).toBe('#3F51B5');
+    } finally {
+      meta.remove();
+      style.remove();
+    }
+  });
+
+  it('leaves the bar as it is when no stylesheet gives a primary', () => {
+    const meta = document.createElement('meta');
+    meta.name = 'theme-color';
+    meta.content = '#123456';
     document.head.append(meta);
     try {
-      applyTheme('PURPLE_GREEN');
-      expect(document.documentElement.dataset.theme).toBe('PURPLE_GREEN');
-      expect(meta.content).toBe('#9C27B0');
-      applyTheme('INDIGO_PINK');
-      expect(document.documentElement.dataset.theme).toBe('INDIGO_PINK');
-      expect(meta.content).toBe('#3F51B5');
+      applyTheme('PURPLE_GREEN', 'dark');
+      expect(meta.content).toBe('#123456');
     } finally {
       meta.remove();
     }
@@ -136,7 +189,7 @@ describe('applyTheme', () => {
 
   it('can theme another element', () => {
     const el = document.createElement('div');
-    applyTheme('DEEPPURPLE_AMBER', el);
-    expect(el.dataset.theme).toBe('DEEPPURPLE_AMBER');
+    applyTheme('DEEPPURPLE_AMBER', 'dark', el);
+    expect(el.dataset).toMatchObject({ theme: 'DEEPPURPLE_AMBER', colorScheme: 'dark' });
   });
 });

@@ -1,11 +1,15 @@
-import { THEMES, type ThemeName } from '../config/themes';
+import type { ColorScheme, ThemeName } from '../config/themes';
 
 /**
- * Applies a theme: the stylesheet holds every theme's custom properties (html[data-theme=…], made
- * by the build from ui/theme-tokens.ts), so naming it is enough; the browser's bar follows too.
+ * Applies a theme and a colour scheme: the stylesheet holds every theme's custom properties in both
+ * modes (html[data-theme=…], made by the build from ui/theme-tokens.ts) and follows
+ * data-color-scheme, the system's live, so naming them is enough. The browser's bar follows, in the
+ * primary the stylesheet now gives (the first load carries no colour table of its own).
  */
-export function applyTheme(name: ThemeName, root: HTMLElement = document.documentElement): void {
+export function applyTheme(name: ThemeName, scheme: ColorScheme, root: HTMLElement = document.documentElement): void {
   root.dataset.theme = name;
+  root.dataset.colorScheme = scheme;
   const meta = document.querySelector<HTMLMetaElement>('meta[name="theme-color"]');
-  if (meta) meta.content = THEMES[name].primary;
+  const primary = getComputedStyle(root).getPropertyValue('--color-primary').trim();
+  if (meta && primary) meta.content = primary;
 }

@@ -601,6 +601,9 @@ describe('verify: a kept-alive connection the server closes', () => {
 // The judge, on hand-made answers
 // -------------------------------------------------------------------------------------------------
 
+/** A notification's read says the language it answers in (openapi.yaml requires Content-Language and Vary). */
+const ENGLISH = { 'content-language': 'en', vary: 'Accept-Language' };
+
 function exchange(opId: string, status: number, body: unknown, headers: Record<string, string> = {}): Exchange {
   const text = body === undefined ? '' : typeof body === 'string' ? body : JSON.stringify(body);
   const h = new Headers(headers);
@@ -640,7 +643,7 @@ describe('verify: the judge', () => {
 
   it('refuses an undocumented field of a record, and a list over its maxItems', () => {
     const notification = { id: '1', title: 'T', body: '', level: 'info', read: false, createdAt: '2026-11-20T10:00:00Z' };
-    const [extra] = judged('getNotification', exchange('getNotification', 200, { ...notification, deletedAt: null }));
+    const [extra] = judged('getNotification', exchange('getNotification', 200, { ...notification, deletedAt: null }, ENGLISH));
     expect(extra?.violations[0]?.schemaPath).toMatch(/^#\/components\/schemas\/Notification(Input)?\/(additional|unevaluated)Properties$/);
     expect(extra?.violations[0]?.message).toContain("'deletedAt'");
     const symbol = { id: '1', code: 'A', entity: 'E' };
@@ -650,7 +653,7 @@ describe('verify: the judge', () => {
 
   it('checks formats (date-time)', () => {
     const notification = { id: '1', title: 'T', body: '', level: 'info', read: false, createdAt: 'Mon Nov 23 2026 10:30:00 GMT+0000' };
-    const [finding] = judged('getNotification', exchange('getNotification', 200, notification));
+    const [finding] = judged('getNotification', exchange('getNotification', 200, notification, ENGLISH));
     expect(finding?.violations[0]).toMatchObject({ instancePath: '/createdAt', schemaPath: expect.stringMatching(/\/format$/) });
   });
 

@@ -292,8 +292,9 @@ describe('<Shell> account actions, as loaded', () => {
 });
 
 describe('<Shell> layouts on a wide window', () => {
-  it('home: the main menu in the side drawer too, never in the top bar (one way to navigate per width)', () => {
+  it('home: the main menu in the side drawer too, never in the top bar, and no tab bar', () => {
     const container = shell('home');
+    expect(container.querySelector('.tabbar')).toBeNull();
     expect(container.firstElementChild?.className).toBe('app app--home');
     expect(topBar().queryByRole('navigation')).toBeNull();
     const aside = container.querySelector('aside') as HTMLElement;
@@ -420,6 +421,23 @@ describe('<Shell> on a narrow window', () => {
     expect(menuButton().getAttribute('aria-expanded')).toBe('false');
   });
 
+  it('a tab bar of the main places, the current one marked, on every layout', async () => {
+    await viewport(400);
+    window.history.replaceState(null, '', '/dashboard');
+    const container = shell('home');
+    const tabs = container.querySelector('nav.tabbar') as HTMLElement;
+    expect(tabs.getAttribute('aria-label')).toBe('Main');
+    expect(tabs.querySelector('ul')?.className).toBe('nav-list nav-list--bar');
+    const links = within(tabs).getAllByRole('link');
+    expect(links.map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
+      ['Home', '/home'],
+      ['Profile', '/profile'],
+      ['Settings', '/settings'],
+      ['Dashboard', '/dashboard'],
+    ]);
+    expect(within(tabs).getByRole('link', { name: 'Dashboard' }).getAttribute('aria-current')).toBe('page');
+  });
+
   it('growing past the breakpoint trades the modal drawer for the side drawer', async () => {
     await viewport(400);
     const container = shell('sidenav');
@@ -427,6 +445,8 @@ describe('<Shell> on a narrow window', () => {
     await viewport(1024);
     expect(container.querySelector('dialog')).toBeNull();
     expect(container.querySelector('aside')).not.toBeNull();
+    // And the tab bar for the side menu, which has the same places.
+    expect(container.querySelector('.tabbar')).toBeNull();
   });
 });
 
@@ -440,6 +460,8 @@ describe('<Shell> prerendered home', () => {
     expect(container.querySelector('.topbar__menu')?.className).toBe('icon-button topbar__menu only-narrow');
     expect(container.querySelector('aside')?.className).toBe('drawer drawer--side only-wide');
     expect(container.querySelector('dialog')).toBeNull();
+    // The phone's tab bar too: the stylesheet shows it under the breakpoint only.
+    expect(container.querySelector('nav.tabbar')).not.toBeNull();
   });
 
   it('the built page says the menu is closed: no effect runs before it is shown', () => {

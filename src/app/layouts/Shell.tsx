@@ -1,5 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
-import { useModalDialog } from '../../ui/widgets/useModalDialog';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
 import { Icon } from '../../ui/icons';
 import { MainNav } from './NavLinks';
@@ -14,6 +13,9 @@ import { isLoggedIn } from '../../state/auth';
 import { renderMode } from '../../state/render-mode';
 import { log } from '../../lib/logger';
 import { loadMemberParts, memberParts } from './member-shell';
+
+// A signed-in member's bell, with the inbox's model: loaded once someone is signed in.
+const NotificationBell = lazy(() => import('./NotificationBell'));
 
 // Under the mobile breakpoint only the icon shows (the label stays the accessible name).
 const ACTION = 'button button--tonal button--small topbar__action';
@@ -42,49 +44,17 @@ function Account({ location }: { location: string }) {
 }
 
 /** The admin's collections (the admin screens are a signed-in member's: their code is in by then). */
-function Admin({ onNavigate }: { onNavigate?: () => void }) {
+function Admin() {
   const parts = memberParts.value;
-  return parts && <parts.AdminNav onNavigate={onNavigate} />;
+  return parts && <parts.AdminNav />;
 }
 
-function ModalDrawer({ layout, open, onClose }: { layout: LayoutKind; open: boolean; onClose: () => void }) {
-  const ref = useModalDialog(open);
-  // Closed at once, before the route changes: while the modal is open the page is inert, and
-  // the new screen could not take focus.
-  const closeForNavigation = () => {
-    // Stryker disable next-line OptionalChaining: the drawer's links can only be followed while its dialog is mounted, so the ref is set
-    ref.current?.close();
-    // Stryker disable next-line CallExpression: closing the dialog fires its close event, whose handler is this same onClose
-    onClose();
-  };
-  return (
-    // biome-ignore lint/a11y/useKeyWithClickEvents: only a pointer can hit the backdrop; the keyboard closes the dialog with Escape, natively.
-    <dialog
-      ref={ref}
-      className="drawer drawer--modal"
-      aria-label={t('nav.main')}
-      onClose={onClose}
-      onClick={(e) => {
-        // A click on the backdrop lands on the dialog element itself.
-        if (e.target === e.currentTarget) onClose();
-      }}
-    >
-      <div className="drawer__inner">
-        <button type="button" className="icon-button drawer__close" aria-label={t('nav.closeMenu')} onClick={onClose}>
-          <Icon name="close" />
-        </button>
-        <nav aria-label={t('nav.main')}>
-          <MainNav variant="drawer" onNavigate={closeForNavigation} />
-        </nav>
-        {layout === 'admin' && <Admin onNavigate={closeForNavigation} />}
-      </div>
-    </dialog>
-  );
-}
+// The phone's drawer: not part of the first load, whose tab bar has the main places.
+const ModalDrawer = lazy(() => import('./ModalDrawer'));
 
 /**
  * The layout shell: a top bar, and the navigation drawer, beside the content on wide windows and
- * modal under the mobile breakpoint, on every layout (one way to navigate per width). home: wide
+ * modal under the mobile breakpoint, on every layout, with a tab bar of the main places on phones. home: wide
  * content for the welcome. sidenav: a column of content. dashboard: a card grid. admin: the admin
  * menu in the drawer and a data table area.
  */
@@ -97,8 +67,7 @@ export function Shell({ layout, children }: { layout: LayoutKind; children: Reac
   const [open, setOpen] = useState(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: location is the trigger: following a link closes the modal drawer.
   useEffect(() => setOpen(false), [location]);
-  // One way to navigate per width, on every screen: the side drawer on wide windows, the menu
-  // button's modal drawer on phones.
+  // The side drawer on wide windows; on phones, the tab bar and the menu button's modal drawer.
   const persistentDrawer = mobile !== true;
   const only = (narrow: boolean) => (mobile === null ? (narrow ? ' only-narrow' : ' only-wide') : '');
 
@@ -113,6 +82,7 @@ export function Shell({ layout, children }: { layout: LayoutKind; children: Reac
             type="button"
             className={`icon-button topbar__menu${only(true)}`}
             // Prerendered (and while hydrating), the drawer it opens is not there yet: a press would go nowhere.
+            // Once the app runs, a press opens it, as soon as its code is in.
             disabled={mobile === null}
             aria-label={t('nav.openMenu')}
             aria-expanded={open}
@@ -136,6 +106,11 @@ export function Shell({ layout, children }: { layout: LayoutKind; children: Reac
         <InstallButton compact />
         <span className="topbar__spacer" />
         <OnlineStatus />
+        {isLoggedIn.value && (
+          <Suspense fallback={null}>
+            <NotificationBell />
+          </Suspense>
+        )}
         <span className="topbar__account">
           <Account location={location} />
         </span>
@@ -143,17 +118,31 @@ export function Shell({ layout, children }: { layout: LayoutKind; children: Reac
       <div className="shell">
         {persistentDrawer && (
           <aside className={`drawer drawer--side${only(false)}`}>
-            <nav aria-label={t('nav.main')}>
-              <MainNav variant="drawer" />
-            </nav>
-            {layout === 'admin' && <Admin />}
+            <div className="drawer__sticky">
+              <nav aria-label={t('nav.main')}>
+                <MainNav variant="drawer" />
+              </nav>
+              {layout === 'admin' && <Admin />}
+            </div>
           </aside>
         )}
         <main id="main" className={`content content--${layout}`} tabIndex={-1}>
           {children}
         </main>
       </div>
-      {mobile && <ModalDrawer layout={layout} open={open} onClose={() => setOpen(false)} />}
+      {/* On phones the main places are also a tab bar at the bottom, in the thumb's reach (the
+          stylesheet shows it under the breakpoint only); the menu's drawer keeps them with the
+          layout's own, the admin's collections. */}
+      {mobile !== false && (
+        <nav className="tabbar" aria-label={t('nav.main')}>
+          <MainNav variant="bar" />
+        </nav>
+      )}
+      {mobile && (
+        <Suspense fallback={null}>
+          <ModalDrawer layout={layout} open={open} onClose={() => setOpen(false)} />
+        </Suspense>
+      )}
       <Snackbar />
     </div>
   );

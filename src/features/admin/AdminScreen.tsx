@@ -78,7 +78,7 @@ function CollectionTable({ name }: { name: CollectionName }) {
           {t('admin.full', { max })}
         </p>
       )}
-      {rows.status === 'loading' && !rows.data && <LoadingState />}
+      {rows.status === 'loading' && !rows.data && <LoadingState shape="rows" />}
       {rows.status === 'error' && <ErrorState error={rows.error} onRetry={rows.reload} />}
       {rows.data && rows.data.length === 0 && <EmptyState>{t('admin.empty')}</EmptyState>}
       {rows.data && rows.data.length > 0 && (

@@ -1,14 +1,33 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import DashboardScreen from './DashboardScreen';
 
 type Row = { id: string } & Record<string, unknown>;
 
 const backend = vi.hoisted(() => ({ list: vi.fn<(name: string, query: unknown, signal?: AbortSignal) => Promise<Row[]>>() }));
-vi.mock('../../api/instance', () => ({ api: { collections: () => ({ list: backend.list }) } }));
+vi.mock('../../api/instance', () => ({
+  api: {
+    collections: () => ({ list: backend.list }),
+    // The notifications are the inbox's: the same list, in the language asked.
+    inbox: () => ({
+      list: async (language: string, signal?: AbortSignal) => ({
+        items: await backend.list('notifications', { language }, signal),
+        language,
+      }),
+    }),
+  },
+}));
 
-afterEach(() => backend.list.mockReset());
+// The inbox keeps what it read: each test starts with a fresh one.
+let DashboardScreen: typeof import('./DashboardScreen').default;
+beforeEach(async () => {
+  vi.resetModules();
+  ({ default: DashboardScreen } = await import('./DashboardScreen'));
+});
+afterEach(() => {
+  backend.list.mockReset();
+  localStorage.clear();
+});
 
 /** Each collection answers on its own, with rows, nothing, an error, or not yet. */
 function serve(answers: Record<string, Promise<Row[]>>) {
@@ -18,7 +37,7 @@ function serve(answers: Record<string, Promise<Row[]>>) {
 const panel = (name: string) => screen.getByRole('region', { name });
 
 describe('<DashboardScreen>', () => {
-  it('asks for the three collections, each panel busy with room kept for its rows meanwhile', () => {
+  it('asks for the three collections, each panel busy with room kept for its rows meanwhile', async () => {
     serve({});
     render(<DashboardScreen />);
     expect(screen.getByRole('heading', { level: 1, name: 'Dashboard' }).tabIndex).toBe(-1);
@@ -26,17 +45,19 @@ describe('<DashboardScreen>', () => {
     expect(screen.getByRole('heading', { level: 1 }).nextElementSibling?.textContent).toBe(
       'Your circle at a glance: the balances of its accounts, the symbols it follows and the latest news from its members.',
     );
-    expect(backend.list.mock.calls.map((c) => c[0])).toEqual(['accounts', 'symbols', 'notifications']);
+    await waitFor(() => expect(backend.list.mock.calls.map((c) => c[0])).toEqual(['accounts', 'symbols', 'notifications']));
+    // The notifications in the language on screen.
+    expect(backend.list.mock.calls[2]![1]).toEqual({ language: 'en' });
     for (const name of ['Accounts', 'Symbols', 'Notifications']) {
       expect(panel(name).getAttribute('aria-busy')).toBe('true');
       expect(within(panel(name)).getByRole('status').textContent).toBe('Loading…');
       // Still loading is no failure: nothing is announced.
       expect(within(panel(name)).queryByRole('alert')).toBeNull();
     }
-    expect(panel('Accounts').querySelector('.panel__placeholder')?.className).toBe('panel__placeholder panel__placeholder--rows');
-    expect(panel('Notifications').querySelector('.panel__placeholder')?.className).toBe(
-      'panel__placeholder panel__placeholder--notifications',
-    );
+    // Each panel's skeleton is shaped as what it lists.
+    expect(within(panel('Accounts')).getByRole('status').classList.contains('skeleton--rows')).toBe(true);
+    expect(within(panel('Symbols')).getByRole('status').classList.contains('skeleton--rows')).toBe(true);
+    expect(within(panel('Notifications')).getByRole('status').classList.contains('skeleton--notifications')).toBe(true);
   });
 
   it('lists the accounts with their balance, the symbols with their entity, and the notifications', async () => {

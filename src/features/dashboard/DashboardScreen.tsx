@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { formatMoney, withWords } from '../../i18n';
 import { enDashboard } from '../../i18n/en-dashboard';
 import { api } from '../../api/instance';
@@ -6,6 +6,7 @@ import { useAsync, type AsyncState } from '../../ui/widgets/useAsync';
 import { renderMode } from '../../state/render-mode';
 import { EmptyState, ErrorState, LoadingState } from '../../ui/widgets/states';
 import { NotificationList } from '../../ui/widgets/NotificationList';
+import { inboxError, inboxItems, listLanguage, loadInbox, showInbox } from '../../state/inbox';
 
 const t = withWords(enDashboard);
 
@@ -18,7 +19,7 @@ function Panel<T extends unknown[]>({
 }: {
   id: string;
   title: string;
-  /** What the panel lists: its loading state keeps room for a few rows of it, so nothing moves when they come. */
+  /** What the panel lists: its skeleton is a few of them, as tall, so nothing moves when they come. */
   kind: 'rows' | 'notifications';
   state: AsyncState<T> & { reload: () => void };
   render: (data: T) => ReactNode;
@@ -26,16 +27,21 @@ function Panel<T extends unknown[]>({
   return (
     <section className="card panel" aria-labelledby={id} aria-busy={state.status === 'loading' || undefined}>
       <h2 id={id}>{title}</h2>
-      {state.status === 'loading' && !state.data && (
-        <div className={`panel__placeholder panel__placeholder--${kind}`}>
-          <LoadingState />
-        </div>
-      )}
+      {state.status === 'loading' && !state.data && <LoadingState shape={kind} />}
       {/* Why it failed is said once, for the whole screen (below the title). */}
       {state.status === 'error' && !state.data && <p className="muted">{t('dashboard.unavailable')}</p>}
       {state.data && (state.data.length ? render(state.data) : <EmptyState>{t('dashboard.empty')}</EmptyState>)}
     </section>
   );
+}
+
+/** The inbox's list as a panel's state; prerendered (and while hydrating) it is still loading, as the HTML is. */
+function inboxState(): AsyncState<NonNullable<typeof inboxItems.value>> & { reload: () => void } {
+  const reload = () => void loadInbox();
+  const items = renderMode.value === 'static' ? null : inboxItems.value;
+  if (items) return { status: 'success', data: items, reload };
+  const error = inboxError.value;
+  return error ? { status: 'error', error, reload } : { status: 'loading', reload };
 }
 
 export default function DashboardScreen() {
@@ -45,8 +51,11 @@ export default function DashboardScreen() {
   // Stryker disable ArrayDeclaration: any constant list loads once, as the empty one does
   const accounts = useAsync((signal) => collections.list('accounts', undefined, signal), [], { key: 'accounts', atOnce });
   const symbols = useAsync((signal) => collections.list('symbols', undefined, signal), [], { key: 'symbols', atOnce });
-  const notifications = useAsync((signal) => collections.list('notifications', undefined, signal), [], { key: 'notifications', atOnce });
   // Stryker restore ArrayDeclaration
+  // The notifications as the member sees them (their marks, the language on screen): the inbox's.
+  // Stryker disable next-line ArrayDeclaration: any constant list shows the inbox once per mount alike
+  useEffect(() => showInbox(), []);
+  const notifications = inboxState();
   // One reason for the panels that have nothing to show (offline, each would say the same), and one Retry for them all.
   const failed = [accounts, symbols, notifications].filter((state) => state.status === 'error' && !state.data);
   return (
@@ -99,7 +108,7 @@ export default function DashboardScreen() {
           title={t('dashboard.notifications')}
           kind="notifications"
           state={notifications}
-          render={(items) => <NotificationList items={items} />}
+          render={(items) => <NotificationList items={items} lang={listLanguage.value} />}
         />
       </div>
     </div>

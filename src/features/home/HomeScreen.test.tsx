@@ -7,10 +7,20 @@ import type { BeforeInstallPromptEvent } from '../../state/app';
 type Notification = { id: string; title: string; body: string; level: 'info' | 'warning'; read: boolean; createdAt: string };
 
 const backend = vi.hoisted(() => ({
-  list: vi.fn<(name: string, query: unknown, signal?: AbortSignal) => Promise<Notification[]>>(),
+  list: vi.fn<(language: string, signal?: AbortSignal) => Promise<Notification[]>>(),
+  markRead: vi.fn<(id: string) => Promise<number>>(),
   read: vi.fn<(signal?: AbortSignal) => Promise<{ profile: Profile | null; etag: string | null }>>(),
 }));
-vi.mock('../../api/instance', () => ({ api: { collections: () => ({ list: backend.list }), client: () => ({}) } }));
+vi.mock('../../api/instance', () => ({
+  api: {
+    inbox: () => ({
+      // A test's list ends with it: a read after (the sign-out of the clean-up) finds none.
+      list: async (language: string, signal?: AbortSignal) => ({ items: (await backend.list(language, signal)) ?? [], language }),
+      markRead: backend.markRead,
+    }),
+    client: () => ({}),
+  },
+}));
 vi.mock('../../profile/requests', () => ({ profileApi: () => ({ read: backend.read }) }));
 // A session is stored: the profile is asked of the server.
 vi.mock('../../api/credentials', () => ({ authorizationHeader: async () => ({ Authorization: 'Bearer t' }) }));
@@ -50,7 +60,9 @@ beforeEach(async () => {
 
 afterEach(() => {
   backend.list.mockReset();
+  backend.markRead.mockReset();
   backend.read.mockReset();
+  localStorage.clear();
   act(() => auth.sessionEnded('signed-out'));
 });
 
@@ -93,7 +105,8 @@ describe('<HomeScreen>', () => {
     // Still loading is no failure: nothing is announced.
     expect(screen.queryByRole('alert')).toBeNull();
     await waitFor(() => expect(backend.list).toHaveBeenCalled());
-    expect(backend.list.mock.calls[0]![0]).toBe('notifications');
+    // In the language on screen.
+    expect(backend.list.mock.calls[0]![0]).toBe('en');
     await act(async () => undefined);
     expect(backend.read).not.toHaveBeenCalled();
   });
@@ -193,5 +206,20 @@ describe('<HomeScreen>', () => {
     await user.click(screen.getByRole('button', { name: 'Retry' }));
     expect(await screen.findByRole('heading', { name: 'First' })).toBeTruthy();
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('a member marks one read there, and finds the rest in their inbox; a visitor only reads them', async () => {
+    const user = userEvent.setup();
+    backend.list.mockResolvedValue([{ ...note('n1', 'First'), read: false }, note('n2', 'Second')]);
+    backend.markRead.mockResolvedValue(0);
+    signIn(PROFILE);
+    render(<HomeScreen />);
+    await user.click(await screen.findByRole('button', { name: 'Mark as read: First' }));
+    expect(backend.markRead).toHaveBeenCalledWith('n1');
+    expect(await screen.findByRole('button', { name: 'Mark as unread: First' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'All your notifications' }).getAttribute('href')).toBe('/notifications');
+    act(() => auth.sessionEnded('signed-out'));
+    await screen.findByRole('link', { name: 'See all on the dashboard' });
+    expect(screen.queryByRole('button', { name: /^Mark as/ })).toBeNull();
   });
 });

@@ -4,34 +4,19 @@ import { t } from '../../i18n';
 import { fetchProfile, profile, profileLoading } from '../../profile';
 import { installOffered, isInstalled, isOnline } from '../../state/app';
 import { isLoggedIn } from '../../state/auth';
-import { useAsync } from '../../ui/widgets/useAsync';
 import { renderMode } from '../../state/render-mode';
-import { EmptyState, ErrorState, LoadingState } from '../../ui/widgets/states';
+import { LoadingState } from '../../ui/widgets/states';
 import { InstallButton } from '../../pwa/InstallButton';
 
-// Shown only with the notifications' data, and to a member: their code comes with them, not with
-// the first screen.
-const loadNotificationList = () => import('../../ui/widgets/NotificationList');
-const NotificationList = lazy(() => loadNotificationList().then((m) => ({ default: m.NotificationList })));
+// The latest notifications come with the inbox's model and the API client, after the screen has
+// painted: their code is not the first screen's.
+const LatestNotifications = lazy(() => import('./LatestNotifications'));
 const ProfileCard = lazy(() => import('../../ui/widgets/ProfileCard').then((m) => ({ default: m.ProfileCard })));
 
 export default function HomeScreen() {
   const signedIn = isLoggedIn.value;
   // A profile left in memory by another session is never shown to a visitor who is signed out.
   const member = signedIn ? profile.value : null;
-  // The API client loads with this first call, after the screen has painted.
-  const notifications = useAsync(
-    async (signal) => {
-      // The list's code comes alongside the data it shows.
-      void loadNotificationList();
-      // Stryker disable ArrayDeclaration: any constant list loads once, as the empty one does
-      return (await import('../../api/instance')).api.collections().list('notifications', undefined, signal);
-      // What the last visit showed shows while it is read again (after hydrating, on the prerendered page).
-    },
-    [],
-    { key: 'notifications', atOnce: renderMode.peek() === 'live' },
-  );
-  // Stryker restore ArrayDeclaration
   // biome-ignore lint/correctness/useExhaustiveDependencies: signedIn is a signal read in render; the profile is fetched again when a session starts.
   useEffect(() => {
     if (signedIn) fetchProfile().catch(() => undefined);
@@ -66,7 +51,7 @@ export default function HomeScreen() {
       <section className={`home__profile${signedIn ? '' : ' home__profile--signed-out'}`} aria-label={t('nav.profile')}>
         {member ? (
           <>
-            <Suspense fallback={<LoadingState />}>
+            <Suspense fallback={<LoadingState shape="card" />}>
               <ProfileCard profile={member} compact />
             </Suspense>
             <Link href="/profile" className="button button--outlined">
@@ -82,7 +67,7 @@ export default function HomeScreen() {
             </Link>
           </div>
         ) : profileLoading.value ? (
-          <LoadingState />
+          <LoadingState shape="card" />
         ) : (
           <div className="card cta">
             <h2>{t('home.createProfileCta')}</h2>
@@ -97,22 +82,19 @@ export default function HomeScreen() {
       <section className="home__notifications" aria-labelledby="home-notifications">
         <div className="section-head">
           <h2 id="home-notifications">{t('home.latestNotifications')}</h2>
-          <Link href="/dashboard" className="text-link">
-            {t('home.allNotifications')}
+          {/* A member's inbox, where they mark them; everyone's on the dashboard. */}
+          <Link href={signedIn ? '/notifications' : '/dashboard'} className="text-link">
+            {t(signedIn ? 'home.inbox' : 'home.allNotifications')}
           </Link>
         </div>
-        {notifications.status === 'loading' && !notifications.data && <LoadingState />}
-        {notifications.status === 'error' && !notifications.data && (
-          <ErrorState error={notifications.error} onRetry={notifications.reload} />
+        {/* What the build prerenders, and the hydration's first render, wait for the list. */}
+        {renderMode.value === 'static' ? (
+          <LoadingState shape="notifications" />
+        ) : (
+          <Suspense fallback={<LoadingState shape="notifications" />}>
+            <LatestNotifications canMark={signedIn} />
+          </Suspense>
         )}
-        {notifications.data &&
-          (notifications.data.length ? (
-            <Suspense fallback={<LoadingState />}>
-              <NotificationList items={notifications.data.slice(0, 3)} />
-            </Suspense>
-          ) : (
-            <EmptyState>{t('notifications.empty')}</EmptyState>
-          ))}
       </section>
     </div>
   );

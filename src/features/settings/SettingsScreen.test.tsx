@@ -4,7 +4,9 @@ import userEvent from '@testing-library/user-event';
 import SettingsScreen from './SettingsScreen';
 import {
   activeThemeName,
+  changeColorScheme,
   changeLanguage,
+  colorScheme,
   changeTheme,
   disableNotifications,
   enableNotifications,
@@ -38,6 +40,7 @@ afterEach(() => {
   act(() => {
     changeLanguage('en');
     changeTheme('INDIGO_PINK');
+    changeColorScheme('system');
     disableNotifications();
     setRenderMode('live');
     setConnectivity(true);
@@ -48,29 +51,66 @@ afterEach(() => {
 });
 
 describe('<SettingsScreen>', () => {
-  it('offers the four themes as radios, the active one checked', () => {
+  it('offers System, Light and Dark, and the four accents, as two groups of radios, the current ones checked', () => {
     render(<SettingsScreen />);
-    const radios = screen.getAllByRole('radio') as HTMLInputElement[];
-    expect(radios.map((r) => r.value)).toEqual(['DEEPPURPLE_AMBER', 'INDIGO_PINK', 'PINK_BLUEGREY', 'PURPLE_GREEN']);
-    expect(radios.filter((r) => r.checked).map((r) => r.value)).toEqual(['INDIGO_PINK']);
+    const group = (name: string) => screen.getByRole('group', { name }).querySelectorAll<HTMLInputElement>('input[type=radio]');
+    const schemes = [...group('Light or dark')];
+    expect(schemes.map((r) => [r.value, r.checked, r.labels?.[0]?.textContent])).toEqual([
+      ['system', true, 'System'],
+      ['light', false, 'Light'],
+      ['dark', false, 'Dark'],
+    ]);
+    expect(new Set(schemes.map((r) => r.name)).size).toBe(1);
+    const accents = [...group('Accent colour')];
+    expect(accents.map((r) => [r.value, r.checked])).toEqual([
+      ['DEEPPURPLE_AMBER', false],
+      ['INDIGO_PINK', true],
+      ['PINK_BLUEGREY', false],
+      ['PURPLE_GREEN', false],
+    ]);
+    expect(new Set(accents.map((r) => r.name)).size).toBe(1);
+    expect(accents[0]!.name).not.toBe(schemes[0]!.name);
+    // What System means is said beside the group.
+    expect(screen.getByRole('group', { name: 'Light or dark' }).getAttribute('aria-describedby')).toBe('color-scheme-hint');
+    expect(document.getElementById('color-scheme-hint')?.textContent).toBe(
+      'System follows your device’s setting, and changes when it does.',
+    );
   });
 
-  it('choosing a theme radio changes activeThemeName and persists it', async () => {
+  it('a choice applies at once and persists: the accent and the scheme each on their own', async () => {
     const user = userEvent.setup();
     render(<SettingsScreen />);
-    await user.click(screen.getByRole('radio', { name: 'Purple and green (dark)' }));
+    await user.click(screen.getByRole('radio', { name: 'Purple and green' }));
     expect(activeThemeName.value).toBe('PURPLE_GREEN');
-    expect((screen.getByRole('radio', { name: 'Purple and green (dark)' }) as HTMLInputElement).checked).toBe(true);
-    expect((screen.getByRole('radio', { name: 'Indigo and pink' }) as HTMLInputElement).checked).toBe(false);
-    expect(JSON.parse(localStorage.getItem('preference')!)).toMatchObject({ activeThemeName: 'PURPLE_GREEN' });
+    expect(colorScheme.value).toBe('system');
+    await user.click(screen.getByRole('radio', { name: 'Dark' }));
+    expect(colorScheme.value).toBe('dark');
+    expect(activeThemeName.value).toBe('PURPLE_GREEN');
+    expect((screen.getByRole('radio', { name: 'Purple and green' }) as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByRole('radio', { name: 'Dark' }) as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByRole('radio', { name: 'System' }) as HTMLInputElement).checked).toBe(false);
+    expect(JSON.parse(localStorage.getItem('preference')!)).toMatchObject({ activeThemeName: 'PURPLE_GREEN', colorScheme: 'dark' });
   });
 
-  it('themes can be chosen with the arrow keys', async () => {
+  it("the seed's dark themes are an accent in Dark", () => {
+    act(() => {
+      changeTheme('PINK_BLUEGREY');
+      changeColorScheme('dark');
+    });
+    render(<SettingsScreen />);
+    expect((screen.getByRole('radio', { name: 'Pink and blue grey' }) as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByRole('radio', { name: 'Dark' }) as HTMLInputElement).checked).toBe(true);
+  });
+
+  it('each group is chosen with the arrow keys', async () => {
     const user = userEvent.setup();
     render(<SettingsScreen />);
-    const current = screen.getByRole('radio', { name: 'Indigo and pink' });
-    act(() => current.focus());
+    act(() => screen.getByRole('radio', { name: 'Indigo and pink' }).focus());
     await user.keyboard('{ArrowDown}');
+    expect(activeThemeName.value).toBe('PINK_BLUEGREY');
+    act(() => screen.getByRole('radio', { name: 'System' }).focus());
+    await user.keyboard('{ArrowRight}');
+    expect(colorScheme.value).toBe('light');
     expect(activeThemeName.value).toBe('PINK_BLUEGREY');
   });
 
@@ -120,14 +160,12 @@ describe('<SettingsScreen>', () => {
     expect(toggle.getAttribute('aria-checked')).toBe('false');
   });
 
-  it('titles each part, marks the active theme, and the title takes focus only by script', () => {
+  it('titles each part, and the title takes focus only by script', () => {
     render(<SettingsScreen />);
     expect(screen.getByRole('heading', { level: 1, name: 'Settings' }).tabIndex).toBe(-1);
     expect(screen.getByRole('region', { name: 'Language' })).toBeTruthy();
-    expect(screen.getByRole('region', { name: 'Theme' })).toBeTruthy();
+    expect(screen.getByRole('region', { name: 'Appearance' })).toBeTruthy();
     expect(screen.getByRole('region', { name: 'Notifications' })).toBeTruthy();
-    const labels = (screen.getAllByRole('radio') as HTMLInputElement[]).map((r) => r.closest('label')?.className);
-    expect(labels).toEqual(['theme-option', 'theme-option theme-option--active', 'theme-option', 'theme-option']);
     const toggle = screen.getByRole('switch', { name: 'Push notifications' }) as HTMLButtonElement;
     expect(toggle.disabled).toBe(false);
     expect(toggle.getAttribute('aria-busy')).toBeNull();

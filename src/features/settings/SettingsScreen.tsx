@@ -3,9 +3,18 @@ import { withWords } from '../../i18n';
 import { enSettings } from '../../i18n/en-settings';
 import { renderMode } from '../../state/render-mode';
 import { LANGUAGES, LANGUAGE_NAMES, isLanguage } from '../../config/languages';
-import { activeThemeName, changeLanguage, changeTheme, language, notificationsEnabled } from '../../state/preference';
+import {
+  activeThemeName,
+  changeColorScheme,
+  changeLanguage,
+  changeTheme,
+  colorScheme,
+  language,
+  notificationsEnabled,
+} from '../../state/preference';
 import { onPersistRefused } from '../../lib/persist';
-import { THEMES, THEME_NAMES } from '../../config/themes';
+import { COLOR_SCHEMES, THEME_NAMES } from '../../config/themes';
+import { THEMES } from '../../ui/theme-colors';
 import { showSnackbar } from '../../ui/snackbar/store';
 import { isOnline } from '../../state/app';
 import type { PushError } from '../../pwa/push';
@@ -86,13 +95,69 @@ function NotificationsToggle() {
   );
 }
 
+/**
+ * Light, dark or the device's, and the accent: two groups of radio buttons (arrow keys move within
+ * each), applied at once. The seed's four themes are an accent in its own mode.
+ */
+function Appearance({ waiting }: { waiting: boolean }) {
+  const scheme = colorScheme.value;
+  const accent = activeThemeName.value;
+  return (
+    <>
+      <fieldset className="choices" aria-describedby="color-scheme-hint">
+        <legend className="field__label">{t('settings.colorScheme')}</legend>
+        <div className="choices__row">
+          {COLOR_SCHEMES.map((name) => (
+            <label key={name} className="choice">
+              <input
+                type="radio"
+                name="color-scheme"
+                value={name}
+                checked={name === scheme}
+                disabled={waiting}
+                onChange={() => changeColorScheme(name)}
+              />
+              <span className={`choice__swatch choice__swatch--${name}`} aria-hidden="true" />
+              <span>{t(`settings.colorScheme.${name}`)}</span>
+            </label>
+          ))}
+        </div>
+        <p className="field__hint" id="color-scheme-hint">
+          {t('settings.colorScheme.hint')}
+        </p>
+      </fieldset>
+      <fieldset className="choices">
+        <legend className="field__label">{t('settings.accent')}</legend>
+        <div className="choices__row">
+          {THEME_NAMES.map((name) => (
+            <label key={name} className="choice">
+              <input
+                type="radio"
+                name="accent"
+                value={name}
+                checked={name === accent}
+                disabled={waiting}
+                onChange={() => changeTheme(name)}
+              />
+              <svg className="choice__swatch" viewBox="0 0 40 24" width="40" height="24" aria-hidden="true">
+                <rect width="26" height="24" rx="4" fill={THEMES[name].primary} />
+                <circle cx="30" cy="12" r="9" fill={THEMES[name].accent} />
+              </svg>
+              <span>{t(`settings.theme.${name}`)}</span>
+            </label>
+          ))}
+        </div>
+      </fieldset>
+    </>
+  );
+}
+
 export default function SettingsScreen() {
   useEffect(
     () => onPersistRefused(() => showSnackbar({ message: t('settings.storageRefused'), politeness: 'assertive', duration: 8000 })),
     // Stryker disable next-line ArrayDeclaration: any constant list subscribes once, as the empty one does
     [],
   );
-  const current = activeThemeName.value;
   // Prerendered, the controls wait for the app: a choice made before it runs would go nowhere.
   const waiting = renderMode.value === 'static';
   return (
@@ -126,31 +191,9 @@ export default function SettingsScreen() {
         </div>
       </section>
 
-      <section className="card" aria-labelledby="settings-theme">
-        <fieldset className="theme-picker">
-          <legend id="settings-theme">
-            <h2>{t('settings.theme')}</h2>
-          </legend>
-          {THEME_NAMES.map((name) => (
-            <label key={name} className={`theme-option${name === current ? ' theme-option--active' : ''}`}>
-              <input
-                type="radio"
-                name="theme"
-                value={name}
-                checked={name === current}
-                disabled={waiting}
-                onChange={() => changeTheme(name)}
-              />
-              <span className="theme-option__swatch" data-primary={THEMES[name].primary} aria-hidden="true">
-                <svg viewBox="0 0 40 24" width="40" height="24" aria-hidden="true">
-                  <rect width="26" height="24" rx="4" fill={THEMES[name].primary} />
-                  <circle cx="30" cy="12" r="9" fill={THEMES[name].accent} />
-                </svg>
-              </span>
-              <span>{t(`settings.theme.${name}`)}</span>
-            </label>
-          ))}
-        </fieldset>
+      <section className="card" aria-labelledby="settings-appearance">
+        <h2 id="settings-appearance">{t('settings.appearance')}</h2>
+        <Appearance waiting={waiting} />
       </section>
 
       <section className="card" aria-labelledby="settings-notifications">

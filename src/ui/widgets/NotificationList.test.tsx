@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import type { components } from '../../api/schema';
 import { NotificationList } from './NotificationList';
 
@@ -35,7 +36,7 @@ describe('<NotificationList>', () => {
     expect(within(first).getByText('Warning')).toBeTruthy();
     expect(within(first).getByText('Unread')).toBeTruthy();
     expect(first.querySelector('p.notification__body')?.textContent).toBe('Free some space.');
-    expect(first.className).toBe('notification notification--warning');
+    expect(first.className).toBe('notification notification--warning notification--unread');
 
     expect(within(second).getByRole('heading', { level: 3 }).textContent).toBe('Profile saved');
     expect(within(second).getByText('Good news')).toBeTruthy();
@@ -59,5 +60,36 @@ describe('<NotificationList>', () => {
   it('shows an empty list when there is nothing', () => {
     render(<NotificationList items={[]} />);
     expect(screen.getByRole('list').children).toHaveLength(0);
+  });
+
+  it('without a way to mark them, has no buttons; with one, a button per notification that names it and says what it does', async () => {
+    const items = [
+      notification({ id: 'n-1', read: false, title: 'Storage almost full' }),
+      notification({ id: 'n-2', title: 'Profile saved' }),
+    ];
+    const { rerender } = render(<NotificationList items={items} />);
+    expect(screen.queryByRole('button')).toBeNull();
+    const onMark = vi.fn();
+    rerender(<NotificationList items={items} onMark={onMark} />);
+    const buttons = screen.getAllByRole('button');
+    expect(buttons.map((b) => [b.textContent, b.getAttribute('aria-label')])).toEqual([
+      ['Mark as read', 'Mark as read: Storage almost full'],
+      ['Mark as unread', 'Mark as unread: Profile saved'],
+    ]);
+    await userEvent.click(buttons[0]!);
+    await userEvent.click(buttons[1]!);
+    expect(onMark.mock.calls).toEqual([
+      [items[0], true],
+      [items[1], false],
+    ]);
+  });
+
+  it("says the text's language when it is not the page's, and takes the heading level it is given", () => {
+    const { container, rerender } = render(<NotificationList items={[notification({ title: 'Hello' })]} lang="en" level={2} />);
+    expect(container.querySelector('ul')?.getAttribute('lang')).toBe('en');
+    expect(screen.getByRole('heading', { level: 2 }).textContent).toBe('Hello');
+    rerender(<NotificationList items={[notification({ title: 'Hello' })]} />);
+    expect(container.querySelector('ul')?.hasAttribute('lang')).toBe(false);
+    expect(screen.getByRole('heading', { level: 3 }).textContent).toBe('Hello');
   });
 });

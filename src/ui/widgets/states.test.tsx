@@ -14,11 +14,17 @@ afterEach(() => {
 });
 
 describe('<LoadingState>', () => {
-  it('is a status region saying it is loading, with the spinner hidden from assistive technology', () => {
+  it('is a status region saying it is loading, in words for assistive technology, and shaped as lines of text', () => {
     render(<LoadingState />);
     const status = screen.getByRole('status');
     expect(status.textContent).toBe('Loading…');
-    expect(status.querySelector('.spinner')?.getAttribute('aria-hidden')).toBe('true');
+    expect(status.firstElementChild?.className).toBe('visually-hidden');
+    expect(status.className).toBe('state state--loading skeleton skeleton--lines');
+  });
+
+  it('takes the shape of what is coming', () => {
+    render(<LoadingState shape="notifications" />);
+    expect(screen.getByRole('status').classList.contains('skeleton--notifications')).toBe(true);
   });
 
   it('says what is loading when told', () => {

@@ -3,11 +3,18 @@ import { t } from '../../i18n';
 import { isOnline } from '../../lib/connectivity';
 import { ApiError } from '../../api/errors';
 
-export function LoadingState({ label }: { label?: string }) {
+/** What is coming: `lines` of text, `rows` of a list, `notifications`, a profile `card`. */
+export type LoadingShape = 'lines' | 'rows' | 'notifications' | 'card';
+
+/**
+ * A skeleton of what is loading, as tall as it will be (nothing moves when it comes): its shape is
+ * the stylesheet's (.skeleton--…), drawn without an element per line; its words are for assistive
+ * technology.
+ */
+export function LoadingState({ label, shape = 'lines' }: { label?: string; shape?: LoadingShape }) {
   return (
-    <div className="state state--loading" role="status">
-      <span className="spinner" aria-hidden="true" />
-      <span>{label ?? t('common.loading')}</span>
+    <div className={`state state--loading skeleton skeleton--${shape}`} role="status">
+      <span className="visually-hidden">{label ?? t('common.loading')}</span>
     </div>
   );
 }
