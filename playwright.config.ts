@@ -30,8 +30,8 @@ export default defineConfig({
   use: {
     browserName: 'chromium',
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
-    // Recording a trace costs about a sixth of the suite's CPU time: a run with --trace on records
-    // one for every test, --retries 1 one for each retry.
+    // Recording a trace costs about a sixth of the suite's CPU time: only a retry records one (CI
+    // retries once), or a run with --trace on.
     trace: 'on-first-retry',
     // The app's worker installs with every new browser context and downloads the whole precache
     // (some 350 KB, 37 files): half a second of CPU per test that is not about it. A test of the

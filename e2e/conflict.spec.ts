@@ -1,7 +1,6 @@
 import type { APIRequestContext, Browser, Locator, Page } from '@playwright/test';
-import { test, expect, goOffline, waitForServiceWorker } from './support/fixtures';
+import { test, expect, goOffline, goOnline, waitForServiceWorker } from './support/fixtures';
 import { AXE_TAGS, axeViolations } from './support/axe';
-import { builtUrl } from './support/built';
 import { bearerOf } from './support/sign-in';
 import { ADA, DESKTOP, presetSignedIn, seedProfile, snackbar, unexpectedErrors } from './support/pages';
 
@@ -228,12 +227,6 @@ twoDevices.describe('two devices edit the same profile', () => {
       async ({ devices: { a, b }, request }) => {
         await waitForServiceWorker(b.page);
         const formB = await openEditForm(b.page);
-        // The save's code (its progress transport, which the precache leaves out) is in the page
-        // already, as after any earlier save of this visit. Chromium gives the network back to the
-        // pages first and to their workers after: a file this page asked its worker for in between
-        // would fail to load, with the browser's error line (the worker's Background Sync would
-        // still send the save). A device gets the network back for both at once.
-        await b.page.evaluate((url) => import(url), builtUrl('transport.ts'));
 
         await goOffline(b.page);
         await formB.getByLabel('About you').fill('Written on the train.');
@@ -245,7 +238,7 @@ twoDevices.describe('two devices edit the same profile', () => {
         await formA.getByRole('button', { name: 'Save changes' }).click();
         await expect(a.page.getByRole('article', { name: 'Countess Ada' })).toBeVisible();
 
-        await b.page.context().setOffline(false);
+        await goOnline(b.page);
         const resolver = resolverOf(b.page);
         await expect(resolver).toBeVisible();
         await expectSideBySide(resolver, [

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import type { RunningServer } from '../server/index.ts';
-import { test, expect, goOffline, waitForServiceWorker, collectCspViolations, cspViolations } from './support/fixtures';
+import { test, expect, goOffline, goOnline, waitForServiceWorker, collectCspViolations, cspViolations } from './support/fixtures';
 import { DIST, DIST_NEXT } from './support/global-setup';
 import { authorizationAt } from './support/sign-in';
 import { ADA, appRunning, holdScripts, presetSignedIn, seedProfile } from './support/pages';
@@ -109,12 +109,14 @@ test.describe('service worker', () => {
     await expect(page.getByRole('heading', { name: 'Ada Lovelace' })).toBeVisible();
     await page.getByRole('link', { name: 'Home' }).first().click();
     await expect(page.getByText('Maintenance on Sunday')).toBeVisible();
-    const cached = await page.evaluate(async () => {
-      const cache = await caches.open('api-reads');
-      return (await cache.keys()).map((r) => `${r.method} ${new URL(r.url).pathname}`);
-    });
-    expect(cached).toContain('GET /api/notifications');
-    expect(cached).toContain('GET /api/user/profile/myprofile');
+    const cachedReads = () =>
+      page.evaluate(async () => {
+        const cache = await caches.open('api-reads');
+        return (await cache.keys()).map((r) => `${r.method} ${new URL(r.url).pathname}`);
+      });
+    // The worker stores an answer once it has handed it to the page: the page may show it first.
+    await expect.poll(cachedReads).toEqual(expect.arrayContaining(['GET /api/notifications', 'GET /api/user/profile/myprofile']));
+    const cached = await cachedReads();
     for (const entry of cached) expect(entry).toMatch(/^GET \/api\//);
     expect(cached.some((entry) => entry.includes('/api/user/profile/') && !entry.endsWith('myprofile') && !entry.includes('/avatar'))).toBe(
       false,
@@ -232,7 +234,7 @@ test.describe('online status', () => {
     await context.setOffline(true);
     await expect(status).toHaveText('Offline');
     await expect(page.getByTestId('snackbar')).toContainText('You are offline');
-    await context.setOffline(false);
+    await goOnline(page);
     await expect(page.getByTestId('snackbar')).toContainText('You are back online.');
     await expect(status).toHaveCount(0);
   });

@@ -3,7 +3,7 @@ import { authorizationAt } from './support/sign-in';
 import fc from 'fast-check';
 import type { Page } from '@playwright/test';
 import type { RunningServer } from '../server/index.ts';
-import { test, expect, goOffline, waitForServiceWorker, collectCspViolations, cspViolations } from './support/fixtures';
+import { test, expect, goOffline, goOnline, waitForServiceWorker, collectCspViolations, cspViolations } from './support/fixtures';
 import { ADA, appRunning, presetSignedIn, seedProfile } from './support/pages';
 
 async function openCreateForm(page: Page) {
@@ -80,7 +80,7 @@ test.describe('nothing the user typed is lost', () => {
   // Offline, the worker's Background Sync may send a queued save as well as the page.
   test.use({ serviceWorkers: 'allow' });
 
-  test('a save made offline is queued, shown as pending, and sent once when back online', async ({ page, context, baseURL, server }) => {
+  test('a save made offline is queued, shown as pending, and sent once when back online', async ({ page, baseURL, server }) => {
     await openCreateForm(page);
     await waitForServiceWorker(page);
     await fillProfile(page);
@@ -95,7 +95,7 @@ test.describe('nothing the user typed is lost', () => {
     await expect(page.getByText('Saved on this device. It will be sent when you are back online.')).toHaveCount(1);
     expect(await storedProfile(baseURL!)).toBeNull();
 
-    await context.setOffline(false);
+    await goOnline(page);
     await expect(page.getByRole('heading', { name: 'Ada Lovelace' })).toBeVisible();
     await expect(page.getByTestId('snackbar')).toContainText('Your offline changes were sent.');
     await expect(page.getByTestId('pending-save')).toHaveCount(0);
@@ -118,7 +118,6 @@ test.describe('nothing the user typed is lost', () => {
       test.use({ serviceWorkers: worker ? 'allow' : 'block' });
       test('an edit saved offline shows as saved; back online it is sent once, no form is left open, and nothing waits any more', async ({
         page,
-        context,
         baseURL,
         request,
         server,
@@ -139,7 +138,7 @@ test.describe('nothing the user typed is lost', () => {
         expect(await outboxCount(page)).toBe(1);
 
         const patches = countPatches(server);
-        await context.setOffline(false);
+        await goOnline(page);
         await expect(page.getByTestId('snackbar')).toContainText('Your offline changes were sent.');
         await expect(notice).toHaveCount(0);
         await expect(page.getByRole('form')).toHaveCount(0);
@@ -160,14 +159,14 @@ test.describe('nothing the user typed is lost', () => {
     });
   }
 
-  test('a queued save survives a reload and goes out when the app starts online', async ({ page, context, baseURL, server }) => {
+  test('a queued save survives a reload and goes out when the app starts online', async ({ page, baseURL, server }) => {
     const creates = countCreates(server);
     await openCreateForm(page);
     await fillProfile(page, 'Grace Hopper', 'grace_h');
     await goOffline(page);
     await page.getByRole('button', { name: 'Create profile' }).click();
     await expect(page.getByTestId('pending-save')).toBeVisible();
-    await context.setOffline(false);
+    await goOnline(page);
     // A reload, not the online event, is what sends it this time: the queue is on disk.
     await page.reload();
     await expect(page.getByRole('heading', { name: 'Grace Hopper' })).toBeVisible();

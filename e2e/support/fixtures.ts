@@ -117,6 +117,27 @@ export async function goOffline(page: Page): Promise<void> {
   await expect(page.getByTestId('online-status')).toBeVisible();
 }
 
+/**
+ * Gives the network back to the page's browser context as a device gets it back: to its pages and
+ * their service worker at once. Chromium's emulation lifts it page by page, then worker by worker: a
+ * page that heard it is online could ask its worker, still offline, for a file the precache leaves
+ * out (a save's code, a conflict's), and fail to load it. So the page's scripts are held (the
+ * debugger's pause) until the whole context is online: then it hears of it.
+ */
+export async function goOnline(page: Page): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  try {
+    await cdp.send('Debugger.enable');
+    // Pauses at the next statement the page runs: the first line of what it does on hearing it is online.
+    await cdp.send('Debugger.pause');
+    await page.context().setOffline(false);
+  } finally {
+    // Resumes the page if it paused, and disarms the pause if it ran nothing meanwhile.
+    await cdp.send('Debugger.disable');
+    await cdp.detach();
+  }
+}
+
 /** CSP violations are reported to the page as securitypolicyviolation events. */
 export async function collectCspViolations(page: Page): Promise<void> {
   await page.addInitScript(() => {
