@@ -16,6 +16,7 @@
  */
 import fc from 'fast-check';
 import {
+  atPointer as nodeAt,
   decodeParam,
   encodeParam,
   GeneratorGaveUp,
@@ -672,6 +673,41 @@ export class SingleExchanges {
     for (const finding of findings) this.session.results.fail(op, check, exchange, finding);
   }
 
+  /**
+   * Each optional header parameter the document gives the operation (but `If-Match`, which the
+   * stateful walks send, and one marked `x-mock: true`, which a real backend ignores), sent with a
+   * value its schema refuses on a valid request: the document's 400 when it documents one, else a 4xx.
+   */
+  private async badHeaders(op: OperationSpec): Promise<void> {
+    const { doc, validator } = this.session.spec;
+    for (const p of op.params) {
+      if (p.in !== 'header' || p.required || p.name.toLowerCase() === 'if-match') continue;
+      const param = nodeAt(doc, `#${p.pointer.replace(/\/schema$/, '')}`);
+      if (isRecord(param) && param['x-mock'] === true) continue;
+      let bad: string | undefined;
+      try {
+        [bad] = fc.sample(
+          satisfying(
+            this.arbs.invalid(p.schema).map((v) => String(v.value)),
+            // What a header can carry (visible ASCII and spaces), and still breaks the schema.
+            (text) => /^[\x20-\x7E]{0,200}$/.test(text) && validator.atPointer(p.pointer, text).length > 0,
+            `an invalid value of the header parameter '${p.name}' (#${p.pointer})`,
+          ),
+          { seed: this.session.seedOf(`${op.id}:header ${p.name}`), numRuns: 1 },
+        );
+      } catch (error) {
+        if (error instanceof GeneratorGaveUp) continue;
+        throw error;
+      }
+      if (bad === undefined) continue;
+      await this.sendValidAs(op, `header ${p.name}`, { headers: [[p.name, bad]] }, 'invalid input', {
+        kind: 'invalid',
+        why: [`header ${p.name} ${JSON.stringify(bad)} breaks its schema`],
+        statuses: [400],
+      });
+    }
+  }
+
   private async anonymous(op: OperationSpec): Promise<void> {
     if (op.secured) await this.refused(op, 'none');
   }
@@ -712,6 +748,7 @@ export class SingleExchanges {
         );
       await exercise(session, [op], 'invalid input', async () => {
         await this.property(op, 'invalid input', this.invalidRequest(op), runs, this.canonicalInvalid(op));
+        await this.badHeaders(op);
         await this.anonymous(op);
         await this.memberWithoutRole(op);
         await this.access.operation(op, session.spec.operations.indexOf(op));
