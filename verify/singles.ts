@@ -18,6 +18,7 @@ import fc from 'fast-check';
 import {
   atPointer as nodeAt,
   decodeParam,
+  Repeated,
   encodeParam,
   GeneratorGaveUp,
   isJsonMedia,
@@ -406,6 +407,12 @@ export class SingleExchanges {
           `an invalid short value of the ${p.in} parameter '${p.name}' (#${p.pointer})`,
         ),
       );
+      if (p.in === 'path') {
+        // A value far over any id's length: an answer that echoes it must still be a valid Error.
+        const long = { ...base(), body: validBody ?? { kind: 'none' } };
+        long.path = { ...long.path, [p.name]: { kind: 'literal', value: new Repeated('a', 2000), encode: true } };
+        out.push(long);
+      }
       if (!bad) continue;
       const value = String(bad.value);
       if (p.in === 'path') {
