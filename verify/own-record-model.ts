@@ -106,7 +106,8 @@ export class OwnRecordModel {
     const form = new FormData();
     const parts: Array<{ name: string; value: string } | { name: string; file: Uint8Array; type: string; filename: string }> = [];
     for (const [name, value] of Object.entries(p.fields)) {
-      const text = Array.isArray(value) ? value.join(',') : String(value);
+      // A list is comma-separated, with a space after each comma (no part of an item, the document says).
+      const text = Array.isArray(value) ? value.join(', ') : String(value);
       form.append(name, text);
       parts.push({ name, value: text });
     }

@@ -36,7 +36,12 @@ import { buildAt, goodFiles } from './request-wire.ts';
 import { textOf, type JsonSchema } from '../openapi-kit/index.ts';
 import { AccessChecks } from './access.ts';
 import {
+  EMPTY_FORM,
+  formOfFilesOnly,
   formsWithAlteredFile,
+  formWithEmptyFilePart,
+  formWithLongListItem,
+  formWithTextForFile,
   formsWithEachFile,
   formWithMarks,
   jsonAtLimit,
@@ -356,7 +361,7 @@ export class SingleExchanges {
     if (op.body?.required) out.push({ ...base(), body: { kind: 'none' } });
     // A valid form with a field its schema does not have, and with one of its text fields twice.
     if (op.body?.content['multipart/form-data']) {
-      out.push({ ...base(), body: UNFINISHED_FORM });
+      out.push({ ...base(), body: UNFINISHED_FORM }, { ...base(), body: EMPTY_FORM });
       const form = sampleIfAny(satisfying(this.validBody(op), (b) => b.kind === 'form', `a valid form of ${op.id}`));
       if (form?.kind === 'form') {
         out.push({
@@ -372,6 +377,15 @@ export class SingleExchanges {
         // Each file field with a file of a type it does not take, and with bytes that are not the type they claim.
         const media = op.body.content['multipart/form-data'];
         for (const altered of formsWithAlteredFile(form.fields, media)) out.push({ ...base(), body: altered });
+        const textForFile = formWithTextForFile(form.fields, media);
+        if (textForFile) out.push({ ...base(), body: textForFile });
+        const json = op.body.content['application/json'];
+        const listItem = json ? this.propertySchema(json.schema) : () => undefined;
+        const longItem = formWithLongListItem(form.fields, this.propertySchema(this.ctx.generator.textFieldsSchema(media)), (field) => {
+          const items = listItem(field)?.items;
+          return isRecord(items) ? this.arbs.normalize(items) : undefined;
+        });
+        if (longItem) out.push({ ...base(), body: longItem });
         const textOnly = form.fields.filter(([name]) => !media.fileFields.includes(name));
         for (const field of media.fileFields) {
           out.push({
@@ -459,6 +473,8 @@ export class SingleExchanges {
         bodies.push(
           formWithMarks(body.fields, this.propertySchema(this.ctx.generator.textFieldsSchema(form))),
           ...formsWithEachFile(body.fields, form),
+          formOfFilesOnly(form),
+          formWithEmptyFilePart(body.fields, form),
         );
     }
     const path = Object.fromEntries(op.params.filter((p) => p.in === 'path').map((p) => [p.name, { kind: 'existing' } as PathValue]));
