@@ -3,7 +3,8 @@
  * from another site's page.
  *
  * - An operation the document leaves open (no security requirement, or an empty one among them)
- *   answers a valid request without credentials as it would with them: never 401.
+ *   answers a valid request without credentials as it would with them: never 401; a secured one
+ *   answers a bearer token no server issued with 401, as it answers none.
  * - `x-cross-site-refusal: STATUS` at the top of the document: a request with a method that is not
  *   safe, without a bearer token (`Authorization: Bearer <b64token>`, RFC 6750), coming from another
  *   site (an `Origin` that is not the API's own, `null` included, or `Sec-Fetch-Site: cross-site` or
@@ -31,6 +32,9 @@ const OTHER_SITE: ReadonlyArray<Array<[string, string]>> = [
   [['sec-fetch-site', 'same-site']],
 ];
 
+/** A bearer token as RFC 6750 writes it that no server issued. */
+const UNKNOWN_TOKEN = 'Bearer verify.not-a-token.issued-by-anyone';
+
 /** `Authorization` values that are no bearer token as RFC 6750 writes it. */
 const NOT_BEARER: readonly string[] = ['Basic dmVyaWZ5OnZlcmlmeQ==', 'xBearer verify', 'Bearer verify verify', 'Bearer'];
 
@@ -56,7 +60,24 @@ export class AccessChecks {
   /** Every check of this module for one operation; `place` is its index in the document. */
   async operation(op: OperationSpec, place: number): Promise<void> {
     await this.open(op);
+    await this.unknownToken(op);
     if (this.refusal !== null) await this.crossSite(op, this.refusal, place);
+  }
+
+  /** A secured operation refuses a bearer token it never issued as it refuses none (RFC 6750: 401 with its challenge). */
+  private async unknownToken(op: OperationSpec): Promise<void> {
+    if (!op.secured || !documents(op, 401)) return;
+    await this.singles.sendValidAs(
+      op,
+      'unknown token',
+      { credentials: 'none', headers: [['authorization', UNKNOWN_TOKEN]] },
+      'invalid input',
+      {
+        kind: 'exact',
+        statuses: [401],
+        why: `${op.method} ${op.path} with a bearer token no server issued`,
+      },
+    );
   }
 
   /** An open operation needs no credentials. */

@@ -141,3 +141,70 @@ export function formsWithAlteredFile(fields: FormField[], media: MediaSpec): Bod
     }),
   );
 }
+
+/** The valid form with only its file (each file field a file of the first type it takes), no text field. */
+export function formOfFilesOnly(media: MediaSpec): Body | null {
+  if (media.fileFields.length === 0) return null;
+  return {
+    kind: 'form',
+    fields: media.fileFields.map((field): FormField => [field, goodFiles(media, field)[0]!]),
+    note: "only the form's files",
+  };
+}
+
+/**
+ * The valid form with each file field an empty file, of the type a browser gives a file input left
+ * empty (application/octet-stream): no bytes is no file.
+ */
+export function formWithEmptyFilePart(fields: FormField[], media: MediaSpec): Body | null {
+  if (media.fileFields.length === 0) return null;
+  const text = fields.filter(([name]) => !media.fileFields.includes(name));
+  const empty = media.fileFields.map((field): FormField => [field, { file: 'empty', type: 'application/octet-stream', filename: 'empty' }]);
+  return { kind: 'form', fields: [...text, ...empty], note: 'valid fields, each file empty (no bytes: no file)' };
+}
+
+/** A form with no field at all. */
+export const EMPTY_FORM: Body = { kind: 'form', fields: [], note: 'an empty form' };
+
+/** The valid form with its file fields given as text. */
+export function formWithTextForFile(fields: FormField[], media: MediaSpec): Body | null {
+  if (media.fileFields.length === 0) return null;
+  const text = fields.filter(([name]) => !media.fileFields.includes(name));
+  return {
+    kind: 'form',
+    fields: [...text, ...media.fileFields.map((field): FormField => [field, 'verify: text where a file belongs'])],
+    note: 'text where a file belongs',
+  };
+}
+
+/**
+ * The valid form with a field the JSON body holds as a list (its text comma-separated) made of one
+ * item a character longer than the list's items may be, where the text field takes that length;
+ * null when no field is such.
+ */
+export function formWithLongListItem(
+  fields: FormField[],
+  textSchemaOf: (field: string) => JsonSchema | undefined,
+  itemSchemaOf: (field: string) => JsonSchema | undefined,
+): Body | null {
+  for (const [name] of fields) {
+    const item = itemSchemaOf(name);
+    const text = textSchemaOf(name);
+    const max = item?.maxLength;
+    if (item === undefined || text === undefined || typeof max !== 'number' || !anyItemText(item) || !fits(text, max + 1)) continue;
+    const long = 'a'.repeat(max + 1);
+    return {
+      kind: 'form',
+      fields: fields.map(([n, v]): FormField => [n, n === name ? long : v]),
+      note: `form field ${name} one list item over its maxLength`,
+    };
+  }
+  return null;
+}
+
+/** Whether a list item's schema takes 'a…a' of the right length (text, a pattern such a run meets). */
+const anyItemText = (schema: JsonSchema): boolean =>
+  schema.type === 'string' &&
+  schema.format === undefined &&
+  schema.enum === undefined &&
+  (typeof schema.pattern !== 'string' || new RegExp(schema.pattern, 'u').test('aa'));

@@ -16,7 +16,7 @@ import { compareSortValues, isRecord, satisfying, shapeOf, type CollectionSpec, 
 import type { SchemaArbitraries } from '../openapi-kit/index.ts';
 import { CollectionFixtures } from './fixtures.ts';
 import type { Session } from './session.ts';
-import { canonical, disproved, runSequences, runWalk, skipSequences, step, type Transcript } from './stateful.ts';
+import { canonical, disproved, locationProblem, runSequences, runWalk, skipSequences, step, type Transcript } from './stateful.ts';
 import { bodyJson, type Exchange, jsonRequest, type Outgoing } from './target.ts';
 
 type Row = Record<string, unknown>;
@@ -200,25 +200,8 @@ export class CollectionModel {
               `the generated id '${newId}' is not the next numeric id (ids present: ${[...m.records.keys()].join(', ') || 'none'})`,
             );
         }
-        // A 201's Location names the record created (RFC 9110, 10.2.2): resolved against the request's
-        // URL, its path ends with the record's own path under the API.
-        const location = exchange.response.headers.get('location');
-        if (location !== null) {
-          let path: string | null = null;
-          try {
-            path = decodeURIComponent(new URL(location, exchange.request.url).pathname);
-          } catch {
-            // A Location that is no URL at all: the header's own check (format uri-reference) reports it; here it names no record.
-          }
-          const own = decodeURIComponent(self.itemPath(newId));
-          if (path === null || !path.endsWith(own))
-            disproved(
-              real,
-              exchange,
-              self.c.create,
-              `the 201's Location ${JSON.stringify(location)} does not name the record created (${own})`,
-            );
-        }
+        const location = locationProblem(exchange, self.itemPath(newId));
+        if (location) disproved(real, exchange, self.c.create, location);
         const expectedRecord = { ...value, [self.c.idField]: rawId };
         if (canonical(body) !== canonical(expectedRecord))
           disproved(

@@ -24,7 +24,7 @@ import type { SchemaArbitraries } from '../openapi-kit/index.ts';
 import { OwnRecordFixture, type OwnRecordOps } from './fixtures.ts';
 import { MISSING_ID } from './singles.ts';
 import type { Session } from './session.ts';
-import { canonical, disproved, runSequences, runWalk, skipSequences, step, type Transcript } from './stateful.ts';
+import { canonical, disproved, locationProblem, runSequences, runWalk, skipSequences, step, type Transcript } from './stateful.ts';
 import { bodyJson, jsonRequest, requiresIfMatch, type Exchange, type Outgoing } from './target.ts';
 
 type Row = Record<string, unknown>;
@@ -106,7 +106,8 @@ export class OwnRecordModel {
     const form = new FormData();
     const parts: Array<{ name: string; value: string } | { name: string; file: Uint8Array; type: string; filename: string }> = [];
     for (const [name, value] of Object.entries(p.fields)) {
-      const text = Array.isArray(value) ? value.join(',') : String(value);
+      // A list is comma-separated, with a space after each comma (no part of an item, the document says).
+      const text = Array.isArray(value) ? value.join(', ') : String(value);
       form.append(name, text);
       parts.push({ name, value: text });
     }
@@ -185,6 +186,12 @@ export class OwnRecordModel {
   }
 
   /** A request with an Idempotency-Key header. */
+  /** The own record's path under the API (its update's or delete's, with its id), or null without either. */
+  private ownPath(id: string): string | null {
+    const op = this.ops.update ?? this.ops.remove;
+    return op ? op.path.replace(`{${this.ops.idParam}}`, encodeURIComponent(id)) : null;
+  }
+
   private keyed(out: Outgoing, header: string, key: string): Outgoing {
     const headers = new Headers(out.headers);
     headers.set(header, key);
@@ -215,6 +222,9 @@ export class OwnRecordModel {
         m.upload = p.upload ? { bytes: fileBytes(p.upload), type: p.upload.type } : null;
         const problem = self.mismatch(m, body);
         if (problem) disproved(real, exchange, op, `the 201 body is not the own record as sent: ${problem}`);
+        const record = self.ownPath(body.id);
+        const location = record === null ? null : locationProblem(exchange, record);
+        if (location) disproved(real, exchange, op, location);
         await self.readMine(m, real, op, 'reading the created own record back');
       },
     };
@@ -285,12 +295,13 @@ export class OwnRecordModel {
           statuses: [201],
           why: `the same create sent again with its ${header}`,
         });
-        const tag = again.response?.headers.get('etag') ?? null;
+        const got = (exchange: Exchange | undefined, name: string) => exchange?.response?.headers.get(name) ?? null;
         if (
-          tag !== (firstAnswer?.response?.headers.get('etag') ?? null) ||
+          got(again, 'etag') !== got(firstAnswer, 'etag') ||
+          got(again, 'location') !== got(firstAnswer, 'location') ||
           canonical(bodyJson(again.response)) !== canonical(bodyJson(firstAnswer?.response ?? null))
         )
-          disproved(real, again, op, `the repeated create did not answer its first 201 again (body and ETag)`);
+          disproved(real, again, op, `the repeated create did not answer its first 201 again (body, ETag and Location)`);
         await self.readMine(m, real, op, `reading the own record after a create repeated with its ${header}`);
         await step(self.session, real, op, self.keyed(self.outgoing(op, undefined, other), header, key), {
           kind: 'exact',
@@ -306,6 +317,19 @@ export class OwnRecordModel {
             why: `the same create with another file (the same type, other bytes) sent with the ${header} of the first`,
           });
         await self.readMine(m, real, op, `reading the own record after a create refused for its reused ${header}`);
+        // A key is one save, of one operation: the create's key on an update answers 422 too.
+        const update = self.ops.update;
+        const [change] = update
+          ? fc.sample(self.payloads(update, 1), { seed: self.session.seedOf('walk:key on another operation'), numRuns: 1 })
+          : [];
+        if (update && change && self.keyHeader(update) !== null && m.id !== null) {
+          await step(self.session, real, update, self.keyed(self.outgoing(update, m.id, change), self.keyHeader(update)!, key), {
+            kind: 'exact',
+            statuses: [422],
+            why: `an update sent with the ${header} of a create`,
+          });
+          await self.readMine(m, real, update, `reading the own record after an update refused for the ${header} of a create`);
+        }
       },
     };
   }
@@ -608,17 +632,29 @@ export class OwnRecordModel {
     if (!created) return true;
     const [otherCreate] = fc.sample(this.payloads(this.ops.create, 1), { seed: seed + 4, numRuns: 1 });
     // With the create's Idempotency-Key (a fresh key each run), the walk's create is sent thrice: once,
-    // again with the same key, and with another body under that key.
+    // again with the same key, and with another body under that key: other fields beside the same
+    // file, when the first is a form with one (a body differing only in its text is another body).
     const createKey = this.keyHeader(this.ops.create);
+    // The same fields (the other create's values where it has them) and the same file.
+    const sameShape = (other: Row): Row => Object.fromEntries(Object.entries(created.fields).map(([k, v]) => [k, other[k] ?? v]));
+    const otherBody =
+      otherCreate && created.form && created.upload && formSafe(otherCreate.fields)
+        ? { fields: sameShape(otherCreate.fields), form: true, upload: created.upload }
+        : otherCreate;
     const steps: Cmd[] = [
-      createKey !== null && otherCreate && canonical(otherCreate) !== canonical(created)
-        ? this.createKeyReuse(created, otherCreate, `verify-${crypto.randomUUID()}`)
+      createKey !== null && otherBody && canonical(otherBody) !== canonical(created)
+        ? this.createKeyReuse(created, otherBody, `verify-${crypto.randomUUID()}`)
         : this.create(created),
     ];
     // One each (x-one-per-caller): a second create is refused with 409, and changes nothing.
     if (otherCreate) steps.push(this.create(otherCreate));
     if (this.ops.file) steps.push(this.upload());
-    const [changed] = this.ops.update ? fc.sample(this.payloads(this.ops.update, 1), { seed: seed + 1, numRuns: 1 }) : [];
+    // The update carries a file of another type when it can: the file read after it must be the new one.
+    const newFile = (p: Payload) => p.upload !== null && p.upload.type !== created.upload?.type;
+    const updates = this.ops.update ? this.payloads(this.ops.update, 1) : null;
+    const [changed] = updates
+      ? fc.sample(canUpload && this.takesAnotherFile() ? updates.filter(newFile) : updates, { seed: seed + 1, numRuns: 1 })
+      : [];
     const probe = changed ?? created;
     if (this.session.target.otherHeaders.length > 0) steps.push(this.foreign(probe));
     else
@@ -630,10 +666,18 @@ export class OwnRecordModel {
             "another member's access (403) not checked: give their credentials with --other-header",
           );
     if (changed) steps.push(this.update(changed, { listedTag: true }));
+    if (changed?.upload && this.ops.file) steps.push(this.upload());
+    // A key's saves as JSON, when the update takes it: sent again with its keys in another order, it is the same save.
+    let updateKey: { key: string; first: Payload } | null = null;
     if (this.keyHeader() !== null) {
-      const [first, other] = fc.sample(this.payloads(this.ops.update!, 1), { seed: seed + 3, numRuns: 2 });
+      const json = this.ops.update!.body?.content['application/json'] !== undefined;
+      const candidates = this.payloads(this.ops.update!, 1);
+      const [first, other] = fc.sample(json ? candidates.filter((p) => !p.form) : candidates, { seed: seed + 3, numRuns: 2 });
       // A fresh key each run: a key is one save for good, and a server may keep it across runs.
-      if (first && other && canonical(first) !== canonical(other)) steps.push(this.keyReuse(first, other, `verify-${crypto.randomUUID()}`));
+      if (first && other && canonical(first) !== canonical(other)) {
+        updateKey = { key: `verify-${crypto.randomUUID()}`, first };
+        steps.push(this.keyReuse(first, other, updateKey.key));
+      }
     }
     steps.push(this.preconditions(probe));
     if (this.ops.remove) {
@@ -651,6 +695,8 @@ export class OwnRecordModel {
       if (bare) {
         steps.push(this.create(bare));
         if (this.ops.file) steps.push(this.upload());
+        // A key is one save of one record: the first record's update key on this one answers 422.
+        if (updateKey) steps.push(this.keyOnAnotherRecord(updateKey.first, updateKey.key));
         steps.push(this.remove());
       }
     }
@@ -665,6 +711,32 @@ export class OwnRecordModel {
         await fixture.teardown();
       }
     });
+  }
+
+  /** Whether the update's file field takes more than one type (so an update can bring a file of another type). */
+  private takesAnotherFile(): boolean {
+    const form = this.ops.update?.body?.content['multipart/form-data'];
+    const field = this.ops.fileField;
+    return form !== undefined && field !== undefined && goodFiles(form, field).length > 1;
+  }
+
+  /** An update of a new own record sent with the key of an update of the one before (deleted): 422, and nothing changes. */
+  private keyOnAnotherRecord(p: Payload, key: string): Cmd {
+    const self = this;
+    const op = this.ops.update!;
+    const header = this.keyHeader()!;
+    return {
+      check: (m) => m.id !== null,
+      toString: () => 'keyOnAnotherRecord()',
+      async run(m, real) {
+        await step(self.session, real, op, self.keyed(self.outgoing(op, m.id!, p), header, key), {
+          kind: 'exact',
+          statuses: [422],
+          why: `an update of a new own record sent with the ${header} of an update of the one before`,
+        });
+        await self.readMine(m, real, op, `reading the own record after an update refused for the ${header} of another record`);
+      },
+    };
   }
 
   private readCmd(): Cmd {

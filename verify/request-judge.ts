@@ -220,9 +220,11 @@ export class RequestJudge {
     const problem = this.check(`form:${op.id}`, spec.schema, text);
     if (problem) invalid.push({ why: `form ${problem}`, statuses: MALFORMED });
     // The form stands for the JSON body, a field the JSON holds as a list being a comma-separated
-    // list in the form: check that reading too.
+    // list in the form: check that reading too. A form of files alone stands for no field (it
+    // replaces the files), judged by the form's own schema.
     const json = content['application/json'];
-    if (!problem && json && (Object.keys(text).length > 0 || op.body.required)) {
+    const files = b.fields.some(([, v]) => isFile(v) && v.file !== 'empty');
+    if (!problem && json && (Object.keys(text).length > 0 || (op.body.required && !files))) {
       const fields: Record<string, unknown> = { ...text };
       for (const name of listFields(this.doc, json.schema))
         if (text[name] !== undefined)

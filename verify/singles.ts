@@ -16,7 +16,9 @@
  */
 import fc from 'fast-check';
 import {
+  atPointer as nodeAt,
   decodeParam,
+  Repeated,
   encodeParam,
   GeneratorGaveUp,
   isJsonMedia,
@@ -34,7 +36,12 @@ import { buildAt, goodFiles } from './request-wire.ts';
 import { textOf, type JsonSchema } from '../openapi-kit/index.ts';
 import { AccessChecks } from './access.ts';
 import {
+  EMPTY_FORM,
+  formOfFilesOnly,
   formsWithAlteredFile,
+  formWithEmptyFilePart,
+  formWithLongListItem,
+  formWithTextForFile,
   formsWithEachFile,
   formWithMarks,
   jsonAtLimit,
@@ -354,7 +361,7 @@ export class SingleExchanges {
     if (op.body?.required) out.push({ ...base(), body: { kind: 'none' } });
     // A valid form with a field its schema does not have, and with one of its text fields twice.
     if (op.body?.content['multipart/form-data']) {
-      out.push({ ...base(), body: UNFINISHED_FORM });
+      out.push({ ...base(), body: UNFINISHED_FORM }, { ...base(), body: EMPTY_FORM });
       const form = sampleIfAny(satisfying(this.validBody(op), (b) => b.kind === 'form', `a valid form of ${op.id}`));
       if (form?.kind === 'form') {
         out.push({
@@ -370,6 +377,15 @@ export class SingleExchanges {
         // Each file field with a file of a type it does not take, and with bytes that are not the type they claim.
         const media = op.body.content['multipart/form-data'];
         for (const altered of formsWithAlteredFile(form.fields, media)) out.push({ ...base(), body: altered });
+        const textForFile = formWithTextForFile(form.fields, media);
+        if (textForFile) out.push({ ...base(), body: textForFile });
+        const json = op.body.content['application/json'];
+        const listItem = json ? this.propertySchema(json.schema) : () => undefined;
+        const longItem = formWithLongListItem(form.fields, this.propertySchema(this.ctx.generator.textFieldsSchema(media)), (field) => {
+          const items = listItem(field)?.items;
+          return isRecord(items) ? this.arbs.normalize(items) : undefined;
+        });
+        if (longItem) out.push({ ...base(), body: longItem });
         const textOnly = form.fields.filter(([name]) => !media.fileFields.includes(name));
         for (const field of media.fileFields) {
           out.push({
@@ -405,6 +421,12 @@ export class SingleExchanges {
           `an invalid short value of the ${p.in} parameter '${p.name}' (#${p.pointer})`,
         ),
       );
+      if (p.in === 'path') {
+        // A value far over any id's length: an answer that echoes it must still be a valid Error.
+        const long = { ...base(), body: validBody ?? { kind: 'none' } };
+        long.path = { ...long.path, [p.name]: { kind: 'literal', value: new Repeated('a', 2000), encode: true } };
+        out.push(long);
+      }
       if (!bad) continue;
       const value = String(bad.value);
       if (p.in === 'path') {
@@ -451,6 +473,8 @@ export class SingleExchanges {
         bodies.push(
           formWithMarks(body.fields, this.propertySchema(this.ctx.generator.textFieldsSchema(form))),
           ...formsWithEachFile(body.fields, form),
+          formOfFilesOnly(form),
+          formWithEmptyFilePart(body.fields, form),
         );
     }
     const path = Object.fromEntries(op.params.filter((p) => p.in === 'path').map((p) => [p.name, { kind: 'existing' } as PathValue]));
@@ -672,6 +696,41 @@ export class SingleExchanges {
     for (const finding of findings) this.session.results.fail(op, check, exchange, finding);
   }
 
+  /**
+   * Each optional header parameter the document gives the operation (but `If-Match`, which the
+   * stateful walks send, and one marked `x-mock: true`, which a real backend ignores), sent with a
+   * value its schema refuses on a valid request: the document's 400 when it documents one, else a 4xx.
+   */
+  private async badHeaders(op: OperationSpec): Promise<void> {
+    const { doc, validator } = this.session.spec;
+    for (const p of op.params) {
+      if (p.in !== 'header' || p.required || p.name.toLowerCase() === 'if-match') continue;
+      const param = nodeAt(doc, `#${p.pointer.replace(/\/schema$/, '')}`);
+      if (isRecord(param) && param['x-mock'] === true) continue;
+      let bad: string | undefined;
+      try {
+        [bad] = fc.sample(
+          satisfying(
+            this.arbs.invalid(p.schema).map((v) => String(v.value)),
+            // What a header can carry (visible ASCII and spaces), and still breaks the schema.
+            (text) => /^[\x20-\x7E]{0,200}$/.test(text) && validator.atPointer(p.pointer, text).length > 0,
+            `an invalid value of the header parameter '${p.name}' (#${p.pointer})`,
+          ),
+          { seed: this.session.seedOf(`${op.id}:header ${p.name}`), numRuns: 1 },
+        );
+      } catch (error) {
+        if (error instanceof GeneratorGaveUp) continue;
+        throw error;
+      }
+      if (bad === undefined) continue;
+      await this.sendValidAs(op, `header ${p.name}`, { headers: [[p.name, bad]] }, 'invalid input', {
+        kind: 'invalid',
+        why: [`header ${p.name} ${JSON.stringify(bad)} breaks its schema`],
+        statuses: [400],
+      });
+    }
+  }
+
   private async anonymous(op: OperationSpec): Promise<void> {
     if (op.secured) await this.refused(op, 'none');
   }
@@ -712,6 +771,7 @@ export class SingleExchanges {
         );
       await exercise(session, [op], 'invalid input', async () => {
         await this.property(op, 'invalid input', this.invalidRequest(op), runs, this.canonicalInvalid(op));
+        await this.badHeaders(op);
         await this.anonymous(op);
         await this.memberWithoutRole(op);
         await this.access.operation(op, session.spec.operations.indexOf(op));

@@ -132,3 +132,21 @@ export async function runSequences<T>(
   if (!(error instanceof Counterexample)) throw error instanceof Error ? error : new Error(String(error));
   report(session, error, `fast-check seed ${details.seed}, path ${details.counterexamplePath}`);
 }
+
+/**
+ * What is wrong with a 201's Location (RFC 9110, 10.2.2: it names the resource created), or null:
+ * resolved against the request's URL, its path must end with the record's own path under the API.
+ * No Location at all is the header's own check (required or not, by the document).
+ */
+export function locationProblem(exchange: Exchange, ownPath: string): string | null {
+  const location = exchange.response?.headers.get('location') ?? null;
+  if (location === null) return null;
+  let path: string | null = null;
+  try {
+    path = decodeURIComponent(new URL(location, exchange.request.url).pathname);
+  } catch {
+    // A Location that is no URL at all: the header's own check (format uri-reference) reports it; here it names no record.
+  }
+  const own = decodeURIComponent(ownPath);
+  return path?.endsWith(own) ? null : `the 201's Location ${JSON.stringify(location)} does not name the record created (${own})`;
+}

@@ -106,7 +106,8 @@ export interface paths {
         /**
          * Update the member's profile
          * @description Changes the fields sent and keeps the others. Send `multipart/form-data`
-         *     to replace the avatar. `id`, `createdAt` and `updatedAt` are set by the server.
+         *     to replace the avatar (a form of the avatar alone changes no other field). `id`,
+         *     `createdAt` and `updatedAt` are set by the server.
          *
          *     `If-Match` must be the profile's current `ETag` (or `*`): without it the update
          *     answers 428, with a stale one 412 and the current `ETag`. An update repeating an
@@ -850,7 +851,7 @@ export interface components {
             email: components["schemas"]["Email"];
             bio?: components["schemas"]["Bio"];
             language?: components["schemas"]["Language"];
-            /** @description Comma-separated tags, at most 10. */
+            /** @description Comma-separated tags, at most 10; spaces around a comma are no part of a tag. */
             interests?: string;
             avatar?: components["schemas"]["AvatarImage"];
         };
@@ -861,13 +862,14 @@ export interface components {
             email?: components["schemas"]["Email"];
             bio?: components["schemas"]["Bio"];
             language?: components["schemas"]["Language"];
-            /** @description Comma-separated tags, at most 10. */
+            /** @description Comma-separated tags, at most 10; spaces around a comma are no part of a tag. */
             interests?: string;
             avatar?: components["schemas"]["AvatarImage"];
         };
         /**
          * @description An avatar image of at most 2 MB: PNG, JPEG or WebP, as the part's Content-Type says
-         *     (the form's `encoding` lists the same three) and as its content must be.
+         *     (the form's `encoding` lists the same three) and as its content must be. An empty file
+         *     (no bytes, what a browser sends for a file input left empty) is no avatar.
          */
         AvatarImage: string;
         /** @description An account as sent; the id is optional on create. */
@@ -1614,6 +1616,8 @@ export interface operations {
             /** @description The image. */
             200: {
                 headers: {
+                    /** @description A member's image is kept by no cache, shared or private. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
