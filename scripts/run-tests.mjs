@@ -21,8 +21,10 @@ const suites = [
   { name: 'pwa + lighthouse audit', cmd: [node, resolve(root, 'lighthouse/audit.ts'), '--ci'] },
 ];
 
-// The lines of a suite's output that say what went wrong, whatever the tool.
-const TELLING = /(\bFAIL\b|✘|×|\bMISS\b|\bOVER\b|Misses:|^\s*\w*Error:|[0-9]+ (failed|flaky)\b|timed out|budget is exceeded)/;
+// The lines of a suite's output that say what went wrong, whatever the tool. A passing test's line
+// (✓) never does, though its name may hold FAIL; × marks a failure at a line's start only (200×48 is a count).
+const PASSED = /^\s*✓/;
+const TELLING = /(\bFAIL\b|^\s*[✘×]|\bMISS\b|\bOVER\b|Misses:|^\s*\w*Error:|[0-9]+ (failed|flaky)\b|timed out|budget is exceeded)/;
 const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g');
 
 /** Runs a suite with its output passed through, and resolves with its exit code and telling lines. */
@@ -41,7 +43,7 @@ function runSuite(suite) {
       partial = lines.pop() ?? '';
       for (const line of lines) {
         const plain = line.replace(ANSI, '').trimEnd();
-        if (TELLING.test(plain) && telling.length < 40) telling.push(plain);
+        if (!PASSED.test(plain) && TELLING.test(plain) && telling.length < 40) telling.push(plain);
       }
     };
     child.stdout.on('data', (c) => take(c, process.stdout));
