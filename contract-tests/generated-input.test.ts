@@ -21,7 +21,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CollectionName } from '../src/api/collections';
+import type { CollectionName } from '../src/index.ts';
 import { startServer, type RunningServer } from '../server/index.ts';
 import { makeDistDir } from './support/backend.ts';
 import { build, RequestGenerator, RequestJudge, type Batch, type Body, type GeneratedRequest, type Setup } from '../verify/index.ts';
