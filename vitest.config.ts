@@ -34,8 +34,9 @@ export const unitProject: TestProjectInlineConfiguration = {
 };
 
 /**
- * Tests of the API in Node (contract-tests/, the app's *.contract.test.ts, and verify/tests/). Each file starts its own servers (port 0, its own temporary folders),
- * so files share no state and run in parallel, one per worker. The fault table is cut into two
+ * Tests of the API in Node (contract-tests/, the app's *.contract.test.ts, and verify/tests/). Each
+ * file starts its own servers (port 0, its own temporary folders), so files share no state and run
+ * in parallel, one per worker. The fault table is cut into two
  * files for that (contract-tests/support/fault-table.ts). The files that judge Prism with short
  * answer limits (verify's `--request-timeout 2` against Prism's mock: a slow answer would be
  * judged as none) are the `contract-serial` group: they run after the others, one at a time, with
