@@ -2,9 +2,9 @@
  * The imports that show each row of the boundary tables at work: for every row, an import of a
  * folder it may not import at all, one past the entry of each folder it reaches, and one through
  * that entry; for every layer of src/, one of a layer above it and one of a layer below, and, when
- * the app's tests may import more, one of its tests through such a folder's entry and one of a layer
- * above; for every slice, one past its entry from a folder that keeps it. Each is a line of a module at the place a
- * file of that row would sit, importing a real file of the repository.
+ * the app's tests may import more, one of its tests through such a folder's entry and one of a
+ * layer above; for every slice, one past its entry from a folder that keeps it. Each is a line of a
+ * module at the place a file of that row would sit, importing a real file of the repository.
  */
 import { posix } from 'node:path';
 import type { Tables } from './table.ts';
