@@ -23,7 +23,7 @@ import {
 import type { GeneratedRequest, PathValue } from './generated-request.ts';
 import { SAFE_METHODS, type Session } from './session.ts';
 import type { SingleExchanges } from './singles.ts';
-import { BudgetSpent, bodyJson, type Exchange, type Outgoing } from './target.ts';
+import { BudgetSpent, bodyJson, type Exchange, type Outgoing } from './exchange.ts';
 
 /** Valid requests tried per source operation before its links are given up as not reached. */
 const SOURCE_TRIES = 5;

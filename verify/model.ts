@@ -17,7 +17,7 @@ import type { SchemaArbitraries } from '../openapi-kit/index.ts';
 import { CollectionFixtures } from './fixtures.ts';
 import type { Session } from './session.ts';
 import { canonical, disproved, locationProblem, runSequences, runWalk, skipSequences, step, type Transcript } from './stateful.ts';
-import { bodyJson, type Exchange, jsonRequest, type Outgoing } from './target.ts';
+import { bodyJson, type Exchange, jsonRequest, type Outgoing } from './exchange.ts';
 
 type Row = Record<string, unknown>;
 

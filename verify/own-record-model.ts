@@ -25,7 +25,7 @@ import { OwnRecordFixture, type OwnRecordOps } from './fixtures.ts';
 import { MISSING_ID } from './singles.ts';
 import type { Session } from './session.ts';
 import { canonical, disproved, locationProblem, runSequences, runWalk, skipSequences, step, type Transcript } from './stateful.ts';
-import { bodyJson, jsonRequest, requiresIfMatch, type Exchange, type Outgoing } from './target.ts';
+import { bodyJson, jsonRequest, requiresIfMatch, type Exchange, type Outgoing } from './exchange.ts';
 
 type Row = Record<string, unknown>;
 

@@ -14,7 +14,8 @@ import { OwnRecordModel } from './own-record-model.ts';
 import { Results } from './results.ts';
 import { destructiveValues, SingleExchanges } from './singles.ts';
 import { exercise, SAFE_METHODS, Session, unlessBudgetSpent, type SessionOptions } from './session.ts';
-import { resourceOf, type Target } from './target.ts';
+import { resourceOf } from './exchange.ts';
+import type { Target } from './target.ts';
 
 export async function runVerify(
   spec: OpenApiSpec,

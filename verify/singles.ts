@@ -53,7 +53,7 @@ import type { CollectionFixtures, OwnRecordFixture, OwnRecordOps } from './fixtu
 import type { Expectation, Finding } from './judge.ts';
 import type { CheckName } from './results.ts';
 import { Counterexample, exercise, SAFE_METHODS, type Session } from './session.ts';
-import { BudgetSpent, type Credentials, type Exchange, type Outgoing } from './target.ts';
+import { BudgetSpent, type Credentials, type Exchange, type Outgoing } from './exchange.ts';
 
 /** An id no record has: what a request that must not touch real data is sent to. */
 export const MISSING_ID = 'verify-missing-0';
