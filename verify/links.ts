@@ -5,7 +5,7 @@
  * reads first, then changes, then deletes, and judged as a valid request: a documented answer, never
  * one that says the request was wrong. Where the document declares no links, the collections'
  * model pairs a create with its record's read, replace and delete from the path templates instead
- * (./model.ts).
+ * (./collection-model.ts).
  *
  * Every link is in the coverage: how often it was followed and what its target answered, or why it
  * was not.

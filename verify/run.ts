@@ -9,7 +9,7 @@ import type { OpenApiSpec, OperationSpec } from '../openapi-kit/index.ts';
 import { RequestGenerator } from './request-generator.ts';
 import { CollectionFixtures, OwnRecordFixture, ownRecordOps } from './fixtures.ts';
 import { LinkFollower } from './links.ts';
-import { CollectionModel } from './model.ts';
+import { CollectionModel } from './collection-model.ts';
 import { OwnRecordModel } from './own-record-model.ts';
 import { Results } from './results.ts';
 import { destructiveValues, SingleExchanges } from './singles.ts';
