@@ -109,8 +109,8 @@ export class LinkFollower {
 
   /** `n` requests the document calls valid (drawn from the valid generator, those its judge refuses left out). */
   private sample(op: OperationSpec, key: string, n: number): GeneratedRequest[] {
-    const drawn = fc.sample(this.singles.validRequest(op), { seed: this.session.seedOf(`link:${key}`), numRuns: n * 10 });
-    return drawn.filter((r) => this.singles.isValid(op, r)).slice(0, n);
+    const drawn = fc.sample(this.singles.requests.validRequest(op), { seed: this.session.seedOf(`link:${key}`), numRuns: n * 10 });
+    return drawn.filter((r) => this.singles.requests.isValid(op, r)).slice(0, n);
   }
 
   /** Gets the source's linked answer, then follows each of its links once. */

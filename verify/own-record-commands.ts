@@ -6,7 +6,7 @@
 import { isRecord } from '../openapi-kit/index.ts';
 import { bodyJson } from './exchange.ts';
 import { fileBytes } from './request-wire.ts';
-import { MISSING_ID } from './singles.ts';
+import { MISSING_ID } from './missing-id.ts';
 import { disproved, locationProblem, step } from './stateful.ts';
 import { OwnRecordState, type Cmd, type Payload } from './own-record-state.ts';
 
