@@ -317,6 +317,8 @@ export class OwnRecordFixture {
   id: string | null = null;
   /** The own record as found before the run (null: none), to tell at the end whether it was kept. */
   original: Row | null = null;
+  /** The member had none when the run began (read as none, not unreadable): one left at the end is one the run made. */
+  startedWithout = false;
   /** The target's count of writes when this run's record was last seen to exist. */
   private seenAt = -1;
 
@@ -356,6 +358,7 @@ export class OwnRecordFixture {
       this.id = typeof found.id === 'string' ? found.id : null;
       return;
     }
+    this.startedWithout = found === null;
     if (found === null && create) await this.ensure();
   }
 

@@ -21,7 +21,7 @@
 import fc from 'fast-check';
 import type { OperationSpec } from '../openapi-kit/index.ts';
 import { OwnRecordFixture } from './fixtures.ts';
-import { canonical, runSequences, runWalk, skipSequences } from './stateful.ts';
+import { canonical, disproved, runSequences, runWalk, skipSequences, step } from './stateful.ts';
 import { OwnRecordRefusals } from './own-record-refusals.ts';
 import { emptyModel, formSafe, type Cmd, type Payload, type Real, type Row } from './own-record-state.ts';
 
@@ -36,9 +36,16 @@ export class OwnRecordModel extends OwnRecordRefusals {
     return [o.mine, o.create, o.update, o.remove, o.file].filter((x): x is OperationSpec => x !== undefined);
   }
 
+  /**
+   * Whether the member had no own record when the run began: the single exchanges then deleted the
+   * one they made, so one found before the sequences is one a write left behind.
+   */
+  startedWithout = false;
+
   async run(): Promise<void> {
     const probe = new OwnRecordFixture(this.session, this.ops, this.arbs);
     const found = await probe.read();
+    if (found && this.startedWithout) return this.leftBehind(probe);
     if (found !== null) {
       const why =
         found === undefined
@@ -71,6 +78,31 @@ export class OwnRecordModel extends OwnRecordRefusals {
         }
       },
     );
+  }
+
+  /**
+   * An own record still there after the single exchanges deleted the one they made, where the member
+   * had none: a create made a second one (x-one-per-caller: a second create answers 409), or a delete
+   * left it. The sequences do not run; the record is deleted, as the run made it.
+   */
+  private async leftBehind(probe: OwnRecordFixture): Promise<void> {
+    await runWalk(this.session, 'the own record', async (transcript) => {
+      const exchange = await step(
+        this.session,
+        transcript,
+        this.ops.mine,
+        { method: 'GET', url: this.url(this.ops.mine) },
+        { kind: 'unspecified' },
+      );
+      disproved(
+        transcript,
+        exchange,
+        this.ops.create,
+        'the member had no own record when the run began and the run deleted the one it made, yet one is still there: a create made a second (x-one-per-caller: a second create answers 409), or a delete left it',
+      );
+    });
+    await probe.teardown();
+    skipSequences(this.session, this.operations, 'the own record');
   }
 
   /**

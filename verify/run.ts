@@ -63,7 +63,13 @@ export async function runVerify(
   } else {
     const models = [
       ...spec.collections.map((c) => new CollectionModel(session, c, generator.schemas)),
-      ...(ownOps ? [new OwnRecordModel(session, ownOps, generator.schemas)] : []),
+      ...(ownOps
+        ? [
+            Object.assign(new OwnRecordModel(session, ownOps, generator.schemas), {
+              startedWithout: fixtures.ownRecord?.startedWithout === true,
+            }),
+          ]
+        : []),
     ];
     for (const model of models) {
       for (const op of model.operations) modelled.add(op.id);
