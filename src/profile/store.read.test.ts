@@ -159,7 +159,7 @@ async function fetchWith(response: Response) {
 }
 
 beforeEach(() => {
-  // The member's token, as the session model would give it (its own tests are session.test.ts).
+  // The member's token, as the session model would give it (its own tests are session/session.tokens.test.ts).
   setTokenKeeper({ accessToken: async () => 'tok-ada' });
   configureApi('/api/');
   resetProfileState();
