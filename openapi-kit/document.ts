@@ -385,57 +385,65 @@ function readOrder(raw: unknown, path: string): ListOrder | undefined {
   return { field: match[2]!, descending: match[1] === '-' };
 }
 
+/** The top-level collections: paths without parameters (`/things`) with their item path (`/things/{id}`). */
 export function collectionSpecs(doc: OpenApiDocument, ops: readonly OperationSpec[]): CollectionSpec[] {
-  const out: CollectionSpec[] = [];
-  for (const [path, item] of Object.entries(doc.paths)) {
-    if (path.includes('{') || !isRecord(item)) continue;
-    const create = ops.find((o) => o.path === path && o.method === 'POST' && o.body?.content['application/json'] && o.responses['201']);
-    if (!create) continue;
-    const itemPath = Object.keys(doc.paths).find((p) => new RegExp(`^${escapeRegExp(path)}/\\{[^}/]+\\}$`).test(p));
-    if (!itemPath) continue;
-    const idParam = /\{([^}]+)\}$/.exec(itemPath)![1]!;
-    const on = (p: string, method: string) => ops.find((o) => o.path === p && o.method === method);
-    // A collection lists its records and reads one by id; a create without those is something else (a singleton).
-    if (!on(path, 'GET') || !on(itemPath, 'GET')) continue;
-    const known = [on(path, 'GET'), create, on(itemPath, 'GET'), on(itemPath, 'PUT'), on(itemPath, 'DELETE')];
-    const spec: CollectionSpec = {
-      name: path.slice(1),
-      path,
-      itemPath,
-      idParam,
-      list: on(path, 'GET')!,
-      create,
-      read: on(itemPath, 'GET')!,
-      others: ops.filter((o) => (o.path === path || o.path === itemPath) && !known.includes(o)),
-      replaceChecksBodyId: false,
-      idField: recordFields(doc, on(itemPath, 'GET')!).includes(idParam) ? idParam : 'id',
-      removedStatuses: (on(itemPath, 'DELETE')?.statuses ?? []).filter((s) => /^2\d\d$/.test(s)).map(Number),
-      sequentialIds: false,
-    };
-    const sequential = item['x-sequential-ids'];
-    if (sequential !== undefined && typeof sequential !== 'boolean')
-      throw new SpecError(`x-sequential-ids of ${path} must be true or false`);
-    spec.sequentialIds = sequential === true;
-    const order = readOrder(isRecord(item.get) ? item.get['x-sort'] : undefined, path);
-    if (order) spec.order = order;
-    const rawReplace = doc.paths[itemPath]?.put;
-    const matches = isRecord(rawReplace) ? rawReplace['x-body-id-matches-path'] : undefined;
-    if (matches !== undefined && typeof matches !== 'boolean')
-      throw new SpecError(`x-body-id-matches-path of PUT ${itemPath} must be true or false`);
-    spec.replaceChecksBodyId = matches === true;
-    const replace = on(itemPath, 'PUT');
-    const remove = on(itemPath, 'DELETE');
-    if (replace) spec.replace = replace;
-    if (remove) spec.remove = remove;
-    const max = item['x-max-records'];
-    if (max !== undefined) {
-      if (typeof max !== 'number' || !Number.isInteger(max) || max < 0)
-        throw new SpecError(`x-max-records of ${path} must be a non-negative integer`);
-      spec.maxRecords = max;
-    }
-    out.push(spec);
+  return Object.keys(doc.paths)
+    .filter((path) => !path.includes('{'))
+    .flatMap((path) => collectionSpecAt(doc, ops, path) ?? []);
+}
+
+/**
+ * The collection whose list and create are at `path`, when the document describes one there: a GET,
+ * a POST of JSON answering 201, and an item path one parameter below it whose GET reads a record.
+ * `path` may hold parameters of its own (a collection under a record, `/owners/{ownerId}/pets`).
+ */
+export function collectionSpecAt(doc: OpenApiDocument, ops: readonly OperationSpec[], path: string): CollectionSpec | null {
+  const item = doc.paths[path];
+  if (!isRecord(item)) return null;
+  const create = ops.find((o) => o.path === path && o.method === 'POST' && o.body?.content['application/json'] && o.responses['201']);
+  if (!create) return null;
+  const itemPath = Object.keys(doc.paths).find((p) => new RegExp(`^${escapeRegExp(path)}/\\{[^}/]+\\}$`).test(p));
+  if (!itemPath) return null;
+  const idParam = /\{([^}]+)\}$/.exec(itemPath)![1]!;
+  const on = (p: string, method: string) => ops.find((o) => o.path === p && o.method === method);
+  // A collection lists its records and reads one by id; a create without those is something else (a singleton).
+  if (!on(path, 'GET') || !on(itemPath, 'GET')) return null;
+  const known = [on(path, 'GET'), create, on(itemPath, 'GET'), on(itemPath, 'PUT'), on(itemPath, 'DELETE')];
+  const spec: CollectionSpec = {
+    name: path.slice(1),
+    path,
+    itemPath,
+    idParam,
+    list: on(path, 'GET')!,
+    create,
+    read: on(itemPath, 'GET')!,
+    others: ops.filter((o) => (o.path === path || o.path === itemPath) && !known.includes(o)),
+    replaceChecksBodyId: false,
+    idField: recordFields(doc, on(itemPath, 'GET')!).includes(idParam) ? idParam : 'id',
+    removedStatuses: (on(itemPath, 'DELETE')?.statuses ?? []).filter((s) => /^2\d\d$/.test(s)).map(Number),
+    sequentialIds: false,
+  };
+  const sequential = item['x-sequential-ids'];
+  if (sequential !== undefined && typeof sequential !== 'boolean') throw new SpecError(`x-sequential-ids of ${path} must be true or false`);
+  spec.sequentialIds = sequential === true;
+  const order = readOrder(isRecord(item.get) ? item.get['x-sort'] : undefined, path);
+  if (order) spec.order = order;
+  const rawReplace = doc.paths[itemPath]?.put;
+  const matches = isRecord(rawReplace) ? rawReplace['x-body-id-matches-path'] : undefined;
+  if (matches !== undefined && typeof matches !== 'boolean')
+    throw new SpecError(`x-body-id-matches-path of PUT ${itemPath} must be true or false`);
+  spec.replaceChecksBodyId = matches === true;
+  const replace = on(itemPath, 'PUT');
+  const remove = on(itemPath, 'DELETE');
+  if (replace) spec.replace = replace;
+  if (remove) spec.remove = remove;
+  const max = item['x-max-records'];
+  if (max !== undefined) {
+    if (typeof max !== 'number' || !Number.isInteger(max) || max < 0)
+      throw new SpecError(`x-max-records of ${path} must be a non-negative integer`);
+    spec.maxRecords = max;
   }
-  return out;
+  return spec;
 }
 
 /** The top-level fields of a read's 200 JSON record (its own properties and those of an allOf). */

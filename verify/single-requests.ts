@@ -30,6 +30,7 @@ import type { Body, FormField, GeneratedRequest, PathValue, Query } from './gene
 import type { RequestGenerator } from './request-generator.ts';
 import type { RequestJudge } from './request-judge.ts';
 import { goodFiles } from './request-wire.ts';
+import { isParentParam } from './nested-fixtures.ts';
 import type { JsonSchema } from '../openapi-kit/index.ts';
 import {
   EMPTY_FORM,
@@ -136,7 +137,8 @@ export class SingleRequests {
       Object.fromEntries(
         pathParams.map((p) => {
           const literal = this.validTexts(p).map((texts): PathValue => ({ kind: 'literal', value: texts[0] ?? '', encode: true }));
-          const idLike = this.itemCollection(op) !== undefined || this.isOwnRecordItem(op);
+          const idLike =
+            this.itemCollection(op) !== undefined || this.isOwnRecordItem(op) || isParentParam(this.ctx.collections.values(), op, p.name);
           return [
             p.name,
             idLike
