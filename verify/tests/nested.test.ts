@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OpenApiSpec } from '../../openapi-kit/index.ts';
+import { loadSpec } from '../../openapi-kit/node.ts';
 import { EXIT, main } from '../cli.ts';
 import { nestedCollections } from '../nested-collections.ts';
 import type { RunResults } from '../results.ts';
@@ -248,7 +249,49 @@ describe('collections under a record', () => {
     ]);
   });
 
-  it('pass a server that keeps each pet under its owner, every pet operation reaching real owners', { timeout: 60_000 }, async () => {
+  it('are found under a collection under a record too, and left to the links where a link says the parent is another', () => {
+    const pets = doc.paths['/owners/{ownerId}/pets'];
+    const pet = doc.paths['/owners/{ownerId}/pets/{petId}'];
+    const toys = {
+      ...doc.paths,
+      '/owners/{ownerId}/pets/{petId}/toys': {
+        parameters: [param('ownerId'), param('petId')],
+        get: { ...pets.get, operationId: 'listToys' },
+        post: { ...pets.post, operationId: 'createToy' },
+      },
+      '/owners/{ownerId}/pets/{petId}/toys/{toyId}': {
+        parameters: [param('ownerId'), param('petId'), param('toyId')],
+        get: { ...pet.get, operationId: 'getToy' },
+      },
+    };
+    const nested = nestedCollections(new OpenApiSpec({ ...doc, paths: toys }));
+    expect(nested.map((n) => [n.collection.path, n.parentParam, n.parent.path])).toEqual([
+      ['/owners/{ownerId}/pets', 'ownerId', '/owners'],
+      ['/owners/{ownerId}/pets/{petId}/toys', 'petId', '/owners/{ownerId}/pets'],
+    ]);
+    // A link that gives the pets' create its owner from another answer than the owners' create.
+    const linked = structuredClone(doc) as unknown as { paths: Record<string, Record<string, { responses: Record<string, object> }>> };
+    linked.paths['/owners']!.get!.responses['200'] = {
+      ...linked.paths['/owners']!.get!.responses['200'],
+      links: { AddPet: { operationId: 'createPet', parameters: { ownerId: '$response.body#/0/id' } } },
+    };
+    expect(nestedCollections(new OpenApiSpec(linked))).toEqual([]);
+    // The same link from the owners' create agrees with the paths.
+    const agreeing = structuredClone(doc) as unknown as typeof linked;
+    agreeing.paths['/owners']!.post!.responses['201'] = {
+      ...agreeing.paths['/owners']!.post!.responses['201'],
+      links: { AddPet: { operationId: 'createPet', parameters: { ownerId: '$response.body#/id' } } },
+    };
+    expect(nestedCollections(new OpenApiSpec(agreeing)).map((n) => n.collection.path)).toEqual(['/owners/{ownerId}/pets']);
+  });
+
+  it("are none in the repository's own document, whose paths under a record are no collections", () => {
+    const own = loadSpec();
+    expect(Object.keys(own.paths).filter((p) => /\}\/[^{}/]+$/.test(p)).length).toBeGreaterThan(0);
+    expect(nestedCollections(new OpenApiSpec(own))).toEqual([]);
+  });
+
+  it('pass a server that keeps each pet under its owner, with a stateful walk of the pets', { timeout: 60_000 }, async () => {
     const { code, out, run } = await verifyPets();
     expect(out).not.toMatch(/FAIL/);
     expect(code, out).toBe(EXIT.conformant);
