@@ -25,6 +25,9 @@ export * from './requests.ts';
 export * from './responses.ts';
 export * from './validator.ts';
 export * from './arbitraries.ts';
+export { anyCodePoint, codePoints, NASTY_FRAGMENTS, Repeated, textOf, webUrl, type Text } from './string-pieces.ts';
+export { GeneratorGaveUp, MAX_MISSES, satisfying } from './satisfying.ts';
+export type { SchemaArbitraryOptions } from './valid-values.ts';
 export * from './parameters.ts';
 export * from './links.ts';
 
