@@ -2,8 +2,9 @@
  * The embedded OpenID Connect provider, mounted under /oidc on the mock server's own origin
  * (issuer `<origin>/oidc`), built on oidc-provider. It serves the standard endpoints (discovery,
  * authorization with PKCE, token, userinfo, revocation, JWKS, RP-initiated logout) and its own
- * sign-in pages (pages.ts). Access tokens are JWTs for the audience `<origin>/api`, which
- * mock-api/jwt.ts checks for the mock API.
+ * sign-in pages (pages.ts, asked through interaction.ts). Access tokens are JWTs for the audience
+ * `<origin>/api` (configuration.ts), which mock-api/jwt.ts checks for the mock API; those revoked
+ * are noted here (revocation.ts), as oidc-provider keeps no record of them.
  *
  * One provider is made per origin the server is reached on (127.0.0.1, localhost and the host it
  * listens on, at its port), so that the issuer a page discovers is always its own origin's; they
