@@ -28,6 +28,7 @@ export interface Revocations {
   signOutEverywhere(req: IncomingMessage, res: ServerResponse): Promise<void>;
 }
 
+/** The revocations the providers of one server share, each kept for an access token's lifetime (`accessTokenTtl`, in seconds). */
 export function createRevocations(accessTokenTtl: number, publicKeys: { keys: JWK[] }, adapter: MemoryStore): Revocations {
   const verifyKeys = createLocalJWKSet(publicKeys);
   // What no longer holds, each kept as long as a token it concerns may still be presented (an
