@@ -5,6 +5,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** verify's tests that run it whole against the mock, Prism and its peers, beside its code. */
 const VERIFY_CONTRACT = 'verify/tests/**/*.test.ts';
+/** The app's tests against the API (its client, the profile slice), beside its code. */
+const APP_CONTRACT = 'src/**/*.contract.test.ts';
 
 /** Unit and component tests beside the code, in a simulated browser. */
 export const unitProject: TestProjectInlineConfiguration = {
@@ -21,8 +23,8 @@ export const unitProject: TestProjectInlineConfiguration = {
       'scripts/**/*.test.ts',
       'bench/**/*.test.ts',
     ],
-    // verify run whole against servers and peers: the contract project's (below).
-    exclude: [...configDefaults.exclude, VERIFY_CONTRACT],
+    // verify run whole against servers and peers, the app against the API: the contract project's (below).
+    exclude: [...configDefaults.exclude, VERIFY_CONTRACT, APP_CONTRACT],
     environment: 'happy-dom',
     setupFiles: ['src/test/setup.ts'],
     // Node 25+ defines its own localStorage global (a warning without --localstorage-file);
@@ -32,8 +34,9 @@ export const unitProject: TestProjectInlineConfiguration = {
 };
 
 /**
- * Tests of the API in Node (contract-tests/, and verify/tests/). Each file starts its own servers (port 0, its own temporary folders),
- * so files share no state and run in parallel, one per worker. The fault table is cut into two
+ * Tests of the API in Node (contract-tests/, the app's *.contract.test.ts, and verify/tests/). Each
+ * file starts its own servers (port 0, its own temporary folders), so files share no state and run
+ * in parallel, one per worker. The fault table is cut into two
  * files for that (contract-tests/support/fault-table.ts). The files that judge Prism with short
  * answer limits (verify's `--request-timeout 2` against Prism's mock: a slow answer would be
  * judged as none) are the `contract-serial` group: they run after the others, one at a time, with
@@ -87,7 +90,7 @@ export default defineConfig({
     sequence: { sequencer: FaultTableFirst },
     projects: [
       unitProject,
-      nodeProject('contract', ['contract-tests/**/*.test.ts', VERIFY_CONTRACT], { exclude: CONTRACT_SERIAL }),
+      nodeProject('contract', ['contract-tests/**/*.test.ts', APP_CONTRACT, VERIFY_CONTRACT], { exclude: CONTRACT_SERIAL }),
       nodeProject('contract-serial', CONTRACT_SERIAL, { parallel: false, groupOrder: 1 }),
     ],
   },

@@ -16,10 +16,13 @@ export default defineConfig({
     projects: [
       unitProject,
       nodeProject('mock', [
-        'contract-tests/{profile,xsrf,static-serving,server-delay,idempotency,accounts,oidc-provider,strict-checker}.test.ts',
+        'contract-tests/{static-serving,server-delay,idempotency,accounts,oidc-provider,strict-checker}.test.ts',
         'contract-tests/{mock-authentication,mock-control}.test.ts',
-        // The app's profile model (src/profile/) against the mock, in one process.
-        'contract-tests/app-profile-conflicts.test.ts',
+        // The profile's requests and the client's XSRF echo against the mock; the app's profile model
+        // (src/profile/) against the mock, in one process.
+        'src/profile/requests.contract.test.ts',
+        'src/xsrf.contract.test.ts',
+        'src/profile/conflicts.contract.test.ts',
         'verify/tests/pieces.test.ts',
       ]),
     ],

@@ -187,7 +187,9 @@ function lighthouseRows(path: string, lh: RouteLighthouse, floor: Floor | undefi
       value: ms(lh.paintedLcpAfterFcp),
       ...budget(lh.paintedLcpAfterFcp),
       notes: `LCP element: ${lh.median.lcpElement ?? 'none found'}; FCP ${ms(o.fcp)}, LCP ${ms(o.lcp)} in Lighthouse's trace${
-        lh.hydrated ? '' : '; not held to the budget: the app renders this page over its frame (its screen depends on the session)'
+        lh.hydrated
+          ? ''
+          : "; not held to the budget: a members' page, which sends a visitor signed out (as Lighthouse is) on to sign-in before it paints; these are that visit's figures"
       }`,
     },
     {

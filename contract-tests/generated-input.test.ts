@@ -21,15 +21,14 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CollectionName } from '../src/api/collections';
+import type { CollectionName } from '../src/index.ts';
 import { startServer, type RunningServer } from '../server/index.ts';
-import { makeDistDir } from './support/backend.ts';
 import { build, RequestGenerator, RequestJudge, type Batch, type Body, type GeneratedRequest, type Setup } from '../verify/index.ts';
 import type { OperationSpec } from '../openapi-kit/index.ts';
 import { judgeAnswer } from './support/answer-properties.ts';
 import { makePng } from '../openapi-kit/node.ts';
 import { AnswerContract } from '../openapi-kit/node.ts';
-import { startPrismProxy, type PrismProcess } from '../testkit/index.ts';
+import { startPrismProxy, type PrismProcess, uiConfigBuild } from '../testkit/index.ts';
 import { SAMPLE_PROFILE, SAMPLE_INPUT } from '../testkit/index.ts';
 import { bearerOf, testAuthenticate } from '../testkit/index.ts';
 
@@ -91,7 +90,7 @@ const judge = new RequestJudge(contract.doc);
 let server: RunningServer;
 let proxy: PrismProcess;
 let rootProxy: PrismProcess;
-const buildDir = makeDistDir();
+const buildDir = uiConfigBuild();
 const noBuild = mkdtempSync(join(tmpdir(), 'circle-empty-'));
 let heapBefore = 0;
 

@@ -17,10 +17,10 @@ import {
 } from './support/pages';
 import { AXE_TAGS, axeViolations } from './support/axe';
 import { MAIN_SCREENS, MORE_SCREENS } from './support/main-screens';
-import { de } from '../src/i18n/de';
-import { es } from '../src/i18n/es';
-import { fr } from '../src/i18n/fr';
-import { zhHans } from '../src/i18n/zh-Hans';
+import { CATALOGUES } from '../src/index.ts';
+
+/** The words the pages must show, in each language's catalogue. */
+const { es, de, fr, 'zh-Hans': zhHans } = CATALOGUES;
 
 /**
  * axe-core on every screen, light and dark (LOOKS: an accent in a colour scheme), at phone and

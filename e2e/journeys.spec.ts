@@ -15,9 +15,10 @@ import {
   unexpectedErrors,
   untranslatedTexts,
 } from './support/pages';
-import { ENGLISH as en } from '../src/test/english';
-import { fr } from '../src/i18n/fr';
-import { zhHans } from '../src/i18n/zh-Hans';
+import { CATALOGUES } from '../src/index.ts';
+
+/** The words the pages must show, in each language's catalogue. */
+const { en, fr, 'zh-Hans': zhHans } = CATALOGUES;
 
 /** Every screen's journey on the production build, with the mock API (no delay) behind it. */
 

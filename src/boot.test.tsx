@@ -381,6 +381,7 @@ describe('the first render', () => {
     expect(h.readPrerenderMark).toHaveBeenCalledWith(root);
     expect(h.canHydrate).toHaveBeenCalledWith(MARK, {
       path: '/settings',
+      search: '',
       language: 'de',
       theme: 'DEEPPURPLE_AMBER',
       colorScheme: 'system',

@@ -120,6 +120,7 @@ function renderApp(root: HTMLElement) {
   // Read once the code is in: what the first render will show, now.
   const state = {
     path: window.location.pathname,
+    search: window.location.search,
     language: activeLanguage.value,
     theme: activeThemeName.value,
     colorScheme: colorScheme.value,

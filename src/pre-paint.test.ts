@@ -134,6 +134,28 @@ describe('prePaint', () => {
     prePaint(html);
     expect(html.hasAttribute('data-account-pending')).toBe(false);
   });
+
+  it("sends a visitor signed out from a members' page on to sign-in, and lets a member and any other page be", () => {
+    const at = (pathname: string) => ({ pathname, replace: vi.fn<(url: string) => void>() });
+    const members = page();
+    members.setAttribute('data-members-only', '');
+    const admin = at('/admin/symbols');
+    prePaint(members, admin);
+    expect(admin.replace.mock.calls).toEqual([['/sign-in?next=%2Fadmin%2Fsymbols']]);
+    // Stored as anything but true is signed out, as the app reads it.
+    localStorage.setItem('auth.isLoggedIn', '"true"');
+    const profile = at('/profile');
+    prePaint(members, profile);
+    expect(profile.replace.mock.calls).toEqual([['/sign-in?next=%2Fprofile']]);
+    localStorage.setItem('auth.isLoggedIn', 'true');
+    const member = at('/profile');
+    prePaint(members, member);
+    expect(member.replace).not.toHaveBeenCalled();
+    localStorage.clear();
+    const home = at('/home');
+    prePaint(page(), home);
+    expect(home.replace).not.toHaveBeenCalled();
+  });
 });
 
 describe('startApp', () => {

@@ -1,4 +1,5 @@
 import { AUTH_KEY, PREFERENCE_KEY } from './config/storage-keys';
+import { MEMBERS_ONLY_ATTRIBUTE } from './config/page-files';
 import { isLanguage, matchBrowserLanguage } from './config/languages';
 import { colorSchemeOf, isThemeName, DEFAULT_THEME } from './config/themes';
 import { afterFirstContentfulPaint } from './lib/first-paint';
@@ -23,7 +24,7 @@ function stored(key: string): unknown {
   }
 }
 
-export function prePaint(html: HTMLElement = document.documentElement): void {
+export function prePaint(html: HTMLElement = document.documentElement, page: Pick<Location, 'pathname' | 'replace'> = location): void {
   const preference = stored(PREFERENCE_KEY);
   // Object() boxes a stored primitive (and makes null an empty object): its fields all read as undefined.
   const fields: Record<string, unknown> = Object(preference);
@@ -38,7 +39,12 @@ export function prePaint(html: HTMLElement = document.documentElement): void {
   const prerendered = html.getAttribute('data-prerender-lang');
   html.lang = language;
   if (prerendered && language !== prerendered) html.setAttribute('data-l10n-pending', '');
-  if (stored(AUTH_KEY) === true) html.setAttribute('data-account-pending', '');
+  const signedIn = stored(AUTH_KEY) === true;
+  if (signedIn) html.setAttribute('data-account-pending', '');
+  // A members' page (its HTML is a frame with a loading state): a visitor signed out goes on to
+  // sign-in, as the app's guard would send them, before this page paints a frame that is not theirs
+  // and without waiting for the app's code.
+  else if (html.hasAttribute(MEMBERS_ONLY_ATTRIBUTE)) page.replace(`/sign-in?next=${encodeURIComponent(page.pathname)}`);
 }
 
 /** The app's entry, named by the build: it is asked for only once the page has painted. */

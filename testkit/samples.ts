@@ -1,5 +1,4 @@
-import type { CollectionName, CollectionTypes } from '../src/api/collections';
-import type { ProfileInput } from '../src/index.ts';
+import type { CollectionName, CollectionTypes, ProfileInput } from '../src/index.ts';
 
 /** One valid body per collection, as a client sends it (no id). */
 export const SAMPLE_INPUT: { [N in CollectionName]: CollectionTypes[N]['input'] } = {

@@ -5,7 +5,7 @@
  * printed as `Name: $VERIFY_<NAME>` (--other-header's as `$VERIFY_OTHER_<NAME>`, --admin-header's as
  * `$VERIFY_ADMIN_<NAME>`), so a report never carries a secret.
  */
-import type { Credentials, SentRequest } from './target.ts';
+import type { Credentials, SentRequest } from './exchange.ts';
 
 /** A string in single quotes, or in $'…' when it holds characters a terminal would swallow. */
 export function shellQuote(s: string): string {

@@ -17,7 +17,7 @@ import {
 } from '../openapi-kit/index.ts';
 import type { JsonSchema, SchemaArbitraries } from '../openapi-kit/index.ts';
 import type { Session } from './session.ts';
-import { bodyJson, resourceOf, type Exchange } from './target.ts';
+import { bodyJson, resourceOf, type Exchange } from './exchange.ts';
 
 type Row = Record<string, unknown> & { id?: unknown };
 

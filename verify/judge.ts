@@ -14,7 +14,7 @@
  * - an exact expectation (the stateful model): one of the statuses given.
  */
 import { isJsonMedia, mediaTypeOf, responseFor, type OpenApiSpec, type OperationSpec, type Violation } from '../openapi-kit/index.ts';
-import type { Exchange } from './target.ts';
+import type { Exchange } from './exchange.ts';
 
 /** Statuses that say the request itself is wrong: a valid request never gets them. */
 export const CLIENT_FAULT_STATUSES: readonly number[] = [400, 411, 413, 414, 415, 431];

@@ -5,7 +5,7 @@
  * reads first, then changes, then deletes, and judged as a valid request: a documented answer, never
  * one that says the request was wrong. Where the document declares no links, the collections'
  * model pairs a create with its record's read, replace and delete from the path templates instead
- * (./model.ts).
+ * (./collection-model.ts).
  *
  * Every link is in the coverage: how often it was followed and what its target answered, or why it
  * was not.
@@ -23,7 +23,7 @@ import {
 import type { GeneratedRequest, PathValue } from './generated-request.ts';
 import { SAFE_METHODS, type Session } from './session.ts';
 import type { SingleExchanges } from './singles.ts';
-import { BudgetSpent, bodyJson, type Exchange, type Outgoing } from './target.ts';
+import { BudgetSpent, bodyJson, type Exchange, type Outgoing } from './exchange.ts';
 
 /** Valid requests tried per source operation before its links are given up as not reached. */
 const SOURCE_TRIES = 5;
@@ -109,8 +109,8 @@ export class LinkFollower {
 
   /** `n` requests the document calls valid (drawn from the valid generator, those its judge refuses left out). */
   private sample(op: OperationSpec, key: string, n: number): GeneratedRequest[] {
-    const drawn = fc.sample(this.singles.validRequest(op), { seed: this.session.seedOf(`link:${key}`), numRuns: n * 10 });
-    return drawn.filter((r) => this.singles.isValid(op, r)).slice(0, n);
+    const drawn = fc.sample(this.singles.requests.validRequest(op), { seed: this.session.seedOf(`link:${key}`), numRuns: n * 10 });
+    return drawn.filter((r) => this.singles.requests.isValid(op, r)).slice(0, n);
   }
 
   /** Gets the source's linked answer, then follows each of its links once. */

@@ -17,7 +17,8 @@ import { jsonReport } from './report/json.ts';
 import { junitReport } from './report/junit.ts';
 import { runVerify } from './run.ts';
 import { SAFE_METHODS } from './session.ts';
-import { describeFetchError, Target } from './target.ts';
+import { describeFetchError } from './http-attempt.ts';
+import { Target } from './target.ts';
 
 const PREFLIGHT_TIMEOUT_MS = 10_000;
 

@@ -6,7 +6,7 @@
 import type { OpenApiSpec, OperationSpec, Violation } from '../openapi-kit/index.ts';
 import { toCurl } from './curl.ts';
 import { describeAnswer, type Finding } from './judge.ts';
-import type { Exchange } from './target.ts';
+import type { Exchange } from './exchange.ts';
 
 const CHECKS = ['responses', 'valid input', 'invalid input', 'limits', 'stateful', 'links'] as const;
 export type CheckName = (typeof CHECKS)[number];

@@ -9,12 +9,14 @@ import type { OpenApiSpec, OperationSpec } from '../openapi-kit/index.ts';
 import { RequestGenerator } from './request-generator.ts';
 import { CollectionFixtures, OwnRecordFixture, ownRecordOps } from './fixtures.ts';
 import { LinkFollower } from './links.ts';
-import { CollectionModel } from './model.ts';
+import { CollectionModel } from './collection-model.ts';
 import { OwnRecordModel } from './own-record-model.ts';
 import { Results } from './results.ts';
-import { destructiveValues, SingleExchanges } from './singles.ts';
+import { destructiveValues } from './destructive.ts';
+import { SingleExchanges } from './singles.ts';
 import { exercise, SAFE_METHODS, Session, unlessBudgetSpent, type SessionOptions } from './session.ts';
-import { resourceOf, type Target } from './target.ts';
+import { resourceOf } from './exchange.ts';
+import type { Target } from './target.ts';
 
 export async function runVerify(
   spec: OpenApiSpec,

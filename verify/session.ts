@@ -7,7 +7,8 @@
 import { GeneratorGaveUp, type OpenApiSpec, type OperationSpec } from '../openapi-kit/index.ts';
 import { judge, type Expectation, type Finding } from './judge.ts';
 import type { CheckName, Results } from './results.ts';
-import { BudgetSpent, type Exchange, type Outgoing, type Target } from './target.ts';
+import { BudgetSpent, type Exchange, type Outgoing } from './exchange.ts';
+import type { Target } from './target.ts';
 
 export interface SessionOptions {
   seed: number;
@@ -43,7 +44,7 @@ export class Counterexample extends Error {
   }
 }
 
-export { SAFE_METHODS } from './target.ts';
+export { SAFE_METHODS } from './exchange.ts';
 
 /** The part of a run a progress line reports: an operation's own checks, a stateful model, the links. */
 export type Phase = 'checks' | 'stateful' | 'links';

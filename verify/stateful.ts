@@ -7,7 +7,7 @@ import { responseFor, type OperationSpec } from '../openapi-kit/index.ts';
 import { toCurl } from './curl.ts';
 import type { Expectation, Finding } from './judge.ts';
 import { Counterexample, type Session } from './session.ts';
-import { BudgetSpent, bodyJson, type Exchange, type Outgoing } from './target.ts';
+import { BudgetSpent, bodyJson, type Exchange, type Outgoing } from './exchange.ts';
 
 /** The real side of a model run: the exchanges of this sequence, for the report. */
 export interface Transcript {

@@ -16,51 +16,23 @@
  * connection, and is no failure; a reset on a new connection, or after part of an answer, is one.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { Socket } from 'node:net';
+import { Agent as HttpAgent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import type { OperationSpec } from '../openapi-kit/index.ts';
+import {
+  BudgetSpent,
+  requiresIfMatch,
+  resourceOf,
+  SAFE_METHODS,
+  type Credentials,
+  type Exchange,
+  type Outgoing,
+  type Received,
+  type SentRequest,
+} from './exchange.ts';
 import { percentEncode } from './generated-request.ts';
-import type { Bases, SentBody } from './request-wire.ts';
-
-export interface SentRequest {
-  method: string;
-  url: string;
-  /** The request's own headers (content type and the like); the injected ones are listed by name only. */
-  headers: Array<[string, string]>;
-  injected: string[];
-  /** Whose credentials the injected headers were, when not the member's (--header). */
-  credentials?: Credentials;
-  body: SentBody;
-}
-
-/** Whose credentials a request carries: the member's (--header), none, the other member's (--other-header) or the admin's (--admin-header). */
-export type Credentials = 'member' | 'none' | 'other' | 'admin';
-
-export interface Received {
-  status: number;
-  headers: Headers;
-  body: Uint8Array;
-}
-
-export interface Exchange {
-  op: OperationSpec | null;
-  request: SentRequest;
-  /** null when no answer came (refused connection, reset, timeout): `error` says what happened. */
-  response: Received | null;
-  error?: string;
-  ms: number;
-}
-
-/**
- * Nothing more is sent but clean-up: the request budget (--max-requests) or the run's time
- * (--time-limit) is spent, or, for the operation at hand only, its time (--operation-timeout).
- */
-export class BudgetSpent extends Error {
-  constructor(why = 'the request budget (--max-requests) is spent') {
-    super(why);
-  }
-}
+import { attempt, describeFetchError, NoAnswer, PACED_BODY_BYTES, serialise, type Wire } from './http-attempt.ts';
+import type { Bases } from './request-wire.ts';
 
 /** A stretch of the run with a time budget of its own (one operation's checks, one stateful model). */
 interface TimeScope {
@@ -83,166 +55,7 @@ export interface TargetOptions {
   timeLimitMs?: number;
 }
 
-export interface Outgoing {
-  method: string;
-  url: string;
-  headers?: Headers;
-  body?: BodyInit;
-  /** What the body was, for the record. */
-  sent?: SentBody;
-  /** Sent as a stream (Transfer-Encoding: chunked). */
-  stream?: boolean;
-  /** Whose credentials go with it (default: the admin's for an operation that needs a role and an admin was given, else the member's). */
-  credentials?: Credentials;
-  /**
-   * If-Match for an operation that requires it: a value, null for none at all; left out, the
-   * member's last ETag (see Target.etag).
-   */
-  ifMatch?: string | null;
-}
-
-/**
- * The resource an operation acts on: the first segment of its path (`/pets/{id}` and
- * `/pets` are one, `/shop/orders/{id}` is `shop`). Operations on one resource share its
- * records and ETags, so they run one after the other; other resources may run alongside.
- */
-export const resourceOf = (op: Pick<OperationSpec, 'path'>): string => op.path.split('/').find(Boolean) ?? '';
-
-/** Whether an operation requires an If-Match header (a conditional change, RFC 9110 13.1.1). */
-export const requiresIfMatch = (op: OperationSpec): boolean =>
-  op.params.some((p) => p.in === 'header' && p.required && p.name.toLowerCase() === 'if-match');
-
-/** A JSON request to `url`, recorded byte for byte. */
-export function jsonRequest(method: string, url: string, value: unknown): Outgoing {
-  const bytes = new TextEncoder().encode(JSON.stringify(value));
-  return {
-    method,
-    url,
-    headers: new Headers({ 'content-type': 'application/json' }),
-    body: bytes,
-    sent: { kind: 'bytes', bytes, chunked: false },
-  };
-}
-
 const REQUEST_TIMEOUT_MS = 10_000;
-
-/** Bodies from this size on are sent in slices, watching for an early answer (see attempt). */
-const PACED_BODY_BYTES = 256 * 1024;
-const SLICE_BYTES = 64 * 1024;
-
-/** Why an attempt got no answer: the cause, and whether it may be sent again. */
-class NoAnswer extends Error {
-  /** The connection was a kept-alive one, reset before any byte of an answer came: nothing was processed. */
-  readonly resendable: boolean;
-
-  constructor(cause: unknown, resendable: boolean) {
-    super('fetch failed', { cause });
-    this.resendable = resendable;
-  }
-}
-
-const RESET_CODES = new Set(['ECONNRESET', 'EPIPE']);
-
-/** The methods that change nothing on the server (RFC 9110 §9.2.1). */
-export const SAFE_METHODS: readonly string[] = ['GET', 'HEAD', 'OPTIONS', 'TRACE'];
-
-/** A request as it goes on the wire: its body serialised once, so that it can be sent again. */
-interface Wire {
-  method: string;
-  url: URL;
-  headers: Record<string, string>;
-  bytes: Uint8Array | null;
-  /** Sent in slices, stopping once an answer arrives. */
-  paced: boolean;
-}
-
-/**
- * The body's bytes, and the headers with the Content-Type a form's bytes use (its boundary); a
- * body of another kind keeps the Content-Type given, or gets its own when none is.
- */
-async function serialise(out: Outgoing, headers: Headers): Promise<Uint8Array | null> {
-  if (out.body === undefined || out.body === null) return null;
-  if (out.body instanceof Uint8Array) return out.body;
-  const carrier = new Request('http://body.invalid/', { method: 'POST', body: out.body });
-  const bytes = new Uint8Array(await carrier.arrayBuffer());
-  const type = carrier.headers.get('content-type');
-  if (type !== null && (out.body instanceof FormData || !headers.has('content-type'))) headers.set('content-type', type);
-  return bytes;
-}
-
-function receivedHeaders(res: IncomingMessage): Headers {
-  const headers = new Headers();
-  for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
-    try {
-      headers.append(res.rawHeaders[i]!, res.rawHeaders[i + 1]!);
-    } catch {
-      // A value Headers refuses (Node's parser lets a few through): left out.
-    }
-  }
-  return headers;
-}
-
-/**
- * Sends a request once and reads its whole answer. A large body is sent in slices, giving the
- * answer a chance to arrive between them, and sending stops once it has: a server may answer 413
- * as soon as it reads the headers and close the connection, and a client that keeps writing then
- * sees a reset instead of the answer.
- */
-function attempt(wire: Wire, agent: HttpAgent | false, timeoutMs: number): Promise<Received> {
-  const send = wire.url.protocol === 'https:' ? httpsRequest : httpRequest;
-  return new Promise<Received>((resolve, reject) => {
-    let answered = false;
-    let settled = false;
-    let socket: Socket | undefined;
-    let readBefore = 0;
-    const settle = (error: unknown, received?: Received) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      if (received) resolve(received);
-      else reject(error);
-    };
-    const req = send(wire.url, { method: wire.method, headers: wire.headers, agent }, (res) => {
-      answered = true;
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () =>
-        settle(null, { status: res.statusCode ?? 0, headers: receivedHeaders(res), body: new Uint8Array(Buffer.concat(chunks)) }),
-      );
-      res.on('error', (error) => settle(new NoAnswer(error, false)));
-      res.on('aborted', () => settle(new NoAnswer(Object.assign(new Error('the answer was cut off'), { code: 'ECONNRESET' }), false)));
-    });
-    const timer = setTimeout(() => {
-      settle(new NoAnswer(Object.assign(new Error('timeout'), { name: 'TimeoutError' }), false));
-      req.destroy();
-    }, timeoutMs);
-    req.on('socket', (s: Socket) => {
-      socket = s;
-      readBefore = s.bytesRead;
-    });
-    req.on('error', (error: NodeJS.ErrnoException) => {
-      if (answered) return settle(new NoAnswer(error, false));
-      const nothingRead = socket !== undefined && socket.bytesRead === readBefore;
-      settle(new NoAnswer(error, req.reusedSocket && nothingRead && RESET_CODES.has(error.code ?? '')));
-    });
-    if (wire.bytes === null) {
-      req.end();
-      return;
-    }
-    if (!wire.paced) {
-      req.end(wire.bytes);
-      return;
-    }
-    const bytes = wire.bytes;
-    void (async () => {
-      for (let at = 0; at < bytes.byteLength && !answered && !req.destroyed; at += SLICE_BYTES) {
-        const ok = req.write(bytes.subarray(at, at + SLICE_BYTES));
-        await new Promise<void>((next) => (ok ? setImmediate(next) : req.once('drain', () => next())));
-      }
-      if (!answered && !req.destroyed) req.end();
-    })();
-  });
-}
 
 export class Target {
   readonly bases: Bases;
@@ -502,25 +315,5 @@ export class Target {
       },
       { essential },
     );
-  }
-}
-
-/** Why no answer came, in one line: the cause's code (ECONNREFUSED, ENOTFOUND…) rather than "fetch failed". */
-export function describeFetchError(error: unknown, timeoutMs: number): string {
-  const cause = error instanceof Error ? (error.cause as { code?: string; message?: string; name?: string } | undefined) : undefined;
-  const timedOut = (e: { name?: string } | undefined) => e?.name === 'TimeoutError' || e?.name === 'AbortError';
-  if ((error instanceof Error && timedOut(error)) || timedOut(cause)) return `no answer within ${timeoutMs / 1000} s`;
-  if (cause?.code) return `${cause.code}${cause.message && !cause.message.includes(cause.code) ? ` (${cause.message})` : ''}`;
-  if (cause?.message) return cause.message;
-  return error instanceof Error ? error.message : String(error);
-}
-
-/** Parses a JSON body, or undefined. */
-export function bodyJson(received: Received | null): unknown {
-  if (!received || received.body.byteLength === 0) return undefined;
-  try {
-    return JSON.parse(new TextDecoder().decode(received.body));
-  } catch {
-    return undefined;
   }
 }

@@ -1,7 +1,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect } from './fixtures';
 import { seedProfile, solidPng } from './pages';
-import type { Messages } from '../../src/i18n/en';
+import type { Messages } from '../../src/index.ts';
 
 /** A main screen opened in any language: the catalogue `m` names what to wait for. */
 export interface LanguageScreen {

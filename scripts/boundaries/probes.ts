@@ -1,9 +1,10 @@
 /**
  * The imports that show each row of the boundary tables at work: for every row, an import of a
  * folder it may not import at all, one past the entry of each folder it reaches, and one through
- * that entry; for every layer of src/, one of a layer above it and one of a layer below; for every
- * slice, one past its entry from a folder that keeps it. Each is a line of a module at the place a
- * file of that row would sit, importing a real file of the repository.
+ * that entry; for every layer of src/, one of a layer above it and one of a layer below, and, when
+ * the app's tests may import more, one of its tests through such a folder's entry and one of a
+ * layer above; for every slice, one past its entry from a folder that keeps it. Each is a line of a
+ * module at the place a file of that row would sit, importing a real file of the repository.
  */
 import { posix } from 'node:path';
 import type { Tables } from './table.ts';
@@ -69,6 +70,9 @@ export function probesOf(tables: Tables, files: string[]): Probe[] {
   const layerFolder = (name: string) => name.replace(/\/\*$/, '');
   const layerFile = (name: string) => (isFile(name) ? `src/${name}` : inside(`src/${layerFolder(name)}`)[0]!);
   const order = tables.layers.flatMap((layer) => layer.names);
+  // What only the app's tests may import: a layer's tests reach it too, and still no layer above.
+  const appTests = tables.rooms.find((room) => room.names.includes('src'))?.testsMayImport ?? [];
+  const testsOnly = appTests.map((name) => entriesOf.get(name.split('/')[0]!)?.[0]).find((entry) => entry !== undefined);
   for (const layer of tables.layers) {
     const [name] = layer.names as [string];
     const row = `src/${name}`;
@@ -83,6 +87,10 @@ export function probesOf(tables: Tables, files: string[]): Probe[] {
     if (name.endsWith('/*')) {
       const sibling = inside(`src/${layerFolder(name)}`).find((f) => !f.startsWith(`${at}/`));
       if (sibling) add(row, at, sibling, true);
+    }
+    if (testsOnly && !isFile(name)) {
+      add(`${row} tests`, at, testsOnly, false);
+      if (above) add(`${row} tests`, at, layerFile(above), true);
     }
   }
   for (const slice of tables.slices) {

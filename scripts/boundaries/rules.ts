@@ -1,9 +1,10 @@
 /**
  * The boundary tables (./table.ts) as Biome overrides: one `noRestrictedImports` override per
- * top-level folder (and one for its tests when they may import more), then one per layer of src/,
- * then one per folder that keeps a slice behind its entry. Biome lets a later override replace an
- * earlier one's rule for the files both include, so each override carries every group its files
- * must keep (a layer's the app's own, for instance).
+ * top-level folder (and one for its tests when they may import more), then one per layer of src/
+ * (and one for the layer's tests when the app's tests may import more), then one per folder that
+ * keeps a slice behind its entry. Biome lets a later override replace an earlier one's rule for the
+ * files both include, so each override carries every group its files must keep (a layer's the
+ * app's own, for instance; a layer's tests, what the app's tests may import).
  */
 import { TableError, type Layer, type Room, type Tables } from './table.ts';
 
@@ -73,24 +74,33 @@ function roomGroups(room: Room, allowed: string[], folders: Map<string, Room>): 
   return groups;
 }
 
-function roomOverrides(tables: Tables): { overrides: Override[]; appGroups: Group[] } {
+/** The test files of folders (`src/profile`: `src/profile/**\/*.test.ts`…). */
+const testsOf = (folders: string[]) => folders.flatMap((folder) => TESTS.map((t) => `${folder}/${t}`));
+
+/** The app's groups: for its code, and for its tests (the same when its row gives them nothing more). */
+interface AppGroups {
+  code: Group[];
+  tests: Group[];
+}
+
+function roomOverrides(tables: Tables): { overrides: Override[]; app: AppGroups } {
   const folders = new Map<string, Room>();
   for (const room of tables.rooms) for (const name of room.names) if (!isFile(name)) folders.set(name, room);
   const overrides: Override[] = [];
-  let appGroups: Group[] = [];
+  let app: AppGroups = { code: [], tests: [] };
   for (const room of tables.rooms) {
     const groups = roomGroups(room, room.mayImport, folders);
-    if (room.names.includes('src')) appGroups = groups;
+    const testGroups = room.testsMayImport.length ? roomGroups(room, [...room.mayImport, ...room.testsMayImport], folders) : groups;
+    if (room.names.includes('src')) app = { code: groups, tests: testGroups };
     const files = room.names.map((name) => (isFile(name) ? name : `${name}/**`));
     if (room.testsMayImport.length === 0) {
       overrides.push(rule(files, groups));
       continue;
     }
     overrides.push(rule([...files, ...TESTS.map((t) => `!${t}`)], groups));
-    const tests = room.names.flatMap((name) => TESTS.map((t) => `${name}/${t}`));
-    overrides.push(rule(tests, roomGroups(room, [...room.mayImport, ...room.testsMayImport], folders)));
+    overrides.push(rule(testsOf(room.names), testGroups));
   }
-  return { overrides, appGroups };
+  return { overrides, app };
 }
 
 const layerFolder = (name: string) => name.replace(/\/\*$/, '');
@@ -126,15 +136,18 @@ function layerOf(folder: string, layers: Layer[]): Layer {
 }
 
 export function overridesOf(tables: Tables): Override[] {
-  const { overrides, appGroups } = roomOverrides(tables);
-  const groupsByLayer = new Map(tables.layers.map((layer) => [layer, layerGroups(layer, tables.layers, appGroups)]));
+  const { overrides, app } = roomOverrides(tables);
+  const groupsByLayer = new Map(tables.layers.map((layer) => [layer, layerGroups(layer, tables.layers, app.code)]));
   for (const [layer, groups] of groupsByLayer) {
-    overrides.push(
-      rule(
-        layer.names.map((name) => (isFile(name) ? `src/${name}` : `src/${layerFolder(name)}/**`)),
-        groups,
-      ),
-    );
+    const files = layer.names.map((name) => (isFile(name) ? `src/${name}` : `src/${layerFolder(name)}/**`));
+    // A file layer (boot.tsx) has no tests inside it; a folder's tests take what the app's tests may.
+    const folders = layer.names.filter((name) => !isFile(name)).map((name) => `src/${layerFolder(name)}`);
+    if (app.tests === app.code || folders.length === 0) {
+      overrides.push(rule(files, groups));
+      continue;
+    }
+    overrides.push(rule([...files, ...TESTS.map((t) => `!${t}`)], groups));
+    overrides.push(rule(testsOf(folders), layerGroups(layer, tables.layers, app.tests)));
   }
   const keepers = new Map<string, Group[]>();
   for (const slice of tables.slices) {

@@ -3,6 +3,7 @@ import { canHydrate, firstRouteAt, readPrerenderMark, type ClientState } from '.
 
 const firstVisit: ClientState = {
   path: '/home',
+  search: '',
   language: 'en',
   theme: 'INDIGO_PINK',
   colorScheme: 'system',
@@ -49,6 +50,14 @@ describe('canHydrate', () => {
     // The worker answers every path with one page: another route's markup is never hydrated.
     expect(canHydrate(home, { ...firstVisit, path: '/settings' })).toBe(false);
     expect(canHydrate(home, { ...firstVisit, path: '/' })).toBe(false);
+  });
+
+  it('hydrates a screen that reads the query only without one (the page was prerendered without one)', () => {
+    const signIn = { ...home, route: 'sign-in' };
+    expect(canHydrate(signIn, { ...firstVisit, path: '/sign-in' })).toBe(true);
+    expect(canHydrate(signIn, { ...firstVisit, path: '/sign-in', search: '?next=%2Fprofile' })).toBe(false);
+    // A screen that does not read it hydrates whatever the query.
+    expect(canHydrate(home, { ...firstVisit, search: '?from=mail' })).toBe(true);
   });
 });
 

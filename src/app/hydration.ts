@@ -1,5 +1,6 @@
 import { parse } from 'regexparam';
 import { resolvePath } from './resolve-route';
+import { routeById } from './routes';
 import { PRERENDER_ATTRIBUTE } from '../config/page-files';
 
 /** What the build rendered into a page: the route, in which language, theme and colour scheme, for a visitor signed out. */
@@ -21,6 +22,8 @@ export function readPrerenderMark(root: HTMLElement, html: HTMLElement = documen
 /** What the first render will show, as far as the prerendered HTML could differ. */
 export interface ClientState {
   path: string;
+  /** The URL's query (`?next=…`), which some first renders read. */
+  search: string;
   language: string;
   /** The theme and the colour scheme show in the settings screen's checked options. */
   theme: string;
@@ -42,12 +45,13 @@ export function firstRouteAt(path: string, signedIn: boolean): string | null {
 
 /**
  * Hydrate only when the first render makes exactly the prerendered HTML: the same route, language,
- * theme, colour scheme and signed-out top bar, online, neither installed nor installable (home says all three). Otherwise the app
+ * theme, colour scheme and signed-out top bar, online, neither installed nor installable (home says all three), and no query for a screen that reads it. Otherwise the app
  * renders afresh over it, which React does without a mismatch to recover from.
  */
 export function canHydrate(mark: PrerenderMark | null, state: ClientState): boolean {
   if (!mark) return false;
   if (state.signedIn || !state.online || state.installed || state.installable) return false;
   if (state.language !== mark.language || state.theme !== mark.theme || state.colorScheme !== mark.colorScheme) return false;
-  return firstRouteAt(state.path, state.signedIn) === mark.route;
+  if (firstRouteAt(state.path, state.signedIn) !== mark.route) return false;
+  return !(routeById(mark.route)?.readsQuery && state.search !== '');
 }

@@ -15,6 +15,8 @@ export interface RouteDef {
   /** Never fetched ahead of a visit. */
   noPrefetch?: boolean;
   requiresAuth?: boolean;
+  /** Its first render reads the URL's query: its page, prerendered without one, hydrates only without one. */
+  readsQuery?: boolean;
   /** The parent route: its breadcrumb comes first and its params are inherited. */
   parent?: string;
   data?: Record<string, unknown>;
@@ -72,7 +74,14 @@ export const ROUTES: readonly RouteDef[] = [
     requiresAuth: true,
     load: () => import('../features/admin/AdminScreen'),
   },
-  { id: 'sign-in', path: '/sign-in', title: 'nav.signIn', layout: 'home', load: () => import('../features/sign-in/SignInScreen') },
+  {
+    id: 'sign-in',
+    path: '/sign-in',
+    title: 'nav.signIn',
+    layout: 'home',
+    readsQuery: true,
+    load: () => import('../features/sign-in/SignInScreen'),
+  },
   {
     id: 'auth-callback',
     path: '/auth/callback',

@@ -16,6 +16,12 @@ export const PAGE_FILES: Readonly<Record<string, readonly string[]>> = {
 /** The attribute on `<div id="root">` naming the route a page was prerendered for (app/hydration.ts). */
 export const PRERENDER_ATTRIBUTE = 'data-prerendered';
 
+/**
+ * The attribute on `<html>` of a page only a signed-in member sees: the pre-paint script sends a
+ * visitor signed out on to sign-in before it paints (src/pre-paint.ts).
+ */
+export const MEMBERS_ONLY_ATTRIBUTE = 'data-members-only';
+
 /** The page a navigation to `pathname` gets: its own, or index.html for any other app path. */
 export function pageFileFor(pathname: string): string {
   for (const [file, paths] of Object.entries(PAGE_FILES)) {

@@ -217,7 +217,8 @@ export const de: Messages = {
     'Nur Administratoren können die Sammlungen ändern, die alle Mitglieder teilen. Sie sind als {name} angemeldet, ein Mitglied: Bitten Sie einen Administrator, einen Eintrag zu ändern, wenn nötig.',
   'admin.needsAdmin.home': 'Zurück zur Startseite',
 
-  'signIn.intro': 'Melde dich mit deinem Circle-Konto bei {issuer} an.',
+  'signIn.intro': 'Melde dich mit deinem Circle-Konto an.',
+  'signIn.issuer': 'Du meldest dich bei {issuer} an.',
   'signIn.needed': 'Melde dich an, um die Verwaltung zu öffnen.',
   'signIn.profileNeeded': 'Melde dich an, um dein Profil zu sehen und zu bearbeiten.',
   'signIn.expired': 'Deine Sitzung ist abgelaufen. Melde dich erneut an, um zu speichern; deine Eingaben bleiben erhalten.',

@@ -3,7 +3,8 @@
  * they load with those screens. Every other language keeps these keys in its one catalogue.
  */
 export const enSignIn = {
-  'signIn.intro': 'Sign in with your Circle account at {issuer}.',
+  'signIn.intro': 'Sign in with your Circle account.',
+  'signIn.issuer': 'You sign in at {issuer}.',
   'signIn.needed': 'Sign in to open the admin screens.',
   'signIn.expired': 'Your session has ended. Sign in again to save; what you typed is kept.',
   'signIn.unreachable': 'The sign-in service cannot be reached. Check your connection and try again.',

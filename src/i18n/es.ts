@@ -215,7 +215,8 @@ export const es: Messages = {
     'Solo un administrador puede cambiar las colecciones que comparten todos los miembros. Has iniciado sesión como {name}, un miembro: pide a un administrador que cambie el registro que lo necesite.',
   'admin.needsAdmin.home': 'Volver al inicio',
 
-  'signIn.intro': 'Inicia sesión con tu cuenta de Circle en {issuer}.',
+  'signIn.intro': 'Inicia sesión con tu cuenta de Circle.',
+  'signIn.issuer': 'Inicias sesión en {issuer}.',
   'signIn.needed': 'Inicia sesión para abrir las pantallas de administración.',
   'signIn.profileNeeded': 'Inicia sesión para ver y editar tu perfil.',
   'signIn.expired': 'Tu sesión ha terminado. Vuelve a iniciar sesión para guardar; lo que escribiste se conserva.',

@@ -220,7 +220,8 @@ export const fr: Messages = {
     'Seul un administrateur peut modifier les collections que partagent tous les membres. Vous êtes connecté en tant que {name}, un membre : demandez à un administrateur de modifier l’enregistrement qui doit l’être.',
   'admin.needsAdmin.home': 'Retour à l’accueil',
 
-  'signIn.intro': 'Connectez-vous avec votre compte Circle sur {issuer}.',
+  'signIn.intro': 'Connectez-vous avec votre compte Circle.',
+  'signIn.issuer': 'Vous vous connectez sur {issuer}.',
   'signIn.needed': 'Connectez-vous pour ouvrir les écrans d’administration.',
   'signIn.profileNeeded': 'Connectez-vous pour voir et modifier votre profil.',
   'signIn.expired': 'Votre session a pris fin. Reconnectez-vous pour enregistrer ; ce que vous avez saisi est conservé.',

@@ -8,8 +8,11 @@ import { de } from './de';
 import { fr } from './fr';
 import { zhHans } from './zh-Hans';
 import { LANGUAGES, type Language } from '../config/languages';
-import { ENGLISH as en, ENGLISH_PARTS } from '../test/english';
+import { CATALOGUES } from './catalogues';
+import { ENGLISH_PARTS } from './parts';
 
+/** The whole English: the first screens' words and every part. */
+const en = CATALOGUES.en;
 const TRANSLATIONS: Record<Exclude<Language, 'en'>, Messages> = { es, de, fr, 'zh-Hans': zhHans };
 const TRANSLATED_LANGUAGES = Object.keys(TRANSLATIONS) as Exclude<Language, 'en'>[];
 

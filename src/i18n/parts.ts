@@ -1,14 +1,14 @@
-import { enAdmin } from './en-admin';
-import { enConflict } from './en-conflict';
-import { enDashboard } from './en-dashboard';
-import { enForms } from './en-forms';
-import { enInbox } from './en-inbox';
-import { enMember } from './en-member';
-import { enNotFound } from './en-not-found';
-import { enProfile } from './en-profile';
-import { enSettings } from './en-settings';
-import { enSignIn } from './en-sign-in';
-import { enUpdate } from './en-update';
+import { enAdmin } from './en-admin.ts';
+import { enConflict } from './en-conflict.ts';
+import { enDashboard } from './en-dashboard.ts';
+import { enForms } from './en-forms.ts';
+import { enInbox } from './en-inbox.ts';
+import { enMember } from './en-member.ts';
+import { enNotFound } from './en-not-found.ts';
+import { enProfile } from './en-profile.ts';
+import { enSettings } from './en-settings.ts';
+import { enSignIn } from './en-sign-in.ts';
+import { enUpdate } from './en-update.ts';
 
 /**
  * The parts of the English catalogue beyond the first screens' words (en.ts), declared once: each

@@ -210,7 +210,8 @@ export const zhHans: Messages = {
   'admin.needsAdmin.body': '只有管理员可以更改所有成员共享的集合。你当前以成员 {name} 的身份登录：如需更改记录，请联系管理员。',
   'admin.needsAdmin.home': '返回首页',
 
-  'signIn.intro': '使用你的 Circle 账户在 {issuer} 登录。',
+  'signIn.intro': '使用你的 Circle 账户登录。',
+  'signIn.issuer': '登录地址：{issuer}。',
   'signIn.needed': '请先登录，再打开管理页面。',
   'signIn.profileNeeded': '登录后即可查看和编辑个人资料。',
   'signIn.expired': '你的会话已结束。请重新登录后再保存，你输入的内容会保留。',

@@ -37,7 +37,7 @@ describe('pagesToPrerender', () => {
       ].sort(),
     );
     const hydrated = pages.filter((p) => p.render.kind === 'route').map((p) => p.file);
-    expect(hydrated.sort()).toEqual(['404.html', 'dashboard.html', 'home.html', 'settings.html']);
+    expect(hydrated.sort()).toEqual(['404.html', 'dashboard.html', 'home.html', 'settings.html', 'sign-in.html']);
   });
 
   it('fails the build for a page file it has no render for, naming the file', async () => {
@@ -117,10 +117,13 @@ describe('the prerendered pages, as loaded', () => {
       { file: 'settings.html', render: { kind: 'route', route: 'settings', path: '/settings' } },
       { file: 'dashboard.html', render: { kind: 'route', route: 'dashboard', path: '/dashboard' } },
       { file: '404.html', render: { kind: 'route', route: 'not-found', path: '/404' } },
-      { file: 'sign-in.html', render: { kind: 'frame', layout: 'home', path: '/sign-in', title: 'nav.signIn' } },
-      { file: 'profile.html', render: { kind: 'frame', layout: 'sidenav', path: '/profile', title: 'nav.profile' } },
-      { file: 'notifications.html', render: { kind: 'frame', layout: 'sidenav', path: '/notifications', title: 'nav.notifications' } },
-      { file: 'admin.html', render: { kind: 'frame', layout: 'admin', path: '/admin', title: 'nav.admin' } },
+      { file: 'sign-in.html', render: { kind: 'route', route: 'sign-in', path: '/sign-in' } },
+      { file: 'profile.html', render: { kind: 'frame', layout: 'sidenav', path: '/profile', title: 'nav.profile', membersOnly: true } },
+      {
+        file: 'notifications.html',
+        render: { kind: 'frame', layout: 'sidenav', path: '/notifications', title: 'nav.notifications', membersOnly: true },
+      },
+      { file: 'admin.html', render: { kind: 'frame', layout: 'admin', path: '/admin', title: 'nav.admin', membersOnly: true } },
     ]);
   });
 
@@ -130,6 +133,18 @@ describe('the prerendered pages, as loaded', () => {
     for (const { file, render } of pagesToPrerender()) {
       if (render.kind !== 'route') continue;
       expect(routeById(render.route)?.path, file).toBe(render.path);
+    }
+  });
+
+  it("marks a frame members only exactly when its route needs a session, so the pre-paint script's guard is the app's", async () => {
+    const { pagesToPrerender } = await fresh();
+    const { resolvePath } = await import('../app/resolve-route');
+    const { parse } = await import('regexparam');
+    for (const { file, render } of pagesToPrerender()) {
+      if (render.kind !== 'frame') continue;
+      const resolution = resolvePath(parse, render.path);
+      const needsSession = resolution.kind === 'route' && resolution.route.requiresAuth === true;
+      expect(render.membersOnly === true, file).toBe(needsSession);
     }
   });
 });

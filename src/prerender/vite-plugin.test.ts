@@ -36,6 +36,15 @@ describe('fillTemplate', () => {
     expect(html).toContain(`<div id="root" data-prerendered="settings">${page.html}</div>`);
     expect(html).not.toContain('/assets/index-abc.js');
     expect(html).toContain('<title>Settings | Circle</title>');
+    expect(html).not.toContain('data-members-only');
+  });
+
+  it("marks a members' frame on <html>, where the pre-paint script reads it before the body is parsed", () => {
+    const frame = fillTemplate(TEMPLATE, page, { kind: 'frame', layout: 'sidenav', path: '/profile', membersOnly: true }, code, 'b1');
+    expect(frame).toMatch(/<html [^>]* data-members-only[ >]/);
+    expect(frame).toContain(`<div id="root">${page.html}</div>`);
+    const shell = fillTemplate(TEMPLATE, page, { kind: 'frame', layout: 'home', path: '/' }, code, 'b1');
+    expect(shell).not.toContain('data-members-only');
   });
 });
 

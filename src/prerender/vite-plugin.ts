@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import { build as rolldownBuild } from 'rolldown';
 import { createServer, type Plugin, type PluginOption } from 'vite';
-import { PRERENDER_ATTRIBUTE } from '../config/page-files.ts';
+import { MEMBERS_ONLY_ATTRIBUTE, PRERENDER_ATTRIBUTE } from '../config/page-files.ts';
 import { pagesToPrerender, type PageRender } from './pages.ts';
 import type { PrerenderedPage } from './render-page.tsx';
 
@@ -61,12 +61,13 @@ export function fillTemplate(template: string, page: PrerenderedPage, render: Pa
   const preloads = page.html.match(/^(?:<link [^>]*\/>)*/)?.[0] ?? '';
   const body = page.html.slice(preloads.length);
   const mark = render.kind === 'route' ? ` ${PRERENDER_ATTRIBUTE}="${escapeHtml(render.route)}"` : '';
+  const membersOnly = render.kind === 'frame' && render.membersOnly ? ` ${MEMBERS_ONLY_ATTRIBUTE}` : '';
   return (
     template
       .replace(
         /<html lang="[^"]*"/,
         // data-build names the build in the page itself (the entry sets it too, for the dev server).
-        `<html lang="${PRERENDER_LANGUAGE}" data-build="${escapeHtml(buildId)}" data-prerender-lang="${PRERENDER_LANGUAGE}" data-prerender-theme="${DEFAULT_THEME}" data-prerender-color-scheme="${DEFAULT_COLOR_SCHEME}" data-theme="${DEFAULT_THEME}"`,
+        `<html lang="${PRERENDER_LANGUAGE}" data-build="${escapeHtml(buildId)}" data-prerender-lang="${PRERENDER_LANGUAGE}" data-prerender-theme="${DEFAULT_THEME}" data-prerender-color-scheme="${DEFAULT_COLOR_SCHEME}" data-theme="${DEFAULT_THEME}"${membersOnly}`,
       )
       .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(page.title)}</title>`)
       .replace(ENTRY_SCRIPT, '')

@@ -7,8 +7,8 @@ import { profileConflict } from './conflict-state';
 import { PROFILE } from '../test/profile-fixture';
 
 /*
- * What contract-tests/app-profile-conflicts.test.ts (the model against the mock) does not reach:
- * the edge cases of the comparison, and the server's version that is gone or has no ETag.
+ * What src/profile/conflicts.contract.test.ts (the model against the mock) does not reach: the
+ * edge cases of the comparison, and the server's version that is gone or has no ETag.
  */
 
 /** The saved profile as another device changed it. */

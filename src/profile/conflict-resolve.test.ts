@@ -16,7 +16,7 @@ import { fieldsOf as fieldsOfProfile } from './conflict-state';
 import { PROFILE } from '../test/profile-fixture';
 
 /*
- * What contract-tests/app-profile-conflicts.test.ts (the model against the mock) does not reach: a
+ * What src/profile/conflicts.contract.test.ts (the model against the mock) does not reach: a
  * choice made with no conflict open, and a conflict whose edit the device could not keep.
  */
 

@@ -4,7 +4,8 @@ import { OpenApiSpec, type OperationSpec } from '../../openapi-kit/index.ts';
 import { loadSpec } from '../../openapi-kit/node.ts';
 import { type EmbeddedMock, startEmbeddedMock } from '../mock.ts';
 import { byResource, eachAtMost, runVerify } from '../run.ts';
-import { resourceOf, Target } from '../target.ts';
+import { resourceOf } from '../exchange.ts';
+import { Target } from '../target.ts';
 
 /**
  * `npm run verify -- --concurrency N`: resources side by side, each resource's operations in order.

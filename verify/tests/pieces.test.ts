@@ -20,7 +20,8 @@ import { headerVariable, perlBytes, shellQuote, toCurl } from '../curl.ts';
 import { judge, type Expectation } from '../judge.ts';
 import { junitReport, xmlEscape } from '../report/junit.ts';
 import { Results } from '../results.ts';
-import { Target, type Exchange, type SentRequest } from '../target.ts';
+import type { Exchange, SentRequest } from '../exchange.ts';
+import { Target } from '../target.ts';
 
 const spec = new OpenApiSpec(loadSpec(), { detailed: true });
 

@@ -20,7 +20,8 @@ import { DEFAULT_RUNS } from '../args.ts';
 import { consoleReport } from '../report/console.ts';
 import type { CheckName, RunResults } from '../results.ts';
 import { runVerify } from '../run.ts';
-import { BudgetSpent, Target, type Exchange, type Outgoing } from '../target.ts';
+import { BudgetSpent, type Exchange, type Outgoing } from '../exchange.ts';
+import { Target } from '../target.ts';
 
 const spec = new OpenApiSpec(loadSpec(), { detailed: true, name: 'openapi.yaml' });
 const SEED = 1;

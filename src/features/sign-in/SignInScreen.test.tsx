@@ -1,9 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { renderToString } from 'react-dom/server';
 import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import SignInScreen from './SignInScreen';
+import { setRenderMode } from '../../state/render-mode';
 import { sessionEnded, sessionStarted } from '../../state/auth';
 import { setProfileState } from '../../profile/store';
 import { resetProfileState } from '../../profile/store';
@@ -37,11 +39,35 @@ describe('<SignInScreen>', () => {
     visit('/sign-in');
     const title = screen.getByRole('heading', { level: 1, name: 'Sign in' });
     expect(title.tabIndex).toBe(-1);
-    expect(screen.getByText(`Sign in with your Circle account at ${location.host}.`)).toBeTruthy();
+    expect(screen.getByText('Sign in with your Circle account.')).toBeTruthy();
+    expect(screen.getByText(`You sign in at ${location.host}.`)).toBeTruthy();
     expect(screen.queryByRole('alert')).toBeNull();
     // Only the polite region that will say the page is opening, empty for now.
     expect(screen.getAllByRole('status').map((s) => s.textContent)).toEqual(['']);
     expect(signInButton().disabled).toBe(false);
+  });
+
+  it('renders its words but the host where the page is prerendered: the host, known only in the browser, comes with the app', () => {
+    const html = renderToString(
+      <Router ssrPath="/sign-in">
+        <SignInScreen />
+      </Router>,
+    );
+    expect(html).toContain('Sign in with your Circle account.');
+    expect(html).not.toContain(location.host);
+    expect(html).not.toContain('sign-in__issuer');
+  });
+
+  it('offers Sign in only once the app runs: the prerendered button is disabled while the page hydrates', () => {
+    setRenderMode('static');
+    try {
+      visit('/sign-in');
+      expect(signInButton().disabled).toBe(true);
+      act(() => setRenderMode('live'));
+      expect(signInButton().disabled).toBe(false);
+    } finally {
+      setRenderMode('live');
+    }
   });
 
   it('signs in, saying the page is opening, and goes on to the home screen by default', async () => {

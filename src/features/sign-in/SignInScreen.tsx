@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, useSyncExternalStore } from 'react';
 import { useSearch } from 'wouter';
 import { config } from '../../config/load';
 import { withWords } from '../../i18n';
@@ -6,9 +6,20 @@ import { enSignIn } from '../../i18n/en-sign-in';
 import { isLoggedIn, sessionExpired } from '../../state/auth';
 import { memberName } from '../../profile';
 import { safeNext } from './safe-next';
+import { renderMode } from '../../state/render-mode';
 import { loadSession } from '../../session';
 
 const t = withWords(enSignIn);
+
+const noChange = () => () => undefined;
+/** The provider's host, known only in the browser: none in the prerendered page and while it hydrates. */
+function useIssuerHost(): string | null {
+  return useSyncExternalStore(
+    noChange,
+    () => new URL(config().identityProvider.issuer, location.origin).host,
+    () => null,
+  );
+}
 
 type Step = { kind: 'idle' } | { kind: 'redirecting' } | { kind: 'unreachable' };
 
@@ -19,6 +30,7 @@ export default function SignInScreen() {
   const next = safeNext(new URLSearchParams(search).get('next'));
   const signedIn = isLoggedIn.value;
   const who = memberName.value;
+  const issuer = useIssuerHost();
 
   const signIn = () => {
     setStep({ kind: 'redirecting' });
@@ -45,14 +57,22 @@ export default function SignInScreen() {
           {sessionExpired.value && <p role="alert">{t('signIn.expired')}</p>}
           {next.startsWith('/admin') && <p role="status">{t('signIn.needed')}</p>}
           {next.startsWith('/profile') && <p role="status">{t('signIn.profileNeeded')}</p>}
-          <p>{t('signIn.intro', { issuer: new URL(config().identityProvider.issuer, location.origin).host })}</p>
+          <p>{t('signIn.intro')}</p>
           <p role="status" aria-live="polite">
             {step.kind === 'redirecting' ? t('signIn.redirecting') : ''}
           </p>
           {step.kind === 'unreachable' && <p role="alert">{t('signIn.unreachable')}</p>}
-          <button type="button" className="button button--filled" onClick={signIn} disabled={step.kind === 'redirecting'}>
+          {/* Painted from the HTML before the app runs: it starts the sign-in only once the app can. */}
+          <button
+            type="button"
+            className="button button--filled"
+            onClick={signIn}
+            disabled={step.kind === 'redirecting' || renderMode.value === 'static'}
+          >
             {step.kind === 'unreachable' ? t('app.crashed.retry') : t('nav.signIn')}
           </button>
+          {/* Apart from the intro, which the page paints from its HTML: the line comes with the app. */}
+          {issuer && <p className="sign-in__issuer">{t('signIn.issuer', { issuer })}</p>}
         </div>
       )}
     </div>

@@ -1,21 +1,12 @@
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createApiClient, type ApiClient } from '../../src/api/client';
+/**
+ * The API behind the app's contract tests: the Node mock server with Prism's validating proxy in
+ * front, a client whose every answer is checked against the contract, the member's token on it,
+ * and the error bodies the API answers.
+ */
+import { createApiClient, type ApiClient } from '../api/client';
 import { startServer, type RunningServer } from '../../server/index.ts';
 import type { Recorder } from '../../openapi-kit/node.ts';
-import { startPrismProxy, type PrismProcess } from '../../testkit/index.ts';
-
-/** The UI configuration the test build ships (assets/ui-config.json). */
-export const UI_CONFIG = { appTitle: 'Circle', logLevel: 3, defaultLanguage: 'en', defaultTheme: 'INDIGO_PINK' } as const;
-
-/** A minimal "build" for the Node server: only assets/ui-config.json, which getUiConfig reads. */
-export function makeDistDir(): { dir: string; remove(): void } {
-  const dir = mkdtempSync(join(tmpdir(), 'circle-contract-'));
-  mkdirSync(join(dir, 'assets'));
-  writeFileSync(join(dir, 'assets/ui-config.json'), JSON.stringify(UI_CONFIG));
-  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
-}
+import { startPrismProxy, type PrismProcess, uiConfigBuild } from '../../testkit/index.ts';
 
 export interface ProxiedBackend {
   server: RunningServer;
@@ -31,7 +22,7 @@ export interface ProxiedBackend {
 
 /** The Node mock server (no delay) with a Prism proxy in front of its API and of its root. */
 export async function startProxiedBackend(): Promise<ProxiedBackend> {
-  const dist = makeDistDir();
+  const dist = uiConfigBuild();
   const server = await startServer({ port: 0, delayMs: 0, distDir: dist.dir });
   const started = await Promise.allSettled([
     startPrismProxy(`${server.url}/api`, { readyPath: '/symbols' }),

@@ -1,12 +1,12 @@
 /**
- * The profile's calls as the contract tests make them: reading and deleting through profileApi,
+ * The profile's calls as the app's contract tests make them: reading and deleting through profileApi,
  * creating and changing through the app's one save request (sendProfileSave, which the page and the
  * service worker use), with the page's progress transport when a test listens to the upload.
  */
-import type { ApiClient } from '../../src/api/client';
-import { type Profile, type ProfileInput, type ProfilePatch, profileApi, sendProfileSave } from '../../src/profile/requests';
-import type { ProgressListener } from '../../src/api/progress';
-import { progressFetch } from '../../src/api/transport';
+import type { ApiClient } from '../api/client';
+import { type Profile, type ProfileInput, type ProfilePatch, profileApi, sendProfileSave } from '../profile/requests';
+import type { ProgressListener } from '../api/progress';
+import { progressFetch } from '../api/transport';
 
 export interface TransferOptions {
   onProgress?: ProgressListener;

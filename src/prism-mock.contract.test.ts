@@ -5,15 +5,19 @@
  * examples, so a 2xx here proves the client sends what the contract accepts and parses what it
  * documents. Every operation in openapi.yaml must have a driver below: the last test compares the
  * operations exercised with those in the file, so a new operation without a test fails the suite.
+ *
+ * It sits at the top of src/, not in api/, because it drives the requests of two layers: the api's
+ * and the profile's, a layer above them (so do src/prism-proxy.contract.test.ts and
+ * src/xsrf.contract.test.ts).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { operations } from '../src/api/schema';
-import { createApiClient, type ApiClient } from '../src/api/client';
-import { collectionsApi } from '../src/api/collections';
-import { inboxApi } from '../src/api/inbox';
-import { profileCalls } from './support/profile-calls';
-import type { TransferEvent } from '../src/api/transport';
-import { authorize } from './support/backend.ts';
+import type { operations } from './api/schema';
+import { createApiClient, type ApiClient } from './api/client';
+import { collectionsApi } from './api/collections';
+import { inboxApi } from './api/inbox';
+import { profileCalls } from './test/profile-calls.test-support';
+import type { TransferEvent } from './api/transport';
+import { authorize } from './test/backend.test-support';
 import { AnswerContract, Recorder } from '../openapi-kit/node.ts';
 import { startPrismMock, type PrismProcess } from '../testkit/index.ts';
 import { makePng } from '../openapi-kit/node.ts';

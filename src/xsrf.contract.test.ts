@@ -1,10 +1,11 @@
 /**
  * XSRF: the XSRF-TOKEN cookie is echoed as X-XSRF-TOKEN only on mutating requests (POST, PUT,
  * PATCH, DELETE) to the page's own origin. A fetch stub captures each Request as it would leave.
+ * At the top of src/: the profile's upload, a layer above the client, is one of the requests.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createApiClient, type ApiClient } from '../src/api/client';
-import { profileCalls } from './support/profile-calls';
+import { createApiClient, type ApiClient } from './api/client';
+import { profileCalls } from './test/profile-calls.test-support';
 import { SAMPLE_PROFILE, SAMPLE_INPUT } from '../testkit/index.ts';
 
 const PAGE = 'https://circle.example.org';

@@ -3,24 +3,23 @@
  * cancellation and the avatar limits.
  *
  * These talk to the Node mock server directly, not through Prism: Prism's proxy re-encodes binary
- * bodies as UTF-8 text (see prism-proxy.test.ts), so no real image survives it. Every answer is
- * still checked against openapi.yaml by the recorder (ajv over the contract's schemas).
+ * bodies as UTF-8 text (see src/prism-proxy.contract.test.ts), so no real image survives it. Every
+ * answer is still checked against openapi.yaml by the recorder (ajv over the contract's schemas).
  */
 import type { IncomingMessage } from 'node:http';
 import sharp from 'sharp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { ApiClient } from '../src/api/client';
-import { ApiError, isAbort } from '../src/api/errors';
-import type { Profile } from '../src/profile/requests';
-import { profileCalls } from './support/profile-calls';
-import type { TransferEvent } from '../src/api/transport';
-import { startServer, type RunningServer } from '../server/index.ts';
-import { MAX_AVATAR_BYTES } from '../mock-api/index.ts';
-import { authorize, errorBody, recordedClient } from './support/backend.ts';
-import { makePng, PNG_SIGNATURE, SVG } from '../openapi-kit/node.ts';
-import { AnswerContract, Recorder } from '../openapi-kit/node.ts';
-import { SAMPLE_PROFILE } from '../testkit/index.ts';
-import { signInAs } from './support/sign-in.ts';
+import type { ApiClient } from '../api/client';
+import { ApiError, isAbort } from '../api/errors';
+import type { Profile } from './requests';
+import { profileCalls } from '../test/profile-calls.test-support';
+import type { TransferEvent } from '../api/transport';
+import { startServer, type RunningServer } from '../../server/index.ts';
+import { MAX_AVATAR_BYTES } from '../../mock-api/index.ts';
+import { authorize, errorBody, recordedClient } from '../test/backend.test-support';
+import { makePng, PNG_SIGNATURE, SVG } from '../../openapi-kit/node.ts';
+import { AnswerContract, Recorder } from '../../openapi-kit/node.ts';
+import { SAMPLE_PROFILE, signInAs } from '../../testkit/index.ts';
 
 const contract = new AnswerContract();
 const recorder = new Recorder(contract);

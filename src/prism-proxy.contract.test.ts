@@ -6,21 +6,23 @@
  *
  * Also here, because they are owned by the backend and checked through the proxy: one test per row
  * of the error catalogue (seed spec section 8) and the client's error strings.
+ *
+ * It sits at the top of src/, as src/prism-mock.contract.test.ts does: it drives the api's requests
+ * and the profile's, a layer above them.
  */
 import type { IncomingMessage } from 'node:http';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createApiClient, type ApiClient } from '../src/api/client';
-import { COLLECTION_NAMES, collectionsApi, type CollectionName } from '../src/api/collections';
-import { inboxApi } from '../src/api/inbox';
-import { ApiError, profileErrorMessage } from '../src/api/errors';
-import { profileCalls } from './support/profile-calls';
-import type { TransferEvent } from '../src/api/transport';
+import { createApiClient, type ApiClient } from './api/client';
+import { COLLECTION_NAMES, collectionsApi, type CollectionName } from './api/collections';
+import { inboxApi } from './api/inbox';
+import { ApiError, profileErrorMessage } from './api/errors';
+import { profileCalls } from './test/profile-calls.test-support';
+import type { TransferEvent } from './api/transport';
 import { COLLECTIONS } from '../mock-api/index.ts';
-import { authorize, errorBody, recordedClient, startProxiedBackend, UI_CONFIG, type ProxiedBackend } from './support/backend.ts';
-import { signInAs } from './support/sign-in.ts';
+import { authorize, errorBody, recordedClient, startProxiedBackend, type ProxiedBackend } from './test/backend.test-support';
 import { makePng } from '../openapi-kit/node.ts';
 import { AnswerContract, Recorder } from '../openapi-kit/node.ts';
-import { freePort } from '../testkit/index.ts';
+import { freePort, signInAs, UI_CONFIG } from '../testkit/index.ts';
 import { SAMPLE_PROFILE, REPLACEMENT, SAMPLE_INPUT } from '../testkit/index.ts';
 
 const contract = new AnswerContract();
