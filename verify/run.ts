@@ -1,6 +1,7 @@
 /**
  * One verify run, in three phases, each leaving the server as it found it:
- * 1. single exchanges per operation (valid input, invalid input, limits), on records the run creates;
+ * 1. single exchanges per operation (valid input, invalid input, limits), on records the run creates,
+ *    the member's marks on others' records put back after (./marks.ts);
  * 2. stateful sequences of each collection and of the own record;
  * 3. the document's links followed, each from an answer that carries it;
  * 4. on the embedded mock only: its destructive command, once, at the very end.
@@ -9,6 +10,7 @@ import type { OpenApiSpec, OperationSpec } from '../openapi-kit/index.ts';
 import { RequestGenerator } from './request-generator.ts';
 import { CollectionFixtures, OwnRecordFixture, ownRecordOps } from './fixtures.ts';
 import { LinkFollower } from './links.ts';
+import { MarkKeeper } from './marks.ts';
 import { CollectionModel } from './collection-model.ts';
 import { OwnRecordModel } from './own-record-model.ts';
 import { Results } from './results.ts';
@@ -36,9 +38,11 @@ export async function runVerify(
 
   // 1. Single exchanges.
   const fixtures = newFixtures();
+  const marks = new MarkKeeper(session);
   try {
     await unlessBudgetSpent(async () => {
       session.activity = 'setting up';
+      if (!options.readOnly) await marks.snapshot();
       if (!options.readOnly) for (const f of fixtures.collections.values()) await f.setup();
       await fixtures.ownRecord?.setup(!options.readOnly);
     });
@@ -54,6 +58,7 @@ export async function runVerify(
     session.activity = 'cleaning up';
     for (const f of fixtures.collections.values()) await f.teardown();
     await fixtures.ownRecord?.teardown();
+    await marks.restore();
   }
 
   // 2. Stateful sequences.
