@@ -28,7 +28,7 @@ const mutate = paths.length
       '!mock-api/browser.ts',
       // Checked by the compiler (a call that must not compile), never run.
       '!mock-api/**/*.typecheck.ts',
-      // What tests share (a server per describe block, a model's set-up) is test code.
+      // What tests share (a server per describe block, a model's set-up, a sample document) is test code.
       '!**/*.test-support.ts',
     ]
   : [];
