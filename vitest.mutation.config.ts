@@ -23,7 +23,7 @@ export default defineConfig({
         'src/profile/requests.contract.test.ts',
         'src/xsrf.contract.test.ts',
         'src/profile/conflicts.contract.test.ts',
-        'verify/tests/pieces.test.ts',
+        'verify/tests/{command-line,curl,canonical-requests,kept-alive,judge,bounded-time}.test.ts',
       ]),
     ],
   },

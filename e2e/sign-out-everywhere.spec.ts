@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from './support/fixtures';
-import { signIn } from './support/sign-in';
+import { forgetTokens, signIn } from './support/sign-in';
 
 const topBar = (page: Page) => page.getByRole('banner');
 
@@ -28,6 +28,10 @@ const profileStatus = async (page: Page, token: string) =>
   (await fetch(new URL('/api/user/profile/myprofile', page.url()), { headers: { authorization: `Bearer ${token}` } })).status;
 
 test.describe('signing out', () => {
+  // Sign out everywhere revokes every token of the member's, the one this worker holds for seeding
+  // data included (e2e/support/sign-in.ts): the tests after this one must sign in again.
+  test.afterEach(() => forgetTokens('ada'));
+
   test('Sign out everywhere ends the member’s session on every device; Sign out only this one', async ({
     page,
     browser,

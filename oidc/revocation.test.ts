@@ -7,7 +7,7 @@
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../server/index.ts';
-import { SIGN_OUT_EVERYWHERE_PATH } from './provider.ts';
+import { SIGN_OUT_EVERYWHERE_PATH } from './revocation.ts';
 import { signInAs, type Tokens } from './sign-in-flow.ts';
 
 let server: RunningServer | undefined;

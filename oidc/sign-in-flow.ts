@@ -4,7 +4,8 @@
  * exchanged for tokens. Tests, `npm run verify` and `npm run token` get real tokens this way.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { CLIENT_ID, OIDC_PREFIX, SCOPES } from './provider.ts';
+import { CLIENT_ID, SCOPES } from './configuration.ts';
+import { OIDC_PREFIX } from './paths.ts';
 import { DEMO_PASSWORD } from './accounts.ts';
 
 export interface Tokens {

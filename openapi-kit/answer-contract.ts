@@ -16,7 +16,7 @@ interface ResponseObject {
 }
 type Document = OpenApiDocument;
 
-/** An operation of openapi.yaml (see ./document.ts): id, method, path template, documented statuses and more. */
+/** An operation of openapi.yaml (see ./operations.ts): id, method, path template, documented statuses and more. */
 export type Operation = OperationSpec;
 
 export interface Answer {

@@ -5,26 +5,26 @@
  *
  * May import: its own files and libraries (ajv, fast-check); nothing else of the repository.
  */
-import {
-  asOpenApiDocument,
-  collectionSpecs,
-  matchOperation,
-  operationSpecs as operationSpecsOf,
-  SpecError,
-  type CollectionSpec,
-  type OpenApiDocument,
-  type OperationSpec,
-} from './document.ts';
+import { collectionSpecs, type CollectionSpec } from './collections.ts';
+import { asOpenApiDocument, SpecError, type OpenApiDocument } from './document.ts';
+import { operationSpecs as operationSpecsOf, type OperationSpec } from './operations.ts';
+import { matchOperation } from './path-match.ts';
 import { linkSpecs, type LinkSpec } from './links.ts';
 import { RequestChecker, type RequestIn } from './requests.ts';
 import { checkAnswer, errorConvention, type Answer, type ErrorConvention, type Violation } from './responses.ts';
 import { SchemaValidator, type ValidatorOptions } from './validator.ts';
 
 export * from './document.ts';
+export * from './operations.ts';
+export * from './collections.ts';
+export * from './path-match.ts';
 export * from './requests.ts';
 export * from './responses.ts';
 export * from './validator.ts';
 export * from './arbitraries.ts';
+export { anyCodePoint, codePoints, NASTY_FRAGMENTS, Repeated, textOf, webUrl, type Text } from './string-pieces.ts';
+export { GeneratorGaveUp, MAX_MISSES, satisfying } from './satisfying.ts';
+export type { SchemaArbitraryOptions } from './valid-values.ts';
 export * from './parameters.ts';
 export * from './links.ts';
 

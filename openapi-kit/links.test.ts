@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { asOpenApiDocument, operationSpecs, SpecError } from './document.ts';
+import { asOpenApiDocument, SpecError } from './document.ts';
+import { operationSpecs } from './operations.ts';
 import { evaluate, linkSpecs, UnresolvedExpression, type LinkContext } from './links.ts';
 
 const document = (links: unknown) =>

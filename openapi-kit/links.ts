@@ -5,7 +5,8 @@
  * `$response.header.Location`, `$request.path.id`) or constants. This module reads them and
  * evaluates the expressions against an exchange; verify follows them.
  */
-import { atPointer, follow, isRecord, pointerToken, SpecError, type OpenApiDocument, type OperationSpec } from './document.ts';
+import { atPointer, follow, isRecord, pointerToken, SpecError, type OpenApiDocument } from './document.ts';
+import type { OperationSpec } from './operations.ts';
 
 export interface LinkSpec {
   /** `createAccount 201 → getAccount (GetAccountById)`: unique in a document. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { JsonSchema, ParamSpec } from './document.ts';
+import type { JsonSchema } from './document.ts';
+import type { ParamSpec } from './operations.ts';
 import { decodeParam, encodeParam, repeats, shapeOf } from './parameters.ts';
 
 const doc = {

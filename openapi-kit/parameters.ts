@@ -6,7 +6,8 @@
  * schema says `integer` and `a,b` an array where it says `array`. Text that does not read as the
  * type stays text, and then fails the schema as it should.
  */
-import { follow, isRecord, type JsonSchema, type ParamSpec } from './document.ts';
+import { follow, isRecord, type JsonSchema } from './document.ts';
+import type { ParamSpec } from './operations.ts';
 
 type Scalar = 'string' | 'integer' | 'number' | 'boolean' | 'null';
 export type ParamShape = Scalar | 'array' | 'object' | 'any';

@@ -4,7 +4,9 @@
  * schema, a multipart form's text fields against the form schema and its files by the documented
  * types and size). Strict mode of the Node server judges the app's requests with it.
  */
-import { escapeRegExp, isJsonMedia, mediaTypeOf, type MediaSpec, type OperationSpec } from './document.ts';
+import { isJsonMedia, mediaTypeOf } from './document.ts';
+import type { MediaSpec, OperationSpec } from './operations.ts';
+import { escapeRegExp } from './path-match.ts';
 import { decodeParam, repeats } from './parameters.ts';
 import { mediaMatches } from './responses.ts';
 import { describeProblem, type SchemaValidator } from './validator.ts';

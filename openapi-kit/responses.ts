@@ -1,4 +1,5 @@
-import { follow, isJsonMedia, isRecord, mediaTypeOf, responseFor, type OpenApiDocument, type OperationSpec } from './document.ts';
+import { follow, isJsonMedia, isRecord, mediaTypeOf, type OpenApiDocument } from './document.ts';
+import { responseFor, type OperationSpec } from './operations.ts';
 import type { SchemaValidator } from './validator.ts';
 
 /** An answer as received: the whole body. */

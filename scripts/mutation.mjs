@@ -28,8 +28,8 @@ const mutate = paths.length
       '!mock-api/browser.ts',
       // Checked by the compiler (a call that must not compile), never run.
       '!mock-api/**/*.typecheck.ts',
-      // What tests share (a server per describe block) is test code.
-      '!mock-api/**/*.test-support.ts',
+      // What tests share (a server per describe block, a model's set-up, a sample document) is test code.
+      '!**/*.test-support.ts',
     ]
   : [];
 const args = [

@@ -3,7 +3,7 @@
  * file by its name alone), and the ones of them that do not exist: a moved or deleted file leaves
  * no stale pointer behind. Comments are read with TypeScript's parser, documents whole.
  */
-import { execFileSync } from 'node:child_process';
+import { trackedFiles } from './tracked-files.ts';
 import { readFileSync } from 'node:fs';
 import { posix } from 'node:path';
 import ts from 'typescript';
@@ -106,7 +106,7 @@ export function resolves(path: string, file: string, tree: Tree): boolean {
 
 /** Every path the comments of the code and the documents name that is not in the repository. */
 export function missingPaths(root: string): NamedPath[] {
-  const files = execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' }).trim().split('\n');
+  const files = trackedFiles(root);
   const tree = treeOf(files);
   const missing: NamedPath[] = [];
   for (const file of files) {

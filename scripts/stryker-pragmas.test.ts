@@ -4,7 +4,7 @@
  * their own line, and nothing else there talks about the tool: how the pragmas work is
  * docs/testing.md's (Mutation testing).
  */
-import { execFileSync } from 'node:child_process';
+import { trackedFiles } from './tracked-files.ts';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -32,10 +32,7 @@ function strayMentions(files: readonly string[], read: (file: string) => string)
 
 describe('mutation pragmas in the mutated code', () => {
   it('each say why in their own line, and no other line speaks of the tool', () => {
-    const files = execFileSync('git', ['ls-files', ...PRODUCTS], { cwd: ROOT, encoding: 'utf8' })
-      .trim()
-      .split('\n')
-      .filter((file) => /\.(ts|tsx)$/.test(file) && !TEST.test(file));
+    const files = trackedFiles(ROOT, PRODUCTS).filter((file) => /\.(ts|tsx)$/.test(file) && !TEST.test(file));
     expect(strayMentions(files, (file) => readFileSync(resolve(ROOT, file), 'utf8'))).toEqual([]);
   });
 

@@ -31,6 +31,13 @@ export class CollectionModel extends CollectionCommands {
     return [c.list, c.create, c.read, c.replace, c.remove].filter((o): o is OperationSpec => o !== undefined);
   }
 
+  /** The records of one walk or sequence, made and deleted under the model's scope. */
+  protected newFixtures(): CollectionFixtures {
+    const fixtures = new CollectionFixtures(this.session, this.c, this.arbs);
+    fixtures.scope = { ...this.scope };
+    return fixtures;
+  }
+
   /**
    * The walk every run makes, whatever --runs says: create → read by id → listed → listed with each
    * documented filter set to the record's value (it is there, and no record of another value is) →
@@ -48,7 +55,7 @@ export class CollectionModel extends CollectionCommands {
     const second = canonical(lean) !== canonical(first) ? lean : other;
     this.session.activity = `${this.c.name} walk`;
     return runWalk(this.session, this.c.name, async (transcript) => {
-      const fixtures = new CollectionFixtures(this.session, this.c, this.arbs);
+      const fixtures = this.newFixtures();
       const real: Real = Object.assign(transcript, { fixtures });
       try {
         await fixtures.makeRoom(1);
@@ -123,7 +130,7 @@ export class CollectionModel extends CollectionCommands {
       fc.tuple(input, fc.commands(this.commands(), { maxCommands: 8 })),
       runs,
       async ([value, cmds], transcript) => {
-        const fixtures = new CollectionFixtures(this.session, this.c, this.arbs);
+        const fixtures = this.newFixtures();
         const real: Real = Object.assign(transcript, { fixtures });
         try {
           await fixtures.makeRoom(1);

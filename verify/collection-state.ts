@@ -35,6 +35,8 @@ export class CollectionState {
   protected readonly c: CollectionSpec;
   protected readonly session: Session;
   protected readonly arbs: SchemaArbitraries;
+  /** The path parameters besides the record's id: a parent record's, for a collection under one. */
+  protected scope: Record<string, string> = {};
 
   constructor(session: Session, collection: CollectionSpec, arbs: SchemaArbitraries) {
     this.session = session;
@@ -51,7 +53,7 @@ export class CollectionState {
   }
 
   protected url(op: OperationSpec, id?: string, query: Array<[string, string]> = []): string {
-    return this.session.target.url(op, id === undefined ? {} : { [this.c.idParam]: id }, query);
+    return this.session.target.url(op, id === undefined ? { ...this.scope } : { ...this.scope, [this.c.idParam]: id }, query);
   }
 
   protected jsonOut(op: OperationSpec, id: string | undefined, value: unknown): Outgoing {
@@ -104,9 +106,12 @@ export class CollectionState {
     return { exchange, rows };
   }
 
-  /** The API-relative path of a record, as the item path names it (`/pets/4`). */
+  /** The API-relative path of a record, as the item path names it (`/pets/4`, `/owners/2/pets/4`). */
   protected itemPath(id: string): string {
-    return this.c.itemPath.replace(`{${this.c.idParam}}`, encodeURIComponent(id));
+    return this.c.itemPath.replace(/\{([^}]+)\}/g, (whole, name: string) => {
+      const value = name === this.c.idParam ? id : this.scope[name];
+      return value === undefined ? whole : encodeURIComponent(value);
+    });
   }
 
   /** Statuses the document allows a create now, and why. */

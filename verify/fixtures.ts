@@ -61,6 +61,11 @@ export class CollectionFixtures {
   private fixture: { id: string; raw: unknown; body: Row } | null = null;
   /** The target's count of writes when the fixture was last seen to exist (a read answered it, or a create made it). */
   private seenAt = -1;
+  /**
+   * The path parameters the collection's paths hold besides the record's id: those of the parent
+   * record of a collection under one (./nested-fixtures.ts), none for a top-level collection.
+   */
+  scope: Record<string, string> = {};
 
   private readonly session: Session;
   readonly collection: CollectionSpec;
@@ -92,7 +97,7 @@ export class CollectionFixtures {
    * operation's "responses"); nothing here acts on what in it is broken.
    */
   async listing(): Promise<Listing | null> {
-    const exchange = await this.session.probe(this.collection.list, {}, undefined, {
+    const exchange = await this.session.probe(this.collection.list, this.at(), undefined, {
       kind: 'exact',
       statuses: [200],
       why: 'listing the collection',
@@ -145,16 +150,11 @@ export class CollectionFixtures {
     for (const row of [...listed.records].reverse()) {
       if (excess <= 0) break;
       if (!this.canPutBack(row)) continue;
-      const exchange = await this.session.probe(
-        this.collection.remove,
-        { [this.collection.idParam]: String(row[this.collection.idField]) },
-        undefined,
-        {
-          kind: 'exact',
-          statuses: this.collection.removedStatuses,
-          why: 'taking a record out to make room',
-        },
-      );
+      const exchange = await this.session.probe(this.collection.remove, this.at(String(row[this.collection.idField])), undefined, {
+        kind: 'exact',
+        statuses: this.collection.removedStatuses,
+        why: 'taking a record out to make room',
+      });
       if (!this.collection.removedStatuses.includes(exchange.response?.status ?? 0)) continue;
       this.borrowed.push(row);
       excess--;
@@ -175,13 +175,18 @@ export class CollectionFixtures {
       this.created.delete(id);
   }
 
+  /** The path parameters of a request to the collection: its scope's, and the record's id when given. */
+  protected at(id?: string): Record<string, string> {
+    return id === undefined ? { ...this.scope } : { ...this.scope, [this.collection.idParam]: id };
+  }
+
   /** Creates the run's own record, for the operations on one record. */
   async setup(): Promise<void> {
     const room = await this.makeRoom(1);
     const body = this.sample('fixture');
     const exchange = await this.session.probe(
       this.collection.create,
-      {},
+      this.at(),
       body,
       room
         ? { kind: 'exact', statuses: [201], why: 'creating a record to work on' }
@@ -209,14 +214,14 @@ export class CollectionFixtures {
     if (!this.fixture) return null;
     const { id, raw, body } = this.fixture;
     if (this.seenAt === this.writes) return id;
-    const read = await this.session.probe(this.collection.read, { [this.collection.idParam]: id }, undefined);
+    const read = await this.session.probe(this.collection.read, this.at(id), undefined);
     if (read.response?.status === 200) {
       this.seenAt = this.writes;
       return id;
     }
     const again = await this.session.probe(
       this.collection.create,
-      {},
+      this.at(),
       { ...body, [this.collection.idField]: raw },
       {
         kind: 'exact',
@@ -235,13 +240,7 @@ export class CollectionFixtures {
     const remove = this.collection.remove;
     if (remove) {
       for (const id of [...this.created]) {
-        const exchange = await this.session.probe(
-          remove,
-          { [this.collection.idParam]: id },
-          undefined,
-          { kind: 'unspecified' },
-          { essential: true },
-        );
+        const exchange = await this.session.probe(remove, this.at(id), undefined, { kind: 'unspecified' }, { essential: true });
         const status = exchange.response?.status ?? 0;
         if (this.collection.removedStatuses.includes(status) || status === 404) this.created.delete(id);
       }
@@ -251,7 +250,7 @@ export class CollectionFixtures {
     for (const row of this.borrowed.splice(0).reverse()) {
       const exchange = await this.session.probe(
         this.collection.create,
-        {},
+        this.at(),
         row,
         { kind: 'exact', statuses: [201], why: 'putting back a record taken out' },
         { essential: true },

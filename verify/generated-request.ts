@@ -91,6 +91,15 @@ export const isJsonMedia = (contentType: string | null) => {
 };
 
 /** Percent-encodes every byte but the unreserved ones; lone surrogates become U+FFFD, as in a URL. */
+/**
+ * A path segment `.` or `..` cannot be sent as a value: URLs drop dot-segments (RFC 3986 §5.2.4,
+ * and the WHATWG URL parser even when they are written %2E), so the request would name another
+ * resource. The generators leave such values out.
+ */
+export function isDotSegment(text: string): boolean {
+  return text === '.' || text === '..';
+}
+
 export function percentEncode(s: string): string {
   let out = '';
   for (const byte of new TextEncoder().encode(s)) {

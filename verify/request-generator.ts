@@ -26,6 +26,7 @@ import {
   type Text,
 } from '../openapi-kit/index.ts';
 import {
+  isDotSegment,
   formatBytes,
   percentEncode,
   mustGoDirect,
@@ -91,22 +92,24 @@ export class RequestGenerator {
   }
 
   private pathValue(param: ParamSpec): fc.Arbitrary<PathValue> {
-    return fc.oneof(
-      { arbitrary: fc.constant<PathValue>({ kind: 'existing' }), weight: 8 },
-      {
-        arbitrary: this.arbs.valid(param.schema).map((v): PathValue => ({ kind: 'literal', value: stringify(v), encode: true })),
-        weight: 2,
-      },
-      {
-        arbitrary: this.arbs.invalid(param.schema).map((v): PathValue => ({ kind: 'literal', value: capped(v.value), encode: true })),
-        weight: 1,
-      },
-      { arbitrary: fc.constantFrom(...HOSTILE_IDS).map((h): PathValue => ({ kind: 'literal', ...h })), weight: 2 },
-      {
-        arbitrary: fc.string({ unit: anyCodePoint, maxLength: 12 }).map((value): PathValue => ({ kind: 'literal', value, encode: true })),
-        weight: 1,
-      },
-    );
+    return fc
+      .oneof(
+        { arbitrary: fc.constant<PathValue>({ kind: 'existing' }), weight: 8 },
+        {
+          arbitrary: this.arbs.valid(param.schema).map((v): PathValue => ({ kind: 'literal', value: stringify(v), encode: true })),
+          weight: 2,
+        },
+        {
+          arbitrary: this.arbs.invalid(param.schema).map((v): PathValue => ({ kind: 'literal', value: capped(v.value), encode: true })),
+          weight: 1,
+        },
+        { arbitrary: fc.constantFrom(...HOSTILE_IDS).map((h): PathValue => ({ kind: 'literal', ...h })), weight: 2 },
+        {
+          arbitrary: fc.string({ unit: anyCodePoint, maxLength: 12 }).map((value): PathValue => ({ kind: 'literal', value, encode: true })),
+          weight: 1,
+        },
+      )
+      .filter((v) => !(v.kind === 'literal' && v.encode && isDotSegment(textOf(v.value))));
   }
 
   private query(op: OperationSpec): fc.Arbitrary<Query> {

@@ -1,14 +1,19 @@
 /**
  * One verify run, in three phases, each leaving the server as it found it:
- * 1. single exchanges per operation (valid input, invalid input, limits), on records the run creates;
- * 2. stateful sequences of each collection and of the own record;
+ * 1. single exchanges per operation (valid input, invalid input, limits), on records the run creates,
+ *    the member's marks on others' records put back after (./marks.ts);
+ * 2. stateful sequences of each collection (those under a record too) and of the own record;
  * 3. the document's links followed, each from an answer that carries it;
  * 4. on the embedded mock only: its destructive command, once, at the very end.
  */
 import type { OpenApiSpec, OperationSpec } from '../openapi-kit/index.ts';
 import { RequestGenerator } from './request-generator.ts';
-import { CollectionFixtures, OwnRecordFixture, ownRecordOps } from './fixtures.ts';
+import { OwnRecordFixture, ownRecordOps } from './fixtures.ts';
+import { nestedCollections } from './nested-collections.ts';
+import { runFixtures } from './nested-fixtures.ts';
+import { NestedCollectionModel } from './nested-model.ts';
 import { LinkFollower } from './links.ts';
+import { MarkKeeper } from './marks.ts';
 import { CollectionModel } from './collection-model.ts';
 import { OwnRecordModel } from './own-record-model.ts';
 import { Results } from './results.ts';
@@ -29,16 +34,19 @@ export async function runVerify(
   onSession?.(session);
   const generator = new RequestGenerator(spec.doc);
   const ownOps = ownRecordOps(spec);
+  const nested = nestedCollections(spec);
   const newFixtures = () => ({
-    collections: new Map(spec.collections.map((c) => [c.name, new CollectionFixtures(session, c, generator.schemas)])),
+    collections: runFixtures(session, spec.collections, nested, generator.schemas),
     ownRecord: ownOps ? new OwnRecordFixture(session, ownOps, generator.schemas) : null,
   });
 
   // 1. Single exchanges.
   const fixtures = newFixtures();
+  const marks = new MarkKeeper(session);
   try {
     await unlessBudgetSpent(async () => {
       session.activity = 'setting up';
+      if (!options.readOnly) await marks.snapshot();
       if (!options.readOnly) for (const f of fixtures.collections.values()) await f.setup();
       await fixtures.ownRecord?.setup(!options.readOnly);
     });
@@ -52,8 +60,9 @@ export async function runVerify(
     });
   } finally {
     session.activity = 'cleaning up';
-    for (const f of fixtures.collections.values()) await f.teardown();
+    for (const f of [...fixtures.collections.values()].reverse()) await f.teardown();
     await fixtures.ownRecord?.teardown();
+    await marks.restore();
   }
 
   // 2. Stateful sequences.
@@ -63,6 +72,7 @@ export async function runVerify(
   } else {
     const models = [
       ...spec.collections.map((c) => new CollectionModel(session, c, generator.schemas)),
+      ...nested.map((n) => new NestedCollectionModel(session, n, nested, generator.schemas)),
       ...(ownOps
         ? [
             Object.assign(new OwnRecordModel(session, ownOps, generator.schemas), {
@@ -113,7 +123,7 @@ export async function runVerify(
       );
     } finally {
       session.activity = 'cleaning up';
-      for (const f of linked.collections.values()) await f.teardown();
+      for (const f of [...linked.collections.values()].reverse()) await f.teardown();
       await linked.ownRecord?.teardown();
     }
   }

@@ -26,10 +26,11 @@ import {
   type OperationSpec,
   type ParamSpec,
 } from '../openapi-kit/index.ts';
-import type { Body, FormField, GeneratedRequest, PathValue, Query } from './generated-request.ts';
+import { isDotSegment, type Body, type FormField, type GeneratedRequest, type PathValue, type Query } from './generated-request.ts';
 import type { RequestGenerator } from './request-generator.ts';
 import type { RequestJudge } from './request-judge.ts';
 import { goodFiles } from './request-wire.ts';
+import { isParentParam } from './nested-fixtures.ts';
 import type { JsonSchema } from '../openapi-kit/index.ts';
 import {
   EMPTY_FORM,
@@ -135,8 +136,11 @@ export class SingleRequests {
     const path = fc.record(
       Object.fromEntries(
         pathParams.map((p) => {
-          const literal = this.validTexts(p).map((texts): PathValue => ({ kind: 'literal', value: texts[0] ?? '', encode: true }));
-          const idLike = this.itemCollection(op) !== undefined || this.isOwnRecordItem(op);
+          const literal = this.validTexts(p)
+            .filter((texts) => !isDotSegment(texts[0] ?? ''))
+            .map((texts): PathValue => ({ kind: 'literal', value: texts[0] ?? '', encode: true }));
+          const idLike =
+            this.itemCollection(op) !== undefined || this.isOwnRecordItem(op) || isParentParam(this.ctx.collections.values(), op, p.name);
           return [
             p.name,
             idLike

@@ -76,6 +76,15 @@ export async function authorizationAt(origin: string, user = 'ada'): Promise<str
   return (await held).authorization;
 }
 
+/**
+ * Forgets the tokens held for `user`: a test that ends the member's sessions everywhere (the
+ * provider revokes every token it issued them) calls it, so that the worker's next test signs in
+ * afresh instead of being handed a revoked token.
+ */
+export function forgetTokens(user: string): void {
+  for (const key of [...tokens.keys()]) if (key.endsWith(` ${user}`)) tokens.delete(key);
+}
+
 /** An access token of `user` at the server `request` talks to, for seeding data through the API. */
 export async function bearerOf(request: APIRequestContext, user = 'ada'): Promise<string> {
   const discovery = await request.get('/oidc/.well-known/openid-configuration');

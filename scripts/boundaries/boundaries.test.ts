@@ -6,6 +6,7 @@
  * the working tree is never written to.
  */
 import { execFileSync } from 'node:child_process';
+import { trackedFiles } from '../tracked-files.ts';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -16,7 +17,7 @@ import { overridesOf } from './rules.ts';
 import { readTables, TableError } from './table.ts';
 
 const tables = readTables(readFileSync(resolve(ROOT, TABLES), 'utf8'));
-const files = execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n');
+const files = trackedFiles(ROOT);
 const probes = probesOf(tables, files);
 const place = new Map<Probe, { file: string; line: number }>();
 const refusals = new Map<string, string[]>();

@@ -38,7 +38,7 @@ describe('the route table, as loaded', () => {
         layout: 'admin',
         requiresAuth: true,
       },
-      { id: 'sign-in', path: '/sign-in', title: 'nav.signIn', layout: 'home' },
+      { id: 'sign-in', path: '/sign-in', title: 'nav.signIn', layout: 'home', readsQuery: true },
       { id: 'auth-callback', path: '/auth/callback', title: 'nav.signIn', layout: 'home', noPrefetch: true },
       { id: 'not-found', path: '/404', title: 'nav.notFound', layout: 'home', noPrefetch: true },
     ]);
