@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { withWords } from '../../i18n';
 import { enSettings } from '../../i18n/en-settings';
 import { renderMode } from '../../state/render-mode';
@@ -95,59 +95,75 @@ function NotificationsToggle() {
   );
 }
 
+interface ChoicesProps<Name extends string> {
+  legend: string;
+  /** The radio group's name. */
+  group: string;
+  names: readonly Name[];
+  checked: Name;
+  waiting: boolean;
+  choose: (name: Name) => void;
+  swatch: (name: Name) => ReactNode;
+  label: (name: Name) => string;
+  hint?: { id: string; text: string };
+}
+
+/** One native radio group (arrow keys move within it), each choice with its swatch, applied at once. */
+function Choices<Name extends string>({ legend, group, names, checked, waiting, choose, swatch, label, hint }: ChoicesProps<Name>) {
+  return (
+    <fieldset className="choices" aria-describedby={hint?.id}>
+      <legend className="field__label">{legend}</legend>
+      <div className="choices__row">
+        {names.map((name) => (
+          <label key={name} className="choice">
+            <input type="radio" name={group} value={name} checked={name === checked} disabled={waiting} onChange={() => choose(name)} />
+            {swatch(name)}
+            <span>{label(name)}</span>
+          </label>
+        ))}
+      </div>
+      {hint && (
+        <p className="field__hint" id={hint.id}>
+          {hint.text}
+        </p>
+      )}
+    </fieldset>
+  );
+}
+
 /**
- * Light, dark or the device's, and the accent: two groups of radio buttons (arrow keys move within
- * each), applied at once. The seed's four themes are an accent in its own mode.
+ * Light, dark or the device's, and the accent: two groups of radio buttons, applied at once. The
+ * seed's four themes are an accent in its own mode.
  */
 function Appearance({ waiting }: { waiting: boolean }) {
-  const scheme = colorScheme.value;
-  const accent = activeThemeName.value;
   return (
     <>
-      <fieldset className="choices" aria-describedby="color-scheme-hint">
-        <legend className="field__label">{t('settings.colorScheme')}</legend>
-        <div className="choices__row">
-          {COLOR_SCHEMES.map((name) => (
-            <label key={name} className="choice">
-              <input
-                type="radio"
-                name="color-scheme"
-                value={name}
-                checked={name === scheme}
-                disabled={waiting}
-                onChange={() => changeColorScheme(name)}
-              />
-              <span className={`choice__swatch choice__swatch--${name}`} aria-hidden="true" />
-              <span>{t(`settings.colorScheme.${name}`)}</span>
-            </label>
-          ))}
-        </div>
-        <p className="field__hint" id="color-scheme-hint">
-          {t('settings.colorScheme.hint')}
-        </p>
-      </fieldset>
-      <fieldset className="choices">
-        <legend className="field__label">{t('settings.accent')}</legend>
-        <div className="choices__row">
-          {THEME_NAMES.map((name) => (
-            <label key={name} className="choice">
-              <input
-                type="radio"
-                name="accent"
-                value={name}
-                checked={name === accent}
-                disabled={waiting}
-                onChange={() => changeTheme(name)}
-              />
-              <svg className="choice__swatch" viewBox="0 0 40 24" width="40" height="24" aria-hidden="true">
-                <rect width="26" height="24" rx="4" fill={THEMES[name].primary} />
-                <circle cx="30" cy="12" r="9" fill={THEMES[name].accent} />
-              </svg>
-              <span>{t(`settings.theme.${name}`)}</span>
-            </label>
-          ))}
-        </div>
-      </fieldset>
+      <Choices
+        legend={t('settings.colorScheme')}
+        group="color-scheme"
+        names={COLOR_SCHEMES}
+        checked={colorScheme.value}
+        waiting={waiting}
+        choose={changeColorScheme}
+        swatch={(name) => <span className={`choice__swatch choice__swatch--${name}`} aria-hidden="true" />}
+        label={(name) => t(`settings.colorScheme.${name}`)}
+        hint={{ id: 'color-scheme-hint', text: t('settings.colorScheme.hint') }}
+      />
+      <Choices
+        legend={t('settings.accent')}
+        group="accent"
+        names={THEME_NAMES}
+        checked={activeThemeName.value}
+        waiting={waiting}
+        choose={changeTheme}
+        swatch={(name) => (
+          <svg className="choice__swatch" viewBox="0 0 40 24" width="40" height="24" aria-hidden="true">
+            <rect width="26" height="24" rx="4" fill={THEMES[name].primary} />
+            <circle cx="30" cy="12" r="9" fill={THEMES[name].accent} />
+          </svg>
+        )}
+        label={(name) => t(`settings.theme.${name}`)}
+      />
     </>
   );
 }
