@@ -17,10 +17,10 @@ import {
 } from './support/pages';
 import { AXE_TAGS, axeViolations } from './support/axe';
 import { MAIN_SCREENS, MORE_SCREENS } from './support/main-screens';
-import { CATALOGUES } from '../src/index.ts';
+import { loadCatalogues } from '../src/index.ts';
 
 /** The words the pages must show, in each language's catalogue. */
-const { es, de, fr, 'zh-Hans': zhHans } = CATALOGUES;
+const { es, de, fr, 'zh-Hans': zhHans } = await loadCatalogues();
 
 /**
  * axe-core on every screen, light and dark (LOOKS: an accent in a colour scheme), at phone and

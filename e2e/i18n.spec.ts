@@ -2,10 +2,10 @@ import type { Page } from '@playwright/test';
 import { test, expect, waitForServiceWorker } from './support/fixtures';
 import { MOBILE, appRunning, localStorageItem, presetSignedIn, screenHeading, seedProfile, settled, solidPng } from './support/pages';
 import { type LanguageScreen, MAIN_SCREENS } from './support/main-screens';
-import { CATALOGUES } from '../src/index.ts';
+import { loadCatalogues } from '../src/index.ts';
 
 /** The words the pages must show, in each language's catalogue. */
-const { en, de, fr, 'zh-Hans': zhHans } = CATALOGUES;
+const { en, de, fr, 'zh-Hans': zhHans } = await loadCatalogues();
 
 /** Stores the language before the first load, as a member's earlier choice; a later choice is kept. */
 async function presetLanguage(page: Page, language: string): Promise<void> {

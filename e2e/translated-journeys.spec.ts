@@ -1,9 +1,9 @@
 import { test, expect } from './support/fixtures';
 import { localStorageItem, presetSignedIn, screenHeading, settled, snackbar, untranslatedTexts } from './support/pages';
-import { CATALOGUES } from '../src/index.ts';
+import { loadCatalogues } from '../src/index.ts';
 
 /** The words the pages must show, in each language's catalogue. */
-const { en, fr, 'zh-Hans': zhHans } = CATALOGUES;
+const { en, fr, 'zh-Hans': zhHans } = await loadCatalogues();
 
 /**
  * The main journeys in French and in Simplified Chinese, the language set in the stored preference

@@ -13,7 +13,11 @@ export { PREFERENCE_KEY } from './config/storage-keys.ts';
 export { DEFAULT_THEME, THEME_NAMES, type ThemeName } from './config/themes.ts';
 export { THEMES } from './ui/theme-colors.ts';
 /** Every language's words, whole: the browser suites check that the pages say them. */
-export { CATALOGUES } from './i18n/catalogues.ts';
+/**
+ * Every language's words (English whole), for the suites that check what the pages say. Loaded when
+ * asked for: the server imports this entry too, and starts without them.
+ */
+export const loadCatalogues = async () => (await import('./i18n/catalogues.ts')).CATALOGUES;
 export type { Messages } from './i18n/en.ts';
 /** The API's types, generated from openapi.yaml: the mock types its routes with them. */
 export type { components, paths } from './api/schema';
