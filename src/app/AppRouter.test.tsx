@@ -11,6 +11,10 @@ import { SCREEN_READY_EVENT } from './AppRouter';
 import { forget } from './lazy-routes';
 import { routeById, type RouteDef } from './routes';
 
+// The screens shown ask the API for their data: the network here never answers, as a slow one would
+// not yet. The router's state is the subject, not what the screens show.
+beforeEach(() => vi.stubGlobal('fetch', vi.fn(() => new Promise<Response>(() => undefined))));
+
 afterEach(() => {
   act(() => sessionEnded('signed-out'));
   window.history.replaceState(null, '', '/');

@@ -1,4 +1,4 @@
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Shell } from './Shell';
@@ -20,6 +20,10 @@ vi.mock('../../profile/store', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../../profile/store')>()),
   ...reads,
 }));
+
+// A member's top bar holds the notification bell, which asks for the unread count: the network here
+// never answers, as a slow one would not yet.
+beforeEach(() => vi.stubGlobal('fetch', vi.fn(() => new Promise<Response>(() => undefined))));
 
 // A member's parts of the shell load on demand (member-shell.ts); here they are in from the start,
 // as boot has them before the first render of a visit that starts signed in.
@@ -211,86 +215,6 @@ describe('<Shell> account actions', () => {
   });
 });
 
-describe('<Shell> after a reload, before the session is read back', () => {
-  it('shows the account menu while who is signed in is not known yet, with the profile kept from the last visit', async () => {
-    // The signed-in flag is kept across reloads; the member comes later, from IndexedDB.
-    localStorage.setItem('auth.isLoggedIn', 'true');
-    localStorage.setItem('profile.last', JSON.stringify({ ...PROFILE, displayName: 'Countess Ada' }));
-    // The model reads what the last visit kept as it loads: a fresh one, not this file's stand-in.
-    vi.doUnmock('../../profile/store');
-    vi.resetModules();
-    const testing = await import('@testing-library/react');
-    const { Shell: FreshShell } = await import('./Shell');
-    testing.render(
-      <FreshShell layout="home">
-        <p>content</p>
-      </FreshShell>,
-    );
-    try {
-      // The menu's code is asked for by the shell itself, the member being signed in.
-      expect(await testing.screen.findByRole('button', { name: 'Account: Countess Ada' })).toBeTruthy();
-    } finally {
-      testing.cleanup();
-      localStorage.clear();
-    }
-  });
-});
-
-describe("<Shell> a member's parts, on demand", () => {
-  it('a visitor signed out asks for none of their code; a sign-in brings the account menu', async () => {
-    vi.resetModules();
-    const asked = vi.fn();
-    vi.doMock('./member-shell', async (importOriginal) => {
-      const actual = await importOriginal<typeof import('./member-shell')>();
-      return {
-        ...actual,
-        loadMemberParts: () => {
-          asked();
-          return actual.loadMemberParts();
-        },
-      };
-    });
-    const testing = await import('@testing-library/react');
-    const auth = await import('../../state/auth');
-    const { Shell: FreshShell } = await import('./Shell');
-    testing.render(
-      <FreshShell layout="home">
-        <p>content</p>
-      </FreshShell>,
-    );
-    try {
-      expect(testing.screen.getByRole('link', { name: 'Sign in' })).toBeTruthy();
-      expect(asked).not.toHaveBeenCalled();
-      testing.act(() => auth.sessionStarted({ subject: 'ada', name: 'Ada Lovelace', email: null }));
-      expect(asked).toHaveBeenCalledTimes(1);
-      expect(await testing.screen.findByRole('button', { name: 'Account: Ada Lovelace' })).toBeTruthy();
-    } finally {
-      testing.act(() => auth.sessionEnded('signed-out'));
-      testing.cleanup();
-      vi.doUnmock('./member-shell');
-    }
-  });
-});
-
-describe('<Shell> account actions, as loaded', () => {
-  it('styles the way in as a small tonal button of the top bar (only the icon under the breakpoint)', async () => {
-    // The class list is fixed when the module loads: a fresh load sees it as the code has it.
-    vi.resetModules();
-    const testing = await import('@testing-library/react');
-    const { Shell: FreshShell } = await import('./Shell');
-    testing.render(
-      <FreshShell layout="home">
-        <p>content</p>
-      </FreshShell>,
-    );
-    try {
-      expect(testing.screen.getByRole('link', { name: 'Sign in' }).className).toBe('button button--tonal button--small topbar__action');
-    } finally {
-      testing.cleanup();
-    }
-  });
-});
-
 describe('<Shell> layouts on a wide window', () => {
   it('home: the main menu in the side drawer too, never in the top bar, and no tab bar', () => {
     const container = shell('home');
@@ -352,9 +276,16 @@ describe('<Shell> on a narrow window', () => {
   const menuButton = () => topBar().getByRole('button', { name: 'Open menu' });
   const drawer = (container: HTMLElement) => container.querySelector('dialog') as HTMLDialogElement;
 
-  it('home: no menu in the top bar and no side drawer, a closed modal drawer behind a menu button, as everywhere', async () => {
+  /** The shell on a phone, once the code of its drawer (loaded after the first render) is in. */
+  async function narrowShell(layout: 'home' | 'sidenav' | 'admin') {
     await viewport(400);
-    const container = shell('home');
+    const container = shell(layout);
+    await waitFor(() => expect(drawer(container)).not.toBeNull());
+    return container;
+  }
+
+  it('home: no menu in the top bar and no side drawer, a closed modal drawer behind a menu button, as everywhere', async () => {
+    const container = await narrowShell('home');
     expect(topBar().queryByRole('navigation')).toBeNull();
     expect(container.querySelector('aside')).toBeNull();
     expect(menuButton().getAttribute('aria-expanded')).toBe('false');
@@ -362,8 +293,7 @@ describe('<Shell> on a narrow window', () => {
   });
 
   it('the menu button opens a modal drawer with the main menu, and its close button closes it', async () => {
-    await viewport(400);
-    const container = shell('sidenav');
+    const container = await narrowShell('sidenav');
     expect(container.querySelector('aside')).toBeNull();
     const user = userEvent.setup();
     await user.click(menuButton());
@@ -380,15 +310,13 @@ describe('<Shell> on a narrow window', () => {
   });
 
   it('admin: the modal drawer holds the collections menu too', async () => {
-    await viewport(400);
-    shell('admin');
+    await narrowShell('admin');
     await userEvent.setup().click(menuButton());
     expect(within(screen.getByRole('dialog')).getByRole('navigation', { name: 'Collections' })).toBeTruthy();
   });
 
   it('a click on the backdrop closes the drawer, a click inside it does not', async () => {
-    await viewport(400);
-    const container = shell('sidenav');
+    const container = await narrowShell('sidenav');
     const user = userEvent.setup();
     await user.click(menuButton());
 
@@ -402,8 +330,7 @@ describe('<Shell> on a narrow window', () => {
 
   it('following a link in the drawer closes it, even to the screen already shown', async () => {
     window.history.replaceState(null, '', '/home');
-    await viewport(400);
-    const container = shell('sidenav');
+    const container = await narrowShell('sidenav');
     const user = userEvent.setup();
     await user.click(menuButton());
     await user.click(within(screen.getByRole('dialog')).getByRole('link', { name: 'Home' }));
@@ -413,8 +340,7 @@ describe('<Shell> on a narrow window', () => {
 
   it('the drawer closes when the screen changes by other means (a link in the page, back)', async () => {
     window.history.replaceState(null, '', '/home');
-    await viewport(400);
-    const container = shell('sidenav');
+    const container = await narrowShell('sidenav');
     await userEvent.setup().click(menuButton());
     act(() => navigate('/settings'));
     expect(drawer(container).open).toBe(false);
@@ -422,9 +348,8 @@ describe('<Shell> on a narrow window', () => {
   });
 
   it('a tab bar of the main places, the current one marked, on every layout', async () => {
-    await viewport(400);
     window.history.replaceState(null, '', '/dashboard');
-    const container = shell('home');
+    const container = await narrowShell('home');
     const tabs = container.querySelector('nav.tabbar') as HTMLElement;
     expect(tabs.getAttribute('aria-label')).toBe('Main');
     expect(tabs.querySelector('ul')?.className).toBe('nav-list nav-list--bar');
@@ -439,8 +364,7 @@ describe('<Shell> on a narrow window', () => {
   });
 
   it('growing past the breakpoint trades the modal drawer for the side drawer', async () => {
-    await viewport(400);
-    const container = shell('sidenav');
+    const container = await narrowShell('sidenav');
     expect(menuButton().hasAttribute('disabled')).toBe(false);
     await viewport(1024);
     expect(container.querySelector('dialog')).toBeNull();
