@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { stubSilentNetwork } from '../test/silent-network';
 import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import type { ComponentType } from 'react';
@@ -11,9 +12,9 @@ import { SCREEN_READY_EVENT } from './AppRouter';
 import { forget } from './lazy-routes';
 import { routeById, type RouteDef } from './routes';
 
-// The screens shown ask the API for their data: the network here never answers, as a slow one would
-// not yet. The router's state is the subject, not what the screens show.
-beforeEach(() => vi.stubGlobal('fetch', vi.fn(() => new Promise<Response>(() => undefined))));
+// The screens shown ask the API for their data, which never comes here: the router's state is the
+// subject, not what the screens show.
+beforeEach(stubSilentNetwork);
 
 afterEach(() => {
   act(() => sessionEnded('signed-out'));

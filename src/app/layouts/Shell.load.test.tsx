@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { stubSilentNetwork } from '../../test/silent-network';
 import { PROFILE } from '../../test/profile-fixture';
 
 /**
@@ -7,8 +8,8 @@ import { PROFILE } from '../../test/profile-fixture';
  */
 const session = vi.hoisted(() => ({ endSession: vi.fn(async (_everywhere?: boolean) => undefined) }));
 vi.mock('../../session', () => ({ loadSession: async () => session }));
-// A signed-in shell asks for the profile: the network here never answers, as a slow one would not yet.
-beforeEach(() => vi.stubGlobal('fetch', vi.fn(() => new Promise<Response>(() => undefined))));
+// A signed-in shell asks for the profile, which never comes here.
+beforeEach(stubSilentNetwork);
 
 describe('<Shell> after a reload, before the session is read back', () => {
   it('shows the account menu while who is signed in is not known yet, with the profile kept from the last visit', async () => {

@@ -1,4 +1,5 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { stubSilentNetwork } from '../../test/silent-network';
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Shell } from './Shell';
@@ -21,9 +22,8 @@ vi.mock('../../profile/store', async (importOriginal) => ({
   ...reads,
 }));
 
-// A member's top bar holds the notification bell, which asks for the unread count: the network here
-// never answers, as a slow one would not yet.
-beforeEach(() => vi.stubGlobal('fetch', vi.fn(() => new Promise<Response>(() => undefined))));
+// A member's top bar holds the notification bell, which asks for the unread count: it never comes here.
+beforeEach(stubSilentNetwork);
 
 // A member's parts of the shell load on demand (member-shell.ts); here they are in from the start,
 // as boot has them before the first render of a visit that starts signed in.
