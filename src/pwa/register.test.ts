@@ -125,6 +125,27 @@ describe('registerServiceWorker', () => {
     expect(updatePrompt()).toBe(true);
   });
 
+  it('offers a worker that was installing at start, whose updatefound came before the page listened', async () => {
+    const container = new FakeContainer(true);
+    const next = new FakeWorker('installing');
+    container.registration.installing = next;
+    await start(container);
+    expect(updatePrompt()).toBe(false);
+    next.become('installed');
+    expect(updatePrompt()).toBe(true);
+  });
+
+  it('offers one worker once, however many ways it was seen', async () => {
+    const offers = vi.spyOn(await import('../ui/snackbar/store'), 'showSnackbar');
+    const container = new FakeContainer(true);
+    const next = new FakeWorker('installing');
+    container.registration.installing = next;
+    await start(container);
+    container.registration.dispatchEvent(new Event('updatefound'));
+    next.become('installed');
+    expect(offers).toHaveBeenCalledTimes(1);
+  });
+
   it('the first install is silent: no controller, no prompt', async () => {
     const container = new FakeContainer(false);
     await start(container);
@@ -149,6 +170,37 @@ describe('registerServiceWorker', () => {
     // A later change of worker without a Refresh does not reload.
     container.dispatchEvent(new Event('controllerchange'));
     expect(reload).toHaveBeenCalledOnce();
+  });
+
+  it('Refresh after another tab made the new worker active reloads at once: no controller change is coming', async () => {
+    const reload = vi.fn();
+    vi.spyOn(window, 'location', 'get').mockReturnValue({ ...window.location, reload } as Location);
+    const container = new FakeContainer(true);
+    const next = new FakeWorker('installed');
+    container.registration.waiting = next;
+    await start(container);
+    // The other tab's Refresh: the worker takes over every tab, this one is not reloaded by it.
+    next.become('activating');
+    container.registration.waiting = null;
+    container.controller = next;
+    container.dispatchEvent(new Event('controllerchange'));
+    expect(reload).not.toHaveBeenCalled();
+    snackbar.value?.onAction?.();
+    expect(reload).toHaveBeenCalledOnce();
+    expect(next.messages).toEqual([]);
+  });
+
+  it('Refresh asks the newest waiting worker when the one offered was replaced', async () => {
+    const container = new FakeContainer(true);
+    const offered = new FakeWorker('installed');
+    container.registration.waiting = offered;
+    await start(container);
+    const newer = new FakeWorker('installed');
+    offered.become('redundant');
+    container.registration.waiting = newer;
+    snackbar.value?.onAction?.();
+    expect(newer.messages).toEqual([{ type: 'SKIP_WAITING' }]);
+    expect(offered.messages).toEqual([]);
   });
 
   it('the first worker to take control is handed what this visit already read', async () => {

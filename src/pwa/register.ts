@@ -9,15 +9,24 @@ const t = withWords(enUpdate);
 const SW_URL = '/sw.js';
 const UPDATE_INTERVAL_MS = 60 * 60 * 1000;
 
-/** Asks the waiting worker to take over; the page reloads once it controls the page. */
-function promptForUpdate(worker: ServiceWorker) {
+/**
+ * Offers the waiting worker; Refresh asks it to take over, and the page reloads once it controls
+ * the page. Another tab's Refresh may have made it active already: then the reload is all there is
+ * left to do. A newer worker may have replaced it meanwhile: that one is asked instead.
+ */
+function promptForUpdate(worker: ServiceWorker, registration: ServiceWorkerRegistration) {
   showSnackbar({
     message: t('update.available'),
     action: t('update.refresh'),
     sticky: true,
     onAction: () => {
+      const next = worker.state === 'redundant' ? registration.waiting : worker;
+      if (!next || next.state === 'activating' || next.state === 'activated') {
+        window.location.reload();
+        return;
+      }
       reloadOnControllerChange = true;
-      worker.postMessage({ type: 'SKIP_WAITING' });
+      next.postMessage({ type: 'SKIP_WAITING' });
     },
   });
 }
@@ -57,11 +66,13 @@ export async function registerServiceWorker(
       | undefined;
     // Some embedders (and test browsers told to block workers) resolve without a registration.
     if (!registration) return null;
+    const watched = new WeakSet<ServiceWorker>();
     const watch = (worker: ServiceWorker | null) => {
-      if (!worker) return;
+      if (!worker || watched.has(worker)) return;
+      watched.add(worker);
       const check = () => {
         // With no controller this is the first install, not an update.
-        if (worker.state === 'installed' && container.controller) promptForUpdate(worker);
+        if (worker.state === 'installed' && container.controller) promptForUpdate(worker, registration);
       };
       worker.addEventListener('statechange', check);
       check();
@@ -70,6 +81,9 @@ export async function registerServiceWorker(
     // already running are claimed): it would stay without offline support until a reload.
     if (!container.controller && registration.active?.state === 'activated') registration.active.postMessage({ type: 'CLAIM' });
     watch(registration.waiting);
+    // The browser checks for a new version as it loads the page: one may be installing already,
+    // its updatefound gone before this listener, and the check below finds nothing newer than it.
+    watch(registration.installing);
     registration.addEventListener('updatefound', () => watch(registration.installing));
     const update = () => registration.update().catch((error: unknown) => log.info('Update check failed', error));
     void update();
