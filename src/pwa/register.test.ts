@@ -135,17 +135,6 @@ describe('registerServiceWorker', () => {
     expect(updatePrompt()).toBe(true);
   });
 
-  it('offers one worker once, however many ways it was seen', async () => {
-    const offers = vi.spyOn(await import('../ui/snackbar/store'), 'showSnackbar');
-    const container = new FakeContainer(true);
-    const next = new FakeWorker('installing');
-    container.registration.installing = next;
-    await start(container);
-    container.registration.dispatchEvent(new Event('updatefound'));
-    next.become('installed');
-    expect(offers).toHaveBeenCalledTimes(1);
-  });
-
   it('the first install is silent: no controller, no prompt', async () => {
     const container = new FakeContainer(false);
     await start(container);

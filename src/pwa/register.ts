@@ -21,7 +21,8 @@ function promptForUpdate(worker: ServiceWorker, registration: ServiceWorkerRegis
     sticky: true,
     onAction: () => {
       const next = worker.state === 'redundant' ? registration.waiting : worker;
-      if (!next || next.state === 'activating' || next.state === 'activated') {
+      // Not waiting any more: active already, or gone with no newer one.
+      if (next?.state !== 'installed') {
         window.location.reload();
         return;
       }
@@ -66,10 +67,8 @@ export async function registerServiceWorker(
       | undefined;
     // Some embedders (and test browsers told to block workers) resolve without a registration.
     if (!registration) return null;
-    const watched = new WeakSet<ServiceWorker>();
     const watch = (worker: ServiceWorker | null) => {
-      if (!worker || watched.has(worker)) return;
-      watched.add(worker);
+      if (!worker) return;
       const check = () => {
         // With no controller this is the first install, not an update.
         if (worker.state === 'installed' && container.controller) promptForUpdate(worker, registration);
@@ -82,7 +81,8 @@ export async function registerServiceWorker(
     if (!container.controller && registration.active?.state === 'activated') registration.active.postMessage({ type: 'CLAIM' });
     watch(registration.waiting);
     // The browser checks for a new version as it loads the page: one may be installing already,
-    // its updatefound gone before this listener, and the check below finds nothing newer than it.
+    // its updatefound gone before this listener (it fires once a worker), and the check below
+    // finds nothing newer than it.
     watch(registration.installing);
     registration.addEventListener('updatefound', () => watch(registration.installing));
     const update = () => registration.update().catch((error: unknown) => log.info('Update check failed', error));
