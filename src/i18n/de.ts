@@ -124,6 +124,7 @@ export const de: Messages = {
   'profile.conflict.changedThere': 'Auf dem anderen Gerät geändert',
   'profile.conflict.changedHere': 'Hier geändert',
   'profile.conflict.changed': 'Geändert',
+  'profile.conflict.versions': 'Beide Versionen',
   'profile.deleteChanged':
     'Dein Profil wurde auf einem anderen Gerät geändert, nachdem du es geöffnet hast. Jetzt wird die aktuelle Version angezeigt. Trotzdem löschen?',
 

@@ -26,4 +26,5 @@ export const enConflict = {
   'profile.conflict.changedThere': 'Changed on the other device',
   'profile.conflict.changedHere': 'Changed here',
   'profile.conflict.changed': 'Changed',
+  'profile.conflict.versions': 'Both versions',
 } as const;

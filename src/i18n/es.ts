@@ -123,6 +123,7 @@ export const es: Messages = {
   'profile.conflict.changedThere': 'Cambiado en el otro dispositivo',
   'profile.conflict.changedHere': 'Cambiado aquí',
   'profile.conflict.changed': 'Cambio',
+  'profile.conflict.versions': 'Las dos versiones',
   'profile.deleteChanged':
     'Tu perfil se modificó en otro dispositivo después de que lo abrieras. Ahora se muestra la versión actual. ¿Quieres eliminarlo de todos modos?',
 

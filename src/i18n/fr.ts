@@ -127,6 +127,7 @@ export const fr: Messages = {
   'profile.conflict.changedThere': 'Modifié sur l’autre appareil',
   'profile.conflict.changedHere': 'Modifié ici',
   'profile.conflict.changed': 'Modifié',
+  'profile.conflict.versions': 'Les deux versions',
   'profile.deleteChanged':
     'Votre profil a été modifié sur un autre appareil après son ouverture. La version actuelle est maintenant affichée. Le supprimer quand même ?',
 

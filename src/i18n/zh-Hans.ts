@@ -122,6 +122,7 @@ export const zhHans: Messages = {
   'profile.conflict.changedThere': '在另一台设备上更改',
   'profile.conflict.changedHere': '在此设备上更改',
   'profile.conflict.changed': '改动',
+  'profile.conflict.versions': '两个版本',
   'profile.deleteChanged': '你打开个人资料后，它在另一台设备上被更改了。现在显示的是当前版本。仍要删除吗？',
 
   'field.displayName': '显示名称',

@@ -82,6 +82,10 @@ describe('<ConflictResolver>', () => {
       ['Preferred language', 'French', 'German', 'Changed on both: choose one'],
       ['Interests', 'engines', 'maths, poetry', 'Changed on both: choose one'],
     ]);
+    // A phone scrolls the table sideways: the keyboard reaches its hidden columns through a named region.
+    const versions = screen.getByRole('region', { name: 'Both versions' });
+    expect(versions.contains(screen.getByRole('table'))).toBe(true);
+    expect(versions.tabIndex).toBe(0);
     // The fields changed on both devices, the real conflicts, are marked as such.
     const marked = [...screen.getByRole('table').querySelectorAll('tr.conflict-row--both th')].map((th) => th.textContent);
     expect(marked).toEqual(['Display name', 'About you', 'Preferred language', 'Interests']);

@@ -94,7 +94,8 @@ export default function ConflictResolver({ conflict, onResolved }: Props) {
       </h2>
       <p id="profile-conflict-body">{t('profile.conflict.body')}</p>
       {conflict.fields.length > 0 && !merging && (
-        <div className="table-scroll">
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a narrow screen scrolls the table, and a region that scrolls must take keyboard focus, or its hidden columns cannot be reached (WCAG 2.1.1).
+        <section className="table-scroll" tabIndex={0} aria-label={t('profile.conflict.versions')}>
           <table className="table">
             <thead>
               <tr>
@@ -119,7 +120,7 @@ export default function ConflictResolver({ conflict, onResolved }: Props) {
               })}
             </tbody>
           </table>
-        </div>
+        </section>
       )}
       {conflict.avatar && <p>{t('profile.conflict.avatar')}</p>}
       {merging && (
