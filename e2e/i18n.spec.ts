@@ -102,7 +102,7 @@ test.describe('long texts at 390px', () => {
         await page.setViewportSize(MOBILE);
         await presetLanguage(page, lang);
         if (screen.signedIn) await presetSignedIn(page);
-        await screen.open(page, m, request);
+        await screen.open(page, m, request, lang);
         await expect(page.locator('html')).toHaveAttribute('lang', lang);
         await settled(page);
         await page.screenshot({ path: testInfo.outputPath(`${lang}-${screen.name}.png`), fullPage: true });

@@ -1,14 +1,25 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect } from './fixtures';
-import { seedProfile, solidPng } from './pages';
-import type { Messages } from '../../src/index.ts';
+import { ADA, appRunning, presetSignedIn, seedProfile, snackbar, solidPng } from './pages';
+import { bearerOf } from './sign-in';
+import type { Language, Messages } from '../../src/index.ts';
+import { PAGE_MESSAGES } from '../../oidc/index.ts';
 
-/** A main screen opened in any language: the catalogue `m` names what to wait for. */
+/** A screen opened in any language: the catalogue `m` names what to wait for. */
 export interface LanguageScreen {
   name: string;
   signedIn?: boolean;
-  open(page: Page, m: Messages, request: APIRequestContext): Promise<void>;
+  /** A page of the identity provider, not the app's: it has no theme of the app's. */
+  external?: boolean;
+  /** Only at this width (the modal drawer exists on phones only). */
+  only?: 'mobile' | 'desktop';
+  /** Brings the screen to the state to check in the language `lang`, and waits until it is there. */
+  open(page: Page, m: Messages, request: APIRequestContext, lang: Language): Promise<void>;
 }
+
+/** A message with its {name} placeholders filled, as the app fills them. */
+const fill = (template: string, params: Record<string, string | number>): string =>
+  template.replace(/\{(\w+)\}/g, (whole, name: string) => String(params[name] ?? whole));
 
 /** The main screens, each opened and settled the same way by the language and axe suites. */
 export const MAIN_SCREENS: LanguageScreen[] = [
@@ -60,8 +71,54 @@ export const MAIN_SCREENS: LanguageScreen[] = [
   },
 ];
 
-/** The other screens, for the suites that see every screen in every language (axe). */
+/**
+ * The profile's edit form open on ada's profile, a change to the bio and the interests typed, and
+ * the same profile changed meanwhile by another device (through the API: its name and interests).
+ * Saving meets the conflict: the resolver shows both versions, one field changed on both.
+ */
+async function openConflict(page: Page, m: Messages, request: APIRequestContext): Promise<void> {
+  const { id } = await seedProfile(request);
+  await page.goto('/profile');
+  await page.getByRole('button', { name: m['common.edit'] }).click();
+  const form = page.getByRole('form', { name: m['profile.editTitle'] });
+  await expect(form.getByLabel(m['field.displayName'])).toHaveValue(ADA.displayName);
+  await form.getByLabel(m['field.bio']).fill('Poetical science.');
+  await form.getByLabel(m['field.interests']).fill('engines');
+  const elsewhere = await request.patch(`/api/user/profile/${id}`, {
+    headers: { authorization: await bearerOf(request), 'if-match': '*' },
+    data: { displayName: 'Countess Ada', interests: ['looms'] },
+  });
+  expect(elsewhere.status()).toBe(200);
+  await form.getByRole('button', { name: m['profile.save'] }).click();
+  const resolver = page.getByRole('region', { name: m['profile.conflict.title'] });
+  await expect(resolver.getByRole('cell', { name: m['profile.conflict.changedBoth'] })).toBeVisible();
+}
+
+/** The other screens and states, for the suite that sees every screen in every language (axe). */
 export const MORE_SCREENS: LanguageScreen[] = [
+  {
+    name: 'home, signed in',
+    signedIn: true,
+    async open(page, m) {
+      await page.goto('/home');
+      await expect(page.locator('.notification')).toHaveCount(3);
+      await expect(page.getByRole('link', { name: m['home.createProfileCta'] })).toBeVisible();
+    },
+  },
+  {
+    name: 'the provider’s sign-in page, after a wrong password',
+    external: true,
+    async open(page, m, _request, lang) {
+      const words = PAGE_MESSAGES[lang];
+      await page.goto('/sign-in');
+      await page.getByRole('main').getByRole('button', { name: m['nav.signIn'] }).click();
+      await page.waitForURL(/\/oidc\/interaction\//);
+      await page.getByLabel(words.username).fill('ada');
+      await page.getByLabel(words.password).fill('wrong');
+      await page.getByRole('button', { name: words.signIn }).click();
+      await expect(page.getByRole('alert')).toHaveText(words.failed);
+    },
+  },
   {
     name: 'profile: card',
     signedIn: true,
@@ -74,12 +131,85 @@ export const MORE_SCREENS: LanguageScreen[] = [
     },
   },
   {
-    name: 'admin: symbols table',
+    name: 'profile: edit form with errors shown',
+    signedIn: true,
+    async open(page, m, request) {
+      await seedProfile(request);
+      await page.goto('/profile');
+      await page.getByRole('button', { name: m['common.edit'] }).click();
+      const form = page.getByRole('form', { name: m['profile.editTitle'] });
+      await form.getByLabel(m['field.displayName']).fill('');
+      await form.getByLabel(m['field.username']).fill('AB');
+      await form.getByLabel(m['field.email']).fill('not-an-address');
+      await form.getByRole('button', { name: m['profile.save'] }).click();
+      await expect(form.getByRole('alert')).toBeVisible();
+      await expect(form.getByLabel(m['field.displayName'])).toBeFocused();
+    },
+  },
+  {
+    name: 'profile: a conflict, both versions side by side',
+    signedIn: true,
+    open: openConflict,
+  },
+  {
+    name: 'profile: a conflict, merged field by field',
+    signedIn: true,
+    async open(page, m, request) {
+      await openConflict(page, m, request);
+      const resolver = page.getByRole('region', { name: m['profile.conflict.title'] });
+      await resolver.getByRole('button', { name: m['profile.conflict.merge'] }).click();
+      await expect(resolver.getByRole('button', { name: m['profile.conflict.saveMerged'] })).toBeVisible();
+    },
+  },
+  {
+    name: 'admin: collections',
+    signedIn: true,
+    async open(page) {
+      await page.goto('/admin');
+      await expect(page.getByRole('main').getByRole('link', { name: 'symbols' })).toBeVisible();
+    },
+  },
+  {
+    name: 'admin: a member is told the page is for admins',
+    async open(page, m) {
+      await presetSignedIn(page, 'grace');
+      await page.goto('/admin/symbols');
+      await expect(page.getByRole('main').getByRole('heading', { name: m['admin.needsAdmin.title'] })).toBeVisible();
+    },
+  },
+  {
+    name: 'admin: a full collection, its New record explained',
     signedIn: true,
     async open(page, m) {
       await page.goto('/admin/symbols');
       await expect(page.getByRole('table').getByRole('row')).toHaveCount(4);
-      await expect(page.getByRole('button', { name: m['admin.new'] })).toBeVisible();
+      await expect(page.getByRole('button', { name: m['admin.new'] })).toHaveAttribute('aria-disabled', 'true');
+    },
+  },
+  {
+    name: 'admin: symbols table, with a snackbar',
+    signedIn: true,
+    async open(page, m) {
+      await page.goto('/admin/symbols');
+      await page.getByRole('button', { name: `${m['common.delete']} 3` }).click();
+      await page
+        .getByRole('dialog', { name: fill(m['admin.deleteConfirm'], { id: 3 }) })
+        .getByRole('button', { name: m['common.delete'] })
+        .click();
+      await expect(page.getByRole('table').getByRole('row')).toHaveCount(3);
+      await expect(snackbar(page)).toHaveText(fill(m['admin.deletedRecord'], { id: 3 }));
+    },
+  },
+  {
+    name: 'admin: record form open, with errors on its fields',
+    signedIn: true,
+    async open(page, m) {
+      await page.goto('/admin/notifications');
+      await page.getByRole('button', { name: m['admin.new'] }).click();
+      const editor = page.getByRole('dialog', { name: fill(m['admin.newRecord'], { name: 'notifications' }) });
+      await editor.getByRole('button', { name: m['common.save'] }).click();
+      await expect(editor.getByRole('alert')).toBeVisible();
+      await expect(editor.locator('[aria-invalid="true"]')).not.toHaveCount(0);
     },
   },
   {
@@ -94,6 +224,30 @@ export const MORE_SCREENS: LanguageScreen[] = [
     async open(page, m) {
       await page.goto('/404');
       await expect(page.getByRole('link', { name: m['notFound.home'] })).toBeVisible();
+    },
+  },
+  {
+    name: 'account menu open',
+    signedIn: true,
+    async open(page, m, request) {
+      await seedProfile(request);
+      await page.goto('/settings');
+      await appRunning(page);
+      await page
+        .getByRole('banner')
+        .getByRole('button', { name: fill(m['nav.account'], { name: ADA.displayName }) })
+        .click();
+      await expect(page.locator('#account-menu').getByRole('link', { name: m['nav.yourProfile'] })).toBeVisible();
+    },
+  },
+  {
+    name: 'modal drawer open',
+    only: 'mobile',
+    async open(page, m) {
+      await page.goto('/settings');
+      await appRunning(page);
+      await page.getByRole('button', { name: m['nav.openMenu'] }).click();
+      await expect(page.getByRole('dialog', { name: m['nav.main'] })).toBeVisible();
     },
   },
 ];
