@@ -76,8 +76,8 @@ const LANGUAGE_LOOKS: Record<Language, Record<Width, readonly Look[]>> = {
 /*
  * Each screen is opened once per language, in its first look at its first width, the way a member
  * gets there (the language and the look stored in the preference before the first load); the other
- * widths and looks are then checked on that same page. The result names each look, so a failure
- * says where.
+ * widths and looks are then checked on that same page, and so is its second state if it has one.
+ * The result names each state and look, so a failure says where.
  */
 for (const lang of LANGUAGES) {
   const m = CATALOGUES[lang];
@@ -87,7 +87,27 @@ for (const lang of LANGUAGES) {
     // The provider's pages have no theme of the app's: they follow the device's light or dark.
     const schemes = (width: Width) => [...new Set(looks(width).map((look) => look.colorScheme))];
     const named = widths.map((w) => `${w}: ${scenario.external ? schemes(w).join(', ') : looks(w).map(lookName).join(', ')}`);
-    test(`${scenario.name} · ${lang} · ${named.join(' · ')}`, async ({ page, request }) => {
+    const next = scenario.next ? `, then ${scenario.next.name}` : '';
+    test(`${scenario.name}${next} · ${lang} · ${named.join(' · ')}`, async ({ page, request }) => {
+      const found: Record<string, string[]> = {};
+      /** The state on screen, checked at every width in each of its looks; `state` names it in the result. */
+      const check = async (state: string) => {
+        await settled(page);
+        for (const width of widths) {
+          await resize(page, width, scenario.external ? null : m['nav.openMenu']);
+          if (scenario.external) {
+            for (const colorScheme of schemes(width)) {
+              await page.emulateMedia({ colorScheme });
+              found[`${state} · device ${colorScheme} · ${width}`] = await violationsOn(page);
+            }
+            continue;
+          }
+          for (const look of looks(width)) {
+            await showLook(page, look);
+            found[`${state} · ${lookName(look)} · ${width}`] = await violationsOn(page);
+          }
+        }
+      };
       const first = looks(widths[0]!)[0]!;
       await page.setViewportSize(VIEWPORTS[widths[0]!]);
       await presetPreference(page, { language: lang, activeThemeName: first.theme, colorScheme: first.colorScheme });
@@ -95,21 +115,10 @@ for (const lang of LANGUAGES) {
       await scenario.open(page, m, request, lang);
       await expect(page.locator('html')).toHaveAttribute('lang', lang);
       if (!scenario.external) await expect(page.locator('html')).toHaveAttribute('data-theme', first.theme);
-      await settled(page);
-      const found: Record<string, string[]> = {};
-      for (const width of widths) {
-        await resize(page, width, scenario.external ? null : m['nav.openMenu']);
-        if (scenario.external) {
-          for (const colorScheme of schemes(width)) {
-            await page.emulateMedia({ colorScheme });
-            found[`device ${colorScheme} · ${width}`] = await violationsOn(page);
-          }
-          continue;
-        }
-        for (const look of looks(width)) {
-          await showLook(page, look);
-          found[`${lookName(look)} · ${width}`] = await violationsOn(page);
-        }
+      await check(scenario.name);
+      if (scenario.next) {
+        await scenario.next.reach(page, m);
+        await check(scenario.next.name);
       }
       expect(found).toEqual(Object.fromEntries(Object.keys(found).map((look) => [look, []])));
     });
