@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { test, expect, waitForServiceWorker } from './support/fixtures';
-import { MOBILE, appRunning, localStorageItem, presetSignedIn, screenHeading, seedProfile, settled, solidPng } from './support/pages';
-import { type LanguageScreen, MAIN_SCREENS } from './support/main-screens';
+import { MOBILE, localStorageItem, presetSignedIn, screenHeading, seedProfile, settled, solidPng } from './support/pages';
+import { DRAWER_OPEN, FULL_COLLECTION, type LanguageScreen, MAIN_SCREENS } from './support/main-screens';
 import { loadCatalogues } from '../src/index.ts';
 
 /** The words the pages must show, in each language's catalogue. */
@@ -72,24 +72,8 @@ const SCREENS: LanguageScreen[] = [
       await expect(page.getByRole('button', { name: m['profile.delete'] })).toBeVisible();
     },
   },
-  {
-    name: 'admin',
-    signedIn: true,
-    async open(page, m) {
-      await page.goto('/admin/symbols');
-      await expect(page.getByRole('table').getByRole('row')).toHaveCount(4);
-      await expect(page.getByRole('button', { name: m['admin.new'] })).toBeVisible();
-    },
-  },
-  {
-    name: 'drawer',
-    async open(page, m) {
-      await page.goto('/settings');
-      await appRunning(page);
-      await page.getByRole('button', { name: m['nav.openMenu'] }).click();
-      await expect(page.getByRole('dialog', { name: m['nav.main'] })).toBeVisible();
-    },
-  },
+  FULL_COLLECTION,
+  DRAWER_OPEN,
 ];
 
 test.describe('long texts at 390px', () => {

@@ -99,6 +99,41 @@ async function openConflict(page: Page, m: Messages, request: APIRequestContext)
   await expect(resolver.getByRole('cell', { name: m['profile.conflict.changedBoth'] })).toBeVisible();
 }
 
+/** The symbols collection, full: its New record is explained (then a record deleted, with a snackbar). */
+export const FULL_COLLECTION: LanguageScreen = {
+  name: 'admin: a full collection, its New record explained',
+  signedIn: true,
+  async open(page, m) {
+    await page.goto('/admin/symbols');
+    await expect(page.getByRole('table').getByRole('row')).toHaveCount(4);
+    await expect(page.getByRole('button', { name: m['admin.new'] })).toHaveAttribute('aria-disabled', 'true');
+  },
+  next: {
+    name: 'a record deleted, with a snackbar',
+    async reach(page, m) {
+      await page.getByRole('button', { name: `${m['common.delete']} 3` }).click();
+      await page
+        .getByRole('dialog', { name: fill(m['admin.deleteConfirm'], { id: 3 }) })
+        .getByRole('button', { name: m['common.delete'] })
+        .click();
+      await expect(page.getByRole('table').getByRole('row')).toHaveCount(3);
+      await expect(snackbar(page)).toHaveText(fill(m['admin.deletedRecord'], { id: 3 }));
+    },
+  },
+};
+
+/** The phone's modal drawer, open over the settings. */
+export const DRAWER_OPEN: LanguageScreen = {
+  name: 'modal drawer open',
+  only: 'mobile',
+  async open(page, m) {
+    await page.goto('/settings');
+    await appRunning(page);
+    await page.getByRole('button', { name: m['nav.openMenu'] }).click();
+    await expect(page.getByRole('dialog', { name: m['nav.main'] })).toBeVisible();
+  },
+};
+
 /** The other screens and states, for the suite that sees every screen in every language (axe). */
 export const MORE_SCREENS: LanguageScreen[] = [
   {
@@ -191,27 +226,7 @@ export const MORE_SCREENS: LanguageScreen[] = [
       await expect(page.getByRole('main').getByRole('heading', { name: m['admin.needsAdmin.title'] })).toBeVisible();
     },
   },
-  {
-    name: 'admin: a full collection, its New record explained',
-    signedIn: true,
-    async open(page, m) {
-      await page.goto('/admin/symbols');
-      await expect(page.getByRole('table').getByRole('row')).toHaveCount(4);
-      await expect(page.getByRole('button', { name: m['admin.new'] })).toHaveAttribute('aria-disabled', 'true');
-    },
-    next: {
-      name: 'a record deleted, with a snackbar',
-      async reach(page, m) {
-        await page.getByRole('button', { name: `${m['common.delete']} 3` }).click();
-        await page
-          .getByRole('dialog', { name: fill(m['admin.deleteConfirm'], { id: 3 }) })
-          .getByRole('button', { name: m['common.delete'] })
-          .click();
-        await expect(page.getByRole('table').getByRole('row')).toHaveCount(3);
-        await expect(snackbar(page)).toHaveText(fill(m['admin.deletedRecord'], { id: 3 }));
-      },
-    },
-  },
+  FULL_COLLECTION,
   {
     name: 'sign-in',
     async open(page, m) {
@@ -240,14 +255,5 @@ export const MORE_SCREENS: LanguageScreen[] = [
       await expect(page.locator('#account-menu').getByRole('link', { name: m['nav.yourProfile'] })).toBeVisible();
     },
   },
-  {
-    name: 'modal drawer open',
-    only: 'mobile',
-    async open(page, m) {
-      await page.goto('/settings');
-      await appRunning(page);
-      await page.getByRole('button', { name: m['nav.openMenu'] }).click();
-      await expect(page.getByRole('dialog', { name: m['nav.main'] })).toBeVisible();
-    },
-  },
+  DRAWER_OPEN,
 ];
