@@ -17,6 +17,12 @@ export function labelOf(field: RecordField): string {
   return field.title ? inLanguage(field.title) : field.name;
 }
 
+/** A value of a choice as the picker offers it: the contract's words for it, in the language on screen, else the value. */
+export function optionLabel(field: RecordField, value: string): string {
+  const words = field.optionTitles?.[value];
+  return words ? inLanguage(words) : value;
+}
+
 /**
  * The heading of a list's column: the label its field has in the form, so the list and the form
  * name a value alike; a key no field has (the id, a nested object) heads its column itself.
