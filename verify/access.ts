@@ -4,7 +4,9 @@
  *
  * - An operation the document leaves open (no security requirement, or an empty one among them)
  *   answers a valid request without credentials as it would with them: never 401; a secured one
- *   answers a bearer token no server issued with 401, as it answers none.
+ *   answers a bearer token no server issued with 401, as it answers none, and so the member's own
+ *   token (--header's `Authorization: Bearer …`) misplaced: after another scheme (`xBearer …`), or
+ *   followed by more text. Such a header is no bearer credential (RFC 6750 §2.1), whatever it holds.
  * - `x-cross-site-refusal: STATUS` at the top of the document: a request with a method that is not
  *   safe, without a bearer token (`Authorization: Bearer <b64token>`, RFC 6750), coming from another
  *   site (an `Origin` that is not the API's own, `null` included, or `Sec-Fetch-Site: cross-site` or
@@ -35,6 +37,12 @@ const OTHER_SITE: ReadonlyArray<Array<[string, string]>> = [
 /** A bearer token as RFC 6750 writes it that no server issued. */
 const UNKNOWN_TOKEN = 'Bearer verify.not-a-token.issued-by-anyone';
 
+/** The member's own bearer token misplaced: after another scheme, then before trailing text. */
+const MISPLACED: ReadonlyArray<{ before: string; after: string; says: string }> = [
+  { before: 'x', after: '', says: 'after another scheme (xBearer <token>)' },
+  { before: '', after: ' verify', says: 'followed by more text (Bearer <token> verify)' },
+];
+
 /** `Authorization` values that are no bearer token as RFC 6750 writes it. */
 const NOT_BEARER: readonly string[] = ['Basic dmVyaWZ5OnZlcmlmeQ==', 'xBearer verify', 'Bearer verify verify', 'Bearer'];
 
@@ -61,6 +69,7 @@ export class AccessChecks {
   async operation(op: OperationSpec, place: number): Promise<void> {
     await this.open(op);
     await this.unknownToken(op);
+    await this.misplacedToken(op, place);
     if (this.refusal !== null) await this.crossSite(op, this.refusal, place);
   }
 
@@ -77,6 +86,25 @@ export class AccessChecks {
         statuses: [401],
         why: `${op.method} ${op.path} with a bearer token no server issued`,
       },
+    );
+  }
+
+  /**
+   * A secured operation refuses the member's own valid token where it is not a bearer credential.
+   * Only when --header gives one (`Authorization: Bearer <token>`); the variant turns with `place`.
+   */
+  private async misplacedToken(op: OperationSpec, place: number): Promise<void> {
+    if (!op.secured || !documents(op, 401)) return;
+    const given = this.session.target.injectedHeaders.find(([name]) => name.toLowerCase() === 'authorization');
+    if (!given || !/^Bearer +\S+$/i.test(given[1])) return;
+    const misplaced = MISPLACED[place % MISPLACED.length]!;
+    await this.singles.sendValidAs(
+      op,
+      'misplaced token',
+      // The credentials the operation takes (the admin's where it needs a role and they were given).
+      { wrap: { name: given[0], ...misplaced } },
+      'invalid input',
+      { kind: 'exact', statuses: [401], why: `${op.method} ${op.path} with the member's own token ${misplaced.says}` },
     );
   }
 

@@ -32,6 +32,9 @@ export const headerVariable = (name: string, whose: Credentials = 'member'): str
   return `VERIFY_${prefix}${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
 };
 
+/** Text inside double quotes, where the shell still expands `$`, backquotes and backslashes. */
+const doubleQuoted = (text: string): string => text.replace(/[\\"$`]/g, (ch) => `\\${ch}`);
+
 /** Text that can go on a command line as it is: no NUL, not too long. */
 function printable(bytes: Uint8Array): string | null {
   if (bytes.byteLength > 2048 || bytes.includes(0)) return null;
@@ -73,7 +76,11 @@ export function toCurl(request: SentRequest): string {
   const body = request.body;
   const headers = request.headers.filter(([name]) => !(body.kind === 'form' && name.toLowerCase() === 'content-type'));
   for (const [name, value] of headers) args.push('-H', shellQuote(`${name}: ${value}`));
-  for (const name of request.injected) args.push('-H', `"${name}: $${headerVariable(name, request.credentials ?? 'member')}"`);
+  for (const name of request.injected) {
+    const wrap = request.wrapped?.name.toLowerCase() === name.toLowerCase() ? request.wrapped : undefined;
+    const variable = headerVariable(name, request.credentials ?? 'member');
+    args.push('-H', wrap ? `"${name}: ${doubleQuoted(wrap.before)}\${${variable}}${doubleQuoted(wrap.after)}"` : `"${name}: $${variable}"`);
+  }
   if (body.kind !== 'none' && body.chunked) args.push('-H', shellQuote('Transfer-Encoding: chunked'));
   if (body.kind === 'bytes') {
     const text = printable(body.bytes);

@@ -15,7 +15,20 @@ export interface SentRequest {
   injected: string[];
   /** Whose credentials the injected headers were, when not the member's (--header). */
   credentials?: Credentials;
+  /** An injected header sent inside other text: a credential misplaced on purpose. */
+  wrapped?: CredentialWrap;
   body: SentBody;
+}
+
+/**
+ * Text put around the value of one of the injected headers (`name`): the member's own bearer token
+ * after another scheme, or before trailing text, which the server must refuse as no token at all.
+ * The report still shows the value by its variable only.
+ */
+export interface CredentialWrap {
+  name: string;
+  before: string;
+  after: string;
 }
 
 /** Whose credentials a request carries: the member's (--header), none, the other member's (--other-header) or the admin's (--admin-header). */
@@ -57,6 +70,8 @@ export interface Outgoing {
   stream?: boolean;
   /** Whose credentials go with it (default: the admin's for an operation that needs a role and an admin was given, else the member's). */
   credentials?: Credentials;
+  /** One of those credentials' headers wrapped in other text (see CredentialWrap). */
+  wrap?: CredentialWrap;
   /**
    * If-Match for an operation that requires it: a value, null for none at all; left out, the
    * member's last ETag (see Target.etag).

@@ -17,7 +17,7 @@ import type { CollectionFixtures, OwnRecordFixture, OwnRecordOps } from './fixtu
 import type { Expectation, Finding } from './judge.ts';
 import type { CheckName } from './results.ts';
 import { Counterexample, exercise, SAFE_METHODS, type Session } from './session.ts';
-import { BudgetSpent, type Credentials, type Exchange, type Outgoing } from './exchange.ts';
+import { BudgetSpent, type CredentialWrap, type Credentials, type Exchange, type Outgoing } from './exchange.ts';
 import { missingId, MISSING_ID } from './missing-id.ts';
 import { withParents } from './nested-fixtures.ts';
 import { SingleRequests } from './single-requests.ts';
@@ -245,7 +245,7 @@ export class SingleExchanges {
   async sendValidAs(
     op: OperationSpec,
     key: string,
-    as: { credentials?: Credentials; headers?: Array<[string, string]> },
+    as: { credentials?: Credentials; headers?: Array<[string, string]>; wrap?: CredentialWrap },
     check: CheckName,
     expectation: Expectation,
   ): Promise<void> {
@@ -262,6 +262,7 @@ export class SingleExchanges {
       headers,
       sent: built.sent,
       ...(as.credentials ? { credentials: as.credentials } : {}),
+      ...(as.wrap ? { wrap: as.wrap } : {}),
       ...(built.init.body === undefined || built.init.body === null ? {} : { body: built.init.body }),
     };
     this.session.activity = `${op.id} ${key}`;

@@ -163,12 +163,15 @@ export class Target {
     const own: Array<[string, string]> = [...headers.entries()];
     const injected = { member: this.injected, other: this.otherHeaders, admin: this.adminHeaders, none: [] }[credentials];
     for (const [name, value] of injected) headers.set(name, value);
+    const wrap = out.wrap && injected.some(([name]) => name.toLowerCase() === out.wrap!.name.toLowerCase()) ? out.wrap : undefined;
+    if (wrap) headers.set(wrap.name, `${wrap.before}${headers.get(wrap.name)}${wrap.after}`);
     const request: SentRequest = {
       method: out.method,
       url: out.url,
       headers: own,
       injected: injected.map(([name]) => name),
       ...(credentials === 'member' ? {} : { credentials }),
+      ...(wrap ? { wrapped: wrap } : {}),
       body: out.sent ?? { kind: 'none' },
     };
     const started = performance.now();

@@ -26,7 +26,11 @@ interface Schema {
   title?: string;
   description?: string;
   'x-pattern-message'?: string;
-  'x-translations'?: Record<string, Partial<Record<'title' | 'description' | 'x-pattern-message', string>>>;
+  'x-enum-titles'?: Record<string, string>;
+  'x-translations'?: Record<
+    string,
+    Partial<Record<'title' | 'description' | 'x-pattern-message', string> & { 'x-enum-titles': Record<string, string> }>
+  >;
 }
 
 /** A schema with its $ref followed; the keywords beside the $ref (a title, its translations) win. */
@@ -72,6 +76,23 @@ function fieldsOf(schema: Schema, prefix = '', parentRequired = true): RecordFie
       Object.assign(field, { [as]: { en: english, ...Object.fromEntries(translated) } });
     }
     if (property.enum) field.options = property.enum;
+    // Each value's words (x-enum-titles), in English and in each language that names it.
+    const titles = property['x-enum-titles'];
+    if (titles)
+      field.optionTitles = Object.fromEntries(
+        Object.entries(titles).map(([value, english]) => [
+          value,
+          {
+            en: english,
+            ...Object.fromEntries(
+              Object.entries(property['x-translations'] ?? {}).flatMap(([lang, words]) => {
+                const word = words['x-enum-titles']?.[value];
+                return word === undefined ? [] : [[lang, word]];
+              }),
+            ),
+          },
+        ]),
+      );
     return [field];
   });
 }
@@ -84,12 +105,20 @@ const INPUT_SCHEMA = {
 };
 
 describe('the collections as the admin forms take them', () => {
-  it('every field has a title in the five languages, and a pattern its words', () => {
+  it('every field has a title in the five languages, a pattern its words, and each value of a choice its words', () => {
     for (const name of COLLECTION_NAMES)
       for (const field of COLLECTION_SCHEMAS[name].fields) {
         expect(Object.keys(field.title ?? {}).sort(), `${name}.${field.name}`).toEqual(['de', 'en', 'es', 'fr', 'zh-Hans']);
         if (field.pattern)
           expect(Object.keys(field.patternMessage ?? {}).sort(), `${name}.${field.name}`).toEqual(['de', 'en', 'es', 'fr', 'zh-Hans']);
+        for (const value of field.options ?? [])
+          expect(Object.keys(field.optionTitles?.[value] ?? {}).sort(), `${name}.${field.name}: ${value}`).toEqual([
+            'de',
+            'en',
+            'es',
+            'fr',
+            'zh-Hans',
+          ]);
       }
   });
 

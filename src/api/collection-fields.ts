@@ -25,6 +25,8 @@ export interface RecordField {
   maximum?: number;
   /** The values a choice offers. */
   options?: readonly string[];
+  /** Each value of a choice in words (`x-enum-titles`), as the picker offers it. */
+  optionTitles?: Readonly<Record<string, Localized>>;
   /** The schema's title: the field's label. */
   title?: Localized;
   /** The schema's description, shown as the field's hint. */
@@ -107,6 +109,12 @@ export const COLLECTION_SCHEMAS: Readonly<Record<CollectionName, CollectionSchem
         required: true,
         options: ['info', 'success', 'warning', 'error'],
         title: { en: 'Level', es: 'Nivel', de: 'Stufe', fr: 'Niveau', 'zh-Hans': '级别' },
+        optionTitles: {
+          info: { en: 'Information', es: 'Información', de: 'Information', fr: 'Information', 'zh-Hans': '提示' },
+          success: { en: 'Good news', es: 'Buenas noticias', de: 'Gute Nachricht', fr: 'Bonne nouvelle', 'zh-Hans': '好消息' },
+          warning: { en: 'Warning', es: 'Aviso', de: 'Warnung', fr: 'Avertissement', 'zh-Hans': '警告' },
+          error: { en: 'Problem', es: 'Problema', de: 'Problem', fr: 'Problème', 'zh-Hans': '问题' },
+        },
       },
       { name: 'read', kind: 'boolean', required: true, title: { en: 'Read', es: 'Leída', de: 'Gelesen', fr: 'Lue', 'zh-Hans': '已读' } },
       {

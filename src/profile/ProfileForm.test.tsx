@@ -76,6 +76,16 @@ describe('<ProfileForm> for a new profile', () => {
     expect(snackbar.value).toBeNull();
   });
 
+  it('says the preferred language is the profile’s, not the app’s: the picker is described by where that is chosen', () => {
+    render(<ProfileForm profile={null} onDone={() => undefined} />);
+    const language = screen.getByLabelText('Preferred language');
+    const description = (language.getAttribute('aria-describedby') ?? '')
+      .split(' ')
+      .map((id) => document.getElementById(id)?.textContent)
+      .join(' ');
+    expect(description).toBe('Kept with your profile. The app’s own language is chosen in Settings.');
+  });
+
   it('an empty submit sends nothing, counts the fields to correct and moves focus to the first', async () => {
     const user = userEvent.setup();
     render(<ProfileForm profile={null} onDone={() => undefined} />);

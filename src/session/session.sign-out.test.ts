@@ -65,7 +65,7 @@ describe('the session model', () => {
     otherTab.close();
   });
 
-  it('sign-out removes the member’s drafts, queued save and session, then ends the session at the provider', async () => {
+  it('sign-out removes the member’s drafts, queued save, kept inbox and session, then ends the session at the provider', async () => {
     const { store, auth, model } = await fresh();
     const { writePendingSave, readPendingSave } = await import('../profile/pending-save');
     await store.writeSession(session());
@@ -73,6 +73,9 @@ describe('the session model', () => {
     localStorage.setItem('draft.profile.new', JSON.stringify({ displayName: 'Half typed' }));
     localStorage.setItem('draft.profile.p-1', JSON.stringify({ bio: 'x' }));
     localStorage.setItem('cache.notifications', JSON.stringify([{ id: 'n-1', title: 'Welcome' }]));
+    // The inbox kept for the next visit, and its read marks not sent yet, are the member's.
+    localStorage.setItem('inbox.list', JSON.stringify({ items: [{ id: 'n-1', title: 'Welcome' }], language: 'en' }));
+    localStorage.setItem('inbox.marks', JSON.stringify({ ids: { 'n-1': true } }));
     localStorage.setItem('cache.symbols', JSON.stringify([{ id: 's-1', code: 'MSFT' }]));
     localStorage.setItem('preference', JSON.stringify({ language: 'fr', activeThemeName: 'INDIGO_PINK', enableNotifications: false }));
     await writePendingSave(queuedCreate('k-1'));
@@ -80,6 +83,8 @@ describe('the session model', () => {
     expect(localStorage.getItem('draft.profile.new')).toBeNull();
     expect(localStorage.getItem('draft.profile.p-1')).toBeNull();
     expect(localStorage.getItem('cache.notifications')).toBeNull();
+    expect(localStorage.getItem('inbox.list')).toBeNull();
+    expect(localStorage.getItem('inbox.marks')).toBeNull();
     // The shared lists are nobody's: they stay for the next visit.
     expect(localStorage.getItem('cache.symbols')).not.toBeNull();
     expect(localStorage.getItem('preference')).not.toBeNull();

@@ -266,6 +266,15 @@ export const FAULTS = {
       'a request without any Authorization is answered as a member without a profile (204) instead of 401 (a security filter that lets anonymous requests through)',
     answer: async (ex) => (ex.headers.authorization === undefined ? { status: 204, headers: {}, body: Buffer.alloc(0) } : ex.forward()),
   },
+  'getMyProfile-finds-token-anywhere': {
+    operationId: 'getMyProfile',
+    breaks:
+      'a bearer token anywhere in Authorization is taken (a pattern without anchors): after another scheme (xBearer <token>) or before more text, where RFC 6750 sees no bearer credential',
+    answer: async (ex) => {
+      const found = /Bearer +([A-Za-z0-9\-._~+/]+=*)/i.exec(ex.headers.authorization ?? '');
+      return ex.forward(found ? { headers: { ...ex.headers, authorization: `Bearer ${found[1]}` } } : undefined);
+    },
+  },
   'updateProfile-of-another-member': {
     operationId: 'updateProfile',
     breaks:

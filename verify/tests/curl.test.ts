@@ -173,6 +173,26 @@ describe('verify: curl lines', () => {
     expect(got.headers.authorization).toBe('Bearer second');
   });
 
+  it('a credential sent misplaced on purpose is rebuilt around its variable, the secret still unprinted', async () => {
+    for (const [before, after] of [
+      ['x', ''],
+      ['', ' verify'],
+      ['$`"\\', 'A'],
+    ]) {
+      const request: SentRequest = {
+        method: 'GET',
+        url: `${base}/api/accounts`,
+        headers: [],
+        injected: ['Authorization'],
+        wrapped: { name: 'authorization', before: before!, after: after! },
+        body: { kind: 'none' },
+      };
+      expect(toCurl(request)).not.toContain('secret');
+      const got = await viaShell(request, { VERIFY_AUTHORIZATION: 'Bearer secret-token' });
+      expect(got.headers.authorization).toBe(`${before}Bearer secret-token${after}`);
+    }
+  });
+
   it("the admin's headers (--admin-header) are read from $VERIFY_ADMIN_<NAME>", async () => {
     const request: SentRequest = {
       method: 'DELETE',

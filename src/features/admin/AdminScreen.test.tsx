@@ -10,6 +10,7 @@ import { sessionEnded, sessionStarted } from '../../state/auth';
 import { setProfileState } from '../../profile/store';
 import { resetProfileState } from '../../profile/store';
 import { PROFILE } from '../../test/profile-fixture';
+import { loadLanguage } from '../../i18n';
 
 type Row = { id: string } & Record<string, unknown>;
 
@@ -127,7 +128,8 @@ describe('<AdminScreen> of a collection', () => {
     const headers = within(table)
       .getAllByRole('columnheader')
       .map((h) => h.textContent);
-    expect(headers).toEqual(['id', 'name', 'balance', 'meta', 'note', 'closed', 'Actions']);
+    // Headed as the form labels the fields (the contract's titles); a key no field has heads its column itself.
+    expect(headers).toEqual(['id', 'Name', 'Balance', 'meta', 'note', 'closed', 'Actions']);
     const [, first, second] = within(table).getAllByRole('row');
     const cells = (row: HTMLElement) =>
       within(row)
@@ -137,6 +139,25 @@ describe('<AdminScreen> of a collection', () => {
     expect(cells(second!)).toEqual(['a2', 'Spare', '', '', '', 'true', 'EditDelete']);
     expect(screen.getByRole('button', { name: 'Edit a1' }).textContent).toBe('Edit');
     expect(screen.getByRole('button', { name: 'Delete a2' }).textContent).toBe('Delete');
+  });
+
+  it('heads its columns with the fields’ labels in the language on screen, the contract’s translations', async () => {
+    backend.list.mockResolvedValue([{ id: 'a1', name: 'Main', currency: 'EUR', balance: 0 }]);
+    const headers = async () =>
+      within(await screen.findByRole('table'))
+        .getAllByRole('columnheader')
+        .map((h) => h.textContent);
+    visit('/admin/accounts');
+    expect(await headers()).toEqual(['id', 'Name', 'Currency', 'Balance', 'Actions']);
+    cleanup();
+    // The screen is drawn anew on a change of language (its route reads the language).
+    await act(() => loadLanguage('fr'));
+    try {
+      visit('/admin/accounts');
+      expect(await headers()).toEqual(['id', 'Nom', 'Devise', 'Solde', 'Actions']);
+    } finally {
+      await act(() => loadLanguage('en'));
+    }
   });
 
   it("keeps the last list of a collection for the next visit, but never the push subscriptions (the devices' keys)", async () => {

@@ -12,6 +12,8 @@ import { backendMessage } from './backend-message';
 import { ConfirmDialog } from '../../ui/widgets/ConfirmDialog';
 import { showSnackbar } from '../../ui/snackbar/store';
 import { RecordEditor, type EditTarget } from './RecordEditor';
+import { columnLabel } from './record-form';
+import { COLLECTION_SCHEMAS } from '../../api/collection-fields';
 import { isAdmin, member } from '../../state/auth';
 import { memberName } from '../../profile';
 import { MAX_RECORDS } from '../../api/collection-names';
@@ -89,7 +91,7 @@ function CollectionTable({ name }: { name: CollectionName }) {
               <tr>
                 {columns.map((c) => (
                   <th key={c} scope="col">
-                    {c}
+                    {columnLabel(COLLECTION_SCHEMAS[name], c)}
                   </th>
                 ))}
                 <th scope="col">{t('admin.actions')}</th>

@@ -73,6 +73,23 @@ describe('<RecordEditor>', () => {
     }
   });
 
+  it('offers the values of a choice in the language on screen, from the contract’s translations', async () => {
+    const { loadLanguage } = await import('../../i18n');
+    await act(() => loadLanguage('fr'));
+    try {
+      open({ collection: 'notifications', record: null });
+      const level = screen.getByRole('combobox', { name: /^Niveau/ }) as HTMLSelectElement;
+      expect([...level.options].map((o) => [o.value, o.textContent])).toEqual([
+        ['info', 'Information'],
+        ['success', 'Bonne nouvelle'],
+        ['warning', 'Avertissement'],
+        ['error', 'Problème'],
+      ]);
+    } finally {
+      await act(() => loadLanguage('en'));
+    }
+  });
+
   it('offers each kind of field as it should be filled: a choice, yes or no, a date and time, a number', () => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(new Date(2025, 2, 4, 5, 6, 7));
@@ -80,6 +97,8 @@ describe('<RecordEditor>', () => {
     expect(screen.getByRole('dialog', { name: 'New record in notifications' })).toBeTruthy();
     const level = screen.getByRole('combobox', { name: 'Level (required)' }) as HTMLSelectElement;
     expect([...level.options].map((o) => o.value)).toEqual(['info', 'success', 'warning', 'error']);
+    // Each value in the contract's words for it (x-enum-titles), the value itself what is sent.
+    expect([...level.options].map((o) => o.textContent)).toEqual(['Information', 'Good news', 'Warning', 'Problem']);
     const read = screen.getByRole('combobox', { name: 'Read' }) as HTMLSelectElement;
     expect([...read.options].map((o) => o.textContent)).toEqual(['Yes', 'No']);
     expect(read.value).toBe('false');

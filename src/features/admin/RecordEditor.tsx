@@ -11,7 +11,7 @@ import { createFormState } from '../../ui/form/form-state';
 import { Field, focusFirstError } from '../../ui/form/Field';
 import type { ValidationError } from '../../ui/form/validators';
 import { backendMessage } from './backend-message';
-import { bodyOf, fieldConfigs, fieldErrorOf, labelOf, mustFill, valuesOf } from './record-form';
+import { bodyOf, fieldConfigs, fieldErrorOf, labelOf, mustFill, optionLabel, valuesOf } from './record-form';
 import { enMember } from '../../i18n/en-member';
 
 const t = withWords(enAdmin, enForms, enMember);
@@ -110,7 +110,7 @@ export function RecordEditor({ target, onClose, onSaved }: { target: EditTarget;
             required={mustFill(field)}
             error={refusedError?.field === field.name ? refusedError.error : null}
             {...(field.kind === 'choice'
-              ? { options: (field.options ?? []).map((o) => [o, o] as const) }
+              ? { options: (field.options ?? []).map((o) => [o, optionLabel(field, o)] as const) }
               : field.kind === 'boolean'
                 ? {
                     options: [

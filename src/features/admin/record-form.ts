@@ -17,6 +17,21 @@ export function labelOf(field: RecordField): string {
   return field.title ? inLanguage(field.title) : field.name;
 }
 
+/** A value of a choice as the picker offers it: the contract's words for it, in the language on screen, else the value. */
+export function optionLabel(field: RecordField, value: string): string {
+  const words = field.optionTitles?.[value];
+  return words ? inLanguage(words) : value;
+}
+
+/**
+ * The heading of a list's column: the label its field has in the form, so the list and the form
+ * name a value alike; a key no field has (the id, a nested object) heads its column itself.
+ */
+export function columnLabel(schema: CollectionSchema, key: string): string {
+  const field = schema.fields.find((f) => f.name === key);
+  return field ? labelOf(field) : key;
+}
+
 const isNumber: Validator = (value) => (value.trim() !== '' && !Number.isFinite(Number(value)) ? { key: 'validation.number' } : null);
 
 /**
