@@ -13,4 +13,4 @@ export {
   type EmbeddedProvider,
   type IdentityProviderOptions,
 } from './provider.ts';
-export { refresh, signInAs, SignInError, type Tokens } from './sign-in-flow.ts';
+export { refresh, revokeToken, signInAs, SignInError, type Tokens } from './sign-in-flow.ts';

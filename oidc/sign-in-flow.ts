@@ -119,6 +119,16 @@ export async function signInAs(origin: string, user: string, password = DEMO_PAS
   return tokensOf(body, jar.header());
 }
 
+/** Revokes a token at the provider of the server at `origin` (RFC 7009), as the app's client. */
+export async function revokeToken(origin: string, token: string): Promise<void> {
+  const response = await fetch(`${origin.replace(/\/$/, '')}${OIDC_PREFIX}/token/revocation`, {
+    method: 'POST',
+    body: new URLSearchParams({ token, client_id: CLIENT_ID }),
+  });
+  await response.arrayBuffer();
+  if (!response.ok) throw new SignInError(`The revocation endpoint answered ${response.status}`);
+}
+
 /** New tokens for a refresh token. */
 export async function refresh(origin: string, refreshToken: string): Promise<Tokens> {
   const response = await fetch(`${origin.replace(/\/$/, '')}${OIDC_PREFIX}/token`, {

@@ -7,6 +7,8 @@
  *   answers a bearer token no server issued with 401, as it answers none, and so the member's own
  *   token (--header's `Authorization: Bearer …`) misplaced: after another scheme (`xBearer …`), or
  *   followed by more text. Such a header is no bearer credential (RFC 6750 §2.1), whatever it holds.
+ *   Each credential given with --refused-header (an expired token, a revoked one, one for another
+ *   audience, an ID token) gets 401 from it too.
  * - `x-cross-site-refusal: STATUS` at the top of the document: a request with a method that is not
  *   safe, without a bearer token (`Authorization: Bearer <b64token>`, RFC 6750), coming from another
  *   site (an `Origin` that is not the API's own, `null` included, or `Sec-Fetch-Site: cross-site` or
@@ -70,6 +72,7 @@ export class AccessChecks {
     await this.open(op);
     await this.unknownToken(op);
     await this.misplacedToken(op, place);
+    await this.refusedCredentials(op);
     if (this.refusal !== null) await this.crossSite(op, this.refusal, place);
   }
 
@@ -106,6 +109,19 @@ export class AccessChecks {
       'invalid input',
       { kind: 'exact', statuses: [401], why: `${op.method} ${op.path} with the member's own token ${misplaced.says}` },
     );
+  }
+
+  /** A secured operation refuses each credential --refused-header gives, sent alone. */
+  private async refusedCredentials(op: OperationSpec): Promise<void> {
+    if (!op.secured || !documents(op, 401)) return;
+    const { refusedHeaders } = this.session.target;
+    for (let n = 1; n <= refusedHeaders.length; n++) {
+      await this.singles.sendValidAs(op, `refused credential ${n}`, { credentials: `refused ${n}` }, 'invalid input', {
+        kind: 'exact',
+        statuses: [401],
+        why: `${op.method} ${op.path} with the credential the server must refuse (--refused-header ${n}: ${refusedHeaders[n - 1]![0]})`,
+      });
+    }
   }
 
   /** An open operation needs no credentials. */

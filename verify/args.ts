@@ -17,6 +17,11 @@ export interface Options {
    * role (`bearer: [admin]`), which `headers` (a member's) must then be refused (403).
    */
   adminHeaders: Array<[name: string, value: string]>;
+  /**
+   * Credentials the server must refuse, each a header sent alone instead of `headers` (an expired
+   * token, one revoked, one for another audience, an ID token): every secured operation answers 401.
+   */
+  refusedHeaders: Array<[name: string, value: string]>;
   /** Safe methods only (GET, HEAD, OPTIONS, TRACE), for a production server. */
   readOnly: boolean;
   maxRequests?: number;
@@ -67,6 +72,10 @@ Options:
                       names a role (bearer: [admin]); each of them must then answer 403 to the
                       --header member and 401 without credentials. Without it those operations
                       get the --header headers and the 403 is not checked
+  --refused-header "N: v"
+                      credentials the server must refuse (repeatable, each sent alone): an
+                      expired token, a revoked one, one for another audience, an ID token;
+                      every secured operation must answer each with 401
   --read-only         send safe methods only (GET, HEAD, OPTIONS): for a production server
   --max-requests N    send at most N requests (clean-up requests are always sent)
   --rate N            send at most N requests per second
@@ -96,6 +105,7 @@ const VALUE_OPTIONS = new Set([
   '--header',
   '--other-header',
   '--admin-header',
+  '--refused-header',
   '--max-requests',
   '--rate',
   '--runs',
@@ -147,6 +157,7 @@ export function parseArgs(argv: readonly string[], randomSeed: () => number = ()
     headers: [],
     otherHeaders: [],
     adminHeaders: [],
+    refusedHeaders: [],
     readOnly: false,
     runs: DEFAULT_RUNS,
     concurrency: 1,
@@ -197,11 +208,18 @@ export function parseArgs(argv: readonly string[], randomSeed: () => number = ()
         break;
       case '--header':
       case '--other-header':
-      case '--admin-header': {
+      case '--admin-header':
+      case '--refused-header': {
         const colon = value.indexOf(':');
         const headerName = colon === -1 ? '' : value.slice(0, colon).trim();
         if (colon === -1 || !HEADER_NAME.test(headerName)) return fail(`${name} takes "Name: value", not '${value}'`);
-        const list = name === '--header' ? options.headers : name === '--other-header' ? options.otherHeaders : options.adminHeaders;
+        const lists = {
+          '--header': options.headers,
+          '--other-header': options.otherHeaders,
+          '--admin-header': options.adminHeaders,
+          '--refused-header': options.refusedHeaders,
+        };
+        const list = lists[name];
         list.push([headerName, value.slice(colon + 1).trim()]);
         break;
       }

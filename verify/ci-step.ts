@@ -15,6 +15,7 @@ export interface StepInputs {
   headers: string[];
   otherHeaders: string[];
   adminHeaders: string[];
+  refusedHeaders: string[];
   junit: string;
   html: string;
   json: string;
@@ -39,6 +40,7 @@ export function readInputs(env: Env): StepInputs | { problem: string } {
     headers: lines(env.CIRCLE_VERIFY_HEADERS),
     otherHeaders: lines(env.CIRCLE_VERIFY_OTHER_HEADERS),
     adminHeaders: lines(env.CIRCLE_VERIFY_ADMIN_HEADERS),
+    refusedHeaders: lines(env.CIRCLE_VERIFY_REFUSED_HEADERS),
     junit: (env.CIRCLE_VERIFY_JUNIT ?? '').trim(),
     html: (env.CIRCLE_VERIFY_HTML ?? '').trim(),
     json: (env.CIRCLE_VERIFY_JSON ?? '').trim(),
@@ -57,6 +59,7 @@ export function verifyArgs(inputs: StepInputs, workspace: string): string[] {
     ...inputs.headers.flatMap((h) => ['--header', h]),
     ...inputs.otherHeaders.flatMap((h) => ['--other-header', h]),
     ...inputs.adminHeaders.flatMap((h) => ['--admin-header', h]),
+    ...inputs.refusedHeaders.flatMap((h) => ['--refused-header', h]),
     ...(inputs.junit ? ['--junit', file(inputs.junit)] : []),
     ...(inputs.html ? ['--html', file(inputs.html)] : []),
     ...(inputs.json ? ['--json', file(inputs.json)] : []),
@@ -66,7 +69,7 @@ export function verifyArgs(inputs: StepInputs, workspace: string): string[] {
 
 /** The values of the headers (tokens, keys): GitHub hides each in the log once told. */
 export function maskCommands(inputs: StepInputs): string[] {
-  const values = [...inputs.headers, ...inputs.otherHeaders, ...inputs.adminHeaders]
+  const values = [...inputs.headers, ...inputs.otherHeaders, ...inputs.adminHeaders, ...inputs.refusedHeaders]
     .map((h) => h.slice(h.indexOf(':') + 1).trim())
     .flatMap((value) => [value, ...value.split(/\s+/).filter((part) => part.length >= 8)]);
   return [...new Set(values)].filter(Boolean).map((value) => `::add-mask::${value}`);

@@ -25,10 +25,18 @@ export function shellQuote(s: string): string {
 /**
  * The environment variable a redacted header's value is read from: `Authorization` →
  * `$VERIFY_AUTHORIZATION`; the other member's (--other-header) → `$VERIFY_OTHER_AUTHORIZATION`;
- * the admin's (--admin-header) → `$VERIFY_ADMIN_AUTHORIZATION`.
+ * the admin's (--admin-header) → `$VERIFY_ADMIN_AUTHORIZATION`; the second refused one
+ * (--refused-header) → `$VERIFY_REFUSED_2_AUTHORIZATION`.
  */
 export const headerVariable = (name: string, whose: Credentials = 'member'): string => {
-  const prefix = whose === 'other' ? 'OTHER_' : whose === 'admin' ? 'ADMIN_' : '';
+  const prefix =
+    whose === 'other'
+      ? 'OTHER_'
+      : whose === 'admin'
+        ? 'ADMIN_'
+        : whose.startsWith('refused ')
+          ? `REFUSED_${whose.slice('refused '.length)}_`
+          : '';
   return `VERIFY_${prefix}${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
 };
 

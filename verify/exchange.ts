@@ -31,8 +31,12 @@ export interface CredentialWrap {
   after: string;
 }
 
-/** Whose credentials a request carries: the member's (--header), none, the other member's (--other-header) or the admin's (--admin-header). */
-export type Credentials = 'member' | 'none' | 'other' | 'admin';
+/**
+ * Whose credentials a request carries: the member's (--header), none, the other member's
+ * (--other-header), the admin's (--admin-header), or the Nth of those the server must refuse
+ * (--refused-header, from 1).
+ */
+export type Credentials = 'member' | 'none' | 'other' | 'admin' | `refused ${number}`;
 
 export interface Received {
   status: number;

@@ -74,7 +74,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
   let target: Target | null = null;
   try {
     let baseUrl = options.baseUrl;
-    let { headers, otherHeaders, adminHeaders } = options;
+    let { headers, otherHeaders, adminHeaders, refusedHeaders } = options;
     if (baseUrl === undefined) {
       try {
         // Loaded only when needed: a URL to check does not depend on the mock's code.
@@ -89,12 +89,14 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       if (headers.length === 0) headers = mock.headers;
       if (otherHeaders.length === 0) otherHeaders = mock.otherHeaders;
       if (adminHeaders.length === 0) adminHeaders = mock.adminHeaders;
+      if (refusedHeaders.length === 0) refusedHeaders = mock.refusedHeaders;
     }
     target = new Target({
       baseUrl,
       headers,
       otherHeaders,
       adminHeaders,
+      refusedHeaders,
       ...(options.rate === undefined ? {} : { rate: options.rate }),
       ...(options.maxRequests === undefined ? {} : { maxRequests: options.maxRequests }),
       timeoutMs: options.requestTimeout * 1000,

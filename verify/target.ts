@@ -48,6 +48,8 @@ export interface TargetOptions {
   otherHeaders?: Array<[string, string]>;
   /** An admin's credentials (--admin-header). */
   adminHeaders?: Array<[string, string]>;
+  /** Credentials the server must refuse, each one header (--refused-header). */
+  refusedHeaders?: Array<[string, string]>;
   rate?: number;
   maxRequests?: number;
   timeoutMs?: number;
@@ -94,6 +96,8 @@ export class Target {
   readonly otherHeaders: ReadonlyArray<[string, string]>;
   /** The admin's headers (--admin-header); empty when none were given. */
   readonly adminHeaders: ReadonlyArray<[string, string]>;
+  /** Credentials the server must refuse (--refused-header), each sent alone as `refused N`. */
+  readonly refusedHeaders: ReadonlyArray<[string, string]>;
   /**
    * The last ETag an answer to the member carried (where the document gives the answer one), null
    * after a delete: what a conditional change of theirs sends as If-Match.
@@ -109,6 +113,7 @@ export class Target {
     headers = [],
     otherHeaders = [],
     adminHeaders = [],
+    refusedHeaders = [],
     rate,
     maxRequests,
     timeoutMs = REQUEST_TIMEOUT_MS,
@@ -121,6 +126,7 @@ export class Target {
     this.injected = headers;
     this.otherHeaders = otherHeaders;
     this.adminHeaders = adminHeaders;
+    this.refusedHeaders = refusedHeaders;
     this.interval = rate ? 1000 / rate : 0;
     this.maxRequests = maxRequests ?? Number.POSITIVE_INFINITY;
     this.timeoutMs = timeoutMs;
@@ -161,7 +167,7 @@ export class Target {
       else if (!headers.has('if-match') && credentials === 'member') headers.set('if-match', this.etags.get(resourceOf(op)) ?? '*');
     }
     const own: Array<[string, string]> = [...headers.entries()];
-    const injected = { member: this.injected, other: this.otherHeaders, admin: this.adminHeaders, none: [] }[credentials];
+    const injected = this.headersOf(credentials);
     for (const [name, value] of injected) headers.set(name, value);
     const wrap = out.wrap && injected.some(([name]) => name.toLowerCase() === out.wrap!.name.toLowerCase()) ? out.wrap : undefined;
     if (wrap) headers.set(wrap.name, `${wrap.before}${headers.get(wrap.name)}${wrap.after}`);
@@ -265,6 +271,17 @@ export class Target {
     const scope: TimeScope = { at: Date.now() + ms, why, spent: false };
     await this.scopes.run(scope, work);
     return scope.spent;
+  }
+
+  /** The headers a request with these credentials carries. */
+  private headersOf(credentials: Credentials): ReadonlyArray<[string, string]> {
+    if (credentials.startsWith('refused ')) {
+      const header = this.refusedHeaders[Number(credentials.slice('refused '.length)) - 1];
+      return header ? [header] : [];
+    }
+    return { member: this.injected, other: this.otherHeaders, admin: this.adminHeaders, none: [] }[
+      credentials as 'member' | 'other' | 'admin' | 'none'
+    ];
   }
 
   /** Whose credentials a request of `op` carries unless it says: the admin's where the operation needs a role and an admin was given. */

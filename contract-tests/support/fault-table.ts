@@ -58,7 +58,13 @@ async function limited<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-async function runVerify({ baseUrl, authorization, otherAuthorization, adminAuthorization }: FaultyBackend): Promise<VerifyRun> {
+async function runVerify({
+  baseUrl,
+  authorization,
+  otherAuthorization,
+  adminAuthorization,
+  refusedAuthorizations,
+}: FaultyBackend): Promise<VerifyRun> {
   const members = [
     '--header',
     `Authorization: ${authorization}`,
@@ -66,6 +72,7 @@ async function runVerify({ baseUrl, authorization, otherAuthorization, adminAuth
     `Authorization: ${otherAuthorization}`,
     '--admin-header',
     `Authorization: ${adminAuthorization}`,
+    ...refusedAuthorizations.flatMap((refused) => ['--refused-header', `Authorization: ${refused}`]),
   ];
   const { code, stdout, stderr } = await runVerifyProcess(
     ['--base-url', baseUrl, ...members, '--seed', SEED, '--runs', RUNS, ...SPEED_INDEPENDENT],

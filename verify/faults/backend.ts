@@ -12,7 +12,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { matchOperation, operationSpecs, type OperationSpec } from '../../openapi-kit/index.ts';
 import { startServer } from '../../server/index.ts';
-import { signInAs } from '../../oidc/index.ts';
+import { revokeToken, signInAs } from '../../oidc/index.ts';
 import { loadSpec } from '../../openapi-kit/node.ts';
 import { FAULT_NAMES, FAULTS, type Answer, type Exchange, type Fault, type FaultName } from './faults.ts';
 
@@ -27,6 +27,8 @@ export interface FaultyBackend {
   otherAuthorization: string;
   /** ada's (the admin's) `Bearer …`: verify's --admin-header. */
   adminAuthorization: string;
+  /** What the API must refuse, verify's --refused-header: grace's ID token as a bearer token, an access token of hers revoked. */
+  refusedAuthorizations: string[];
   close(): Promise<void>;
 }
 
@@ -70,7 +72,13 @@ export async function startFaultyBackend(fault: FaultName | null): Promise<Fault
   // The members verify works as: grace, whose profile it creates, linus, who must be refused it, and
   // ada, the admin, who writes the shared collections (which grace must be refused). Signed in at
   // the mock's own provider, directly (the proxy only carries the API).
-  const [grace, linus, ada] = await Promise.all([signInAs(mock.url, 'grace'), signInAs(mock.url, 'linus'), signInAs(mock.url, 'ada')]);
+  const [grace, linus, ada, revoked] = await Promise.all([
+    signInAs(mock.url, 'grace'),
+    signInAs(mock.url, 'linus'),
+    signInAs(mock.url, 'ada'),
+    signInAs(mock.url, 'grace'),
+  ]);
+  await revokeToken(mock.url, revoked.accessToken);
   const agent = new Agent({ keepAlive: true, maxSockets: 16 });
 
   const send = (method: string, url: string, headers: Record<string, string>, body: Buffer): Promise<Answer> =>
@@ -139,6 +147,7 @@ export async function startFaultyBackend(fault: FaultName | null): Promise<Fault
     authorization: grace.authorization,
     otherAuthorization: linus.authorization,
     adminAuthorization: ada.authorization,
+    refusedAuthorizations: [`Bearer ${grace.idToken}`, revoked.authorization],
     close: async () => {
       await new Promise<void>((done) => {
         server.closeAllConnections();
@@ -160,7 +169,7 @@ if (isMain) {
   const backend = await startFaultyBackend((name as FaultName | undefined) ?? null);
   console.log(`${name ?? 'pass-through'}: API on ${backend.baseUrl}`);
   console.log(
-    `npm run verify -- --base-url ${backend.baseUrl} --header 'Authorization: ${backend.authorization}' --other-header 'Authorization: ${backend.otherAuthorization}' --admin-header 'Authorization: ${backend.adminAuthorization}'`,
+    `npm run verify -- --base-url ${backend.baseUrl} --header 'Authorization: ${backend.authorization}' --other-header 'Authorization: ${backend.otherAuthorization}' --admin-header 'Authorization: ${backend.adminAuthorization}'${backend.refusedAuthorizations.map((refused) => ` --refused-header 'Authorization: ${refused}'`).join('')}`,
   );
   const stop = () => void backend.close().then(() => process.exit(0));
   process.on('SIGINT', stop);

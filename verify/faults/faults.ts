@@ -275,6 +275,17 @@ export const FAULTS = {
       return ex.forward(found ? { headers: { ...ex.headers, authorization: `Bearer ${found[1]}` } } : undefined);
     },
   },
+  'getMyProfile-takes-revoked-token': {
+    operationId: 'getMyProfile',
+    breaks:
+      "a revoked access token is still taken (the server checks the token's signature and times, and never asks whether it was revoked): answered as the member it was issued to",
+    answer: async (ex) => {
+      const upstream = await ex.forward();
+      const challenge = upstream.headers['www-authenticate'] ?? '';
+      if (upstream.status !== 401 || !/revoked/.test(challenge)) return upstream;
+      return ex.forward({ headers: { ...ex.headers, authorization: ex.ownerAuthorization } });
+    },
+  },
   'updateProfile-of-another-member': {
     operationId: 'updateProfile',
     breaks:

@@ -38,6 +38,7 @@ describe('verify/action.yml', () => {
     env.CIRCLE_VERIFY_HEADERS = 'Authorization: Bearer a';
     env.CIRCLE_VERIFY_OTHER_HEADERS = 'Authorization: Bearer b';
     env.CIRCLE_VERIFY_ADMIN_HEADERS = 'Authorization: Bearer c';
+    env.CIRCLE_VERIFY_REFUSED_HEADERS = 'Authorization: Bearer d\nAuthorization: Bearer e';
     env.CIRCLE_VERIFY_ARGS = '--runs 2';
     const inputs = readInputs(env);
     if ('problem' in inputs) throw new Error(inputs.problem);
@@ -52,6 +53,10 @@ describe('verify/action.yml', () => {
       'Authorization: Bearer b',
       '--admin-header',
       'Authorization: Bearer c',
+      '--refused-header',
+      'Authorization: Bearer d',
+      '--refused-header',
+      'Authorization: Bearer e',
       '--junit',
       '/work/v-circle_verify_junit',
       '--html',
@@ -77,6 +82,7 @@ describe('the step, piece by piece', () => {
       headers: ['Authorization: Bearer x', 'X-Api-Key: k'],
       otherHeaders: [],
       adminHeaders: [],
+      refusedHeaders: [],
       junit: '',
       html: '',
       json: '',
@@ -107,9 +113,16 @@ describe('the step, piece by piece', () => {
       CIRCLE_VERIFY_BASE_URL: 'http://h/api',
       CIRCLE_VERIFY_HEADERS: 'Authorization: Bearer eyJhbGciOi.abc',
       CIRCLE_VERIFY_OTHER_HEADERS: 'X-Key: short',
+      CIRCLE_VERIFY_REFUSED_HEADERS: 'Authorization: Bearer revoked.token',
     });
     if ('problem' in inputs) throw new Error(inputs.problem);
-    expect(maskCommands(inputs)).toEqual(['::add-mask::Bearer eyJhbGciOi.abc', '::add-mask::eyJhbGciOi.abc', '::add-mask::short']);
+    expect(maskCommands(inputs)).toEqual([
+      '::add-mask::Bearer eyJhbGciOi.abc',
+      '::add-mask::eyJhbGciOi.abc',
+      '::add-mask::short',
+      '::add-mask::Bearer revoked.token',
+      '::add-mask::revoked.token',
+    ]);
   });
 
   it('says the verdict first in the summary, and keeps the end of a report too long for it', () => {

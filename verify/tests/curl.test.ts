@@ -193,6 +193,20 @@ describe('verify: curl lines', () => {
     }
   });
 
+  it('a credential the server must refuse (--refused-header N) is read from $VERIFY_REFUSED_N_<NAME>', async () => {
+    const request: SentRequest = {
+      method: 'GET',
+      url: `${base}/api/accounts`,
+      headers: [],
+      injected: ['Authorization'],
+      credentials: 'refused 2',
+      body: { kind: 'none' },
+    };
+    expect(toCurl(request)).toContain('"Authorization: $VERIFY_REFUSED_2_AUTHORIZATION"');
+    const got = await viaShell(request, { VERIFY_AUTHORIZATION: 'Bearer member', VERIFY_REFUSED_2_AUTHORIZATION: 'Bearer revoked' });
+    expect(got.headers.authorization).toBe('Bearer revoked');
+  });
+
   it("the admin's headers (--admin-header) are read from $VERIFY_ADMIN_<NAME>", async () => {
     const request: SentRequest = {
       method: 'DELETE',
