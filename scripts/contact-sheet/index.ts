@@ -8,11 +8,22 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import type { Browser, BrowserContextOptions } from '@playwright/test';
-import { PREFERENCE_KEY } from '../../src/index.ts';
+import type { Browser, BrowserContextOptions, Page } from '@playwright/test';
+import { type Language, loadCatalogues, type Messages, PREFERENCE_KEY, type ProfileInput } from '../../src/index.ts';
 import { sheetHtml, type ShotResult } from './page.ts';
 import { OVERVIEW, writeOverview } from './overview.ts';
-import { type Member, parseArgs, preferenceOf, type Shot, type SheetOptions, shotsFor, usage, UsageError } from './plan.ts';
+import {
+  type Member,
+  MEMBERS,
+  parseArgs,
+  preferenceOf,
+  type ProfileConflictSetup,
+  type Shot,
+  type SheetOptions,
+  shotsFor,
+  usage,
+  UsageError,
+} from './plan.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 /** Shots taken at once: the machine's two cores share them with the server. */
@@ -74,7 +85,7 @@ function ensureBuild(dist: string): void {
   if (built.status !== 0) fail(`the build into ${dist} failed`);
 }
 
-/** A picture for ada's profile: a few circles, no text (no font needed). */
+/** A picture for a member's profile: a few circles, no text (no font needed). */
 function avatarSvg(): Buffer {
   return Buffer.from(
     '<svg xmlns="http://www.w3.org/2000/svg" width="256" height="256"><rect width="256" height="256" fill="#3F51B5"/>' +
@@ -104,15 +115,81 @@ async function signedInState(browser: Browser, origin: string, member: Member): 
   }
 }
 
-/** Ada's profile, created through the API as the app sends it (multipart, with an avatar). */
-async function createProfile(origin: string, avatar: Buffer): Promise<void> {
-  const { signInAs, SAMPLE_PROFILE } = await import('../../testkit/index.ts');
-  const { authorization } = await signInAs(origin, 'ada');
+/** The member's authorization header, from the embedded provider. */
+async function authorizationOf(origin: string, member: Member): Promise<string> {
+  const { signInAs } = await import('../../testkit/index.ts');
+  return (await signInAs(origin, member)).authorization;
+}
+
+/** A profile for `member`, created through the API as the app sends it (multipart, with an avatar). */
+async function createProfile(origin: string, member: Member, profile: ProfileInput, avatar: Buffer): Promise<void> {
   const form = new FormData();
-  for (const [name, value] of Object.entries(SAMPLE_PROFILE)) form.set(name, Array.isArray(value) ? value.join(',') : String(value));
+  for (const [name, value] of Object.entries(profile)) form.set(name, Array.isArray(value) ? value.join(',') : String(value));
   form.set('avatar', new Blob([new Uint8Array(avatar)], { type: 'image/png' }), 'avatar.png');
-  const answer = await fetch(`${origin}/api/user/profile`, { method: 'POST', headers: { authorization }, body: form });
-  if (answer.status !== 201) throw new Error(`creating ada's profile answered ${answer.status}: ${await answer.text()}`);
+  const answer = await fetch(`${origin}/api/user/profile`, {
+    method: 'POST',
+    headers: { authorization: await authorizationOf(origin, member) },
+    body: form,
+  });
+  if (answer.status !== 201) throw new Error(`creating ${member}'s profile answered ${answer.status}: ${await answer.text()}`);
+}
+
+/**
+ * The conflict as a member meets it: on `state`'s device the profile's edit form is opened and
+ * `conflict.mine` typed, the other device saves `conflict.theirs` (the API, If-Match: *), and the
+ * save is refused (412). The app keeps the refused save on the device until the member chooses, so
+ * the storage state returned brings the same conflict back on every load, with nothing sent again.
+ */
+async function conflictState(
+  browser: Browser,
+  origin: string,
+  member: Member,
+  state: StorageState,
+  conflict: ProfileConflictSetup,
+  m: Messages,
+): Promise<StorageState> {
+  const authorization = await authorizationOf(origin, member);
+  const context = await browser.newContext({ serviceWorkers: 'block', storageState: state });
+  try {
+    const page = await context.newPage();
+    page.setDefaultTimeout(20_000);
+    await page.goto(`${origin}/profile`);
+    await page.getByRole('main').getByRole('button', { name: m['common.edit'], exact: true }).click();
+    const form = page.getByRole('form', { name: m['profile.editTitle'] });
+    for (const field of Object.keys(conflict.mine) as (keyof ProfileConflictSetup['mine'])[]) {
+      await form.getByLabel(m[`field.${field}`], { exact: true }).fill(conflict.mine[field]!);
+    }
+    const profile = (await (await fetch(`${origin}/api/user/profile/myprofile`, { headers: { authorization } })).json()) as { id: string };
+    const elsewhere = await fetch(`${origin}/api/user/profile/${profile.id}`, {
+      method: 'PATCH',
+      headers: { authorization, 'if-match': '*', 'content-type': 'application/json' },
+      body: JSON.stringify(conflict.theirs),
+    });
+    if (elsewhere.status !== 200) throw new Error(`the other device's save answered ${elsewhere.status}: ${await elsewhere.text()}`);
+    await form.getByRole('button', { name: m['profile.save'], exact: true }).click();
+    await page.locator('#profile-conflict').waitFor();
+    return await context.storageState({ indexedDB: true });
+  } finally {
+    await context.close();
+  }
+}
+
+/** Each member's device as the shots start from it: profiles made, signed in, a conflict left where the plan has one. */
+async function memberStates(
+  browser: Browser,
+  origin: string,
+  members: ReadonlySet<Member>,
+  avatar: Buffer,
+  english: Messages,
+): Promise<Map<Member, StorageState>> {
+  const states = new Map<Member, StorageState>();
+  for (const member of members) {
+    const { profile, conflict } = MEMBERS[member];
+    if (profile) await createProfile(origin, member, profile, avatar);
+    const signedIn = await signedInState(browser, origin, member);
+    states.set(member, conflict ? await conflictState(browser, origin, member, signedIn, conflict, english) : signedIn);
+  }
+  return states;
 }
 
 /** `state` with the shot's preference stored for `origin`, before the first load. */
@@ -126,15 +203,28 @@ function withPreference(state: StorageState | undefined, origin: string, shot: S
   return { cookies: state?.cookies ?? [], origins: [...origins.filter((o) => o !== own), { ...own, localStorage }] };
 }
 
+/** The page has settled: the app runs (the top bar keeps the variant that fits), nothing is loading, the heading is there, and the fonts. */
+async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () =>
+      document.querySelector('.only-wide, .only-narrow, main [aria-busy="true"], main .state--loading, .screen-loading') === null &&
+      document.querySelector('main h1') !== null,
+  );
+  await page.evaluate(() => document.fonts.ready.then(() => undefined));
+  await page.waitForLoadState('networkidle');
+}
+
 /**
- * Opens the shot's screen in a fresh context, waits until it has settled, and returns the whole page
- * and the first screenful (for the overview), as PNG.
+ * Opens the shot's screen in a fresh context, waits until it has settled (and, for a state one press
+ * away, presses and waits again), and returns the whole page and the first screenful (for the
+ * overview), as PNG.
  */
 async function screenshot(
   browser: Browser,
   origin: string,
   shot: Shot,
   state: StorageState | undefined,
+  messages: Readonly<Record<Language, Messages>>,
 ): Promise<{ whole: Buffer; first: Buffer }> {
   const context = await browser.newContext({
     viewport: { width: shot.viewport.width, height: shot.viewport.height },
@@ -150,14 +240,11 @@ async function screenshot(
     const page = await context.newPage();
     page.setDefaultTimeout(20_000);
     await page.goto(`${origin}${shot.screen.path}`, { waitUntil: 'networkidle' });
-    // The app runs (the top bar keeps the variant that fits), nothing is loading, the heading is there.
-    await page.waitForFunction(
-      () =>
-        document.querySelector('.only-wide, .only-narrow, main [aria-busy="true"], main .state--loading, .screen-loading') === null &&
-        document.querySelector('main h1') !== null,
-    );
-    await page.evaluate(() => document.fonts.ready.then(() => undefined));
-    await page.waitForLoadState('networkidle');
+    await settled(page);
+    const { press, shows } = shot.screen;
+    if (press) await page.getByRole('main').getByRole('button', { name: messages[shot.language][press], exact: true }).click();
+    if (shows) await page.locator(shows).first().waitFor();
+    if (press || shows) await settled(page);
     const first = await page.screenshot({ animations: 'disabled', caret: 'hide' });
     // The whole page in one frame: the viewport made as tall as the page, so what is fixed to its
     // foot (the phone's tab bar) is drawn there, as a member who scrolled down sees it; a full-page
@@ -198,9 +285,8 @@ async function main(): Promise<number> {
   const firstScreens = new Map<Shot, Buffer>();
   try {
     const members = new Set(options.screens.flatMap((s) => (s.as ? [s.as] : [])));
-    if (members.has('ada')) await createProfile(server.url, await sharp(avatarSvg()).png().toBuffer());
-    const states = new Map<Member, StorageState>();
-    for (const member of members) states.set(member, await signedInState(browser, server.url, member));
+    const messages = await loadCatalogues();
+    const states = await memberStates(browser, server.url, members, await sharp(avatarSvg()).png().toBuffer(), messages.en);
 
     let next = 0;
     const worker = async () => {
@@ -208,7 +294,13 @@ async function main(): Promise<number> {
         const index = next++;
         const shot = shots[index]!;
         try {
-          const { whole, first } = await screenshot(browser, server.url, shot, shot.screen.as ? states.get(shot.screen.as) : undefined);
+          const { whole, first } = await screenshot(
+            browser,
+            server.url,
+            shot,
+            shot.screen.as ? states.get(shot.screen.as) : undefined,
+            messages,
+          );
           const info = await sharp(whole).webp({ quality: 80 }).toFile(join(out, shot.file));
           if (shot.language === options.languages[0]) firstScreens.set(shot, first);
           results[index] = { shot, width: info.width, height: info.height };

@@ -8,7 +8,7 @@ describe('overviewLayout', () => {
   const layout = overviewLayout(shotsFor(screens, ['en']));
 
   it('puts a row per screen and a column per width and theme, heads first', () => {
-    expect(layout.rows.map((r) => r.label)).toEqual(['Home', 'Admin']);
+    expect(layout.rows.map((r) => r.label)).toEqual(['Home', 'Admin: symbols']);
     expect(layout.columns.map((c) => c.label)).toEqual(['390 px, light', '390 px, dark', '1280 px, light', '1280 px, dark']);
     // Phones at half size (195 x 422), desktops at 0.3 (384 x 240); 16 px between, 150 px of row heads, 32 of column heads.
     expect(layout.columns.map((c) => c.left)).toEqual([150, 361, 572, 972]);

@@ -1,7 +1,7 @@
 // @vitest-environment node
 import { describe, expect, it } from 'vitest';
-import { LANGUAGES, PAGE_FILES, pageFileFor, THEMES } from '../../src/index.ts';
-import { parseArgs, preferenceOf, SCREENS, shotsFor, themeChoices, UsageError } from './plan.ts';
+import { LANGUAGES, loadCatalogues, PAGE_FILES, pageFileFor, THEMES } from '../../src/index.ts';
+import { MEMBERS, parseArgs, preferenceOf, SCREENS, shotsFor, themeChoices, UsageError } from './plan.ts';
 
 const options = (argv: string[]) => {
   const parsed = parseArgs(argv);
@@ -59,17 +59,67 @@ describe('the shots', () => {
     );
   });
 
-  it('sign in where the screen needs it: the admin and the profile as ada, the create form as grace', () => {
+  it('sign in where the screen needs it: the admin and the profile as ada, the create form as grace, the conflict as linus', () => {
     const as = Object.fromEntries(SCREENS.map((s) => [s.id, s.as]));
     expect(as).toMatchObject({
+      'admin-collections': 'ada',
       admin: 'ada',
       profile: 'ada',
+      'profile-edit': 'ada',
       'profile-create': 'grace',
+      'profile-conflict': 'linus',
       notifications: 'grace',
       home: null,
       'sign-in': null,
+      'provider-sign-in': null,
       'not-found': null,
     });
+    // Each state as the member's device holds it: a profile where one is shown, none for the create form.
+    for (const id of ['profile', 'profile-edit', 'profile-conflict']) expect(MEMBERS[as[id]!].profile).not.toBeNull();
+    expect(MEMBERS[as['profile-create']!].profile).toBeNull();
+    expect(MEMBERS.ada.conflict).toBeNull();
+  });
+
+  it('show the states a press away and the late parts: the collections, the edit form, the conflict, the provider', () => {
+    const byId = Object.fromEntries(SCREENS.map((s) => [s.id, s]));
+    expect(byId['admin-collections']).toMatchObject({ path: '/admin' });
+    expect(byId['provider-sign-in']).toMatchObject({ path: '/sign-in', press: 'nav.signIn' });
+    expect(byId['profile-edit']).toMatchObject({ path: '/profile', press: 'common.edit' });
+    expect(byId['profile-conflict']).toMatchObject({ path: '/profile', shows: '#profile-conflict' });
+    expect(byId.profile!.press).toBeUndefined();
+  });
+
+  it('wait after every press for what it brings, not for the page it left', () => {
+    for (const screen of SCREENS.filter((s) => s.press)) expect(screen.shows, screen.id).toEqual(expect.any(String));
+  });
+
+  it('press buttons every language names', async () => {
+    const catalogues = await loadCatalogues();
+    const pressed = SCREENS.flatMap((s) => (s.press ? [s.press] : []));
+    expect(pressed.length).toBeGreaterThan(0);
+    for (const language of LANGUAGES) {
+      for (const key of pressed) expect(catalogues[language][key], `${key} in ${language}`).toMatch(/\S/);
+    }
+  });
+
+  it('leave linus a conflict with a field changed on this device, one on the other, one on both', () => {
+    const { profile, conflict } = MEMBERS.linus;
+    const base = profile!;
+    const text = (value: unknown) => (Array.isArray(value) ? value.join(',') : String(value));
+    const mine = conflict!.mine as Record<string, string>;
+    const theirs = conflict!.theirs as Record<string, unknown>;
+    const fields = [...new Set([...Object.keys(mine), ...Object.keys(theirs)])] as (keyof typeof base)[];
+    const changedBy = Object.fromEntries(
+      fields.map((field) => {
+        const here = field in mine && mine[field] !== text(base[field]);
+        const there = field in theirs && text(theirs[field]) !== text(base[field]);
+        return [field, here && there ? 'both' : here ? 'here' : there ? 'there' : 'nobody'];
+      }),
+    );
+    expect(Object.values(changedBy).sort()).toEqual(['both', 'here', 'there']);
+    // On both, and to different values: a real choice.
+    const both = fields.find((f) => changedBy[f] === 'both')!;
+    expect(mine[both]).not.toBe(text(theirs[both]));
   });
 
   it('take a light theme and a dark one', () => {
@@ -101,7 +151,13 @@ describe('the options', () => {
   });
 
   it('pick screens by name or path, in the sheet order', () => {
-    expect(options(['--routes', '/profile,home']).screens.map((s) => s.id)).toEqual(['home', 'profile', 'profile-create']);
+    expect(options(['--routes', '/profile,home']).screens.map((s) => s.id)).toEqual([
+      'home',
+      'profile',
+      'profile-edit',
+      'profile-create',
+      'profile-conflict',
+    ]);
     expect(options(['--routes=admin']).screens.map((s) => s.id)).toEqual(['admin']);
   });
 
@@ -115,7 +171,7 @@ describe('the options', () => {
 
   it('refuse what they do not know, naming what they do', () => {
     expect(usageError(['--routes', 'home,nowhere'])).toBe(
-      '--routes: no screen nowhere (known: home, sign-in, profile, profile-create, settings, dashboard, notifications, admin, not-found)',
+      '--routes: no screen nowhere (known: home, sign-in, provider-sign-in, profile, profile-edit, profile-create, profile-conflict, settings, dashboard, notifications, admin-collections, admin, not-found)',
     );
     expect(usageError(['--languages', 'en,zh'])).toBe('--languages: no language zh (known: en, es, de, fr, zh-Hans)');
     expect(usageError(['--width', '3'])).toBe('unknown option --width (see --help)');

@@ -1,33 +1,134 @@
 /**
- * What the contact sheet shows: the screens, the two widths, the two themes, the languages, and their
- * product, one shot each; and the command's options. Pure: no browser, no server, no files.
+ * What the contact sheet shows: the screens, the members they are seen by, the two widths, the two
+ * themes, the languages, and their product, one shot each; and the command's options. Pure: no
+ * browser, no server, no files.
  */
-import { DEFAULT_THEME, LANGUAGES, type Language, THEME_NAMES, THEMES, type ThemeName } from '../../src/index.ts';
+import {
+  DEFAULT_THEME,
+  LANGUAGES,
+  type Language,
+  type Messages,
+  type ProfileInput,
+  THEME_NAMES,
+  THEMES,
+  type ThemeName,
+} from '../../src/index.ts';
 
-/** The members a screen is seen by (oidc's accounts): ada is the admin and gets a profile; grace has none. */
-export type Member = 'ada' | 'grace';
+/** The members a screen is seen by (the provider's accounts): see MEMBERS. */
+export type Member = 'ada' | 'grace' | 'linus';
+
+/** A button in the page's main region, named by its words in the app's catalogue (the shot's language). */
+export type MessageKey = keyof Messages;
+
+/**
+ * A profile edit this device began, and a change to the same profile saved meanwhile on another
+ * device (through the API): saving the edit meets a conflict. The two touch one field each alone
+ * and one field both, so the conflict screen shows every kind of change.
+ */
+export interface ProfileConflictSetup {
+  /** Typed into the edit form (each field by its label), then saved. */
+  mine: Partial<Record<'bio' | 'interests', string>>;
+  /** Saved on the other device while the form was open. */
+  theirs: Partial<ProfileInput>;
+}
+
+export interface MemberSetup {
+  /** The profile made for the member before the shots (with an avatar), or none. */
+  profile: ProfileInput | null;
+  /** A conflicting edit left on the member's device (the save kept for the member to choose), or none. */
+  conflict: ProfileConflictSetup | null;
+}
+
+/**
+ * What each member has before the first shot: ada is the admin and has a profile; grace has none;
+ * linus has one, and his device keeps an edit of it that the profile changed under. Made once, so
+ * every shot of a screen shows the same thing.
+ */
+export const MEMBERS: Readonly<Record<Member, MemberSetup>> = {
+  ada: {
+    profile: {
+      displayName: 'Ada Lovelace',
+      username: 'ada_l',
+      email: 'ada@example.org',
+      bio: 'Mathematician. Likes engines.',
+      language: 'en',
+      interests: ['math', 'poetry'],
+    },
+    conflict: null,
+  },
+  grace: { profile: null, conflict: null },
+  linus: {
+    profile: {
+      displayName: 'Linus Pauling',
+      username: 'linus_p',
+      email: 'linus@example.org',
+      bio: 'Chemist.',
+      language: 'en',
+      interests: ['chemistry'],
+    },
+    conflict: {
+      mine: { bio: 'Chemist. Twice a laureate.', interests: 'peace' },
+      theirs: { displayName: 'Dr Linus Pauling', interests: ['vitamins'] },
+    },
+  },
+};
 
 export interface Screen {
   /** Names the screen in file names and in --routes. */
   id: string;
   title: string;
+  /** Where the screen is opened. */
   path: string;
   /** Who is signed in; null: a visitor. */
   as: Member | null;
   /** What state the screen is seen in, for the captions. */
   state: string;
+  /** A state one press away: the button pressed in the page's main region once it has settled. */
+  press?: MessageKey;
+  /** A CSS selector for what must show before the shot, when a heading is not enough (after a press, a late part). */
+  shows?: string;
 }
 
-/** One screen per prerendered page (src/config/page-files.ts), and the profile's create form. */
+/**
+ * One screen per prerendered page (src/config/page-files.ts), the provider's sign-in page, and the
+ * profile's and the admin's other states: create and edit forms, a conflict, the collections.
+ */
 export const SCREENS: readonly Screen[] = [
   { id: 'home', title: 'Home', path: '/home', as: null, state: 'signed out' },
   { id: 'sign-in', title: 'Sign in', path: '/sign-in', as: null, state: 'signed out' },
+  {
+    id: 'provider-sign-in',
+    title: 'Sign in: provider',
+    path: '/sign-in',
+    as: null,
+    state: "signed out, Sign in pressed: the identity provider's page under /oidc",
+    press: 'nav.signIn',
+    shows: 'main form input[type="password"]',
+  },
   { id: 'profile', title: 'Profile', path: '/profile', as: 'ada', state: 'signed in as ada, with a profile' },
+  {
+    id: 'profile-edit',
+    title: 'Profile: edit form',
+    path: '/profile',
+    as: 'ada',
+    state: 'signed in as ada, with a profile, Edit pressed',
+    press: 'common.edit',
+    shows: 'form[aria-labelledby="profile-form-title"]',
+  },
   { id: 'profile-create', title: 'Profile: create form', path: '/profile', as: 'grace', state: 'signed in as grace, no profile yet' },
+  {
+    id: 'profile-conflict',
+    title: 'Profile: conflict',
+    path: '/profile',
+    as: 'linus',
+    state: 'signed in as linus, whose edit met a change saved on another device',
+    shows: '#profile-conflict',
+  },
   { id: 'settings', title: 'Settings', path: '/settings', as: null, state: 'signed out' },
   { id: 'dashboard', title: 'Dashboard', path: '/dashboard', as: null, state: 'signed out' },
   { id: 'notifications', title: 'Notifications', path: '/notifications', as: 'grace', state: 'signed in as grace, no profile yet' },
-  { id: 'admin', title: 'Admin', path: '/admin/symbols', as: 'ada', state: 'signed in as ada, the admin' },
+  { id: 'admin-collections', title: 'Admin: collections', path: '/admin', as: 'ada', state: 'signed in as ada, the admin' },
+  { id: 'admin', title: 'Admin: symbols', path: '/admin/symbols', as: 'ada', state: 'signed in as ada, the admin' },
   { id: 'not-found', title: 'Not found', path: '/404', as: null, state: 'signed out' },
 ];
 
