@@ -8,7 +8,6 @@ import { httpError } from './errors.ts';
 export interface Identity {
   /** The token's `sub`: the member the data belongs to. */
   subject: string;
-  scopes: readonly string[];
   /** The token's `roles` claim: what the member may do besides their own profile (`admin`: openapi.yaml, Roles). */
   roles: readonly string[];
 }

@@ -74,10 +74,9 @@ export function jwtAuthenticator(
     if (audience === null || !audiences.includes(audience)) throw unauthorized('The access token is not for this API', 'invalid_token');
     if (typeof claims.sub !== 'string' || claims.sub === '') throw unauthorized('The access token names no member', 'invalid_token');
     if (revoked(claims)) throw unauthorized('The access token has been revoked: sign in again', 'invalid_token');
-    const scopes = typeof claims.scope === 'string' ? claims.scope.split(' ').filter(Boolean) : [];
     // Only names: a claim of another shape grants nothing rather than failing the token.
     const roles = Array.isArray(claims.roles) ? claims.roles.filter((role): role is string => typeof role === 'string') : [];
-    return { subject: claims.sub, scopes, roles };
+    return { subject: claims.sub, roles };
   };
 }
 

@@ -43,7 +43,7 @@ export const file = (name: string, content: unknown) => {
 };
 export const portOf = (server: RunningServer) => Number(new URL(server.url).port);
 /** Any request is the admin's, who may write every collection: for tests of what happens to a change, not of who may make it. */
-export const asAdmin: Authenticate = async () => ({ subject: 'admin', scopes: [], roles: ['member', 'admin'] });
+export const asAdmin: Authenticate = async () => ({ subject: 'admin', roles: ['member', 'admin'] });
 export const ADMIN = { authorization: 'Bearer admin' };
 
 /** One raw HTTP exchange on its own connection: what comes back before the server closes it. */

@@ -147,7 +147,7 @@ describe('another identity provider', () => {
       .setExpirationTime('5m')
       .sign(privateKey);
     const request = new Request(`${server.url}/api/user/profile/myprofile`, { headers: { authorization: `Bearer ${token}` } });
-    expect(await server.authenticate(request)).toEqual({ subject: 'grace', scopes: [], roles: [] });
+    expect(await server.authenticate(request)).toEqual({ subject: 'grace', roles: [] });
   });
 });
 

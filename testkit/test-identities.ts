@@ -17,7 +17,7 @@ export const testAuthenticate: Authenticate = async (request) => {
   if (!subject) throw unauthorized('The access token is not one this server issued', 'invalid_token');
   // The roles the embedded provider gives the member of that name (ada is the admin); anyone else is a member.
   const roles = ACCOUNTS.find((account) => account.id === subject)?.roles ?? ['member'];
-  return { subject, scopes: ['openid', 'profile', 'email', 'offline_access'], roles };
+  return { subject, roles };
 };
 
 /** The Authorization header testAuthenticate reads as `subject`. */

@@ -47,7 +47,7 @@ describe('a reply of bytes', () => {
       new Request('http://localhost/api/user/profile/p-1/avatar', { headers: { authorization: 'x' } }),
     );
     expect(response?.status).toBe(401);
-    const open = createRouter(contract, '*/api', async () => ({ subject: 'ada', scopes: [], roles: [] }));
+    const open = createRouter(contract, '*/api', async () => ({ subject: 'ada', roles: [] }));
     const image = await getResponse(
       [open.route('get', '/user/profile/{id}/avatar', () => ({ status: 200, bytes: buffer.subarray(2, 5), type: 'image/png' }))],
       new Request('http://localhost/api/user/profile/p-1/avatar'),

@@ -21,9 +21,9 @@ import { error } from '../test/server.test-support.ts';
 /** Signed in as an admin when the request carries `Bearer ok`, as a member with `Bearer member`. */
 const authenticate: Authenticate = async (request) => {
   const header = request.headers.get('authorization');
-  if (header === 'Bearer member') return { subject: 'grace', scopes: ['openid'], roles: ['member'] };
+  if (header === 'Bearer member') return { subject: 'grace', roles: ['member'] };
   if (header !== 'Bearer ok') throw unauthorized('Sign in: this operation needs a bearer access token');
-  return { subject: 'ada', scopes: ['openid'], roles: ['member', 'admin'] };
+  return { subject: 'ada', roles: ['member', 'admin'] };
 };
 const ADMIN = { authorization: 'Bearer ok' };
 
