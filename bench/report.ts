@@ -199,7 +199,7 @@ function lighthouseRows(path: string, lh: RouteLighthouse, floor: Floor | undefi
       met: lh.lcpAfterFcp <= LCP_AFTER_FCP_BUDGET_MS,
       peer: floorPeer(floor, (f) => ms(f.lcpAfterFcp)),
       notes:
-        "the simulation counts requests that end before the first paint but do not block it (favicon, manifest and its icons) on the largest paint's path only",
+        "the simulation puts the requests that start before the largest paint but do not block the first on the largest paint's path only: the app's module scripts on every run, the bare page's favicon when it starts in time",
     },
     {
       figure: `${path} Lighthouse performance`,
@@ -336,8 +336,9 @@ export function figures(r: Results, fullRun: boolean): Figure[] {
     f.push({
       figure: 'npm test: total',
       value: `${r.testTimes.total.toFixed(1)} s`,
-      goal: '≤ 300 s',
-      met: r.testTimes.total <= 300,
+      // The gate's target: the whole of `npm test` within ten minutes on two cores.
+      goal: '≤ 600 s',
+      met: r.testTimes.total <= 600,
       notes: `measured ${r.testTimes.at}`,
     });
   } else if (fullRun) {
