@@ -72,7 +72,6 @@ describe('sign-in and its tokens', () => {
       await on.authenticate(new Request(`${on.url}/api/user/profile/myprofile`, { headers: { authorization: ada.authorization } })),
     ).toEqual({
       subject: 'ada',
-      scopes: ['profile'],
       roles: ['member', 'admin'],
     });
   });
