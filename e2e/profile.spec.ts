@@ -43,7 +43,8 @@ test.describe('profile', () => {
     await expect(page.getByText('Upload progress')).toBeVisible();
     await expect(page.locator('#profile-progress-message')).toHaveText(/Uploading Files|Files are \d+% uploaded/);
     await expect(page.getByRole('button', { name: 'Create profile' })).toBeDisabled();
-    expect(uploads).toHaveLength(1);
+    // The progress shows as the save starts, which may be before the request reaches the route.
+    await expect.poll(() => uploads).toHaveLength(1);
     expect(uploads[0]).toMatch(/^multipart\/form-data; boundary=/);
     release();
 
