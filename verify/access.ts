@@ -93,22 +93,25 @@ export class AccessChecks {
   }
 
   /**
-   * A secured operation refuses the member's own valid token where it is not a bearer credential.
-   * Only when --header gives one (`Authorization: Bearer <token>`); the variant turns with `place`.
+   * A secured operation refuses the caller's own valid token where it is not a bearer credential:
+   * the credentials the operation takes (the admin's where it needs a role and they were given),
+   * when they are one `Authorization: Bearer <token>` and nothing else (another header, an API key
+   * or a cookie, would still let the request in). The variant turns with `place`.
    */
   private async misplacedToken(op: OperationSpec, place: number): Promise<void> {
     if (!op.secured || !documents(op, 401)) return;
-    const given = this.session.target.injectedHeaders.find(([name]) => name.toLowerCase() === 'authorization');
-    if (!given || !/^Bearer +\S+$/i.test(given[1])) return;
+    const { target } = this.session;
+    const as = target.defaultCredentials(op);
+    const headers = target.headersOf(as);
+    const [given] = headers;
+    if (headers.length !== 1 || given![0].toLowerCase() !== 'authorization' || !/^Bearer +\S+$/i.test(given![1])) return;
     const misplaced = MISPLACED[place % MISPLACED.length]!;
-    await this.singles.sendValidAs(
-      op,
-      'misplaced token',
-      // The credentials the operation takes (the admin's where it needs a role and they were given).
-      { wrap: { name: given[0], ...misplaced } },
-      'invalid input',
-      { kind: 'exact', statuses: [401], why: `${op.method} ${op.path} with the member's own token ${misplaced.says}` },
-    );
+    const whose = as === 'admin' ? "the admin's" : "the member's";
+    await this.singles.sendValidAs(op, 'misplaced token', { credentials: as, wrap: { name: given![0], ...misplaced } }, 'invalid input', {
+      kind: 'exact',
+      statuses: [401],
+      why: `${op.method} ${op.path} with ${whose} own token ${misplaced.says}`,
+    });
   }
 
   /** A secured operation refuses each credential --refused-header gives, sent alone. */

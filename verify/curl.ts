@@ -40,9 +40,6 @@ export const headerVariable = (name: string, whose: Credentials = 'member'): str
   return `VERIFY_${prefix}${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
 };
 
-/** Text inside double quotes, where the shell still expands `$`, backquotes and backslashes. */
-const doubleQuoted = (text: string): string => text.replace(/[\\"$`]/g, (ch) => `\\${ch}`);
-
 /** Text that can go on a command line as it is: no NUL, not too long. */
 function printable(bytes: Uint8Array): string | null {
   if (bytes.byteLength > 2048 || bytes.includes(0)) return null;
@@ -87,7 +84,13 @@ export function toCurl(request: SentRequest): string {
   for (const name of request.injected) {
     const wrap = request.wrapped?.name.toLowerCase() === name.toLowerCase() ? request.wrapped : undefined;
     const variable = headerVariable(name, request.credentials ?? 'member');
-    args.push('-H', wrap ? `"${name}: ${doubleQuoted(wrap.before)}\${${variable}}${doubleQuoted(wrap.after)}"` : `"${name}: $${variable}"`);
+    // Quoted pieces side by side make one word: the text around the variable as it is, the variable expanded.
+    args.push(
+      '-H',
+      wrap
+        ? `${shellQuote(`${name}: ${wrap.before}`)}"\${${variable}}"${wrap.after ? shellQuote(wrap.after) : ''}`
+        : `"${name}: $${variable}"`,
+    );
   }
   if (body.kind !== 'none' && body.chunked) args.push('-H', shellQuote('Transfer-Encoding: chunked'));
   if (body.kind === 'bytes') {

@@ -169,8 +169,13 @@ export class Target {
     const own: Array<[string, string]> = [...headers.entries()];
     const injected = this.headersOf(credentials);
     for (const [name, value] of injected) headers.set(name, value);
-    const wrap = out.wrap && injected.some(([name]) => name.toLowerCase() === out.wrap!.name.toLowerCase()) ? out.wrap : undefined;
-    if (wrap) headers.set(wrap.name, `${wrap.before}${headers.get(wrap.name)}${wrap.after}`);
+    const wrap = out.wrap;
+    if (wrap) {
+      // A wrap of a header the credentials do not carry would send them valid, as they are.
+      if (!injected.some(([name]) => name.toLowerCase() === wrap.name.toLowerCase()))
+        throw new Error(`${credentials}'s credentials carry no ${wrap.name} header to send misplaced`);
+      headers.set(wrap.name, `${wrap.before}${headers.get(wrap.name)}${wrap.after}`);
+    }
     const request: SentRequest = {
       method: out.method,
       url: out.url,
@@ -274,7 +279,7 @@ export class Target {
   }
 
   /** The headers a request with these credentials carries. */
-  private headersOf(credentials: Credentials): ReadonlyArray<[string, string]> {
+  headersOf(credentials: Credentials): ReadonlyArray<[string, string]> {
     if (credentials.startsWith('refused ')) {
       const header = this.refusedHeaders[Number(credentials.slice('refused '.length)) - 1];
       return header ? [header] : [];
