@@ -12,7 +12,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { matchOperation, operationSpecs, type OperationSpec } from '../../openapi-kit/index.ts';
 import { startServer } from '../../server/index.ts';
-import { revokeToken, signInAs } from '../../oidc/index.ts';
+import { revokeToken, signInAs, type Tokens } from '../../oidc/index.ts';
 import { loadSpec } from '../../openapi-kit/node.ts';
 import { FAULT_NAMES, FAULTS, type Answer, type Exchange, type Fault, type FaultName } from './faults.ts';
 
@@ -72,13 +72,20 @@ export async function startFaultyBackend(fault: FaultName | null): Promise<Fault
   // The members verify works as: grace, whose profile it creates, linus, who must be refused it, and
   // ada, the admin, who writes the shared collections (which grace must be refused). Signed in at
   // the mock's own provider, directly (the proxy only carries the API).
-  const [grace, linus, ada, revoked] = await Promise.all([
-    signInAs(mock.url, 'grace'),
-    signInAs(mock.url, 'linus'),
-    signInAs(mock.url, 'ada'),
-    signInAs(mock.url, 'grace'),
-  ]);
-  await revokeToken(mock.url, revoked.accessToken);
+  // And what the API must refuse: grace's ID token, an access token of hers revoked.
+  const signIns = async () => {
+    const members = await Promise.all(['grace', 'linus', 'ada', 'grace'].map((user) => signInAs(mock.url, user)));
+    await revokeToken(mock.url, members[3]!.accessToken);
+    return members as [Tokens, Tokens, Tokens, Tokens];
+  };
+  let grace: Tokens, linus: Tokens, ada: Tokens, revoked: Tokens;
+  try {
+    [grace, linus, ada, revoked] = await signIns();
+  } catch (error) {
+    // A sign-in that fails leaves nothing listening behind it.
+    await mock.close();
+    throw error;
+  }
   const agent = new Agent({ keepAlive: true, maxSockets: 16 });
 
   const send = (method: string, url: string, headers: Record<string, string>, body: Buffer): Promise<Answer> =>
