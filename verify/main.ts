@@ -148,7 +148,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       },
       target.sent,
     );
-    io.out(consoleReport(run, { quiet: options.quiet, injected: headers.map(([name]) => name) }));
+    io.out(consoleReport(run, { quiet: options.quiet }));
     for (const [file, render] of [
       [options.junit, junitReport],
       [options.json, jsonReport],

@@ -4,7 +4,6 @@
  * the coverage matrix, and the summary line.
  */
 import { DEFAULT_RUNS } from '../args.ts';
-import { headerVariable } from '../curl.ts';
 import { statusSeen, type RunResults } from '../results.ts';
 
 const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
@@ -90,16 +89,25 @@ function linkLines(results: RunResults, { quiet = false } = {}): string[] {
     });
 }
 
-export function consoleReport(results: RunResults, { quiet = false, injected = [] as string[] } = {}): string {
+/** The variables the failures' curl lines read credentials from (curl.ts names them), in order of first use. */
+function credentialVariables(results: RunResults): string[] {
+  const lines = results.operations.flatMap((o) =>
+    Object.values(o.checks).flatMap((c) => c.failures.flatMap((f) => [f.curl, ...(f.sequence ?? [])])),
+  );
+  return [...new Set(lines.flatMap((line) => [...line.matchAll(/\$\{?(VERIFY_[A-Z0-9_]+)/g)].map((m) => `$${m[1]}`)))];
+}
+
+export function consoleReport(results: RunResults, { quiet = false } = {}): string {
   const out: string[] = [];
   out.push(...operationLines(results, { quiet }));
   const failures = failureBlocks(results);
   if (failures.length > 0) {
     out.push('', 'Failures:', '');
     out.push(...failures);
-    if (injected.length > 0)
+    const variables = credentialVariables(results);
+    if (variables.length > 0)
       out.push(
-        `(The curl lines read the headers given with --header from ${injected.map((h) => `$${headerVariable(h)}`).join(', ')}.)`,
+        `(The curl lines read the credentials from ${variables.join(', ')}: the values given with --header, or with --other-header (_OTHER_), --admin-header (_ADMIN_), the Nth --refused-header (_REFUSED_N_).)`,
         '',
       );
   }
