@@ -11,6 +11,18 @@ vi.mock('../../session', () => ({ loadSession: async () => session }));
 // A signed-in shell asks for the profile, which never comes here.
 beforeEach(stubSilentNetwork);
 
+/** The home layout's shell from the registry as it is now (the caller resets it), with the Testing Library of that registry. */
+async function renderFreshShell() {
+  const testing = await import('@testing-library/react');
+  const { Shell: FreshShell } = await import('./Shell');
+  testing.render(
+    <FreshShell layout="home">
+      <p>content</p>
+    </FreshShell>,
+  );
+  return testing;
+}
+
 describe('<Shell> after a reload, before the session is read back', () => {
   it('shows the account menu while who is signed in is not known yet, with the profile kept from the last visit', async () => {
     // The signed-in flag is kept across reloads; the member comes later, from IndexedDB.
@@ -18,13 +30,7 @@ describe('<Shell> after a reload, before the session is read back', () => {
     localStorage.setItem('profile.last', JSON.stringify({ ...PROFILE, displayName: 'Countess Ada' }));
     // The model reads what the last visit kept as it loads: a fresh one.
     vi.resetModules();
-    const testing = await import('@testing-library/react');
-    const { Shell: FreshShell } = await import('./Shell');
-    testing.render(
-      <FreshShell layout="home">
-        <p>content</p>
-      </FreshShell>,
-    );
+    const testing = await renderFreshShell();
     try {
       // The menu's code is asked for by the shell itself, the member being signed in.
       expect(await testing.screen.findByRole('button', { name: 'Account: Countess Ada' })).toBeTruthy();
@@ -49,14 +55,8 @@ describe("<Shell> a member's parts, on demand", () => {
         },
       };
     });
-    const testing = await import('@testing-library/react');
     const auth = await import('../../state/auth');
-    const { Shell: FreshShell } = await import('./Shell');
-    testing.render(
-      <FreshShell layout="home">
-        <p>content</p>
-      </FreshShell>,
-    );
+    const testing = await renderFreshShell();
     try {
       expect(testing.screen.getByRole('link', { name: 'Sign in' })).toBeTruthy();
       expect(asked).not.toHaveBeenCalled();
@@ -75,13 +75,7 @@ describe('<Shell> account actions, as loaded', () => {
   it('styles the way in as a small tonal button of the top bar (only the icon under the breakpoint)', async () => {
     // The class list is fixed when the module loads: a fresh load sees it as the code has it.
     vi.resetModules();
-    const testing = await import('@testing-library/react');
-    const { Shell: FreshShell } = await import('./Shell');
-    testing.render(
-      <FreshShell layout="home">
-        <p>content</p>
-      </FreshShell>,
-    );
+    const testing = await renderFreshShell();
     try {
       expect(testing.screen.getByRole('link', { name: 'Sign in' }).className).toBe('button button--tonal button--small topbar__action');
     } finally {
