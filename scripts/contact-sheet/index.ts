@@ -185,7 +185,8 @@ async function memberStates(
   const states = new Map<Member, StorageState>();
   for (const member of members) {
     const { profile, conflict } = MEMBERS[member];
-    if (profile) await createProfile(origin, member, profile, avatar);
+    const made = profile === 'sample' ? (await import('../../testkit/index.ts')).SAMPLE_PROFILE : profile;
+    if (made) await createProfile(origin, member, made, avatar);
     const signedIn = await signedInState(browser, origin, member);
     states.set(member, conflict ? await conflictState(browser, origin, member, signedIn, conflict, english) : signedIn);
   }

@@ -33,8 +33,11 @@ export interface ProfileConflictSetup {
 }
 
 export interface MemberSetup {
-  /** The profile made for the member before the shots (with an avatar), or none. */
-  profile: ProfileInput | null;
+  /**
+   * The profile made for the member before the shots (with an avatar), or none; `sample` is the
+   * suites' own sample profile (testkit's SAMPLE_PROFILE, read where the profile is made).
+   */
+  profile: ProfileInput | 'sample' | null;
   /** A conflicting edit left on the member's device (the save kept for the member to choose), or none. */
   conflict: ProfileConflictSetup | null;
 }
@@ -45,17 +48,7 @@ export interface MemberSetup {
  * every shot of a screen shows the same thing.
  */
 export const MEMBERS: Readonly<Record<Member, MemberSetup>> = {
-  ada: {
-    profile: {
-      displayName: 'Ada Lovelace',
-      username: 'ada_l',
-      email: 'ada@example.org',
-      bio: 'Mathematician. Likes engines.',
-      language: 'en',
-      interests: ['math', 'poetry'],
-    },
-    conflict: null,
-  },
+  ada: { profile: 'sample', conflict: null },
   grace: { profile: null, conflict: null },
   linus: {
     profile: {
