@@ -5,7 +5,7 @@
  * stale or weak one (412).
  */
 import fc from 'fast-check';
-import type { OperationSpec } from '../openapi-kit/index.ts';
+import { isRecord, type OperationSpec } from '../openapi-kit/index.ts';
 import { bodyJson, requiresIfMatch, type Exchange, type Outgoing } from './exchange.ts';
 import { fileBytes } from './request-wire.ts';
 import { canonical, disproved, step } from './stateful.ts';
@@ -145,7 +145,7 @@ export class OwnRecordRefusals extends OwnRecordCommands {
     };
   }
 
-  /** Another member (--other-header) is refused the own record: its update, its delete and its upload answer 403, and it stays as it was. */
+  /** Another member (--other-header) is refused the own record: its update, its delete and its upload answer 403, and it stays as it was; their own read is never this record. */
   protected foreign(p: Payload): Cmd {
     const self = this;
     return {
@@ -190,6 +190,17 @@ export class OwnRecordRefusals extends OwnRecordCommands {
               why: "another member reading the member's upload",
             },
           );
+        // Their own record is theirs alone: asking for it must never answer with this member's.
+        const theirs = await step(
+          self.session,
+          real,
+          self.ops.mine,
+          { method: 'GET', url: self.url(self.ops.mine), credentials: 'other' },
+          { kind: 'unspecified' },
+        );
+        const body = bodyJson(theirs.response);
+        if (theirs.response?.status === 200 && isRecord(body) && body.id === id)
+          disproved(real, theirs, self.ops.mine, "another member asking for their own record got the member's");
         await self.readMine(
           m,
           real,

@@ -275,6 +275,16 @@ export const FAULTS = {
       return ex.forward(found ? { headers: { ...ex.headers, authorization: `Bearer ${found[1]}` } } : undefined);
     },
   },
+  'getMyProfile-answers-any-profile': {
+    operationId: 'getMyProfile',
+    breaks:
+      "the member's own read answers the first stored profile, whoever owns it (the lookup never compares the profile's owner with the token's subject): a member without one is handed another member's",
+    answer: async (ex) => {
+      const upstream = await ex.forward();
+      if (upstream.status !== 204) return upstream;
+      return ex.forward({ headers: { ...ex.headers, authorization: ex.ownerAuthorization } });
+    },
+  },
   'getMyProfile-takes-revoked-token': {
     operationId: 'getMyProfile',
     breaks:
