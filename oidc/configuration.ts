@@ -18,7 +18,7 @@ export const CLIENT_NAME = 'Circle';
 /** The scopes a member grants the app: identity, name, e-mail, and a refresh token. */
 export const SCOPES = 'openid profile email offline_access';
 /** The one scope of the API's access tokens. */
-const API_SCOPE = 'profile';
+export const API_SCOPE = 'profile';
 
 /** What the providers of one server share: the store, the signing and cookie keys, the access tokens' lifetime. */
 export interface SharedSetup {

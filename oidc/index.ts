@@ -5,6 +5,7 @@
  * May import: oidc-provider and its own files; nothing else of the repository.
  */
 export { ACCOUNTS } from './accounts.ts';
+export type { ClaimChanges } from './crafted-token.ts';
 /** The sign-in pages' words in each language, for the suites that read the pages in them. */
 export { PAGE_MESSAGES } from './messages.ts';
 export { OIDC_PREFIX } from './paths.ts';

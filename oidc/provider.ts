@@ -20,6 +20,7 @@ import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import './runtime-notice.ts';
 import Provider from 'oidc-provider';
 import { audienceFor, configuration, issuerFor } from './configuration.ts';
+import { type ClaimChanges, craftAccessToken } from './crafted-token.ts';
 import { signInInteraction } from './interaction.ts';
 import { PAGE_MESSAGES, pageLanguage } from './messages.ts';
 import { PAGE_HEADERS, sendHtml } from './page-headers.ts';
@@ -62,6 +63,13 @@ export interface EmbeddedProvider {
    * (the refresh token revoked at sign-out, a session ended), or its member signed out everywhere since.
    */
   isRevoked(claims: Record<string, unknown>): boolean;
+  /**
+   * An access token as this provider issues it to `member` for pages on `origin`, with `changes`
+   * made to its claims (one given as undefined left out), signed with its key: the tokens it never
+   * issues that the API must refuse all the same (expired, for another API, naming no member), for
+   * the suites and verify's embedded start (./crafted-token.ts).
+   */
+  craftAccessToken(origin: string, member: string, changes?: ClaimChanges): Promise<string>;
 }
 
 export async function createEmbeddedProvider(port: number, options: IdentityProviderOptions = {}): Promise<EmbeddedProvider> {
@@ -122,6 +130,11 @@ export async function createEmbeddedProvider(port: number, options: IdentityProv
     },
     publicKeys,
     isRevoked,
+    async craftAccessToken(origin, member, changes) {
+      // The origin's provider made now if it is not yet: until then the API knows no issuer of that origin.
+      if (!providerFor(origin)) throw new Error(`No provider answers on ${origin}`);
+      return craftAccessToken(signing, accessTokenTtl, origin, member, changes);
+    },
     async handle(req, res, origin) {
       const provider = providerFor(origin);
       // Stryker disable next-line StringLiteral: a server request always has a url

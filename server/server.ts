@@ -81,6 +81,8 @@ export interface RunningServer {
   setReachable(reachable: boolean): void;
   /** The check the API applies to a request's credentials: the caller's identity, or a thrown 401 answer. */
   authenticate: Authenticate;
+  /** The provider under /oidc (whether or not the API takes its tokens: see `issuer`). */
+  identityProvider: EmbeddedProvider;
   /** Strict mode's tally: the API exchanges judged and every violation found (nothing without strict). */
   exchanges(): ExchangeReport;
   close(): Promise<void>;
@@ -254,6 +256,7 @@ export async function startServer(options: ServerOptions = {}): Promise<RunningS
     server,
     deploy: site.deploy,
     authenticate,
+    identityProvider: provider,
     setReachable(value) {
       reachable = value;
       if (!value) server.closeAllConnections();
