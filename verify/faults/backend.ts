@@ -12,8 +12,9 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { matchOperation, operationSpecs, type OperationSpec } from '../../openapi-kit/index.ts';
 import { startServer } from '../../server/index.ts';
-import { revokeToken, signInAs, type Tokens } from '../../oidc/index.ts';
+import { signInAs, type Tokens } from '../../oidc/index.ts';
 import { loadSpec } from '../../openapi-kit/node.ts';
+import { refusedAuthorizations } from '../mock.ts';
 import { FAULT_NAMES, FAULTS, type Answer, type Exchange, type Fault, type FaultName } from './faults.ts';
 
 export { FAULT_NAMES, FAULTS, type FaultName } from './faults.ts';
@@ -27,7 +28,11 @@ export interface FaultyBackend {
   otherAuthorization: string;
   /** ada's (the admin's) `Bearer …`: verify's --admin-header. */
   adminAuthorization: string;
-  /** What the API must refuse, verify's --refused-header: grace's ID token as a bearer token, an access token of hers revoked. */
+  /**
+   * What the API must refuse, verify's --refused-header: grace's ID token as a bearer token, and
+   * access tokens of hers revoked, expired, expired after the API took one, for another API, without
+   * `sub` or with an empty one (../mock.ts's refusedAuthorizations).
+   */
   refusedAuthorizations: string[];
   close(): Promise<void>;
 }
@@ -72,15 +77,13 @@ export async function startFaultyBackend(fault: FaultName | null): Promise<Fault
   // The members verify works as: grace, whose profile it creates, linus, who must be refused it, and
   // ada, the admin, who writes the shared collections (which grace must be refused). Signed in at
   // the mock's own provider, directly (the proxy only carries the API).
-  // And what the API must refuse: grace's ID token, an access token of hers revoked.
-  const signIns = async () => {
-    const members = await Promise.all(['grace', 'linus', 'ada', 'grace'].map((user) => signInAs(mock.url, user)));
-    await revokeToken(mock.url, members[3]!.accessToken);
-    return members as [Tokens, Tokens, Tokens, Tokens];
-  };
-  let grace: Tokens, linus: Tokens, ada: Tokens, revoked: Tokens;
+  // And what the API must refuse: grace's credentials, made by the same provider.
+  let grace: Tokens, linus: Tokens, ada: Tokens, refused: string[];
   try {
-    [grace, linus, ada, revoked] = await signIns();
+    [[grace, linus, ada], refused] = await Promise.all([
+      Promise.all([signInAs(mock.url, 'grace'), signInAs(mock.url, 'linus'), signInAs(mock.url, 'ada')]),
+      refusedAuthorizations(mock, 'grace'),
+    ]);
   } catch (error) {
     // A sign-in that fails leaves nothing listening behind it.
     await mock.close();
@@ -154,7 +157,7 @@ export async function startFaultyBackend(fault: FaultName | null): Promise<Fault
     authorization: grace.authorization,
     otherAuthorization: linus.authorization,
     adminAuthorization: ada.authorization,
-    refusedAuthorizations: [`Bearer ${grace.idToken}`, revoked.authorization],
+    refusedAuthorizations: refused,
     close: async () => {
       await new Promise<void>((done) => {
         server.closeAllConnections();
