@@ -7,6 +7,8 @@
  *   answers a bearer token no server issued with 401, as it answers none, and so the member's own
  *   token (--header's `Authorization: Bearer …`) misplaced: after another scheme (`xBearer …`), or
  *   followed by more text. Such a header is no bearer credential (RFC 6750 §2.1), whatever it holds.
+ *   Two spaces before the token are (`"Bearer" 1*SP b64token`): the member's own token sent so is
+ *   taken as with one, never answered 401.
  *   Each credential given with --refused-header (an expired token, a revoked one, one for another
  *   audience, an ID token) gets 401 from it too.
  * - `x-cross-site-refusal: STATUS` at the top of the document: a request with a method that is not
@@ -23,6 +25,7 @@
  * always the same ones.
  */
 import type { OpenApiSpec, OperationSpec } from '../openapi-kit/index.ts';
+import type { Credentials } from './exchange.ts';
 import { SAFE_METHODS, type Session } from './session.ts';
 import type { SingleExchanges } from './singles.ts';
 
@@ -44,6 +47,9 @@ const MISPLACED: ReadonlyArray<{ before: string; after: string; says: string }> 
   { before: 'x', after: '', says: 'after another scheme (xBearer <token>)' },
   { before: '', after: ' verify', says: 'followed by more text (Bearer <token> verify)' },
 ];
+
+/** What RFC 6750 allows between `Bearer` and the token besides one space (`1*SP`). */
+const WIDER_GAP = '  ';
 
 /** `Authorization` values that are no bearer token as RFC 6750 writes it. */
 const NOT_BEARER: readonly string[] = ['Basic dmVyaWZ5OnZlcmlmeQ==', 'xBearer verify', 'Bearer verify verify', 'Bearer'];
@@ -72,6 +78,7 @@ export class AccessChecks {
     await this.open(op);
     await this.unknownToken(op);
     await this.misplacedToken(op, place);
+    await this.spacedToken(op);
     await this.refusedCredentials(op);
     if (this.refusal !== null) await this.crossSite(op, this.refusal, place);
   }
@@ -93,25 +100,59 @@ export class AccessChecks {
   }
 
   /**
-   * A secured operation refuses the caller's own valid token where it is not a bearer credential:
-   * the credentials the operation takes (the admin's where it needs a role and they were given),
-   * when they are one `Authorization: Bearer <token>` and nothing else (another header, an API key
-   * or a cookie, would still let the request in). The variant turns with `place`.
+   * The credentials a secured operation takes (the admin's where it needs a role and they were
+   * given), when they are one `Authorization` header written as `pattern` says and nothing else
+   * (another header, an API key or a cookie, would decide the request whatever that one holds).
    */
-  private async misplacedToken(op: OperationSpec, place: number): Promise<void> {
-    if (!op.secured || !documents(op, 401)) return;
+  private loneBearer(op: OperationSpec, pattern: RegExp): { as: Credentials; name: string; whose: string } | null {
+    if (!op.secured) return null;
     const { target } = this.session;
     const as = target.defaultCredentials(op);
     const headers = target.headersOf(as);
     const [given] = headers;
-    if (headers.length !== 1 || given![0].toLowerCase() !== 'authorization' || !/^Bearer +\S+$/i.test(given![1])) return;
+    if (headers.length !== 1 || given![0].toLowerCase() !== 'authorization' || !pattern.test(given![1])) return null;
+    return { as, name: given![0], whose: as === 'admin' ? "the admin's" : "the member's" };
+  }
+
+  /**
+   * A secured operation refuses the caller's own valid token where it is not a bearer credential,
+   * when the credentials are one `Authorization: Bearer <token>` (loneBearer). The variant turns
+   * with `place`.
+   */
+  private async misplacedToken(op: OperationSpec, place: number): Promise<void> {
+    const bearer = documents(op, 401) ? this.loneBearer(op, /^Bearer +\S+$/i) : null;
+    if (!bearer) return;
     const misplaced = MISPLACED[place % MISPLACED.length]!;
-    const whose = as === 'admin' ? "the admin's" : "the member's";
-    await this.singles.sendValidAs(op, 'misplaced token', { credentials: as, wrap: { name: given![0], ...misplaced } }, 'invalid input', {
-      kind: 'exact',
-      statuses: [401],
-      why: `${op.method} ${op.path} with ${whose} own token ${misplaced.says}`,
-    });
+    await this.singles.sendValidAs(
+      op,
+      'misplaced token',
+      { credentials: bearer.as, wrap: { name: bearer.name, ...misplaced } },
+      'invalid input',
+      { kind: 'exact', statuses: [401], why: `${op.method} ${op.path} with ${bearer.whose} own token ${misplaced.says}` },
+    );
+  }
+
+  /**
+   * A secured operation takes the caller's own valid token after two spaces (`Bearer  <token>`) as
+   * it takes it after one: never 401. When the credentials are one `Authorization: Bearer <token>`
+   * (loneBearer), written with one space.
+   */
+  private async spacedToken(op: OperationSpec): Promise<void> {
+    const bearer = this.loneBearer(op, /^Bearer \S+$/i);
+    if (!bearer) return;
+    await this.singles.sendValidAs(
+      op,
+      'token after two spaces',
+      { credentials: bearer.as, wrap: { name: bearer.name, before: '', after: '', gap: WIDER_GAP } },
+      'valid input',
+      {
+        kind: 'valid',
+        not: {
+          statuses: [401],
+          because: `${op.method} ${op.path} takes ${bearer.whose} own token after two spaces (Bearer  <token>) as after one (RFC 6750: "Bearer" 1*SP b64token)`,
+        },
+      },
+    );
   }
 
   /** A secured operation refuses each credential --refused-header gives, sent alone. */

@@ -84,12 +84,12 @@ export function toCurl(request: SentRequest): string {
   for (const name of request.injected) {
     const wrap = request.wrapped?.name.toLowerCase() === name.toLowerCase() ? request.wrapped : undefined;
     const variable = headerVariable(name, request.credentials ?? 'member');
-    // Quoted pieces side by side make one word: the text around the variable as it is, the variable expanded.
+    // Quoted pieces side by side make one word: the text around the variable as it is, the variable
+    // expanded; a gap goes between the variable's text before its first space and the text after it.
+    const value = wrap?.gap === undefined ? `"\${${variable}}"` : `"\${${variable}%% *}"${shellQuote(wrap.gap)}"\${${variable}#* }"`;
     args.push(
       '-H',
-      wrap
-        ? `${shellQuote(`${name}: ${wrap.before}`)}"\${${variable}}"${wrap.after ? shellQuote(wrap.after) : ''}`
-        : `"${name}: $${variable}"`,
+      wrap ? `${shellQuote(`${name}: ${wrap.before}`)}${value}${wrap.after ? shellQuote(wrap.after) : ''}` : `"${name}: $${variable}"`,
     );
   }
   if (body.kind !== 'none' && body.chunked) args.push('-H', shellQuote('Transfer-Encoding: chunked'));

@@ -22,13 +22,16 @@ export interface SentRequest {
 
 /**
  * Text put around the value of one of the injected headers (`name`): the member's own bearer token
- * after another scheme, or before trailing text, which the server must refuse as no token at all.
+ * after another scheme, or before trailing text, which the server must refuse as no token at all;
+ * or, with `gap`, another space between its scheme and the token, which it must take as the token.
  * The report still shows the value by its variable only.
  */
 export interface CredentialWrap {
   name: string;
   before: string;
   after: string;
+  /** What stands in the place of the value's first space (between `Bearer` and the token). */
+  gap?: string;
 }
 
 /**

@@ -174,7 +174,11 @@ export class Target {
       // A wrap of a header the credentials do not carry would send them valid, as they are.
       if (!injected.some(([name]) => name.toLowerCase() === wrap.name.toLowerCase()))
         throw new Error(`${credentials}'s credentials carry no ${wrap.name} header to send misplaced`);
-      headers.set(wrap.name, `${wrap.before}${headers.get(wrap.name)}${wrap.after}`);
+      const value = headers.get(wrap.name)!;
+      // Nor may a gap go missing: a value without a space would be sent as it is.
+      if (wrap.gap !== undefined && !value.includes(' ')) throw new Error(`${credentials}'s ${wrap.name} has no space to widen`);
+      const gapped = wrap.gap === undefined ? value : value.replace(' ', () => wrap.gap!);
+      headers.set(wrap.name, `${wrap.before}${gapped}${wrap.after}`);
     }
     const request: SentRequest = {
       method: out.method,

@@ -193,6 +193,20 @@ describe('verify: curl lines', () => {
     }
   });
 
+  it('a credential with its space widened (Bearer  <token>) is rebuilt from its variable on both sides of its first space', async () => {
+    const request: SentRequest = {
+      method: 'GET',
+      url: `${base}/api/accounts`,
+      headers: [],
+      injected: ['Authorization'],
+      wrapped: { name: 'authorization', before: '', after: '', gap: '  ' },
+      body: { kind: 'none' },
+    };
+    expect(toCurl(request)).not.toContain('secret');
+    const got = await viaShell(request, { VERIFY_AUTHORIZATION: 'Bearer secret-token' });
+    expect(got.headers.authorization).toBe('Bearer  secret-token');
+  });
+
   it('a credential the server must refuse (--refused-header N) is read from $VERIFY_REFUSED_N_<NAME>', async () => {
     const request: SentRequest = {
       method: 'GET',
