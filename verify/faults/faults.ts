@@ -296,6 +296,45 @@ export const FAULTS = {
       return ex.forward({ headers: { ...ex.headers, authorization: ex.ownerAuthorization } });
     },
   },
+  'getMyProfile-takes-expired-token': {
+    operationId: 'getMyProfile',
+    breaks:
+      "an expired access token is still taken (the server checks the token's signature and never its exp, or remembers a token it took once for good): answered as the member it was issued to",
+    answer: async (ex) => {
+      const upstream = await ex.forward();
+      if (upstream.status !== 401 || !/expired/.test(upstream.headers['www-authenticate'] ?? '')) return upstream;
+      return ex.forward({ headers: { ...ex.headers, authorization: ex.ownerAuthorization } });
+    },
+  },
+  'listSubscriptions-takes-token-for-another-api': {
+    operationId: 'listSubscriptions',
+    breaks:
+      'an access token of the same provider for another API is taken (the server checks the issuer and the signature, never the audience): answered as the admin',
+    answer: async (ex) => {
+      const upstream = await ex.forward();
+      if (upstream.status !== 401 || !/not for this API/.test(upstream.headers['www-authenticate'] ?? '')) return upstream;
+      return ex.forward({ headers: { ...ex.headers, authorization: ex.adminAuthorization } });
+    },
+  },
+  'getProfileAvatar-takes-token-without-member': {
+    operationId: 'getProfileAvatar',
+    breaks:
+      'an access token that names no member (no sub, or an empty one) is taken as long as it is signed and for this API: answered as a member',
+    answer: async (ex) => {
+      const upstream = await ex.forward();
+      if (upstream.status !== 401 || !/names no member/.test(upstream.headers['www-authenticate'] ?? '')) return upstream;
+      return ex.forward({ headers: { ...ex.headers, authorization: ex.ownerAuthorization } });
+    },
+  },
+  'getSubscription-refuses-two-spaces': {
+    operationId: 'getSubscription',
+    breaks:
+      'Authorization is split on one space: `Bearer  <token>` (two spaces, a bearer credential by RFC 6750) leaves an empty token, and a valid request is refused with 401',
+    answer: (ex) =>
+      /^Bearer {2}/i.test(ex.headers.authorization ?? '')
+        ? ex.forward({ headers: { ...ex.headers, authorization: 'Bearer' } })
+        : ex.forward(),
+  },
   'updateProfile-of-another-member': {
     operationId: 'updateProfile',
     breaks:
