@@ -61,6 +61,10 @@ export function judge(spec: OpenApiSpec, op: OperationSpec, exchange: Exchange, 
   }
   const documented = responseFor(op, r.status) !== undefined;
   const status = r.status;
+  if (status === 405) {
+    const problem = allowProblem(spec, op, r.headers.get('allow'));
+    if (problem) findings.push({ title: problem, violations: [] });
+  }
   switch (expectation.kind) {
     case 'valid':
       if (documented && CLIENT_FAULT_STATUSES.includes(status))
@@ -96,6 +100,32 @@ export function judge(spec: OpenApiSpec, op: OperationSpec, exchange: Exchange, 
       break;
   }
   return findings;
+}
+
+/**
+ * What is wrong with a 405's `Allow` (RFC 9110 10.2.1: the methods the resource supports, comma
+ * separated), or null: each method it names must be one the document declares on the path with an
+ * answer other than 405 (HEAD beside GET, and OPTIONS, go without saying), and the method refused
+ * is not among them. A missing Allow is the document's check (a required header).
+ */
+export function allowProblem(spec: Pick<OpenApiSpec, 'operations'>, op: OperationSpec, allow: string | null): string | null {
+  if (allow === null) return null;
+  const served = spec.operations
+    .filter((o) => o.path === op.path && o.statuses.some((s) => s !== '405'))
+    .map((o) => o.method.toUpperCase());
+  const named = allow
+    .split(',')
+    .map((m) => m.trim())
+    .filter(Boolean);
+  const where = `the 405's Allow (${JSON.stringify(allow)})`;
+  const declared = served.length > 0 ? served.join(', ') : 'none';
+  for (const method of named) {
+    if (method === 'OPTIONS' || (method === 'HEAD' && served.includes('GET'))) continue;
+    if (method === op.method.toUpperCase()) return `${where} names ${method}, the method it refuses`;
+    if (!served.includes(method))
+      return `${where} names ${JSON.stringify(method)}, which the document does not serve on ${op.path} (it serves ${declared})`;
+  }
+  return null;
 }
 
 /**

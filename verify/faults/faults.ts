@@ -275,6 +275,17 @@ export const FAULTS = {
       return ex.forward(found ? { headers: { ...ex.headers, authorization: `Bearer ${found[1]}` } } : undefined);
     },
   },
+  'patchSymbol-allow-run-together': {
+    operationId: 'patchSymbol',
+    breaks:
+      "the 405's Allow joins the methods without their commas (GETPUTDELETE): it still matches the header's pattern, but names no method the resource serves",
+    answer: async (ex) => {
+      const upstream = await ex.forward();
+      const allow = upstream.headers.allow;
+      if (upstream.status !== 405 || allow === undefined) return upstream;
+      return { ...upstream, headers: { ...upstream.headers, allow: allow.replace(/,\s*/g, '') } };
+    },
+  },
   'getMyProfile-answers-any-profile': {
     operationId: 'getMyProfile',
     breaks:

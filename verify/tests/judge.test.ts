@@ -92,6 +92,21 @@ describe('verify: the judge', () => {
     expect(judged('patchSymbol', exchange('patchSymbol', 405, patch, { allow: 'GET, PUT, DELETE' }))).toEqual([]);
   });
 
+  it("holds a 405's Allow to the methods the document serves on the path (RFC 9110 10.2.1)", () => {
+    const patch = { status: 405, error: 'Method Not Allowed', message: 'Method not allowed' };
+    const titles = (allow: string) => judged('patchSymbol', exchange('patchSymbol', 405, patch, { allow })).map((f) => f.title);
+    // Run together, the methods make a word of the header's pattern that names no method.
+    expect(titles('GETPUTDELETE')).toEqual([
+      `the 405's Allow ("GETPUTDELETE") names "GETPUTDELETE", which the document does not serve on /symbols/{id} (it serves GET, PUT, DELETE)`,
+    ]);
+    expect(titles('GET, POST')).toEqual([expect.stringContaining('names "POST", which the document does not serve')]);
+    // The refused method itself (documented on the path, but only as 405).
+    expect(titles('GET, PATCH')).toEqual([`the 405's Allow ("GET, PATCH") names PATCH, the method it refuses`]);
+    // HEAD beside GET, and OPTIONS, need no operation of their own; a subset is fine.
+    expect(titles('GET, HEAD, OPTIONS')).toEqual([]);
+    expect(titles('GET')).toEqual([]);
+  });
+
   it('judges the Error body by the document: its status, the reason phrase its examples give, a message', () => {
     const body = (status: number, error: string, message = 'm') => ({ status, error, message });
     expect(judged('getSymbol', exchange('getSymbol', 404, body(404, 'Not Found')))).toEqual([]);
