@@ -7,7 +7,15 @@
  * refuses, and the access checks of ./access.ts.
  */
 import fc from 'fast-check';
-import { atPointer as nodeAt, GeneratorGaveUp, isJsonMedia, isRecord, satisfying, type OperationSpec } from '../openapi-kit/index.ts';
+import {
+  atPointer as nodeAt,
+  GeneratorGaveUp,
+  isJsonMedia,
+  isRecord,
+  satisfying,
+  type OperationSpec,
+  type ParamSpec,
+} from '../openapi-kit/index.ts';
 import type { GeneratedRequest } from './generated-request.ts';
 import type { RequestGenerator } from './request-generator.ts';
 import { RequestJudge } from './request-judge.ts';
@@ -272,33 +280,57 @@ export class SingleExchanges {
   }
 
   /**
-   * Each optional header parameter the document gives the operation (but `If-Match`, which the
-   * stateful walks send, and one marked `x-mock: true`, which a real backend ignores), sent with a
-   * value its schema refuses on a valid request: the document's 400 when it documents one, else a 4xx.
+   * The optional header parameters the document gives the operation, but `If-Match`, which the
+   * stateful walks send, and one marked `x-mock: true`, which a real backend ignores.
    */
-  private async badHeaders(op: OperationSpec): Promise<void> {
-    const { doc, validator } = this.session.spec;
-    for (const p of op.params) {
-      if (p.in !== 'header' || p.required || p.name.toLowerCase() === 'if-match') continue;
+  private optionalHeaders(op: OperationSpec) {
+    const { doc } = this.session.spec;
+    return op.params.filter((p) => {
+      if (p.in !== 'header' || p.required || p.name.toLowerCase() === 'if-match') return false;
       const param = nodeAt(doc, `#${p.pointer.replace(/\/schema$/, '')}`);
-      if (isRecord(param) && param['x-mock'] === true) continue;
-      let bad: string | undefined;
-      try {
-        [bad] = fc.sample(
-          satisfying(
-            this.requests.arbs.invalid(p.schema).map((v) => String(v.value)),
-            // What a header can carry (visible ASCII and spaces) as it is: HTTP drops a value's leading
-            // and trailing spaces (RFC 9110 §5.5), so the server would see another one. And it still
-            // breaks the schema.
-            (text) => /^[\x20-\x7E]{0,200}$/.test(text) && text === text.trim() && validator.atPointer(p.pointer, text).length > 0,
-            `an invalid value of the header parameter '${p.name}' (#${p.pointer})`,
-          ),
-          { seed: this.session.seedOf(`${op.id}:header ${p.name}`), numRuns: 1 },
-        );
-      } catch (error) {
-        if (error instanceof GeneratorGaveUp) continue;
-        throw error;
-      }
+      return !(isRecord(param) && param['x-mock'] === true);
+    });
+  }
+
+  /**
+   * A value of a header parameter its schema takes (`valid`) or refuses, as a header can carry it
+   * (visible ASCII and spaces) as it is: HTTP drops a value's leading and trailing spaces (RFC 9110
+   * §5.5), so the server would see another one. Undefined when the generator finds none.
+   */
+  private headerValue(op: OperationSpec, p: ParamSpec, valid: boolean): string | undefined {
+    const { validator } = this.session.spec;
+    const values = valid
+      ? this.requests.arbs.valid(p.schema).map(String)
+      : this.requests.arbs.invalid(p.schema).map((v) => String(v.value));
+    try {
+      return fc.sample(
+        satisfying(
+          values,
+          (text) =>
+            /^[\x20-\x7E]{0,200}$/.test(text) && text === text.trim() && (validator.atPointer(p.pointer, text).length === 0) === valid,
+          `${valid ? 'a valid' : 'an invalid'} value of the header parameter '${p.name}' (#${p.pointer})`,
+        ),
+        { seed: this.session.seedOf(`${op.id}:header ${p.name}${valid ? ' valid' : ''}`), numRuns: 1 },
+      )[0];
+    } catch (error) {
+      if (error instanceof GeneratorGaveUp) return undefined;
+      throw error;
+    }
+  }
+
+  /** Each optional header parameter sent with a value its schema takes, on a valid request: a valid request still. */
+  private async goodHeaders(op: OperationSpec): Promise<void> {
+    for (const p of this.optionalHeaders(op)) {
+      const good = this.headerValue(op, p, true);
+      if (good === undefined) continue;
+      await this.sendValidAs(op, `header ${p.name}`, { headers: [[p.name, good]] }, 'valid input', { kind: 'valid' });
+    }
+  }
+
+  /** Each optional header parameter sent with a value its schema refuses, on a valid request: the document's 400 when it documents one, else a 4xx. */
+  private async badHeaders(op: OperationSpec): Promise<void> {
+    for (const p of this.optionalHeaders(op)) {
+      const bad = this.headerValue(op, p, false);
       if (bad === undefined) continue;
       await this.sendValidAs(op, `header ${p.name}`, { headers: [[p.name, bad]] }, 'invalid input', {
         kind: 'invalid',
@@ -343,9 +375,10 @@ export class SingleExchanges {
           `not exercised: verify writes no valid body of ${Object.keys(op.body.content).join(', ') || 'no media type'} (only JSON and multipart/form-data)`,
         );
       else
-        await exercise(session, [op], 'valid input', () =>
-          this.property(op, 'valid input', this.requests.validRequest(op), runs, this.requests.canonicalValid(op)),
-        );
+        await exercise(session, [op], 'valid input', async () => {
+          await this.property(op, 'valid input', this.requests.validRequest(op), runs, this.requests.canonicalValid(op));
+          await this.goodHeaders(op);
+        });
       await exercise(session, [op], 'invalid input', async () => {
         await this.property(op, 'invalid input', this.requests.invalidRequest(op), runs, this.requests.canonicalInvalid(op));
         await this.badHeaders(op);

@@ -36,7 +36,7 @@ export interface Fault {
   answer(exchange: Exchange): Promise<Answer>;
 }
 
-const REASONS: Record<number, string> = { 401: 'Unauthorized', 404: 'Not Found', 500: 'Internal Server Error' };
+const REASONS: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 500: 'Internal Server Error' };
 
 /** The exchange sent again as the owner of the profile when the mock refused it as another member's (403). */
 async function asOwnerWhenForbidden(exchange: Exchange): Promise<Answer> {
@@ -274,6 +274,13 @@ export const FAULTS = {
       const found = /Bearer +([A-Za-z0-9\-._~+/]+=*)/i.exec(ex.headers.authorization ?? '');
       return ex.forward(found ? { headers: { ...ex.headers, authorization: `Bearer ${found[1]}` } } : undefined);
     },
+  },
+  'listNotifications-refuses-every-language': {
+    operationId: 'listNotifications',
+    breaks:
+      "any Accept-Language is refused with 400 (the header's check is inverted): a client that names its language, as every browser does, gets no list",
+    answer: async (ex) =>
+      ex.headers['accept-language'] === undefined ? ex.forward() : errorAnswer(400, "header 'Accept-Language' is not a list of languages"),
   },
   'patchSymbol-allow-run-together': {
     operationId: 'patchSymbol',
