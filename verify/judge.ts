@@ -61,6 +61,10 @@ export function judge(spec: OpenApiSpec, op: OperationSpec, exchange: Exchange, 
   }
   const documented = responseFor(op, r.status) !== undefined;
   const status = r.status;
+  if (status === 401) {
+    const problem = challengeProblem(r.headers.get('www-authenticate'));
+    if (problem) findings.push({ title: problem, violations: [] });
+  }
   if (status === 405) {
     const problem = allowProblem(spec, op, r.headers.get('allow'));
     if (problem) findings.push({ title: problem, violations: [] });
@@ -100,6 +104,26 @@ export function judge(spec: OpenApiSpec, op: OperationSpec, exchange: Exchange, 
       break;
   }
   return findings;
+}
+
+/** A Bearer challenge's attributes that RFC 6750 §3 (with RFC 6749 A.7) writes as 1*NQSCHAR. */
+const NQSCHAR_ATTRIBUTES = ['error', 'error_description', 'scope'];
+
+/**
+ * What is wrong with a 401's Bearer challenge, or null: its `error`, `error_description` and `scope`,
+ * when given, hold at least one character, all of them printable ASCII but `"` and `\` (RFC 6750 §3).
+ * Whether it names an error at all is a SHOULD, left to the server.
+ */
+export function challengeProblem(header: string | null): string | null {
+  if (header === null || !/(^|,)\s*Bearer(\s|$)/i.test(header)) return null;
+  for (const [, name, quoted, token] of header.matchAll(/(?:^|[\s,])([A-Za-z_]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,"]*))/g)) {
+    const attribute = name!.toLowerCase();
+    if (!NQSCHAR_ATTRIBUTES.includes(attribute)) continue;
+    const value = (quoted ?? token ?? '').replace(/\\(.)/g, '$1');
+    if (!/^[\x20\x21\x23-\x5B\x5D-\x7E]+$/.test(value))
+      return `the 401's WWW-Authenticate gives ${attribute}=${JSON.stringify(value)}: RFC 6750 §3 wants one or more printable characters, without " or \\`;
+  }
+  return null;
 }
 
 /**

@@ -282,6 +282,17 @@ export const FAULTS = {
     answer: async (ex) =>
       ex.headers['accept-language'] === undefined ? ex.forward() : errorAnswer(400, "header 'Accept-Language' is not a list of languages"),
   },
+  'deleteProfile-empty-error-code': {
+    operationId: 'deleteProfile',
+    breaks:
+      'the 401\'s challenge names its error with an empty value (error=""), which RFC 6750 does not allow: a client cannot tell an expired token from a malformed request',
+    answer: async (ex) => {
+      const upstream = await ex.forward();
+      const challenge = upstream.headers['www-authenticate'];
+      if (upstream.status !== 401 || challenge === undefined) return upstream;
+      return { ...upstream, headers: { ...upstream.headers, 'www-authenticate': challenge.replace(/error="[^"]*"/, 'error=""') } };
+    },
+  },
   'patchSymbol-allow-run-together': {
     operationId: 'patchSymbol',
     breaks:

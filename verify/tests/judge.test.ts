@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { OpenApiSpec } from '../../openapi-kit/index.ts';
 import { loadSpec } from '../../openapi-kit/node.ts';
-import { judge, type Expectation } from '../judge.ts';
+import { challengeProblem, judge, type Expectation } from '../judge.ts';
 import type { Exchange } from '../exchange.ts';
 import { junitReport, xmlEscape } from '../report/junit.ts';
 import { Results } from '../results.ts';
@@ -90,6 +90,27 @@ describe('verify: the judge', () => {
       schemaPath: expect.stringMatching(/\/pattern$/),
     });
     expect(judged('patchSymbol', exchange('patchSymbol', 405, patch, { allow: 'GET, PUT, DELETE' }))).toEqual([]);
+  });
+
+  it("holds a 401's Bearer challenge to RFC 6750's syntax: error, error_description and scope are never empty", () => {
+    expect(challengeProblem('Bearer realm="circle"')).toBeNull();
+    expect(challengeProblem('Bearer realm="circle", error="invalid_token", error_description="The access token has expired"')).toBeNull();
+    expect(challengeProblem('Bearer realm="circle", error=invalid_request')).toBeNull();
+    expect(challengeProblem('Bearer realm="circle", error="", error_description="x"')).toBe(
+      `the 401's WWW-Authenticate gives error="": RFC 6750 §3 wants one or more printable characters, without " or \\`,
+    );
+    expect(challengeProblem('Bearer error="invalid_token", error_description=""')).toContain('error_description=""');
+    expect(challengeProblem('Bearer error="invalid_token", error_description="say \\"no\\""')).toContain(
+      'error_description="say \\"no\\""',
+    );
+    // Another scheme's challenge is not RFC 6750's to judge.
+    expect(challengeProblem('Basic realm="x", error=""')).toBeNull();
+    const refused = { status: 401, error: 'Unauthorized', message: 'The access token has expired: renew it' };
+    const titles = judged(
+      'getMyProfile',
+      exchange('getMyProfile', 401, refused, { 'www-authenticate': 'Bearer realm="circle", error="", error_description="expired"' }),
+    ).map((f) => f.title);
+    expect(titles).toEqual([expect.stringContaining('error=""')]);
   });
 
   it("holds a 405's Allow to the methods the document serves on the path (RFC 9110 10.2.1)", () => {
