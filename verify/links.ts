@@ -14,6 +14,7 @@ import fc from 'fast-check';
 import {
   evaluate,
   GeneratorGaveUp,
+  satisfying,
   pathSegments,
   UnresolvedExpression,
   type LinkContext,
@@ -23,7 +24,7 @@ import {
 import type { GeneratedRequest, PathValue } from './generated-request.ts';
 import { SAFE_METHODS, type Session } from './session.ts';
 import type { SingleExchanges } from './singles.ts';
-import { BudgetSpent, bodyJson, type Exchange, type Outgoing } from './exchange.ts';
+import { BudgetSpent, bodyJson, type Credentials, type Exchange, type Outgoing } from './exchange.ts';
 
 /** Valid requests tried per source operation before its links are given up as not reached. */
 const SOURCE_TRIES = 5;
@@ -146,6 +147,55 @@ export class LinkFollower {
     for (const link of ordered) await this.follow(link, context, round);
   }
 
+  /**
+   * A change whose link carries header values from the source's answer (a key it gave once, a tag)
+   * is first sent by a caller who never saw that answer: anonymous where the target allows it, else
+   * the other member (--other-header). Without those headers, and with another value of each that
+   * its schema takes, the change must be refused (a 4xx), when the target documents a refusal (401
+   * or 403): else the value the link carries unlocks nothing.
+   */
+  private async withoutTheKey(link: LinkSpec, target: OperationSpec, r: GeneratedRequest, linked: Array<[string, string]>): Promise<void> {
+    if (!target.statuses.includes('401') && !target.statuses.includes('403')) return;
+    const as: Credentials | null = !target.secured ? 'none' : this.session.target.otherHeaders.length > 0 ? 'other' : null;
+    if (as === null) return;
+    const { validator } = this.session.spec;
+    const variants: Array<{ what: string; headers: Array<[string, string]> }> = [
+      { what: `without ${linked.map(([n]) => n).join(', ')}`, headers: [] },
+    ];
+    for (const [name, value] of linked) {
+      const param = target.params.find((p) => p.in === 'header' && p.name === name);
+      if (!param) continue;
+      const [other] = fc.sample(
+        satisfying(
+          this.singles.requests.arbs.valid(param.schema).map(String),
+          (text) =>
+            text !== value &&
+            /^[\x21-\x7E]([\x20-\x7E]{0,198}[\x21-\x7E])?$/.test(text) &&
+            validator.atPointer(param.pointer, text).length === 0,
+          `another valid value of the header parameter '${name}' (#${param.pointer})`,
+        ),
+        { seed: this.session.seedOf(`link:${link.key}:other ${name}`), numRuns: 1 },
+      );
+      if (other !== undefined)
+        variants.push({ what: `with another ${name}`, headers: linked.map(([n, v]): [string, string] => [n, n === name ? other : v]) });
+    }
+    const who = as === 'none' ? 'without credentials' : 'as the other member';
+    for (const variant of variants) {
+      const out: Outgoing = { ...(await this.singles.outgoing(target, r)), credentials: as };
+      for (const [name] of linked) out.headers?.delete(name);
+      for (const [name, value] of variant.headers) out.headers?.set(name, value);
+      const { exchange, findings } = await this.session.send(target, out, 'links', { kind: 'unspecified' });
+      this.singles.track(exchange);
+      const status = exchange.response?.status;
+      if (status !== undefined && status < 400)
+        findings.push({
+          title: `the link ${link.name} (${target.method} ${target.path}, from ${link.from}'s answer) was let through ${who} and ${variant.what} (${status}): the value the link carries from that answer unlocks nothing`,
+          violations: [],
+        });
+      for (const finding of findings) this.session.results.fail(target, 'links', exchange, finding);
+    }
+  }
+
   /** Sends a link's target with the values the source's exchange gives, and judges its answer. */
   private async follow(link: LinkSpec, context: LinkContext, round: number): Promise<void> {
     const target = this.session.spec.byId(link.to);
@@ -195,6 +245,7 @@ export class LinkFollower {
               note: 'the link body',
             },
     };
+    if (headers.length > 0 && !SAFE_METHODS.includes(target.method)) await this.withoutTheKey(link, target, r, headers);
     const out: Outgoing = await this.singles.outgoing(target, r);
     for (const [name, value] of headers) out.headers?.set(name, value);
     const { exchange, findings } = await this.session.send(target, out, 'links', { kind: 'valid' });

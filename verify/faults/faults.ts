@@ -293,6 +293,16 @@ export const FAULTS = {
       return { ...upstream, headers: { ...upstream.headers, 'www-authenticate': challenge.replace(/error="[^"]*"/, 'error=""') } };
     },
   },
+  'deleteSubscription-takes-any-key': {
+    operationId: 'deleteSubscription',
+    breaks:
+      "any well-formed Subscription-Key deletes the subscription (the key is checked for its form, never against the one its create answered): anyone can turn off another device's notifications",
+    answer: async (ex) => {
+      const upstream = await ex.forward();
+      if (upstream.status !== 403 || ex.headers['subscription-key'] === undefined) return upstream;
+      return ex.forward({ headers: { ...ex.headers, authorization: ex.adminAuthorization } });
+    },
+  },
   'patchSymbol-allow-run-together': {
     operationId: 'patchSymbol',
     breaks:
