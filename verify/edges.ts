@@ -120,7 +120,7 @@ export function formsWithEachFile(fields: FormField[], media: MediaSpec): Body[]
 /** Where each image format's signature is (RFC 2083 for PNG, JFIF's SOI marker, RIFF's WebP): the bytes flipped, one at a time. */
 const SIGNATURE_BYTES: Partial<Record<string, { from: FileContent; at: number[] }>> = {
   'image/png': { from: 'png', at: [0, 1] },
-  'image/jpeg': { from: 'jpeg', at: [1, 2] },
+  'image/jpeg': { from: 'jpeg', at: [0, 1, 2] },
   'image/webp': { from: 'webp', at: [0, 8] },
 };
 

@@ -4,7 +4,8 @@
  *    the member's marks on others' records put back after (./marks.ts);
  * 2. stateful sequences of each collection (those under a record too) and of the own record;
  * 3. the document's links followed, each from an answer that carries it;
- * 4. on the embedded mock only: its destructive command, once, at the very end.
+ * 4. the rate limits it documents (429), each pushed until it answers so (./rate-limits.ts);
+ * 5. on the embedded mock only: its destructive command, once, at the very end.
  */
 import type { OpenApiSpec, OperationSpec } from '../openapi-kit/index.ts';
 import { RequestGenerator } from './request-generator.ts';
@@ -13,6 +14,7 @@ import { nestedCollections } from './nested-collections.ts';
 import { runFixtures } from './nested-fixtures.ts';
 import { NestedCollectionModel } from './nested-model.ts';
 import { LinkFollower } from './links.ts';
+import { probeRateLimits } from './rate-limits.ts';
 import { MarkKeeper } from './marks.ts';
 import { CollectionModel } from './collection-model.ts';
 import { OwnRecordModel } from './own-record-model.ts';
@@ -128,7 +130,22 @@ export async function runVerify(
     }
   }
 
-  // 4. The destructive values (x-destructive), on the embedded mock only; elsewhere say why they were kept out.
+  // 4. The rate limits the document states (429), last: a spent limit holds back no other check.
+  if (spec.operations.some((op) => op.statuses.includes('429'))) {
+    const limited = newFixtures();
+    try {
+      await probeRateLimits(
+        session,
+        new SingleExchanges(session, generator, limited.collections, limited.ownRecord, ownOps),
+        spec.operations,
+      );
+    } finally {
+      session.activity = 'cleaning up';
+      for (const f of [...limited.collections.values()].reverse()) await f.teardown();
+    }
+  }
+
+  // 5. The destructive values (x-destructive), on the embedded mock only; elsewhere say why they were kept out.
   for (const d of destructiveValues(spec)) {
     const op = d.op;
     if (options.ownServer && !options.readOnly) await runDestructive(session, op, d.param, d.values);

@@ -303,6 +303,17 @@ export const FAULTS = {
       return ex.forward({ headers: { ...ex.headers, authorization: ex.adminAuthorization } });
     },
   },
+  'createSubscription-429-without-retry-after': {
+    operationId: 'createSubscription',
+    breaks:
+      'the throttled create (429) says nothing of when to try again: no Retry-After, which the document requires, so a client can only guess and retry at once',
+    answer: async (ex) => {
+      const upstream = await ex.forward();
+      if (upstream.status !== 429) return upstream;
+      const { 'retry-after': _dropped, ...headers } = upstream.headers;
+      return { ...upstream, headers };
+    },
+  },
   'patchSymbol-allow-run-together': {
     operationId: 'patchSymbol',
     breaks:
