@@ -1,5 +1,5 @@
 /**
- * One verify run, in three phases, each leaving the server as it found it:
+ * One verify run, in five phases, each leaving the server as it found it:
  * 1. single exchanges per operation (valid input, invalid input, limits), on records the run creates,
  *    the member's marks on others' records put back after (./marks.ts);
  * 2. stateful sequences of each collection (those under a record too) and of the own record;
