@@ -17,6 +17,11 @@ export interface SentRequest {
   credentials?: Credentials;
   /** An injected header sent inside other text: a credential misplaced on purpose. */
   wrapped?: CredentialWrap;
+  /**
+   * What the request's Authorization carried, as sent: a Bearer credential (RFC 6750 §2.1, `Bearer`,
+   * spaces, a b64token), nothing at all, or something else. A 401's challenge answers each its own way.
+   */
+  authorization?: 'bearer' | 'none' | 'other';
   body: SentBody;
 }
 

@@ -62,7 +62,7 @@ export function judge(spec: OpenApiSpec, op: OperationSpec, exchange: Exchange, 
   const documented = responseFor(op, r.status) !== undefined;
   const status = r.status;
   if (status === 401) {
-    const problem = challengeProblem(r.headers.get('www-authenticate'));
+    const problem = challengeProblem(r.headers.get('www-authenticate'), exchange.request.authorization);
     if (problem) findings.push({ title: problem, violations: [] });
   }
   if (status === 405) {
@@ -110,12 +110,18 @@ export function judge(spec: OpenApiSpec, op: OperationSpec, exchange: Exchange, 
 const NQSCHAR_ATTRIBUTES = ['error', 'error_description', 'scope'];
 
 /**
- * What is wrong with a 401's Bearer challenge, or null: its `error`, `error_description` and `scope`,
+ * What is wrong with a 401's Bearer challenge, or null. Its `error`, `error_description` and `scope`,
  * when given, hold at least one character, all of them printable ASCII but `"` and `\` (RFC 6750 §3).
- * Whether it names an error at all is a SHOULD, left to the server.
+ * And, as RFC 6750 §3.1 asks (and the documents that cite it promise): a refused bearer token is told
+ * what is wrong with it (an `error`); a request that sent no credentials at all is told none.
  */
-export function challengeProblem(header: string | null): string | null {
+export function challengeProblem(header: string | null, sent?: 'bearer' | 'none' | 'other'): string | null {
   if (header === null || !/(^|,)\s*Bearer(\s|$)/i.test(header)) return null;
+  const error = /(?:^|[\s,])error\s*=/i.test(header);
+  if (sent === 'bearer' && !error)
+    return `the 401 to a bearer token names no error in its challenge (${JSON.stringify(header)}): RFC 6750 §3.1 asks for one, e.g. error="invalid_token"`;
+  if (sent === 'none' && error)
+    return `the 401 to a request without credentials names an error in its challenge (${JSON.stringify(header)}): RFC 6750 §3.1 asks for none, as nothing was wrong with a token`;
   for (const [, name, quoted, token] of header.matchAll(/(?:^|[\s,])([A-Za-z_]+)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^\s,"]*))/g)) {
     const attribute = name!.toLowerCase();
     if (!NQSCHAR_ATTRIBUTES.includes(attribute)) continue;

@@ -2,7 +2,8 @@
  * One verify run, in five phases, each leaving the server as it found it:
  * 1. single exchanges per operation (valid input, invalid input, limits), on records the run creates,
  *    the member's marks on others' records put back after (./marks.ts);
- * 2. stateful sequences of each collection (those under a record too) and of the own record;
+ * 2. stateful sequences of each collection (those under a record too), of the marks on its records
+ *    (./mark-model.ts) and of the own record;
  * 3. the document's links followed, each from an answer that carries it;
  * 4. the rate limits it documents (429), each pushed until it answers so (./rate-limits.ts);
  * 5. on the embedded mock only: its destructive command, once, at the very end.
@@ -15,7 +16,8 @@ import { runFixtures } from './nested-fixtures.ts';
 import { NestedCollectionModel } from './nested-model.ts';
 import { LinkFollower } from './links.ts';
 import { probeRateLimits } from './rate-limits.ts';
-import { MarkKeeper } from './marks.ts';
+import { MarkModel } from './mark-model.ts';
+import { MarkKeeper, markPairs } from './marks.ts';
 import { CollectionModel } from './collection-model.ts';
 import { OwnRecordModel } from './own-record-model.ts';
 import { Results } from './results.ts';
@@ -75,6 +77,10 @@ export async function runVerify(
     const models = [
       ...spec.collections.map((c) => new CollectionModel(session, c, generator.schemas)),
       ...nested.map((n) => new NestedCollectionModel(session, n, nested, generator.schemas)),
+      ...spec.collections.flatMap((c) => {
+        const pairs = markPairs(spec, c);
+        return pairs.length > 0 ? [new MarkModel(session, c, pairs, generator.schemas)] : [];
+      }),
       ...(ownOps
         ? [
             Object.assign(new OwnRecordModel(session, ownOps, generator.schemas), {

@@ -180,11 +180,13 @@ export class Target {
       const gapped = wrap.gap === undefined ? value : value.replace(' ', () => wrap.gap!);
       headers.set(wrap.name, `${wrap.before}${gapped}${wrap.after}`);
     }
+    const authorization = headers.get('authorization');
     const request: SentRequest = {
       method: out.method,
       url: out.url,
       headers: own,
       injected: injected.map(([name]) => name),
+      authorization: authorization === null ? 'none' : /^Bearer +[A-Za-z0-9\-._~+/]+=*$/i.test(authorization) ? 'bearer' : 'other',
       ...(credentials === 'member' ? {} : { credentials }),
       ...(wrap ? { wrapped: wrap } : {}),
       body: out.sent ?? { kind: 'none' },

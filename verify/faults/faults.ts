@@ -314,6 +314,32 @@ export const FAULTS = {
       return { ...upstream, headers };
     },
   },
+  'markNotificationRead-marks-nothing': {
+    operationId: 'markNotificationRead',
+    breaks:
+      'marking a notification read stores nothing (the handler answers the unread count without writing the mark): it stays unread however often the member opens it',
+    answer: async (ex) => {
+      const count = ex.url.replace(/\/notifications\/[^/?]+\/read(\?.*)?$/, '/notifications/unread-count');
+      // Without a token the operation still refuses the caller (401), as it did.
+      if (count === ex.url || ex.headers.authorization === undefined) return ex.forward();
+      const { 'content-type': _type, 'content-length': _length, ...headers } = ex.headers;
+      const upstream = await ex.forward({ method: 'GET', url: count, headers, body: Buffer.alloc(0) });
+      // An unknown notification still answers 404, as marking it would.
+      const exists = await ex.forward({ method: 'GET', url: ex.url.replace(/\/read(\?.*)?$/, ''), headers, body: Buffer.alloc(0) });
+      return exists.status === 404 ? exists : upstream;
+    },
+  },
+  'updateProfile-challenge-names-no-error': {
+    operationId: 'updateProfile',
+    breaks:
+      "a refused bearer token is told nothing of what is wrong with it (the 401's challenge is a bare Bearer realm, as for no token at all): a client cannot tell an expired token, to renew, from a revoked one, to sign in again",
+    answer: async (ex) => {
+      const upstream = await ex.forward();
+      const challenge = upstream.headers['www-authenticate'];
+      if (upstream.status !== 401 || challenge === undefined || ex.headers.authorization === undefined) return upstream;
+      return { ...upstream, headers: { ...upstream.headers, 'www-authenticate': challenge.replace(/,\s*error=.*$/, '') } };
+    },
+  },
   'patchSymbol-allow-run-together': {
     operationId: 'patchSymbol',
     breaks:

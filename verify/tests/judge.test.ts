@@ -105,6 +105,16 @@ describe('verify: the judge', () => {
     );
     // Another scheme's challenge is not RFC 6750's to judge.
     expect(challengeProblem('Basic realm="x", error=""')).toBeNull();
+    // A refused bearer token is told what is wrong with it; a request without credentials is told nothing.
+    expect(challengeProblem('Bearer realm="circle", error="invalid_token"', 'bearer')).toBeNull();
+    expect(challengeProblem('Bearer realm="circle"', 'bearer')).toBe(
+      'the 401 to a bearer token names no error in its challenge ("Bearer realm=\\"circle\\""): RFC 6750 §3.1 asks for one, e.g. error="invalid_token"',
+    );
+    expect(challengeProblem('Bearer realm="circle"', 'none')).toBeNull();
+    expect(challengeProblem('Bearer realm="circle", error="invalid_request"', 'none')).toContain('without credentials names an error');
+    // Something else than a bearer credential (another scheme, a token misplaced): either way.
+    expect(challengeProblem('Bearer realm="circle"', 'other')).toBeNull();
+    expect(challengeProblem('Bearer realm="circle", error="invalid_request"', 'other')).toBeNull();
     const refused = { status: 401, error: 'Unauthorized', message: 'The access token has expired: renew it' };
     const titles = judged(
       'getMyProfile',
