@@ -45,7 +45,8 @@ async function verifyAgainst(bearer: RegExp, given: string): Promise<{ code: num
     const authorization = req.headers.authorization ?? '';
     got.push(authorization);
     if (bearer.exec(authorization)?.[1] === 'good') res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
-    else res.writeHead(401, { 'www-authenticate': 'Bearer' }).end();
+    // RFC 6750 §3.1: a token refused is told why; no credentials at all, nothing.
+    else res.writeHead(401, { 'www-authenticate': /^Bearer +\S/i.test(authorization) ? 'Bearer error="invalid_token"' : 'Bearer' }).end();
   });
   await new Promise<void>((ready) => server.listen(0, '127.0.0.1', ready));
   try {
