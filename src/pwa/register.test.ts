@@ -135,6 +135,20 @@ describe('registerServiceWorker', () => {
     expect(updatePrompt()).toBe(true);
   });
 
+  it('offers a worker once, though it was installing at start and its updatefound comes after', async () => {
+    const container = new FakeContainer(true);
+    const next = new FakeWorker('installing');
+    container.registration.installing = next;
+    await start(container);
+    container.registration.dispatchEvent(new Event('updatefound'));
+    const shown = new Set<number>();
+    const stop = snackbar.subscribe((s) => s && shown.add(s.id));
+    next.become('installed');
+    stop();
+    expect(updatePrompt()).toBe(true);
+    expect(shown.size).toBe(1);
+  });
+
   it('the first install is silent: no controller, no prompt', async () => {
     const container = new FakeContainer(false);
     await start(container);

@@ -67,8 +67,13 @@ export async function registerServiceWorker(
       | undefined;
     // Some embedders (and test browsers told to block workers) resolve without a registration.
     if (!registration) return null;
+    // A worker installing as the page starts can be announced twice: already in `installing`, and
+    // by an updatefound queued before the page listened. It is offered once: a second offer would
+    // put a new snackbar in place of the one the user is about to press.
+    let watched: ServiceWorker | null = null;
     const watch = (worker: ServiceWorker | null) => {
-      if (!worker) return;
+      if (!worker || worker === watched) return;
+      watched = worker;
       const check = () => {
         // With no controller this is the first install, not an update.
         if (worker.state === 'installed' && container.controller) promptForUpdate(worker, registration);
