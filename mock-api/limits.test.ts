@@ -9,6 +9,7 @@ import { avatarRules, imageName, SIGNATURES } from './avatar.ts';
 import { MAX_AVATAR_BYTES } from './body.ts';
 import { COLLECTIONS } from './db.ts';
 import { MAX_MESSAGE, REASONS } from './errors.ts';
+import { SUBSCRIPTION_CREATES } from './rate.ts';
 import { OpenApiSpec, resolveRef } from '../openapi-kit/index.ts';
 import { loadSpec } from '../openapi-kit/node.ts';
 
@@ -35,6 +36,12 @@ describe("the mock's limits are openapi.yaml's", () => {
       expect(SIGNATURES[type], type).toBeDefined();
       expect(imageName(type)).not.toBe('');
     }
+  });
+
+  it("the anonymous creates of push subscriptions are limited as createSubscription's x-rate-limit says", () => {
+    const raw = spec.doc.paths['/subscription']?.post as { 'x-rate-limit'?: { requests: number; seconds: number } } | undefined;
+    // A bucket of `burst` refilled one every `intervalMs`: never more than `burst` within one interval.
+    expect(raw?.['x-rate-limit']).toEqual({ requests: SUBSCRIPTION_CREATES.burst, seconds: SUBSCRIPTION_CREATES.intervalMs / 1000 });
   });
 
   it('every collection of the document is one of the mock, with its x-max-records as COLLECTIONS.limit', () => {

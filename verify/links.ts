@@ -149,15 +149,17 @@ export class LinkFollower {
 
   /**
    * A change whose link carries header values from the source's answer (a key it gave once, a tag)
-   * is first sent by a caller who never saw that answer: anonymous where the target allows it, else
+   * is first sent by callers who never saw that answer: anonymous where the target allows it, and
    * the other member (--other-header). Without those headers, and with another value of each that
    * its schema takes, the change must be refused (a 4xx), when the target documents a refusal (401
    * or 403): else the value the link carries unlocks nothing.
    */
   private async withoutTheKey(link: LinkSpec, target: OperationSpec, r: GeneratedRequest, linked: Array<[string, string]>): Promise<void> {
     if (!target.statuses.includes('401') && !target.statuses.includes('403')) return;
-    const as: Credentials | null = !target.secured ? 'none' : this.session.target.otherHeaders.length > 0 ? 'other' : null;
-    if (as === null) return;
+    const callers: Credentials[] = [];
+    if (!target.secured) callers.push('none');
+    if (this.session.target.otherHeaders.length > 0) callers.push('other');
+    if (callers.length === 0) return;
     const { validator } = this.session.spec;
     const variants: Array<{ what: string; headers: Array<[string, string]> }> = [
       { what: `without ${linked.map(([n]) => n).join(', ')}`, headers: [] },
@@ -179,21 +181,31 @@ export class LinkFollower {
       if (other !== undefined)
         variants.push({ what: `with another ${name}`, headers: linked.map(([n, v]): [string, string] => [n, n === name ? other : v]) });
     }
+    for (const as of callers) for (const variant of variants) await this.refusedWithout(link, target, r, linked, as, variant);
+  }
+
+  /** One probe of withoutTheKey: the change sent by `as`, with the linked headers as `variant` has them. */
+  private async refusedWithout(
+    link: LinkSpec,
+    target: OperationSpec,
+    r: GeneratedRequest,
+    linked: Array<[string, string]>,
+    as: Credentials,
+    variant: { what: string; headers: Array<[string, string]> },
+  ): Promise<void> {
     const who = as === 'none' ? 'without credentials' : 'as the other member';
-    for (const variant of variants) {
-      const out: Outgoing = { ...(await this.singles.outgoing(target, r)), credentials: as };
-      for (const [name] of linked) out.headers?.delete(name);
-      for (const [name, value] of variant.headers) out.headers?.set(name, value);
-      const { exchange, findings } = await this.session.send(target, out, 'links', { kind: 'unspecified' });
-      this.singles.track(exchange);
-      const status = exchange.response?.status;
-      if (status !== undefined && status < 400)
-        findings.push({
-          title: `the link ${link.name} (${target.method} ${target.path}, from ${link.from}'s answer) was let through ${who} and ${variant.what} (${status}): the value the link carries from that answer unlocks nothing`,
-          violations: [],
-        });
-      for (const finding of findings) this.session.results.fail(target, 'links', exchange, finding);
-    }
+    const out: Outgoing = { ...(await this.singles.outgoing(target, r)), credentials: as };
+    for (const [name] of linked) out.headers?.delete(name);
+    for (const [name, value] of variant.headers) out.headers?.set(name, value);
+    const { exchange, findings } = await this.session.send(target, out, 'links', { kind: 'unspecified' });
+    this.singles.track(exchange);
+    const status = exchange.response?.status;
+    if (status !== undefined && status < 400)
+      findings.push({
+        title: `the link ${link.name} (${target.method} ${target.path}, from ${link.from}'s answer) was let through ${who} and ${variant.what} (${status}): the value the link carries from that answer unlocks nothing`,
+        violations: [],
+      });
+    for (const finding of findings) this.session.results.fail(target, 'links', exchange, finding);
   }
 
   /** Sends a link's target with the values the source's exchange gives, and judges its answer. */
@@ -248,7 +260,22 @@ export class LinkFollower {
     if (headers.length > 0 && !SAFE_METHODS.includes(target.method)) await this.withoutTheKey(link, target, r, headers);
     const out: Outgoing = await this.singles.outgoing(target, r);
     for (const [name, value] of headers) out.headers?.set(name, value);
-    const { exchange, findings } = await this.session.send(target, out, 'links', { kind: 'valid' });
+    // An open change whose link carries a value of the source's answer: that value alone lets it
+    // through, whoever sends it (the device that stored a subscription, signed in or not).
+    const unlocked = headers.length > 0 && !SAFE_METHODS.includes(target.method) && !target.secured;
+    if (unlocked) out.credentials = 'none';
+    const { exchange, findings } = await this.session.send(
+      target,
+      out,
+      'links',
+      unlocked
+        ? {
+            kind: 'exact',
+            statuses: target.statuses.filter((s) => /^2\d\d$/.test(s)).map(Number),
+            why: `following the link ${link.name} without credentials, with only the ${headers.map(([n]) => n).join(', ')} it carries from ${link.from}'s answer`,
+          }
+        : { kind: 'valid' },
+    );
     this.singles.track(exchange);
     for (const finding of findings)
       this.session.results.fail(target, 'links', exchange, {

@@ -1,19 +1,32 @@
 /**
  * The rate limits a document states: an operation that documents 429 is sent valid requests, one
  * after the other, until it answers 429 or RATE_LIMIT_TRIES of them have gone. The 429 is then
- * judged as any answer (its `Retry-After`, its body); none at all is a note, not a failure: the
- * limit may be higher than verify goes. Sent as the least privileged caller the operation takes
+ * judged as any answer (its `Retry-After`, its body). None at all is a note, not a failure (the
+ * limit may be higher than verify goes), unless the operation states its limit: `x-rate-limit:
+ * { requests: N, seconds: S }` says no client gets more than N let through within S seconds, so the
+ * (N+1)th sent within S must be refused. Sent as the least privileged caller the operation takes
  * (without credentials where it is open), whom limits hold tightest; last of the run, so that a
  * spent limit holds back no other check.
  */
 import fc from 'fast-check';
-import type { OperationSpec } from '../openapi-kit/index.ts';
-import type { Credentials } from './exchange.ts';
+import { isRecord, type OperationSpec } from '../openapi-kit/index.ts';
+import type { Credentials, Exchange } from './exchange.ts';
 import { SAFE_METHODS, unlessBudgetSpent, type Session } from './session.ts';
 import type { SingleExchanges } from './singles.ts';
 
 /** Valid requests sent to an operation that documents 429 before its limit is noted as not reached. */
 export const RATE_LIMIT_TRIES = 30;
+
+/** The limit an operation states (`x-rate-limit: { requests, seconds }`), or null when it states none or not as whole numbers. */
+function statedLimit(session: Session, op: OperationSpec): { requests: number; seconds: number } | null {
+  const raw = session.spec.doc.paths[op.path]?.[op.method.toLowerCase()];
+  const stated = isRecord(raw) ? raw['x-rate-limit'] : undefined;
+  if (!isRecord(stated)) return null;
+  const { requests, seconds } = stated;
+  return Number.isInteger(requests) && Number.isInteger(seconds) && (requests as number) > 0 && (seconds as number) > 0
+    ? { requests: requests as number, seconds: seconds as number }
+    : null;
+}
 
 export async function probeRateLimits(session: Session, singles: SingleExchanges, ops: readonly OperationSpec[]): Promise<void> {
   const { results, options } = session;
@@ -21,10 +34,14 @@ export async function probeRateLimits(session: Session, singles: SingleExchanges
     if (!op.statuses.includes('429')) continue;
     if (options.readOnly && !SAFE_METHODS.includes(op.method)) continue;
     const as: Credentials = op.secured ? 'member' : 'none';
+    const stated = statedLimit(session, op);
+    const tries = stated ? Math.min(RATE_LIMIT_TRIES, stated.requests + 1) : RATE_LIMIT_TRIES;
     const requests = fc
-      .sample(singles.requests.validRequest(op), { seed: session.seedOf(`${op.id}:rate limit`), numRuns: RATE_LIMIT_TRIES * 3 })
+      .sample(singles.requests.validRequest(op), { seed: session.seedOf(`${op.id}:rate limit`), numRuns: tries * 3 })
       .filter((r) => singles.requests.isValid(op, r))
-      .slice(0, RATE_LIMIT_TRIES);
+      .slice(0, tries);
+    const started = Date.now();
+    let last: Exchange | undefined;
     session.activity = `${op.id}: its rate limit`;
     let limited = false;
     let sent = 0;
@@ -36,6 +53,7 @@ export async function probeRateLimits(session: Session, singles: SingleExchanges
           kind: 'valid',
         });
         singles.track(exchange);
+        last = exchange;
         sent++;
         for (const finding of findings) results.fail(op, 'valid input', exchange, finding);
         if (exchange.response?.status === 429) {
@@ -45,7 +63,13 @@ export async function probeRateLimits(session: Session, singles: SingleExchanges
         if (findings.length > 0) return;
       }
     });
-    if (!limited && sent === requests.length)
+    const seconds = (Date.now() - started) / 1000;
+    if (!limited && stated && last && sent === stated.requests + 1 && seconds < stated.seconds)
+      results.fail(op, 'valid input', last, {
+        title: `x-rate-limit lets ${stated.requests} through within ${stated.seconds} s, but ${sent} valid requests${as === 'none' ? ' without credentials' : ''} sent one after the other within ${seconds.toFixed(1)} s were all let through`,
+        violations: [],
+      });
+    else if (!limited && sent === requests.length)
       results.note(
         op,
         'valid input',

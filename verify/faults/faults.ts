@@ -36,7 +36,13 @@ export interface Fault {
   answer(exchange: Exchange): Promise<Answer>;
 }
 
-const REASONS: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 404: 'Not Found', 500: 'Internal Server Error' };
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  500: 'Internal Server Error',
+};
 
 /** The exchange sent again as the owner of the profile when the mock refused it as another member's (403). */
 async function asOwnerWhenForbidden(exchange: Exchange): Promise<Answer> {
@@ -338,6 +344,36 @@ export const FAULTS = {
       const challenge = upstream.headers['www-authenticate'];
       if (upstream.status !== 401 || challenge === undefined || ex.headers.authorization === undefined) return upstream;
       return { ...upstream, headers: { ...upstream.headers, 'www-authenticate': challenge.replace(/,\s*error=.*$/, '') } };
+    },
+  },
+  'deleteSubscription-by-any-member': {
+    operationId: 'deleteSubscription',
+    breaks:
+      "any signed-in member deletes any subscription (the handler checks that a token is there, not whose): one member can turn off another's notifications",
+    answer: async (ex) => {
+      const upstream = await ex.forward();
+      const theirs = upstream.status === 403 && /belongs to another device/.test(upstream.body.toString('utf8'));
+      if (!theirs || !/^Bearer /.test(ex.headers.authorization ?? '')) return upstream;
+      return ex.forward({ headers: { ...ex.headers, authorization: ex.adminAuthorization } });
+    },
+  },
+  'deleteSubscription-key-not-enough': {
+    operationId: 'deleteSubscription',
+    breaks:
+      'the Subscription-Key its create answered does not let a device delete its own subscription: only a signed-in owner or an admin can, so a guest who turned notifications on can never turn them off',
+    answer: async (ex) =>
+      ex.headers.authorization === undefined && ex.headers['subscription-key'] !== undefined
+        ? errorAnswer(403, 'Subscription belongs to another device: send its Subscription-Key')
+        : ex.forward(),
+  },
+  'createSubscription-never-limits': {
+    operationId: 'createSubscription',
+    breaks:
+      'anonymous creates are never limited (the limiter is never asked): one client can fill the collection, although x-rate-limit says 10 a minute',
+    answer: async (ex) => {
+      const upstream = await ex.forward();
+      if (upstream.status !== 429) return upstream;
+      return ex.forward({ headers: { ...ex.headers, authorization: ex.adminAuthorization } });
     },
   },
   'patchSymbol-allow-run-together': {
