@@ -1,5 +1,5 @@
 // `npm run test:verify-mutation [-- FILE…]`: verify's own mutation score. StrykerJS mutates the mock's
-// request handling (stryker.verify.config.json: its handlers, database, body and avatar checks,
+// request handling (stryker.verify.config.json: its handlers, database, inbox, body and avatar checks, validators, languages, rate limiter,
 // authentication and errors; not start-up or logging), and `npm run verify` against the mutated
 // mock is the only test: a mutant it does not notice is a server bug it would call conformant.
 // Then the score per file, without the survivors listed in mutation-equivalents/verify/ (invisible
