@@ -261,7 +261,7 @@ export class LinkFollower {
     const out: Outgoing = await this.singles.outgoing(target, r);
     for (const [name, value] of headers) out.headers?.set(name, value);
     // An open change whose link carries a value of the source's answer: that value alone lets it
-    // through, whoever sends it (the device that stored a subscription, signed in or not).
+    // through, whoever sends it (the device that made the record, signed in or not).
     const unlocked = headers.length > 0 && !SAFE_METHODS.includes(target.method) && !target.secured;
     if (unlocked) out.credentials = 'none';
     const { exchange, findings } = await this.session.send(
