@@ -162,12 +162,33 @@ export class CollectionFixtures {
     return excess <= 0;
   }
 
-  /** Notes a record created by an exchange (201 to the collection's create), to delete it at the end. */
+  /**
+   * Notes a record created by an exchange (201 to the collection's create), to delete it at the end,
+   * with the headers the create's links carry from its answer into the delete (a key the create
+   * answered once): a record made without credentials is the run's to delete only with them.
+   */
   track(exchange: Exchange): void {
     if (exchange.op?.id !== this.collection.create.id || exchange.response?.status !== 201) return;
     const id = idOf(exchange, this.collection.idField);
-    if (id !== undefined) this.created.add(id);
+    if (id === undefined) return;
+    this.created.add(id);
+    const remove = this.collection.remove;
+    const answer = exchange.response.headers;
+    const carried: Array<[string, string]> = [];
+    for (const link of this.session.spec.links) {
+      if (link.from !== this.collection.create.id || link.to !== remove?.id || link.status !== '201') continue;
+      for (const [name, expression] of Object.entries(link.parameters)) {
+        const header = /^(?:header\.)?(.+)$/.exec(name)![1]!;
+        const from = typeof expression === 'string' ? /^\$response\.header\.(.+)$/.exec(expression)?.[1] : undefined;
+        const value = from === undefined ? null : answer.get(from);
+        if (value !== null && remove.params.some((p) => p.in === 'header' && p.name === header)) carried.push([header, value]);
+      }
+    }
+    if (carried.length > 0) this.carried.set(id, carried);
   }
+
+  /** The headers each created record's delete takes from its create's answer (see track). */
+  private readonly carried = new Map<string, Array<[string, string]>>();
 
   /** Notes a record deleted by an exchange (a documented 2xx from the collection's delete). */
   untrack(exchange: Exchange, id: string): void {
@@ -240,7 +261,13 @@ export class CollectionFixtures {
     const remove = this.collection.remove;
     if (remove) {
       for (const id of [...this.created]) {
-        const exchange = await this.session.probe(remove, this.at(id), undefined, { kind: 'unspecified' }, { essential: true });
+        const exchange = await this.session.probe(
+          remove,
+          this.at(id),
+          undefined,
+          { kind: 'unspecified' },
+          { essential: true, headers: this.carried.get(id) ?? [] },
+        );
         const status = exchange.response?.status ?? 0;
         if (this.collection.removedStatuses.includes(status) || status === 404) this.created.delete(id);
       }

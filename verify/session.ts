@@ -82,9 +82,13 @@ export class Session {
     params: Record<string, string>,
     value: unknown,
     expectation: Expectation = { kind: 'unspecified' },
-    { essential = false, query = [] }: { essential?: boolean; query?: Array<[string, string]> } = {},
+    {
+      essential = false,
+      query = [],
+      headers = [],
+    }: { essential?: boolean; query?: Array<[string, string]>; headers?: Array<[string, string]> } = {},
   ): Promise<Exchange> {
-    const exchange = await this.target.json(op, params, value, { essential, query });
+    const exchange = await this.target.json(op, params, value, { essential, query, headers });
     this.results.count(exchange, 'responses');
     for (const finding of judge(this.spec, op, exchange, expectation)) this.results.fail(op, 'responses', exchange, finding);
     return exchange;

@@ -328,18 +328,24 @@ export class Target {
       query = [],
       essential = false,
       credentials,
-    }: { query?: Array<[string, string]>; essential?: boolean; credentials?: Credentials } = {},
+      headers = [],
+    }: { query?: Array<[string, string]>; essential?: boolean; credentials?: Credentials; headers?: Array<[string, string]> } = {},
   ): Promise<Exchange> {
     const url = this.url(op, params, query);
     const as = credentials ? { credentials } : {};
-    if (value === undefined) return this.send(op, { method: op.method, url, ...as }, { essential });
+    if (value === undefined)
+      return this.send(
+        op,
+        { method: op.method, url, ...as, ...(headers.length > 0 ? { headers: new Headers(headers) } : {}) },
+        { essential },
+      );
     const bytes = new TextEncoder().encode(JSON.stringify(value));
     return this.send(
       op,
       {
         method: op.method,
         url,
-        headers: new Headers({ 'content-type': 'application/json' }),
+        headers: new Headers([...headers, ['content-type', 'application/json']]),
         body: bytes,
         sent: { kind: 'bytes', bytes, chunked: false },
         ...as,

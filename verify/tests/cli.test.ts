@@ -109,6 +109,38 @@ describe('npm run verify, end to end', () => {
     }
   });
 
+  it('deletes what it made without credentials with the key the create answered: a member who is no admin leaves no subscription behind', {
+    timeout: 120_000,
+  }, async () => {
+    const server = await startServer({ port: 0, delayMs: 0, distDir: null });
+    const api = `${server.url}/api`;
+    const [grace, linus, ada] = await Promise.all(['grace', 'linus', 'ada'].map((user) => signInAs(server.url, user)));
+    // Only an admin lists them; verify stores some without credentials (its rate limit's creates among them).
+    const subscriptions = async () => (await fetch(`${api}/subscription`, { headers: { authorization: ada!.authorization } })).text();
+    try {
+      const before = await subscriptions();
+      const run = await verify([
+        '--base-url',
+        api,
+        '--header',
+        `Authorization: ${grace!.authorization}`,
+        '--other-header',
+        `Authorization: ${linus!.authorization}`,
+        '--admin-header',
+        `Authorization: ${ada!.authorization}`,
+        '--seed',
+        '3',
+        '--runs',
+        '2',
+        '--quiet',
+      ]);
+      expect(run.code, `${run.stdout}\n${run.stderr}`).toBe(0);
+      expect(await subscriptions()).toBe(before);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('an error nothing awaits (a bug) ends the run with exit 2 and one line, no stack', { timeout: 60_000 }, async () => {
     // Any server will do: the run is under way when the error strikes.
     const server = createServer((_req, res) => res.writeHead(404).end());
