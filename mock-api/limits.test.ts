@@ -9,7 +9,7 @@ import { avatarRules, imageName, SIGNATURES } from './avatar.ts';
 import { MAX_AVATAR_BYTES } from './body.ts';
 import { COLLECTIONS } from './db.ts';
 import { MAX_MESSAGE, REASONS } from './errors.ts';
-import { SUBSCRIPTION_CREATES } from './rate.ts';
+import { rateLimitOf } from './rate.ts';
 import { OpenApiSpec, resolveRef } from '../openapi-kit/index.ts';
 import { loadSpec } from '../openapi-kit/node.ts';
 
@@ -38,10 +38,14 @@ describe("the mock's limits are openapi.yaml's", () => {
     }
   });
 
-  it("the anonymous creates of push subscriptions are limited as createSubscription's x-rate-limit says", () => {
-    const raw = spec.doc.paths['/subscription']?.post as { 'x-rate-limit'?: { requests: number; seconds: number } } | undefined;
-    // A bucket of `burst` refilled one every `intervalMs`: never more than `burst` within one interval.
-    expect(raw?.['x-rate-limit']).toEqual({ requests: SUBSCRIPTION_CREATES.burst, seconds: SUBSCRIPTION_CREATES.intervalMs / 1000 });
+  it("the anonymous creates of push subscriptions are limited as createSubscription's x-rate-limit says, read from it", () => {
+    // A bucket of `requests` refilled one every `seconds`: never more than `requests` within `seconds`.
+    expect(rateLimitOf(spec, 'createSubscription')).toEqual({ burst: 10, intervalMs: 60_000 });
+    const without = structuredClone(spec.doc);
+    delete (without.paths['/subscription']?.post as Record<string, unknown>)['x-rate-limit'];
+    expect(() => rateLimitOf(new OpenApiSpec(without), 'createSubscription')).toThrow(
+      'createSubscription states no x-rate-limit: { requests, seconds } (whole numbers from 1)',
+    );
   });
 
   it('every collection of the document is one of the mock, with its x-max-records as COLLECTIONS.limit', () => {

@@ -1,8 +1,9 @@
 /**
  * A token bucket per client: `burst` requests at once, then one more every `intervalMs`. Used for
- * the anonymous push subscription creates (openapi.yaml, Push subscriptions), so that one client
- * cannot fill the collection.
+ * the anonymous push subscription creates, so that one client cannot fill the collection, as their
+ * operation's `x-rate-limit` in openapi.yaml states it.
  */
+import { isRecord, SpecError, type OpenApiSpec } from '../openapi-kit/index.ts';
 
 export interface RateLimitOptions {
   /** Requests a client may make at once. */
@@ -20,7 +21,20 @@ export interface RateLimiter {
   readonly size: number;
 }
 
-export const SUBSCRIPTION_CREATES: RateLimitOptions = { burst: 10, intervalMs: 60_000 };
+/**
+ * The limit an operation states, `x-rate-limit: { requests: N, seconds: S }` (no client gets more
+ * than N let through within S seconds), as a bucket of N refilled one every S seconds. A document
+ * without it, or with it not as whole numbers, cannot start the mock.
+ */
+export function rateLimitOf(spec: Pick<OpenApiSpec, 'byId' | 'doc'>, operationId: string): RateLimitOptions {
+  const op = spec.byId(operationId);
+  const raw = spec.doc.paths[op.path]?.[op.method.toLowerCase()];
+  const stated = isRecord(raw) ? raw['x-rate-limit'] : undefined;
+  const { requests, seconds } = isRecord(stated) ? stated : {};
+  if (!Number.isInteger(requests) || !Number.isInteger(seconds) || (requests as number) < 1 || (seconds as number) < 1)
+    throw new SpecError(`${operationId} states no x-rate-limit: { requests, seconds } (whole numbers from 1)`);
+  return { burst: requests as number, intervalMs: (seconds as number) * 1000 };
+}
 
 export function createRateLimiter({ burst, intervalMs, maxClients = 10_000, now = Date.now }: RateLimitOptions): RateLimiter {
   // The time at which the client's bucket is full again: an empty entry is a full bucket.

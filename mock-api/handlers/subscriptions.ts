@@ -3,13 +3,13 @@
  * only an admin reads them (the router checks the role). Storing one stays open, for a guest who
  * turns notifications on, and answers a secret, `Subscription-Key`, given that once: with it the
  * device removes its own subscription. One stored with a member's token is that member's too.
- * Anonymous creates are limited per client (./../rate.ts).
+ * Anonymous creates are limited per client, as createSubscription's x-rate-limit says (../rate.ts).
  *
  * Who stored what is kept beside the records, not in them (the records are the contract's
  * `Subscription`): it is lost on a restart, after which only an admin removes those records.
  */
 import type { HttpHandler } from 'msw';
-import { createRateLimiter, type RateLimitOptions, SUBSCRIPTION_CREATES } from '../rate.ts';
+import { createRateLimiter, rateLimitOf, type RateLimitOptions } from '../rate.ts';
 import { httpError } from '../errors.ts';
 import { restCollection } from './collections.ts';
 import type { MockContext } from './context.ts';
@@ -44,7 +44,10 @@ async function digestOf(key: string): Promise<string> {
   return Array.from(hash, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-export function subscriptionHandlers(mock: MockContext, creates: RateLimitOptions = SUBSCRIPTION_CREATES): HttpHandler[] {
+export function subscriptionHandlers(
+  mock: MockContext,
+  creates: RateLimitOptions = rateLimitOf(mock.contract.spec, 'createSubscription'),
+): HttpHandler[] {
   const { route, authenticate, db } = mock;
   const subscription = restCollection(mock, 'subscription');
   const owners = new Map<string, Owner>();
