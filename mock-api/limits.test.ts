@@ -42,7 +42,8 @@ describe("the mock's limits are openapi.yaml's", () => {
     // A bucket of `requests` refilled one every `seconds`: never more than `requests` within `seconds`.
     expect(rateLimitOf(spec, 'createSubscription')).toEqual({ burst: 10, intervalMs: 60_000 });
     const without = structuredClone(spec.doc);
-    delete (without.paths['/subscription']?.post as Record<string, unknown>)['x-rate-limit'];
+    const create = without.paths['/subscription']?.post as Record<string, unknown>;
+    delete create['x-rate-limit'];
     expect(() => rateLimitOf(new OpenApiSpec(without), 'createSubscription')).toThrow(
       'createSubscription states no x-rate-limit: { requests, seconds } (whole numbers from 1)',
     );
