@@ -14,7 +14,6 @@ import fc from 'fast-check';
 import {
   evaluate,
   GeneratorGaveUp,
-  satisfying,
   pathSegments,
   UnresolvedExpression,
   type LinkContext,
@@ -160,24 +159,13 @@ export class LinkFollower {
     if (!target.secured) callers.push('none');
     if (this.session.target.otherHeaders.length > 0) callers.push('other');
     if (callers.length === 0) return;
-    const { validator } = this.session.spec;
     const variants: Array<{ what: string; headers: Array<[string, string]> }> = [
       { what: `without ${linked.map(([n]) => n).join(', ')}`, headers: [] },
     ];
     for (const [name, value] of linked) {
       const param = target.params.find((p) => p.in === 'header' && p.name === name);
       if (!param) continue;
-      const [other] = fc.sample(
-        satisfying(
-          this.singles.requests.arbs.valid(param.schema).map(String),
-          (text) =>
-            text !== value &&
-            /^[\x21-\x7E]([\x20-\x7E]{0,198}[\x21-\x7E])?$/.test(text) &&
-            validator.atPointer(param.pointer, text).length === 0,
-          `another valid value of the header parameter '${name}' (#${param.pointer})`,
-        ),
-        { seed: this.session.seedOf(`link:${link.key}:other ${name}`), numRuns: 1 },
-      );
+      const other = this.singles.headerValue(target, param, true, { unlike: value, key: `link:${link.key}:other ${name}` });
       if (other !== undefined)
         variants.push({ what: `with another ${name}`, headers: linked.map(([n, v]): [string, string] => [n, n === name ? other : v]) });
     }

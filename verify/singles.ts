@@ -298,9 +298,15 @@ export class SingleExchanges {
   /**
    * A value of a header parameter its schema takes (`valid`) or refuses, as a header can carry it
    * (visible ASCII and spaces) as it is: HTTP drops a value's leading and trailing spaces (RFC 9110
-   * §5.5), so the server would see another one. Undefined when the generator finds none.
+   * §5.5), so the server would see another one; `unlike` a value it must differ from. Drawn with the
+   * seed of `key`. Undefined when the generator finds none.
    */
-  private headerValue(op: OperationSpec, p: ParamSpec, valid: boolean): string | undefined {
+  headerValue(
+    op: OperationSpec,
+    p: ParamSpec,
+    valid: boolean,
+    { unlike, key = `${op.id}:header ${p.name}${valid ? ' valid' : ''}` }: { unlike?: string; key?: string } = {},
+  ): string | undefined {
     const { validator } = this.session.spec;
     const values = valid
       ? this.requests.arbs.valid(p.schema).map(String)
@@ -310,10 +316,13 @@ export class SingleExchanges {
         satisfying(
           values,
           (text) =>
-            /^[\x20-\x7E]{0,200}$/.test(text) && text === text.trim() && (validator.atPointer(p.pointer, text).length === 0) === valid,
+            text !== unlike &&
+            /^[\x20-\x7E]{0,200}$/.test(text) &&
+            text === text.trim() &&
+            (validator.atPointer(p.pointer, text).length === 0) === valid,
           `${valid ? 'a valid' : 'an invalid'} value of the header parameter '${p.name}' (#${p.pointer})`,
         ),
-        { seed: this.session.seedOf(`${op.id}:header ${p.name}${valid ? ' valid' : ''}`), numRuns: 1 },
+        { seed: this.session.seedOf(key), numRuns: 1 },
       )[0];
     } catch (error) {
       if (error instanceof GeneratorGaveUp) return undefined;
