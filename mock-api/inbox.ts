@@ -90,6 +90,18 @@ export class Inbox {
     this.changed();
   }
 
+  /** Stores the notification's text in a language other than English; a tag equal but for case is replaced. */
+  setText(id: string, language: string, text: NotificationText): void {
+    let texts = this.translations.get(id);
+    if (!texts) {
+      texts = new Map();
+      this.translations.set(id, texts);
+    }
+    for (const tag of texts.keys()) if (tag.toLowerCase() === language.toLowerCase()) texts.delete(tag);
+    texts.set(language, { title: text.title, body: text.body });
+    this.changed();
+  }
+
   /** The record's English text changed: the translations were of the text it had. */
   dropTranslations(id: string): void {
     if (this.translations.delete(id)) this.changed();

@@ -30,6 +30,12 @@ describe('answerLanguage', () => {
     expect(answerLanguage(['z', 'frx'], FIVE)).toBe('en');
   });
 
+  it('prefers the tag equal to the range, then one it prefixes, then the longest it shortens to', () => {
+    expect(answerLanguage(['en-us'], ['en', 'en-US'])).toBe('en-US');
+    expect(answerLanguage(['zh'], ['en', 'zh-Hant', 'zh'])).toBe('zh');
+    expect(answerLanguage(['de-ch-1996'], ['en', 'de', 'de-CH'])).toBe('de-CH');
+  });
+
   it('falls back to English: without a range, with `*`, or when the notification has none asked for', () => {
     expect(answerLanguage([], FIVE)).toBe('en');
     expect(answerLanguage(['*', 'fr'], FIVE)).toBe('en');

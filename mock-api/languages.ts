@@ -1,8 +1,9 @@
 /**
  * Which language a notification answers in: the caller's `Accept-Language` (RFC 9110 12.5.4) read as
  * language ranges, most preferred first, and the first of them the notification has. A range takes
- * a language it is a prefix of (`zh` takes `zh-Hans`) or whose tag is a prefix of it (`fr-CA` takes
- * `fr`); `*`, or no range that any language takes, gives English, the language of the record.
+ * the language equal to it, else one it is a prefix of (`zh` takes `zh-Hans`), else the longest it
+ * shortens to (`fr-CA` takes `fr`); `*`, or no range that any language takes, gives English, the
+ * language of the record.
  */
 
 /** The language every notification is written in: its record's. */
@@ -26,15 +27,23 @@ export function languageRanges(header: string | null): string[] {
     .map((entry) => entry.range);
 }
 
-/** The language of `available` that answers `ranges` first, else English. */
+/**
+ * The language of `available` that answers `ranges` first, else English. A range takes the tag
+ * equal to it, else one it is a prefix of (RFC 4647 filtering), else the longest tag it shortens to
+ * (lookup), as the document's `x-language-match: [filter, lookup]` states.
+ */
 export function answerLanguage(ranges: readonly string[], available: readonly string[]): string {
+  const lower = available.map((tag) => tag.toLowerCase());
+  const equal = (range: string) => lower.indexOf(range);
   for (const range of ranges) {
     if (range === '*') return RECORD_LANGUAGE;
-    const found = available.find((tag) => {
-      const lower = tag.toLowerCase();
-      return lower === range || lower.startsWith(`${range}-`) || range.startsWith(`${lower}-`);
-    });
-    if (found !== undefined) return found;
+    let at = equal(range);
+    if (at < 0) at = lower.findIndex((tag) => tag.startsWith(`${range}-`));
+    for (let shorter = range; at < 0 && shorter.includes('-'); ) {
+      shorter = shorter.slice(0, shorter.lastIndexOf('-'));
+      at = equal(shorter);
+    }
+    if (at >= 0) return available[at]!;
   }
   return RECORD_LANGUAGE;
 }

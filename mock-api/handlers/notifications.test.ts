@@ -207,3 +207,50 @@ describe('the language asked', () => {
     expect(await inGerman()).toBe(notifications[1]!.title);
   });
 });
+
+describe('the text written in another language', () => {
+  const record = { ...notifications[1], id: undefined };
+  const write = (language: string | null, changes: object = {}, id = '2') =>
+    api(`/notifications/${id}`, {
+      method: 'PUT',
+      headers: { ...ADMIN, ...(language === null ? {} : { 'content-language': language }) },
+      json: { ...record, ...changes },
+    });
+  const read = async (language: string) => {
+    const answer = await api('/notifications/2', { headers: { 'accept-language': language } });
+    return [answer.headers.get('content-language'), (answer.body as Seen).title];
+  };
+
+  it('is stored beside the English, answered in that language, and read back when asked for', async () => {
+    const written = await write('pt-BR', { title: 'Olá', body: 'Três vagas', level: 'warning' });
+    expect([written.status, written.headers.get('content-language')]).toEqual([200, 'pt-BR']);
+    expect(written.body).toMatchObject({ title: 'Olá', body: 'Três vagas', level: 'warning' });
+    expect(await read('pt-br')).toEqual(['pt-BR', 'Olá']);
+    expect(await read('pt')).toEqual(['pt-BR', 'Olá']);
+    expect(await read('pt-BR-x-rio')).toEqual(['pt-BR', 'Olá']);
+    // The English stays; the record's other fields are replaced as by any replace.
+    const english = await api('/notifications/2');
+    expect([english.headers.get('content-language'), english.body]).toEqual([
+      'en',
+      { ...notifications[1], level: 'warning' },
+    ]);
+    expect(await read('de')).toEqual(['de', inbox.translations['2'].de.title]);
+  });
+
+  it('replaces the text of a tag that differs only in case; en writes the English', async () => {
+    await write('DE', { title: 'Neu' });
+    expect(await read('de')).toEqual(['DE', 'Neu']);
+    const english = await write('EN', { title: notifications[1]!.title });
+    expect([english.status, english.headers.get('content-language')]).toEqual([200, 'en']);
+    expect(await read('de')).toEqual(['DE', 'Neu']);
+  });
+
+  it('refuses a Content-Language that breaks its pattern with 400, and a notification there is not with 404', async () => {
+    const bad = await write('fr, de');
+    expect(bad.status).toBe(400);
+    expect((bad.body as { message: string }).message).toMatch(/^header 'Content-Language' must match pattern/);
+    expect((await write('fr', {}, '99')).status).toBe(404);
+    expect((await write('fr', { id: '3' })).status).toBe(400);
+    expect(await read('fr')).toEqual(['fr', inbox.translations['2'].fr.title]);
+  });
+});

@@ -7,7 +7,8 @@
  * | GET    | /notifications               | 200 the caller's view, in the language asked             |
  * | GET    | /notifications/{id}          | 200 the caller's view; 404                               |
  * | POST   | /notifications               | 201, as any collection (an admin's)                      |
- * | PUT    | /notifications/{id}          | 200; its translations go when its English text changes   |
+ * | PUT    | /notifications/{id}          | 200; in another language (Content-Language) its text in it; |
+ * |        |                              | in English, its translations go when its text changes    |
  * | DELETE | /notifications/{id}          | 204; its translations and every mark of it go            |
  * | GET    | /notifications/unread-count  | 200 { unread }                                           |
  * | POST   | /notifications/read-all      | 200 { unread }: marks read what the member was listed     |
@@ -54,6 +55,16 @@ export function notificationReads(mock: MockContext) {
     return languageRanges(header);
   }
 
+  /** The language a write's `Content-Language` names other than the record's (null: English, or none); 400 when it breaks its pattern. */
+  function writtenLanguageOf(request: Request, operation: OperationSpec): string | null {
+    const header = request.headers.get('content-language');
+    const param = operation.params.find((p) => p.in === 'header' && p.name.toLowerCase() === 'content-language');
+    if (header === null || !param) return null;
+    const problem = contract.checkAt(param.pointer, header, "header 'Content-Language'");
+    if (problem) throw httpError(400, problem);
+    return header.toLowerCase() === RECORD_LANGUAGE ? null : header;
+  }
+
   /** How `caller` sees each notification (null: not listed to them), and the language of each one seen. */
   function viewer(caller: Identity | null, ranges: readonly string[], listing = true) {
     const languages = new WeakMap<Notification, string>();
@@ -87,6 +98,7 @@ export function notificationReads(mock: MockContext) {
 
   return {
     notifications,
+    writtenLanguageOf,
     listedTo,
     unreadOf,
     callerOf,
@@ -135,11 +147,21 @@ export function notificationHandlers(mock: MockContext): HttpHandler[] {
       return reads.unreadOf(caller);
     }),
     route('get', '/notifications/{id}', ({ request, operation, params }) => reads.read(request, operation, params.id)),
-    route('put', '/notifications/{id}', async ({ params: { id }, json }) => {
+    route('put', '/notifications/{id}', async ({ request, operation, params: { id }, json }) => {
+      const language = reads.writtenLanguageOf(request, operation);
       const before = db.collections.notifications.findFirst((q) => q.where((row) => row.id === id));
-      const answer = await notifications.replace(id, await json());
+      const input = await json();
+      // Without the record, the replace below answers what is wrong (400 for another id, else 404).
+      if (language !== null && before) {
+        // The text in another language: the record's other fields are replaced, its English stays.
+        const answer = await notifications.replace(id, { ...input, title: before.title, body: before.body });
+        inbox.setText(id, language, input);
+        const body = { ...answer.body, title: input.title, body: input.body };
+        return { ...answer, body, headers: { 'content-language': answerLanguage([language.toLowerCase()], inbox.languagesOf(id)) } };
+      }
+      const answer = await notifications.replace(id, input);
       if (before && (before.title !== answer.body.title || before.body !== answer.body.body)) inbox.dropTranslations(id);
-      return answer;
+      return { ...answer, headers: { 'content-language': RECORD_LANGUAGE } };
     }),
     route('delete', '/notifications/{id}', ({ params: { id } }) => {
       const answer = notifications.remove(id);

@@ -301,7 +301,12 @@ export interface paths {
         get: operations["getNotification"];
         /**
          * Replace a notification
-         * @description The body's `id`, when given, must equal the URL's id (else 400). The notification's text in other languages is kept while the English `title` and `body` stay as they were, and dropped with them. Needs an admin (a member is refused with 403).
+         * @description The body's `id`, when given, must equal the URL's id (else 400). With `Content-Language`
+         *     naming another language than English, the body's `title` and `body` are the notification's
+         *     text in that language: the English stays as it was, and the answer is the notification
+         *     as read in that language. In English (no `Content-Language`, or `en`), the notification's
+         *     text in other languages is kept while the English `title` and `body` stay as they were,
+         *     and dropped with them. Needs an admin (a member is refused with 403).
          */
         put: operations["replaceNotification"];
         post?: never;
@@ -1327,13 +1332,21 @@ export interface components {
         /**
          * @description The languages the caller reads, most preferred first or weighted with `q` (RFC 9110
          *     12.5.4): `fr`, `de-CH, de;q=0.9, en;q=0.5`, `*`. Each notification's `title` and `body` come
-         *     in the first of them the notification has: a range takes a language it is a prefix of (`zh`
-         *     takes `zh-Hans`) or that is a prefix of it (`fr-CA` takes `fr`); `*` takes English. Without
+         *     in the first of them the notification has: a range takes the language equal to it, else
+         *     one it is a prefix of (`zh` takes `zh-Hans`), else the longest that is a prefix of it
+         *     (`fr-CA` takes `fr`); `*` takes English. Without
          *     one the notification has, or without the header, English. The answer's `Content-Language`
          *     says which.
          * @example fr, en;q=0.5
          */
         AcceptLanguage: string;
+        /**
+         * @description The language of the body's `title` and `body` (RFC 9110 8.5), one language tag: `en`, or
+         *     none, replaces the notification; another stores its text in that language (a tag that
+         *     differs from a stored one only in case replaces it).
+         * @example fr
+         */
+        ContentLanguageWritten: string;
     };
     requestBodies: {
         AccountBody: {
@@ -1854,8 +1867,9 @@ export interface operations {
                 /**
                  * @description The languages the caller reads, most preferred first or weighted with `q` (RFC 9110
                  *     12.5.4): `fr`, `de-CH, de;q=0.9, en;q=0.5`, `*`. Each notification's `title` and `body` come
-                 *     in the first of them the notification has: a range takes a language it is a prefix of (`zh`
-                 *     takes `zh-Hans`) or that is a prefix of it (`fr-CA` takes `fr`); `*` takes English. Without
+                 *     in the first of them the notification has: a range takes the language equal to it, else
+                 *     one it is a prefix of (`zh` takes `zh-Hans`), else the longest that is a prefix of it
+                 *     (`fr-CA` takes `fr`); `*` takes English. Without
                  *     one the notification has, or without the header, English. The answer's `Content-Language`
                  *     says which.
                  * @example fr, en;q=0.5
@@ -1915,8 +1929,9 @@ export interface operations {
                 /**
                  * @description The languages the caller reads, most preferred first or weighted with `q` (RFC 9110
                  *     12.5.4): `fr`, `de-CH, de;q=0.9, en;q=0.5`, `*`. Each notification's `title` and `body` come
-                 *     in the first of them the notification has: a range takes a language it is a prefix of (`zh`
-                 *     takes `zh-Hans`) or that is a prefix of it (`fr-CA` takes `fr`); `*` takes English. Without
+                 *     in the first of them the notification has: a range takes the language equal to it, else
+                 *     one it is a prefix of (`zh` takes `zh-Hans`), else the longest that is a prefix of it
+                 *     (`fr-CA` takes `fr`); `*` takes English. Without
                  *     one the notification has, or without the header, English. The answer's `Content-Language`
                  *     says which.
                  * @example fr, en;q=0.5
@@ -1962,6 +1977,13 @@ export interface operations {
                  *     a 404.
                  */
                 Prefer?: components["parameters"]["Prefer"];
+                /**
+                 * @description The language of the body's `title` and `body` (RFC 9110 8.5), one language tag: `en`, or
+                 *     none, replaces the notification; another stores its text in that language (a tag that
+                 *     differs from a stored one only in case replaces it).
+                 * @example fr
+                 */
+                "Content-Language"?: components["parameters"]["ContentLanguageWritten"];
             };
             path: {
                 /**
@@ -1974,9 +1996,10 @@ export interface operations {
         };
         requestBody: components["requestBodies"]["NotificationBody"];
         responses: {
-            /** @description The stored notification. */
+            /** @description The stored notification, in the language written. */
             200: {
                 headers: {
+                    "Content-Language": components["headers"]["ContentLanguage"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2588,8 +2611,9 @@ export interface operations {
                 /**
                  * @description The languages the caller reads, most preferred first or weighted with `q` (RFC 9110
                  *     12.5.4): `fr`, `de-CH, de;q=0.9, en;q=0.5`, `*`. Each notification's `title` and `body` come
-                 *     in the first of them the notification has: a range takes a language it is a prefix of (`zh`
-                 *     takes `zh-Hans`) or that is a prefix of it (`fr-CA` takes `fr`); `*` takes English. Without
+                 *     in the first of them the notification has: a range takes the language equal to it, else
+                 *     one it is a prefix of (`zh` takes `zh-Hans`), else the longest that is a prefix of it
+                 *     (`fr-CA` takes `fr`); `*` takes English. Without
                  *     one the notification has, or without the header, English. The answer's `Content-Language`
                  *     says which.
                  * @example fr, en;q=0.5
