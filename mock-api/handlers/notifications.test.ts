@@ -230,10 +230,7 @@ describe('the text written in another language', () => {
     expect(await read('pt-BR-x-rio')).toEqual(['pt-BR', 'Olá']);
     // The English stays; the record's other fields are replaced as by any replace.
     const english = await api('/notifications/2');
-    expect([english.headers.get('content-language'), english.body]).toEqual([
-      'en',
-      { ...notifications[1], level: 'warning' },
-    ]);
+    expect([english.headers.get('content-language'), english.body]).toEqual(['en', { ...notifications[1], level: 'warning' }]);
     expect(await read('de')).toEqual(['de', inbox.translations['2'].de.title]);
   });
 
