@@ -10,6 +10,7 @@ import { asOpenApiDocument, SpecError, type OpenApiDocument } from './document.t
 import { operationSpecs as operationSpecsOf, type OperationSpec } from './operations.ts';
 import { matchOperation } from './path-match.ts';
 import { linkSpecs, type LinkSpec } from './links.ts';
+import { languageNegotiations, type LanguageNegotiation } from './languages.ts';
 import { RequestChecker, type RequestIn } from './requests.ts';
 import { checkAnswer, errorConvention, type Answer, type ErrorConvention, type Violation } from './responses.ts';
 import { SchemaValidator, type ValidatorOptions } from './validator.ts';
@@ -27,6 +28,7 @@ export { GeneratorGaveUp, MAX_MISSES, satisfying } from './satisfying.ts';
 export type { SchemaArbitraryOptions } from './valid-values.ts';
 export * from './parameters.ts';
 export * from './links.ts';
+export * from './languages.ts';
 
 export class OpenApiSpec {
   readonly doc: OpenApiDocument;
@@ -34,6 +36,8 @@ export class OpenApiSpec {
   readonly collections: readonly CollectionSpec[];
   /** The responses' `links`: which answer feeds which request. */
   readonly links: readonly LinkSpec[];
+  /** The collections whose reads negotiate by language (./languages.ts). */
+  readonly languages: readonly LanguageNegotiation[];
   readonly validator: SchemaValidator;
   readonly errors: ErrorConvention | null;
   private readonly requests: RequestChecker;
@@ -44,6 +48,7 @@ export class OpenApiSpec {
     this.operations = operationSpecsOf(this.doc);
     this.collections = collectionSpecs(this.doc, this.operations);
     this.links = linkSpecs(this.doc, this.operations);
+    this.languages = languageNegotiations(this.doc, this.collections);
     try {
       this.validator = new SchemaValidator(this.doc, options);
     } catch (error) {

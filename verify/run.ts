@@ -2,8 +2,8 @@
  * One verify run, in five phases, each leaving the server as it found it:
  * 1. single exchanges per operation (valid input, invalid input, limits), on records the run creates,
  *    the member's marks on others' records put back after (./marks.ts);
- * 2. stateful sequences of each collection (those under a record too), of the marks on its records
- *    (./mark-model.ts) and of the own record;
+ * 2. stateful sequences of each collection (those under a record too), of the languages its reads
+ *    negotiate (./language-model.ts), of the marks on its records (./mark-model.ts) and of the own record;
  * 3. the document's links followed, each from an answer that carries it;
  * 4. the rate limits it documents (429), each pushed until it answers so (./rate-limits.ts);
  * 5. on the embedded mock only: its destructive command, once, at the very end.
@@ -16,6 +16,7 @@ import { runFixtures } from './nested-fixtures.ts';
 import { NestedCollectionModel } from './nested-model.ts';
 import { LinkFollower } from './links.ts';
 import { probeRateLimits } from './rate-limits.ts';
+import { LanguageModel } from './language-model.ts';
 import { MarkModel } from './mark-model.ts';
 import { MarkKeeper, markPairs } from './marks.ts';
 import { CollectionModel } from './collection-model.ts';
@@ -77,6 +78,7 @@ export async function runVerify(
     const models = [
       ...spec.collections.map((c) => new CollectionModel(session, c, generator.schemas)),
       ...nested.map((n) => new NestedCollectionModel(session, n, nested, generator.schemas)),
+      ...spec.languages.map((n) => new LanguageModel(session, n, generator.schemas)),
       ...spec.collections.flatMap((c) => {
         const pairs = markPairs(spec, c);
         return pairs.length > 0 ? [new MarkModel(session, c, pairs, generator.schemas)] : [];
