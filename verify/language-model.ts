@@ -221,7 +221,7 @@ export class LanguageModel {
       ranges: fc.array(fc.record({ tag: fc.constantFrom(...pool), weight: fc.constantFrom(...weights) }), { minLength: 2, maxLength: 4 }),
       spacing: fc.integer({ min: 0, max: 3 }),
     });
-    const runs = Math.max(5, Math.min(this.session.options.runs, 25));
+    const runs = Math.max(12, Math.min(this.session.options.runs, 25));
     for (const { ranges, spacing } of fc.sample(value, {
       seed: this.session.seedOf(`languages:${this.n.collection.name}`),
       numRuns: runs,
