@@ -18,6 +18,8 @@ export interface RateLimitOptions {
 export interface RateLimiter {
   /** Takes one request for `client`: 0 when allowed, else the whole seconds until the next one is (at least 1). */
   take(client: string): number;
+  /** Gives back what `take` took from `client`: the request was not carried out, so it does not count. */
+  refund(client: string): void;
   readonly size: number;
 }
 
@@ -52,6 +54,12 @@ export function createRateLimiter({ burst, intervalMs, maxClients = 10_000, now 
       // has had the longest to refill anyway.
       if (fullAt.size > maxClients) fullAt.delete(fullAt.keys().next().value!);
       return 0;
+    },
+    refund(client) {
+      const at = fullAt.get(client);
+      if (at === undefined) return;
+      if (at - intervalMs <= now()) fullAt.delete(client);
+      else fullAt.set(client, at - intervalMs);
     },
     get size() {
       return fullAt.size;

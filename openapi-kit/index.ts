@@ -11,6 +11,7 @@ import { operationSpecs as operationSpecsOf, type OperationSpec } from './operat
 import { matchOperation } from './path-match.ts';
 import { linkSpecs, type LinkSpec } from './links.ts';
 import { languageNegotiations, type LanguageNegotiation } from './languages.ts';
+import { countSpecs, type CountSpec } from './counts.ts';
 import { RequestChecker, type RequestIn } from './requests.ts';
 import { checkAnswer, errorConvention, type Answer, type ErrorConvention, type Violation } from './responses.ts';
 import { SchemaValidator, type ValidatorOptions } from './validator.ts';
@@ -29,6 +30,7 @@ export type { SchemaArbitraryOptions } from './valid-values.ts';
 export * from './parameters.ts';
 export * from './links.ts';
 export * from './languages.ts';
+export * from './counts.ts';
 
 export class OpenApiSpec {
   readonly doc: OpenApiDocument;
@@ -38,6 +40,8 @@ export class OpenApiSpec {
   readonly links: readonly LinkSpec[];
   /** The collections whose reads negotiate by language (./languages.ts). */
   readonly languages: readonly LanguageNegotiation[];
+  /** The answers that count a list's items (`x-count-of`, ./counts.ts). */
+  readonly counts: readonly CountSpec[];
   readonly validator: SchemaValidator;
   readonly errors: ErrorConvention | null;
   private readonly requests: RequestChecker;
@@ -49,6 +53,7 @@ export class OpenApiSpec {
     this.collections = collectionSpecs(this.doc, this.operations);
     this.links = linkSpecs(this.doc, this.operations);
     this.languages = languageNegotiations(this.doc, this.collections);
+    this.counts = countSpecs(this.doc, this.operations);
     try {
       this.validator = new SchemaValidator(this.doc, options);
     } catch (error) {

@@ -28,8 +28,12 @@ type Row = Record<string, unknown>;
 /** A walk stops at the first answer that is not what it asked for: what follows would judge nothing. */
 class WalkStopped extends Error {}
 
-/** Tags to write the record in, the first two the write's header takes: a plain one, one with a script (a prefix takes it by filtering), one with a region. */
-const WRITE_TAGS = ['fr', 'zh-Hans', 'pt-BR', 'de', 'es-419'];
+/**
+ * Tags to write the record in, the first two the write's header takes: one with a region, one with
+ * a script (a prefix takes each by filtering, a longer tag by lookup); rarer ones first, so that a
+ * list holds records answered in different languages.
+ */
+const WRITE_TAGS = ['pt-BR', 'zh-Hans', 'fr', 'de', 'es-419'];
 /** Tags no record is written in: each answers the record's own language. */
 const UNWRITTEN = ['tlh', 'x-none'];
 /** How many records of the list are read one by one to learn the languages it answers in. */
@@ -166,6 +170,16 @@ export class LanguageModel {
         const back = bodyJson(answer.response);
         if (isRecord(back)) written.set(tag, { language: tag, body: back, exchange: answer });
       }
+      // Tags compare without case: the first written again in upper case is the same language, written anew.
+      const first = tags[0];
+      if (first !== undefined) {
+        const again = fixtures.sample('language case');
+        const answer = await this.send(write, { [this.n.collection.idParam]: id }, `writing the record in ${first.toUpperCase()}`, again, [
+          ['Content-Language', first.toUpperCase()],
+        ]);
+        const back = bodyJson(answer.response);
+        if (isRecord(back)) written.set(first, { language: first, body: back, exchange: answer });
+      }
       // The written answers' other fields are the last write's; the record's own texts stay.
       const now = await this.read(id, null, 'reading the record in its own language after the writes');
       if (!sameTag(now.language, home) || this.texts(now.body) !== this.texts(own.body))
@@ -231,6 +245,20 @@ export class LanguageModel {
       const first = ordered.map(({ r }) => languagesTaken(r.tag, available, this.n.match, home)).find((taken) => taken.length > 0);
       await expect(headerOf(ranges, spacing), first ?? [home], 'ranges go by weight, then in their order; weight 0 takes nothing');
     }
+
+    // And the cases a random draw may miss: weight 0 takes nothing, equal weights go in their order, weight beats order.
+    const [a, b] = available.filter((t) => t !== home);
+    const fixed: Array<[string, readonly string[]]> = [[`${home}, ${a ?? UNWRITTEN[0]}`, [home]]];
+    if (a && b)
+      fixed.push(
+        [`${a};q=0, ${UNWRITTEN[0]}`, [home]],
+        [`${UNWRITTEN[0]}, ${a};q=0.5, ${b};q=0.5`, [a]],
+        [`${b};q=0.5, ${a};q=0.5`, [b]],
+        [`${a};q=0.3, ${b}`, [b]],
+        [`${a} ;q=0.3 , ${b} ; q=0.7`, [b]],
+      );
+    for (const [header, expected] of fixed)
+      await expect(header, expected, 'ranges go by weight, then in their order; weight 0 takes nothing');
 
     if (this.n.list) await this.listed(id, available, written);
     if (write && this.n.fields.length > 0) await this.defaultLanguageWrites(fixtures, id, write, home, available);
@@ -303,8 +331,11 @@ export class LanguageModel {
     this.session.activity = `${this.name}: replacing it in ${home}`;
     const params = { [this.n.collection.idParam]: id };
     const own = await this.read(id, null, 'reading the record in its own language');
+    // Named in other case: a write in the record's own language is a replace like one that names none.
     const keep = { ...fixtures.sample('language keep'), ...Object.fromEntries(this.n.fields.map((f) => [f, own.body[f]])) };
-    await this.send(write, params, `replacing the record in ${home}, its language fields as they were`, keep);
+    await this.send(write, params, `replacing the record in ${home.toUpperCase()}, its language fields as they were`, keep, [
+      ['Content-Language', home.toUpperCase()],
+    ]);
     for (const tag of others) {
       const answer = await this.read(id, tag, `reading it in ${tag} after a replace that kept its ${home} texts`);
       if (!sameTag(answer.language, tag))
@@ -314,17 +345,27 @@ export class LanguageModel {
           `a replace in ${home} that kept the language fields (${this.n.fields.join(', ')}) dropped the record's ${tag}`,
         );
     }
-    const changed = fixtures.sample('language change');
-    if (this.texts(changed) === this.texts(own.body)) return;
-    await this.send(write, params, `replacing the record in ${home} with other language fields`, changed);
-    for (const tag of others) {
-      const answer = await this.read(id, tag, `reading it in ${tag} after a replace that changed its ${home} texts`);
-      if (!sameTag(answer.language, home))
+    // Each language field changed alone drops the other languages; the record's own then reads as replaced.
+    for (const field of this.n.fields) {
+      const changed = { ...keep, [field]: fixtures.sample(`language change ${field}`)[field] };
+      if (canonical(changed[field]) === canonical(keep[field])) continue;
+      for (const tag of others)
+        await this.send(write, params, `writing the record in ${tag} again`, fixtures.sample(`language again ${field} ${tag}`), [
+          ['Content-Language', tag],
+        ]);
+      await this.send(write, params, `replacing the record in ${home} with another ${field}`, changed);
+      const now = await this.read(id, null, `reading it in ${home} after a replace of its ${field}`);
+      if (this.texts(now.body) !== this.texts(changed))
         this.fail(
-          write,
-          answer.exchange,
-          `a replace in ${home} that changed the language fields (${this.n.fields.join(', ')}) kept the record's ${tag}`,
+          this.n.read,
+          now.exchange,
+          `after a replace in ${home}, the record read in ${home} answers other texts than it was replaced with`,
         );
+      for (const tag of others) {
+        const answer = await this.read(id, tag, `reading it in ${tag} after a replace that changed its ${home} ${field}`);
+        if (!sameTag(answer.language, home))
+          this.fail(write, answer.exchange, `a replace in ${home} that changed ${field} (x-language-fields) kept the record's ${tag}`);
+      }
     }
   }
 

@@ -5,10 +5,11 @@
  * and the record as the member reads it shows the mark. So: take the mark away and read the record;
  * put it and read; put it again and read; take it away and read. With the mark the record must read
  * otherwise than without it, putting it twice must read as once, and taking it away must read as
- * before it was put.
+ * before it was put. A mark whose answer counts (`x-count-of`) must count what the list then holds.
  */
 import type { CollectionSpec, OperationSpec, SchemaArbitraries } from '../openapi-kit/index.ts';
 import { bodyJson, type Exchange } from './exchange.ts';
+import { checkCount } from './counts.ts';
 import { CollectionFixtures } from './fixtures.ts';
 import type { MarkPair } from './marks.ts';
 import type { Session } from './session.ts';
@@ -22,6 +23,8 @@ export class MarkModel {
   private readonly c: CollectionSpec;
   private readonly pairs: readonly MarkPair[];
   private readonly arbs: SchemaArbitraries;
+  /** The run's record the walk marks, made again when the walk deletes it. */
+  private fixtures: CollectionFixtures | null = null;
 
   constructor(session: Session, c: CollectionSpec, pairs: readonly MarkPair[], arbs: SchemaArbitraries) {
     this.session = session;
@@ -40,6 +43,7 @@ export class MarkModel {
 
   async run(): Promise<void> {
     const fixtures = new CollectionFixtures(this.session, this.c, this.arbs);
+    this.fixtures = fixtures;
     try {
       await fixtures.setup();
       const id = await fixtures.ensure();
@@ -65,6 +69,10 @@ export class MarkModel {
     const url = this.session.target.url(op, { [this.c.idParam]: id });
     const statuses = op.statuses.filter((s) => /^2\d\d$/.test(s)).map(Number);
     const { exchange, findings } = await this.session.send(op, { method: op.method, url }, 'stateful', { kind: 'exact', statuses, why });
+    if (findings.length === 0) {
+      const counted = await checkCount(this.session, op, exchange, 'stateful');
+      if (counted) findings.push(counted);
+    }
     for (const finding of findings) this.session.results.fail(op, 'stateful', exchange, finding);
     if (findings.length > 0) throw new WalkStopped();
     return exchange;
@@ -93,5 +101,34 @@ export class MarkModel {
     if (twice.text !== marked.text)
       fail(put, twice.exchange, 'putting it twice reads otherwise than putting it once (a PUT is idempotent, RFC 9110 §9.2.2)');
     if (after.text !== before.text) fail(remove, after.exchange, 'taking it away does not read as the record did before it was put');
+    await this.madeAgain(put, remove, id, before.text, fail);
+  }
+
+  /**
+   * A record deleted and made again under its id is a new record: a mark put on the deleted one is
+   * not on it. Judged only where the record reads as it did before the mark once the mark is taken
+   * away again: then reading otherwise before that means the mark was still there.
+   */
+  private async madeAgain(
+    put: OperationSpec,
+    remove: OperationSpec,
+    id: string,
+    unmarked: string,
+    fail: (op: OperationSpec, exchange: Exchange, title: string) => void,
+  ): Promise<void> {
+    const del = this.c.remove;
+    if (!del || !this.fixtures) return;
+    await this.send(put, id, 'putting the mark on the record before it is deleted');
+    const url = this.session.target.url(del, { [this.c.idParam]: id });
+    const { exchange: deleted } = await this.session.send(del, { method: del.method, url }, 'stateful', { kind: 'unspecified' });
+    if (!this.c.removedStatuses.includes(deleted.response?.status ?? 0)) return;
+    this.fixtures.untrack(deleted, id);
+    if ((await this.fixtures.ensure()) !== id) return;
+    const fresh = await this.read(id, "reading the record made again under the deleted one's id");
+    if (fresh.text === unmarked) return;
+    await this.send(remove, id, 'taking the mark away from the record made again');
+    const taken = await this.read(id, 'reading the record made again with the mark taken away');
+    if (taken.text === unmarked)
+      fail(del, fresh.exchange, "a record made again under a deleted record's id carries the mark put on the deleted one");
   }
 }

@@ -54,6 +54,8 @@ const GENERIC = new Set([
   'commands',
   'scope',
   'username',
+  // HTTP's own word (Accept-Language, Content-Language), which verify's negotiation checks use.
+  'language',
 ]);
 
 /** Circle's operationIds, path templates and the path segments and fields peculiar to it. */

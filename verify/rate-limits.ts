@@ -4,13 +4,15 @@
  * judged as any answer (its `Retry-After`, its body). None at all is a note, not a failure (the
  * limit may be higher than verify goes), unless the operation states its limit: `x-rate-limit:
  * { requests: N, seconds: S }` says no client gets more than N let through within S seconds, so the
- * (N+1)th sent within S must be refused. Sent as the least privileged caller the operation takes
+ * (N+1)th sent within S must be refused, and not before N were carried out (keepsItsWord). Sent as the least privileged caller the operation takes
  * (without credentials where it is open), whom limits hold tightest; last of the run, so that a
  * spent limit holds back no other check.
  */
 import fc from 'fast-check';
 import { isRecord, type OperationSpec } from '../openapi-kit/index.ts';
 import type { Credentials, Exchange } from './exchange.ts';
+import type { GeneratedRequest } from './generated-request.ts';
+import { callerKey } from './target.ts';
 import { SAFE_METHODS, unlessBudgetSpent, type Session } from './session.ts';
 import type { SingleExchanges } from './singles.ts';
 
@@ -26,6 +28,53 @@ function statedLimit(session: Session, op: OperationSpec): { requests: number; s
   return Number.isInteger(requests) && Number.isInteger(seconds) && (requests as number) > 0 && (seconds as number) > 0
     ? { requests: requests as number, seconds: seconds as number }
     : null;
+}
+
+/** The longest Retry-After verify waits out to send again. */
+const RETRY_WAITED_S = 2;
+
+/**
+ * A 429 of an operation that states its limit keeps to it: it comes only once the caller had as many
+ * requests carried out within the limit's seconds as the limit lets through (when all of them fall
+ * within those seconds, so that any way of counting agrees); its `Retry-After` asks no longer than
+ * those seconds; and a wait it asks of at most RETRY_WAITED_S is enough: the request then goes through.
+ */
+async function keepsItsWord(
+  session: Session,
+  singles: SingleExchanges,
+  op: OperationSpec,
+  r: GeneratedRequest,
+  as: Credentials,
+  refused: Exchange,
+  stated: { requests: number; seconds: number },
+): Promise<void> {
+  const { results } = session;
+  const caller = as === 'none' ? ' without credentials' : '';
+  const times = session.target.carriedOut.get(callerKey(op, refused.request)) ?? [];
+  const since = Date.now() - stated.seconds * 1000;
+  if (times.length < stated.requests && times.every((t) => t >= since))
+    results.fail(op, 'valid input', refused, {
+      title: `x-rate-limit lets ${stated.requests} through within ${stated.seconds} s, but it answers 429 after ${times.length} carried out${caller}, all within ${stated.seconds} s`,
+      violations: [],
+    });
+  const header = refused.response?.headers.get('retry-after') ?? null;
+  const wait = header !== null && /^\d+$/.test(header.trim()) ? Number(header.trim()) : null;
+  if (wait === null) return;
+  if (wait > stated.seconds)
+    results.fail(op, 'valid input', refused, {
+      title: `Retry-After: ${wait} asks a longer wait than x-rate-limit's ${stated.seconds} s`,
+      violations: [],
+    });
+  if (wait > RETRY_WAITED_S) return;
+  await new Promise((resolve) => setTimeout(resolve, wait * 1000 + 50));
+  await singles.makeRoomFor(op);
+  const { exchange } = await session.send(op, { ...(await singles.outgoing(op, r)), credentials: as }, 'valid input', { kind: 'valid' });
+  singles.track(exchange);
+  if (exchange.response?.status === 429)
+    results.fail(op, 'valid input', exchange, {
+      title: `after the ${wait} s its 429's Retry-After asked, the same request${caller} is refused again`,
+      violations: [],
+    });
 }
 
 export async function probeRateLimits(session: Session, singles: SingleExchanges, ops: readonly OperationSpec[]): Promise<void> {
@@ -58,6 +107,7 @@ export async function probeRateLimits(session: Session, singles: SingleExchanges
         for (const finding of findings) results.fail(op, 'valid input', exchange, finding);
         if (exchange.response?.status === 429) {
           limited = true;
+          if (stated) await keepsItsWord(session, singles, op, r, as, exchange, stated);
           return;
         }
         if (findings.length > 0) return;

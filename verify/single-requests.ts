@@ -389,6 +389,8 @@ export class SingleRequests {
           formWithEmptyFilePart(body.fields, form),
         );
     }
+    // A body the document makes optional, left out: the request is valid without it.
+    if (op.body && !op.body.required) bodies.push({ kind: 'none' });
     const path = Object.fromEntries(op.params.filter((p) => p.in === 'path').map((p) => [p.name, { kind: 'existing' } as PathValue]));
     const requests = bodies
       .filter((b): b is Body => b !== null)

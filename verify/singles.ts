@@ -21,6 +21,7 @@ import type { RequestGenerator } from './request-generator.ts';
 import { RequestJudge } from './request-judge.ts';
 import { buildAt } from './request-wire.ts';
 import { AccessChecks } from './access.ts';
+import { checkCount } from './counts.ts';
 import type { CollectionFixtures, OwnRecordFixture, OwnRecordOps } from './fixtures.ts';
 import type { Expectation, Finding } from './judge.ts';
 import type { CheckName } from './results.ts';
@@ -147,6 +148,10 @@ export class SingleExchanges {
     }
     const { exchange, findings } = judged;
     this.track(exchange);
+    if (findings.length === 0) {
+      const counted = await checkCount(this.session, op, exchange, check);
+      if (counted) findings.push(counted);
+    }
     if (findings.length > 0) {
       if (isResetWhileSending(exchange))
         findings[0] = {
@@ -258,9 +263,11 @@ export class SingleExchanges {
     expectation: Expectation,
   ): Promise<void> {
     // The first the judge calls valid: the generator's rare slip (a form value its schema refuses) would be blamed on the server.
-    let r = fc
+    // One on the run's own record first: an id no record has would answer 404 before what is sent is looked at.
+    const valid = fc
       .sample(this.requests.validRequest(op), { seed: this.session.seedOf(`${op.id}:${key}`), numRuns: 10 })
-      .find((candidate) => this.requests.isValid(op, candidate));
+      .filter((candidate) => this.requests.isValid(op, candidate));
+    let r = valid.find((candidate) => Object.values(candidate.path).every((v) => v.kind === 'existing')) ?? valid[0];
     if (!r) return;
     r = await withParents(this.ctx.collections.values(), op, r);
     const existing = Object.values(r.path).some((v) => v.kind === 'existing') ? await this.existing(op) : MISSING_ID;

@@ -74,6 +74,11 @@ export class Target {
    * Per resource, as resources run side by side (--concurrency) and a seed must replay each the same.
    */
   private readonly writes = new Map<string, number>();
+  /**
+   * When each operation carried out a request (a 2xx), by caller as the server sees it (`callerKey`):
+   * what a stated rate limit counts (./rate-limits.ts).
+   */
+  readonly carriedOut = new Map<string, number[]>();
   /** Requests that got an answer. */
   private answered = 0;
   /** The request sent last, and whether it got an answer. */
@@ -226,6 +231,10 @@ export class Target {
       }
       exchange = { op, request, response, ms: performance.now() - started };
       this.answered++;
+      if (op && response.status >= 200 && response.status < 300) {
+        const key = callerKey(op, request);
+        this.carriedOut.set(key, [...(this.carriedOut.get(key) ?? []), Date.now()]);
+      }
       if (credentials === 'member') this.noteEtag(op, out.method, response);
     } catch (error) {
       exchange = { op, request, response: null, error: describeFetchError(error, this.timeoutMs), ms: performance.now() - started };
@@ -353,4 +362,12 @@ export class Target {
       { essential },
     );
   }
+}
+
+/**
+ * Who a request's caller is to the server, per operation: the credentials when it carried a bearer
+ * token, else nobody (a token misplaced or of another scheme is no credential, RFC 6750).
+ */
+export function callerKey(op: OperationSpec, request: Pick<SentRequest, 'authorization' | 'credentials'>): string {
+  return `${op.id} ${request.authorization === 'bearer' ? (request.credentials ?? 'member') : 'none'}`;
 }

@@ -112,6 +112,14 @@ describe('push subscriptions', () => {
     await store(4, GRACE);
     expect(await stored()).toHaveLength(4);
   });
+
+  it('without a token, counts only the subscriptions stored: a create refused otherwise is given back', async () => {
+    for (const n of [1, 2]) await store(n);
+    // An id that exists: 409, which does not count.
+    expect((await api('/subscription', { method: 'POST', json: { ...device(3), id: '1' } })).status).toBe(409);
+    expect((await api('/subscription', { method: 'POST', json: device(3) })).status).toBe(201);
+    expect((await api('/subscription', { method: 'POST', json: device(4) })).status).toBe(429);
+  });
 });
 
 describe('after a reset', () => {
@@ -143,6 +151,20 @@ describe('createRateLimiter', () => {
     now = 10_000;
     expect([limiter.take('a'), limiter.take('a')]).toEqual([0, 10]);
     now = 1_000_000;
+    expect([limiter.take('a'), limiter.take('a'), limiter.take('a')]).toEqual([0, 0, 10]);
+  });
+
+  it('takes back a refunded request, and forgets a client whose bucket is full again', () => {
+    let now = 0;
+    const limiter = createRateLimiter({ burst: 2, intervalMs: 10_000, now: () => now });
+    expect([limiter.take('a'), limiter.take('a')]).toEqual([0, 0]);
+    limiter.refund('a');
+    expect([limiter.take('a'), limiter.take('a')]).toEqual([0, 10]);
+    limiter.refund('b');
+    expect(limiter.size).toBe(1);
+    now = 15_000;
+    limiter.refund('a');
+    expect(limiter.size).toBe(0);
     expect([limiter.take('a'), limiter.take('a'), limiter.take('a')]).toEqual([0, 0, 10]);
   });
 

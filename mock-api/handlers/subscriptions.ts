@@ -61,14 +61,19 @@ export function subscriptionHandlers(
     route('post', '/subscription', async ({ request, json }) => {
       const identity = await caller(request);
       const body = await json();
-      if (identity === null) {
-        const wait = limiter.take(request.headers.get(CLIENT_HEADER) ?? '');
+      const client = identity === null ? (request.headers.get(CLIENT_HEADER) ?? '') : null;
+      if (client !== null) {
+        const wait = limiter.take(client);
         if (wait > 0)
           throw httpError(429, `Too many push subscriptions stored from this client: try again in ${wait} s`, {
             'retry-after': String(wait),
           });
       }
-      const created = await subscription.create(body);
+      // Only a subscription stored counts against the limit (x-rate-limit): a refused create is given back.
+      const created = await subscription.create(body).catch((error: unknown) => {
+        if (client !== null) limiter.refund(client);
+        throw error;
+      });
       const key = newKey();
       // What a reset left behind names records that are no longer these: forget it before adding one.
       for (const [id, owner] of owners) if (owner.loads !== db.loads) owners.delete(id);
