@@ -31,7 +31,7 @@ export function countSpecs(doc: OpenApiDocument, ops: readonly OperationSpec[]):
       if (!isRecord(stated) || typeof stated.operationId !== 'string' || typeof stated.field !== 'string')
         throw new SpecError(`${where} must be { operationId, field, parameters? }`);
       const of = ops.find((o) => o.id === stated.operationId);
-      if (!of || of.method !== 'GET') throw new SpecError(`${where}: '${stated.operationId}' is no GET operation of the document`);
+      if (of?.method !== 'GET') throw new SpecError(`${where}: '${stated.operationId}' is no GET operation of the document`);
       const parameters = stated.parameters ?? {};
       if (
         !isRecord(parameters) ||
