@@ -227,6 +227,30 @@ export class CollectionFixtures {
     }
   }
 
+  /** A valid input of the collection that names the run's own record's id: a create the server must refuse with 409. Null without one. */
+  async conflicting(key: string): Promise<Row | null> {
+    const id = await this.ensure();
+    if (id === null || !this.fixture) return null;
+    return { ...this.sample(key), [this.collection.idField]: this.fixture.raw };
+  }
+
+  /** Another record of the run, from the sample of `key` with `fields` over it (deleted at teardown); its id, or null when none was made. */
+  async another(key: string, fields: Row = {}): Promise<string | null> {
+    if (!(await this.makeRoom(1))) return null;
+    const exchange = await this.session.probe(
+      this.collection.create,
+      this.at(),
+      { ...this.sample(key), ...fields },
+      {
+        kind: 'exact',
+        statuses: [201],
+        why: 'creating another record to work on',
+      },
+    );
+    this.track(exchange);
+    return exchange.response?.status === 201 ? (idOf(exchange, this.collection.idField) ?? null) : null;
+  }
+
   /**
    * The run's own record, created again (with its id) when a request deleted it; null without one.
    * It is read first unless nothing was written since it was last seen: reads change nothing.

@@ -100,7 +100,11 @@ export class LanguageModel {
     }
   }
 
+  /** Whether a read of the record failed: the list's languages are then not judged by the reads. */
+  private readFailed = false;
+
   private fail(op: OperationSpec, exchange: Exchange, title: string): void {
+    if (op === this.n.read) this.readFailed = true;
     this.session.results.fail(op, 'stateful', exchange, { title: `languages: ${title}`, violations: [] });
   }
 
@@ -293,6 +297,8 @@ export class LanguageModel {
         .split(',')
         .map((t) => t.trim().toLowerCase())
         .filter((t) => t !== '');
+      // A read already found wrong would blame the list for it.
+      if (this.readFailed) continue;
       const answered = new Set<string>();
       for (const other of rows.filter(isRecord).slice(0, LIST_READS)) {
         const otherId = other[idField];

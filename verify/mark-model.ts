@@ -11,7 +11,8 @@ import type { CollectionSpec, OperationSpec, SchemaArbitraries } from '../openap
 import { bodyJson, type Exchange } from './exchange.ts';
 import { checkCount } from './counts.ts';
 import { CollectionFixtures } from './fixtures.ts';
-import type { MarkPair } from './marks.ts';
+import { MarkKeeper, type MarkAll, type MarkPair } from './marks.ts';
+import { judge } from './judge.ts';
 import type { Session } from './session.ts';
 import { canonical } from './stateful.ts';
 
@@ -26,11 +27,15 @@ export class MarkModel {
   /** The run's record the walk marks, made again when the walk deletes it. */
   private fixtures: CollectionFixtures | null = null;
 
-  constructor(session: Session, c: CollectionSpec, pairs: readonly MarkPair[], arbs: SchemaArbitraries) {
+  /** The operations that put a mark on every record listed (`x-marks-all`). */
+  private readonly markAll: readonly MarkAll[];
+
+  constructor(session: Session, c: CollectionSpec, pairs: readonly MarkPair[], arbs: SchemaArbitraries, markAll: readonly MarkAll[] = []) {
     this.session = session;
     this.c = c;
     this.pairs = pairs;
     this.arbs = arbs;
+    this.markAll = markAll;
   }
 
   get name(): string {
@@ -38,12 +43,15 @@ export class MarkModel {
   }
 
   get operations(): OperationSpec[] {
-    return this.pairs.flatMap((p) => [p.put, p.remove]);
+    return [...this.pairs.flatMap((p) => [p.put, p.remove]), ...this.markAll.map((m) => m.op)];
   }
 
   async run(): Promise<void> {
     const fixtures = new CollectionFixtures(this.session, this.c, this.arbs);
     this.fixtures = fixtures;
+    // Marking every record listed reaches records the run did not make: they are put back after.
+    const keeper = this.markAll.length > 0 ? new MarkKeeper(this.session) : null;
+    await keeper?.snapshot();
     try {
       await fixtures.setup();
       const id = await fixtures.ensure();
@@ -59,9 +67,78 @@ export class MarkModel {
           if (!(error instanceof WalkStopped)) throw error;
         }
       }
+      for (const all of this.markAll) {
+        try {
+          await this.walkAll(all, fixtures);
+        } catch (error) {
+          if (!(error instanceof WalkStopped)) throw error;
+        }
+      }
     } finally {
       await fixtures.teardown();
+      await keeper?.restore();
     }
+  }
+
+  /**
+   * x-marks-all: two records of the run a day apart (by the stated field), unmarked; the whole
+   * collection marked up to a time between them must mark the earlier only, up to the earlier's
+   * own time must mark it too ("at or before"), and without a body must mark both.
+   */
+  private async walkAll(all: MarkAll, fixtures: CollectionFixtures): Promise<void> {
+    const { put, remove } = all.pair;
+    const at = (day: number) => `2001-01-0${day}T00:00:00Z`;
+    const field = all.until?.field;
+    const early = await fixtures.another('mark all early', field ? { [field]: at(1) } : {});
+    const late = await fixtures.another('mark all late', field ? { [field]: at(3) } : {});
+    if (early === null || late === null) {
+      this.session.results.unexercised(all.op, 'stateful', `no two records of ${this.c.name} could be made to mark`);
+      return;
+    }
+    this.session.activity = `${this.name}: ${all.op.id}`;
+    /** How the record reads without the mark and with it; it is left without. */
+    const looks = async (id: string) => {
+      await this.send(remove, id, 'taking the mark away');
+      const off = (await this.read(id, 'reading the record without the mark')).text;
+      await this.send(put, id, 'putting the mark on the record');
+      const on = (await this.read(id, 'reading the record with the mark')).text;
+      await this.send(remove, id, 'taking the mark away again');
+      return { off, on };
+    };
+    const e = await looks(early);
+    const l = await looks(late);
+    if (e.on === e.off || l.on === l.off) return;
+    const markAll = async (body: Record<string, string> | undefined, why: string) => {
+      const exchange = await this.session.target.json(all.op, {}, body);
+      this.session.results.count(exchange, 'stateful');
+      const statuses = all.op.statuses.filter((s) => /^2\d\d$/.test(s)).map(Number);
+      const findings = judge(this.session.spec, all.op, exchange, { kind: 'exact', statuses, why });
+      if (findings.length === 0) {
+        const counted = await checkCount(this.session, all.op, exchange, 'stateful');
+        if (counted) findings.push(counted);
+      }
+      for (const finding of findings) this.session.results.fail(all.op, 'stateful', exchange, finding);
+      if (findings.length > 0) throw new WalkStopped();
+    };
+    const expect = async (id: string, want: string, title: string) => {
+      const now = await this.read(id, 'reading a record after the whole collection was marked');
+      if (now.text !== want)
+        this.session.results.fail(all.op, 'stateful', now.exchange, { title: `${all.op.id}: ${title}`, violations: [] });
+    };
+    if (all.until) {
+      const { property } = all.until;
+      await markAll({ [property]: at(2) }, `marking every record up to ${at(2)}`);
+      await expect(early, e.on, `a record whose ${all.until.field} is before the body's ${property} was not marked`);
+      await expect(late, l.off, `a record whose ${all.until.field} is after the body's ${property} was marked`);
+      await this.send(remove, early, 'taking the mark away');
+      await markAll({ [property]: at(1) }, `marking every record up to ${at(1)}`);
+      await expect(early, e.on, `a record whose ${all.until.field} is the body's ${property} was not marked (at or before)`);
+      await expect(late, l.off, `a record whose ${all.until.field} is after the body's ${property} was marked`);
+    }
+    if (all.op.body?.required) return;
+    await markAll(undefined, 'marking every record, without a body');
+    await expect(early, e.on, 'without a body, a record listed was not marked');
+    await expect(late, l.on, 'without a body, a record listed was not marked');
   }
 
   /** Sends `op` on the record, expecting one of its documented 2xx; a finding stops the walk. */

@@ -37,6 +37,42 @@ export function markPairs(spec: Pick<OpenApiSpec, 'operations'>, collection: Col
   return pairs;
 }
 
+/** A mark put on every record a list answers (`x-marks-all`), up to a time the body may name. */
+export interface MarkAll {
+  op: OperationSpec;
+  /** What it does to each record: this pair's PUT. */
+  pair: MarkPair;
+  /** The records it marks: those this list answers the caller. */
+  list: OperationSpec;
+  /** The body's property that names a time, and the records' field compared with it; null when unstated. */
+  until: { property: string; field: string } | null;
+}
+
+/** The operations that mark every record of the collection (`x-marks-all`, whose `mark` is one of its pairs' PUT and `list` its list). */
+export function markAllOf(
+  spec: Pick<OpenApiSpec, 'operations' | 'doc'>,
+  collection: CollectionSpec,
+  pairs: readonly MarkPair[],
+): MarkAll[] {
+  return spec.operations.flatMap((op) => {
+    const raw = spec.doc.paths[op.path]?.[op.method.toLowerCase()];
+    const stated = isRecord(raw) ? raw['x-marks-all'] : undefined;
+    if (!isRecord(stated) || stated.list !== collection.list.id) return [];
+    const pair = pairs.find((p) => p.put.id === stated.mark);
+    if (!pair) return [];
+    const until = isRecord(stated.until) ? stated.until : undefined;
+    return [
+      {
+        op,
+        pair,
+        list: collection.list,
+        until:
+          typeof until?.property === 'string' && typeof until.field === 'string' ? { property: until.property, field: until.field } : null,
+      },
+    ];
+  });
+}
+
 /**
  * How many of the fields a record was listed with read otherwise now (a record read by id may carry
  * more than its list row); a record not answered differs in all.

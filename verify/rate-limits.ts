@@ -4,7 +4,8 @@
  * judged as any answer (its `Retry-After`, its body). None at all is a note, not a failure (the
  * limit may be higher than verify goes), unless the operation states its limit: `x-rate-limit:
  * { requests: N, seconds: S }` says no client gets more than N let through within S seconds, so the
- * (N+1)th sent within S must be refused, and not before N were carried out (keepsItsWord). Sent as the least privileged caller the operation takes
+ * (N+1)th sent within S must be refused, and not before N were carried out (keepsItsWord), creates
+ * refused for another reason not counted (refusedFirst). Sent as the least privileged caller the operation takes
  * (without credentials where it is open), whom limits hold tightest; last of the run, so that a
  * spent limit holds back no other check.
  */
@@ -28,6 +29,31 @@ function statedLimit(session: Session, op: OperationSpec): { requests: number; s
   return Number.isInteger(requests) && Number.isInteger(seconds) && (requests as number) > 0 && (seconds as number) > 0
     ? { requests: requests as number, seconds: seconds as number }
     : null;
+}
+
+/** Creates sent first that the server must refuse for another reason than the limit: they must not count against it. */
+const REFUSED_FIRST = 3;
+
+/**
+ * Before a stated limit is pushed, a collection's create that documents 409 is sent REFUSED_FIRST
+ * creates naming the id of a record that exists, as the same caller: refused, they were not carried
+ * out, so the limit must still let N through after them (keepsItsWord counts only what was).
+ */
+async function refusedFirst(session: Session, singles: SingleExchanges, op: OperationSpec, as: Credentials): Promise<void> {
+  const fixtures = singles.fixturesOf(op);
+  if (!fixtures || !op.statuses.includes('409')) return;
+  await unlessBudgetSpent(async () => {
+    await fixtures.setup();
+    for (let i = 0; i < REFUSED_FIRST; i++) {
+      const body = await fixtures.conflicting(`rate limit refused ${i}`);
+      if (body === null) return;
+      const exchange = await session.target.json(op, {}, body, { credentials: as });
+      session.results.count(exchange, 'valid input');
+      fixtures.track(exchange);
+      // Only a 409 is what was meant; anything else (the limit already reached) ends the warm-up.
+      if (exchange.response?.status !== 409) return;
+    }
+  });
 }
 
 /** The longest Retry-After verify waits out to send again. */
@@ -89,6 +115,7 @@ export async function probeRateLimits(session: Session, singles: SingleExchanges
       .sample(singles.requests.validRequest(op), { seed: session.seedOf(`${op.id}:rate limit`), numRuns: tries * 3 })
       .filter((r) => singles.requests.isValid(op, r))
       .slice(0, tries);
+    if (stated) await refusedFirst(session, singles, op, as);
     const started = Date.now();
     let last: Exchange | undefined;
     session.activity = `${op.id}: its rate limit`;

@@ -18,7 +18,7 @@ import { LinkFollower } from './links.ts';
 import { probeRateLimits } from './rate-limits.ts';
 import { LanguageModel } from './language-model.ts';
 import { MarkModel } from './mark-model.ts';
-import { MarkKeeper, markPairs } from './marks.ts';
+import { MarkKeeper, markAllOf, markPairs } from './marks.ts';
 import { CollectionModel } from './collection-model.ts';
 import { OwnRecordModel } from './own-record-model.ts';
 import { Results } from './results.ts';
@@ -81,7 +81,7 @@ export async function runVerify(
       ...spec.languages.map((n) => new LanguageModel(session, n, generator.schemas)),
       ...spec.collections.flatMap((c) => {
         const pairs = markPairs(spec, c);
-        return pairs.length > 0 ? [new MarkModel(session, c, pairs, generator.schemas)] : [];
+        return pairs.length > 0 ? [new MarkModel(session, c, pairs, generator.schemas, markAllOf(spec, c, pairs))] : [];
       }),
       ...(ownOps
         ? [

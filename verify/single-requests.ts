@@ -269,6 +269,8 @@ export class SingleRequests {
         ...base(),
         body: { kind: 'text', contentType: 'text/plain', text: JSON.stringify(value ?? {}), note: 'JSON as text/plain' },
       });
+      // A body that names no media type: never to be read as if it had named JSON (nor ignored where a body is optional).
+      out.push({ ...base(), body: { kind: 'text', contentType: null, text: JSON.stringify(value ?? {}), note: 'no content type' } });
     }
     if (op.body?.required) out.push({ ...base(), body: { kind: 'none' } });
     // A valid form with a field its schema does not have, and with one of its text fields twice.

@@ -163,6 +163,11 @@ export class SingleExchanges {
   }
 
   /** Before a create: room for one more record in its collection when it is at its cap (taken out records go back at teardown). */
+  /** The fixtures of the collection `op` creates in, if it is a collection's create. */
+  fixturesOf(op: OperationSpec): CollectionFixtures | undefined {
+    return [...this.ctx.collections.values()].find((c) => c.collection.create.id === op.id);
+  }
+
   async makeRoomFor(op: OperationSpec): Promise<void> {
     const fixtures = [...this.ctx.collections.values()].find((c) => c.collection.create.id === op.id);
     if (fixtures) await fixtures.makeRoom(1);

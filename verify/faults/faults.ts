@@ -561,7 +561,45 @@ export const FAULTS = {
         ? errorAnswer(401, 'Sign in: this operation needs a bearer access token', { 'www-authenticate': 'Bearer realm="api"' })
         : ex.forward(),
   },
+  'getNotification-one-language': {
+    operationId: 'getNotification',
+    breaks:
+      'a notification is read in English whatever Accept-Language asks (the header is dropped before the lookup): the French text an admin wrote is never answered, and Content-Language says en',
+    answer: async (ex) => {
+      const { 'accept-language': _asked, ...headers } = ex.headers;
+      return ex.forward({ headers });
+    },
+  },
+  'markNotificationRead-stale-count': {
+    operationId: 'markNotificationRead',
+    breaks:
+      'marking a notification read answers the unread count from before the mark (counted, then written): the bell shows one more than the list holds',
+    answer: async (ex) => {
+      const count = ex.url.replace(/\/notifications\/[^/?]+\/read(\?.*)?$/, '/notifications/unread-count');
+      if (count === ex.url || ex.headers.authorization === undefined) return ex.forward();
+      const { 'content-type': _type, 'content-length': _length, ...headers } = ex.headers;
+      const before = await ex.forward({ method: 'GET', url: count, headers, body: Buffer.alloc(0) });
+      const upstream = await ex.forward();
+      return upstream.status === 200 && before.status === 200 ? { ...before, headers: upstream.headers } : upstream;
+    },
+  },
+  'createSubscription-limits-early': {
+    operationId: 'createSubscription',
+    breaks: 'anonymous creates are refused after 5 a minute (a limit set at half its documented value): x-rate-limit promises a client 10',
+    answer: async (ex) => {
+      const now = Date.now();
+      const recent = anonymousCreates.filter((t) => t > now - 60_000);
+      if (ex.headers.authorization === undefined && recent.length >= 5)
+        return errorAnswer(429, 'Too many push subscriptions stored from this client: try again in 60 s', { 'retry-after': '60' });
+      const upstream = await ex.forward();
+      if (ex.headers.authorization === undefined && upstream.status === 201) anonymousCreates.push(now);
+      return upstream;
+    },
+  },
 } satisfies Record<string, Fault>;
+
+/** When the anonymous creates the early limit let through were made. */
+const anonymousCreates: number[] = [];
 
 export type FaultName = keyof typeof FAULTS;
 export const FAULT_NAMES = Object.keys(FAULTS) as FaultName[];
