@@ -333,7 +333,8 @@ export class LanguageModel {
     available: readonly string[],
   ) {
     const others = available.filter((t) => t !== home);
-    if (others.length === 0) return;
+    // Judged by reads already found wrong, the write would take their blame.
+    if (others.length === 0 || this.readFailed) return;
     this.session.activity = `${this.name}: replacing it in ${home}`;
     const params = { [this.n.collection.idParam]: id };
     const own = await this.read(id, null, 'reading the record in its own language');
@@ -379,7 +380,7 @@ export class LanguageModel {
   private async madeAgain(fixtures: CollectionFixtures, id: string, home: string, available: readonly string[]) {
     const remove = this.n.collection.remove;
     const others = available.filter((t) => t !== home);
-    if (!remove || others.length === 0 || !this.n.write || this.n.fields.length === 0) return;
+    if (!remove || others.length === 0 || !this.n.write || this.n.fields.length === 0 || this.readFailed) return;
     // Written again first: the default-language replaces above may have dropped them.
     this.session.activity = `${this.name}: deleting it and making it again`;
     const params = { [this.n.collection.idParam]: id };

@@ -41,6 +41,7 @@ const REASONS: Record<number, string> = {
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not Found',
+  429: 'Too Many Requests',
   500: 'Internal Server Error',
 };
 
