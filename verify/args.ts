@@ -24,6 +24,8 @@ export interface Options {
   refusedHeaders: Array<[name: string, value: string]>;
   /** Safe methods only (GET, HEAD, OPTIONS, TRACE), for a production server. */
   readOnly: boolean;
+  /** The server was started for this run: no request before it counts against a rate limit. */
+  freshServer: boolean;
   maxRequests?: number;
   /** Requests per second at most. */
   rate?: number;
@@ -77,6 +79,8 @@ Options:
                       expired token, a revoked one, one for another audience, an ID token;
                       every secured operation must answer each with 401
   --read-only         send safe methods only (GET, HEAD, OPTIONS): for a production server
+  --fresh-server      the server was started for this run (a CI job's own): a stated rate
+                      limit must then let its N through (implied without --base-url)
   --max-requests N    send at most N requests (clean-up requests are always sent)
   --rate N            send at most N requests per second
   --runs N            generated requests per operation and check (default ${DEFAULT_RUNS})
@@ -114,7 +118,7 @@ const VALUE_OPTIONS = new Set([
   '--operation-timeout',
   '--time-limit',
 ]);
-const FLAG_OPTIONS = new Set(['--read-only', '--quiet', '--help']);
+const FLAG_OPTIONS = new Set(['--read-only', '--fresh-server', '--quiet', '--help']);
 
 /** The options that take a whole number of at least 1, and the field each sets. */
 const WHOLE_NUMBER_OPTIONS = {
@@ -159,6 +163,7 @@ export function parseArgs(argv: readonly string[], randomSeed: () => number = ()
     adminHeaders: [],
     refusedHeaders: [],
     readOnly: false,
+    freshServer: false,
     runs: DEFAULT_RUNS,
     concurrency: 1,
     requestTimeout: DEFAULT_REQUEST_TIMEOUT_S,
@@ -176,6 +181,7 @@ export function parseArgs(argv: readonly string[], randomSeed: () => number = ()
     if (FLAG_OPTIONS.has(name)) {
       if (eq !== -1) return fail(`${name} takes no value`);
       if (name === '--read-only') options.readOnly = true;
+      else if (name === '--fresh-server') options.freshServer = true;
       else if (name === '--quiet') options.quiet = true;
       else options.help = true;
       continue;

@@ -253,6 +253,7 @@ export class LanguageModel {
     // And the cases a random draw may miss: weight 0 takes nothing, equal weights go in their order, weight beats order.
     const [a, b] = available.filter((t) => t !== home);
     const fixed: Array<[string, readonly string[]]> = [[`${home}, ${a ?? UNWRITTEN[0]}`, [home]]];
+    if (this.n.match.length > 0 && a) fixed.push([`*, ${a}`, [home]]);
     if (a && b)
       fixed.push(
         [`${a};q=0, ${UNWRITTEN[0]}`, [home]],
@@ -364,7 +365,7 @@ export class LanguageModel {
       const now = await this.read(id, null, `reading it in ${home} after a replace of its ${field}`);
       if (this.texts(now.body) !== this.texts(changed))
         this.fail(
-          this.n.read,
+          write,
           now.exchange,
           `after a replace in ${home}, the record read in ${home} answers other texts than it was replaced with`,
         );

@@ -123,6 +123,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
         runs: options.runs,
         readOnly: options.readOnly,
         ownServer: mock !== null,
+        freshServer: mock !== null || options.freshServer,
         concurrency: options.concurrency,
         operationTimeoutMs: options.operationTimeout * 1000,
       },

@@ -78,11 +78,17 @@ async function keepsItsWord(
   const caller = as === 'none' ? ' without credentials' : '';
   const times = session.target.carriedOut.get(callerKey(op, refused.request)) ?? [];
   const since = Date.now() - stated.seconds * 1000;
-  if (times.length < stated.requests && times.every((t) => t >= since))
-    results.fail(op, 'valid input', refused, {
-      title: `x-rate-limit lets ${stated.requests} through within ${stated.seconds} s, but it answers 429 after ${times.length} carried out${caller}, all within ${stated.seconds} s`,
-      violations: [],
-    });
+  if (times.length < stated.requests && times.every((t) => t >= since)) {
+    const early = `x-rate-limit lets ${stated.requests} through within ${stated.seconds} s, but it answers 429 after ${times.length} carried out${caller}, all within ${stated.seconds} s`;
+    // On a server that ran before, an earlier run or another client may have spent the limit.
+    if (session.options.freshServer) results.fail(op, 'valid input', refused, { title: early, violations: [] });
+    else
+      results.note(
+        op,
+        'valid input',
+        `${early}: not judged, since the server may have counted requests from before the run (give --fresh-server when it was started for the run)`,
+      );
+  }
   const header = refused.response?.headers.get('retry-after') ?? null;
   const wait = header !== null && /^\d+$/.test(header.trim()) ? Number(header.trim()) : null;
   if (wait === null) return;

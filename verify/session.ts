@@ -16,6 +16,8 @@ export interface SessionOptions {
   readOnly: boolean;
   /** The server is the embedded mock this run started: its destructive command may run. */
   ownServer: boolean;
+  /** The server was started for this run (the embedded mock, or --fresh-server): nothing before it counts against its limits. */
+  freshServer?: boolean;
   /** How many resources' single exchanges run side by side (default 1: one at a time). */
   concurrency?: number;
   /** Milliseconds one operation's checks, and one stateful model, may take (default: no limit). */

@@ -75,7 +75,8 @@ async function runVerify({
     ...refusedAuthorizations.flatMap((refused) => ['--refused-header', `Authorization: ${refused}`]),
   ];
   const { code, stdout, stderr } = await runVerifyProcess(
-    ['--base-url', baseUrl, ...members, '--seed', SEED, '--runs', RUNS, ...SPEED_INDEPENDENT],
+    // Each fault's backend is started for its run: its rate limits start afresh.
+    ['--base-url', baseUrl, ...members, '--fresh-server', '--seed', SEED, '--runs', RUNS, ...SPEED_INDEPENDENT],
     {
       timeoutMs: RUN_TIMEOUT_MS - 10_000,
     },
