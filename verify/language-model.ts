@@ -339,11 +339,8 @@ export class LanguageModel {
     this.session.activity = `${this.name}: replacing it in ${home}`;
     const params = { [this.n.collection.idParam]: id };
     const own = await this.read(id, null, 'reading the record in its own language');
-    // Named in other case: a write in the record's own language is a replace like one that names none.
     const keep = { ...fixtures.sample('language keep'), ...Object.fromEntries(this.n.fields.map((f) => [f, own.body[f]])) };
-    await this.send(write, params, `replacing the record in ${home.toUpperCase()}, its language fields as they were`, keep, [
-      ['Content-Language', home.toUpperCase()],
-    ]);
+    await this.send(write, params, `replacing the record in ${home}, its language fields as they were`, keep);
     for (const tag of others) {
       const answer = await this.read(id, tag, `reading it in ${tag} after a replace that kept its ${home} texts`);
       if (!sameTag(answer.language, tag))
@@ -353,15 +350,20 @@ export class LanguageModel {
           `a replace in ${home} that kept the language fields (${this.n.fields.join(', ')}) dropped the record's ${tag}`,
         );
     }
-    // Each language field changed alone drops the other languages; the record's own then reads as replaced.
-    for (const field of this.n.fields) {
-      const changed = { ...keep, [field]: fixtures.sample(`language change ${field}`)[field] };
-      if (canonical(changed[field]) === canonical(keep[field])) continue;
+    // Each language field changed alone drops the other languages; the record's own then reads as
+    // replaced. The first such replace names the record's language, in other case: a write in it is
+    // a replace like one that names none.
+    let base: Row = keep;
+    for (const [i, field] of this.n.fields.entries()) {
+      const changed = { ...base, [field]: fixtures.sample(`language change ${field}`)[field] };
+      if (canonical(changed[field]) === canonical(base[field])) continue;
+      base = changed;
       for (const tag of others)
         await this.send(write, params, `writing the record in ${tag} again`, fixtures.sample(`language again ${field} ${tag}`), [
           ['Content-Language', tag],
         ]);
-      await this.send(write, params, `replacing the record in ${home} with another ${field}`, changed);
+      const named: Array<[string, string]> = i === 0 ? [['Content-Language', home.toUpperCase()]] : [];
+      await this.send(write, params, `replacing the record in ${home} with another ${field}`, changed, named);
       const now = await this.read(id, null, `reading it in ${home} after a replace of its ${field}`);
       if (this.texts(now.body) !== this.texts(changed))
         this.fail(

@@ -187,30 +187,35 @@ export class MarkModel {
     if (twice.text !== marked.text)
       fail(put, twice.exchange, 'putting it twice reads otherwise than putting it once (a PUT is idempotent, RFC 9110 §9.2.2)');
     if (after.text !== before.text) fail(remove, after.exchange, 'taking it away does not read as the record did before it was put');
-    await this.madeAgain(put, id, marked.text, fail);
+    await this.madeAgain(put, remove, id, marked.text, before.text, fail);
   }
 
   /**
    * A record deleted and made again under its id, from the same input, is a new record: it must read
-   * as the record did when first made, not as it did marked. Judged where those two differ (a mark
-   * pair's DELETE may put the opposite mark rather than none, so "taken away" is no fresh record).
+   * as the record did when first made, not as it did with the mark put (or taken away: a pair's
+   * DELETE may put the opposite mark rather than none). The state that reads otherwise than the
+   * fresh record is put before the delete; where both read as it, nothing can be judged.
    */
   private async madeAgain(
     put: OperationSpec,
+    remove: OperationSpec,
     id: string,
     marked: string,
+    unmarked: string,
     fail: (op: OperationSpec, exchange: Exchange, title: string) => void,
   ): Promise<void> {
     const del = this.c.remove;
-    if (!del || !this.fixtures || this.pristine === null || this.pristine === marked) return;
-    await this.send(put, id, 'putting the mark on the record before it is deleted');
+    if (!del || !this.fixtures || this.pristine === null) return;
+    const [op, state] = this.pristine !== marked ? [put, marked] : this.pristine !== unmarked ? [remove, unmarked] : [null, ''];
+    if (op === null) return;
+    await this.send(op, id, 'marking the record before it is deleted');
     const url = this.session.target.url(del, { [this.c.idParam]: id });
     const { exchange: deleted } = await this.session.send(del, { method: del.method, url }, 'stateful', { kind: 'unspecified' });
     if (!this.c.removedStatuses.includes(deleted.response?.status ?? 0)) return;
     this.fixtures.untrack(deleted, id);
     if ((await this.fixtures.ensure()) !== id) return;
     const fresh = await this.read(id, "reading the record made again under the deleted one's id");
-    if (fresh.text === marked)
-      fail(del, fresh.exchange, "a record made again under a deleted record's id carries the mark put on the deleted one");
+    if (fresh.text === state)
+      fail(del, fresh.exchange, "a record made again under a deleted record's id carries the mark of the deleted one");
   }
 }

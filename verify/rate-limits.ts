@@ -5,7 +5,7 @@
  * limit may be higher than verify goes), unless the operation states its limit: `x-rate-limit:
  * { requests: N, seconds: S }` says no client gets more than N let through within S seconds, so the
  * (N+1)th sent within S must be refused, and not before N were carried out (keepsItsWord), creates
- * refused for another reason not counted (refusedFirst). Sent as the least privileged caller the operation takes
+ * refused for another reason not counted (refusedBetween). Sent as the least privileged caller the operation takes
  * (without credentials where it is open), whom limits hold tightest; last of the run, so that a
  * spent limit holds back no other check.
  */
@@ -31,20 +31,21 @@ function statedLimit(session: Session, op: OperationSpec): { requests: number; s
     : null;
 }
 
-/** Creates sent first that the server must refuse for another reason than the limit: they must not count against it. */
-const REFUSED_FIRST = 3;
+/** Creates sent amid the others that the server must refuse for another reason than the limit: they must not count against it. */
+const REFUSED_BETWEEN = 3;
 
 /**
- * Before a stated limit is pushed, a collection's create that documents 409 is sent REFUSED_FIRST
- * creates naming the id of a record that exists, as the same caller: refused, they were not carried
- * out, so the limit must still let N through after them (keepsItsWord counts only what was).
+ * While a stated limit is pushed (after its first request), a collection's create that documents 409
+ * is sent REFUSED_BETWEEN creates naming the id of a record that exists, as the same caller: refused,
+ * they were not carried out, so they must neither count against the limit (keepsItsWord counts only
+ * what was) nor give back more than they took (the N + 1 must still meet a 429).
  */
-async function refusedFirst(session: Session, singles: SingleExchanges, op: OperationSpec, as: Credentials): Promise<void> {
+async function refusedBetween(session: Session, singles: SingleExchanges, op: OperationSpec, as: Credentials): Promise<void> {
   const fixtures = singles.fixturesOf(op);
   if (!fixtures || !op.statuses.includes('409')) return;
   await unlessBudgetSpent(async () => {
     await fixtures.setup();
-    for (let i = 0; i < REFUSED_FIRST; i++) {
+    for (let i = 0; i < REFUSED_BETWEEN; i++) {
       const body = await fixtures.conflicting(`rate limit refused ${i}`);
       if (body === null) return;
       const exchange = await session.target.json(op, {}, body, { credentials: as });
@@ -121,7 +122,6 @@ export async function probeRateLimits(session: Session, singles: SingleExchanges
       .sample(singles.requests.validRequest(op), { seed: session.seedOf(`${op.id}:rate limit`), numRuns: tries * 3 })
       .filter((r) => singles.requests.isValid(op, r))
       .slice(0, tries);
-    if (stated) await refusedFirst(session, singles, op, as);
     const started = Date.now();
     let last: Exchange | undefined;
     session.activity = `${op.id}: its rate limit`;
@@ -138,6 +138,8 @@ export async function probeRateLimits(session: Session, singles: SingleExchanges
         last = exchange;
         sent++;
         for (const finding of findings) results.fail(op, 'valid input', exchange, finding);
+        // Between the first request and the rest, creates refused for another reason: they must not count.
+        if (sent === 1 && stated && exchange.response?.status !== 429) await refusedBetween(session, singles, op, as);
         if (exchange.response?.status === 429) {
           limited = true;
           if (stated) await keepsItsWord(session, singles, op, r, as, exchange, stated);
