@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { watchOnlineStatus } from './online';
 import { isOnline, setOnline } from '../state/app';
-import { resetSnackbar, snackbar } from '../ui/snackbar/store';
+import { resetSnackbar, showSnackbar, snackbar } from '../ui/snackbar/store';
 
 describe('watchOnlineStatus', () => {
   let stop: () => void = () => {};
@@ -26,6 +26,24 @@ describe('watchOnlineStatus', () => {
     onLine.mockReturnValue(true);
     window.dispatchEvent(new Event('online'));
     expect(isOnline.value).toBe(true);
+    expect(snackbar.value?.message).toBe('You are back online.');
+  });
+
+  it('back online, leaves a newer notice on screen (the offline changes were sent), and replaces its own offline one', () => {
+    const onLine = vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(true);
+    stop = watchOnlineStatus(window);
+    onLine.mockReturnValue(false);
+    window.dispatchEvent(new Event('offline'));
+    showSnackbar({ message: 'Your offline changes were sent.', duration: 5000 });
+    onLine.mockReturnValue(true);
+    window.dispatchEvent(new Event('online'));
+    expect(snackbar.value?.message).toBe('Your offline changes were sent.');
+    // Once nothing newer is shown, the next return online is said again.
+    resetSnackbar();
+    onLine.mockReturnValue(false);
+    window.dispatchEvent(new Event('offline'));
+    onLine.mockReturnValue(true);
+    window.dispatchEvent(new Event('online'));
     expect(snackbar.value?.message).toBe('You are back online.');
   });
 
