@@ -38,8 +38,8 @@ export function negotiatesLanguage(op: OperationSpec): boolean {
 
 /** The parameter object a parameter's schema pointer sits in. */
 const paramObject = (doc: OpenApiDocument, param: ParamSpec): unknown => atPointer(doc, param.pointer.replace(/\/schema$/, ''));
-/** The operation object of an operation. */
-const operationObject = (doc: OpenApiDocument, op: OperationSpec): unknown => doc.paths[op.path]?.[op.method.toLowerCase()];
+/** The operation object of an operation, as written: where its `x-` keywords are. */
+export const operationObject = (doc: OpenApiDocument, op: OperationSpec): unknown => doc.paths[op.path]?.[op.method.toLowerCase()];
 
 function readMatch(doc: OpenApiDocument, op: OperationSpec): LanguageMatch[] {
   const param = headerParam(op, 'accept-language')!;

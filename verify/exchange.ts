@@ -71,6 +71,9 @@ export class BudgetSpent extends Error {
   }
 }
 
+/** The statuses an operation documents for success, as numbers (`2XX` ranges and `default` left out). */
+export const successStatuses = (op: OperationSpec): number[] => op.statuses.filter((s) => /^2\d\d$/.test(s)).map(Number);
+
 export interface Outgoing {
   method: string;
   url: string;

@@ -19,7 +19,6 @@ import fc from 'fast-check';
 import { isRecord, languagesTaken, type LanguageNegotiation, type OperationSpec, type SchemaArbitraries } from '../openapi-kit/index.ts';
 import { bodyJson, type Exchange } from './exchange.ts';
 import { CollectionFixtures } from './fixtures.ts';
-import { judge } from './judge.ts';
 import type { Session } from './session.ts';
 import { canonical } from './stateful.ts';
 
@@ -116,10 +115,7 @@ export class LanguageModel {
     value?: unknown,
     headers: Array<[string, string]> = [],
   ) {
-    const exchange = await this.session.target.json(op, params, value, { headers });
-    this.session.results.count(exchange, 'stateful');
-    const statuses = op.statuses.filter((s) => /^2\d\d$/.test(s)).map(Number);
-    const findings = judge(this.session.spec, op, exchange, { kind: 'exact', statuses, why });
+    const { exchange, findings } = await this.session.expectSuccess(op, params, value, why, { headers });
     for (const finding of findings) this.session.results.fail(op, 'stateful', exchange, finding);
     if (findings.length > 0) throw new WalkStopped();
     return exchange;

@@ -23,7 +23,7 @@ import {
 import type { GeneratedRequest, PathValue } from './generated-request.ts';
 import { SAFE_METHODS, type Session } from './session.ts';
 import type { SingleExchanges } from './singles.ts';
-import { BudgetSpent, bodyJson, type Credentials, type Exchange, type Outgoing } from './exchange.ts';
+import { BudgetSpent, bodyJson, successStatuses, type Credentials, type Exchange, type Outgoing } from './exchange.ts';
 
 /** Valid requests tried per source operation before its links are given up as not reached. */
 const SOURCE_TRIES = 5;
@@ -259,7 +259,7 @@ export class LinkFollower {
       unlocked
         ? {
             kind: 'exact',
-            statuses: target.statuses.filter((s) => /^2\d\d$/.test(s)).map(Number),
+            statuses: successStatuses(target),
             why: `following the link ${link.name} without credentials, with only the ${headers.map(([n]) => n).join(', ')} it carries from ${link.from}'s answer`,
           }
         : { kind: 'valid' },

@@ -9,10 +9,8 @@
  */
 import type { CollectionSpec, OperationSpec, SchemaArbitraries } from '../openapi-kit/index.ts';
 import { bodyJson, type Exchange } from './exchange.ts';
-import { checkCount } from './counts.ts';
 import { CollectionFixtures } from './fixtures.ts';
 import { MarkKeeper, type MarkAll, type MarkPair } from './marks.ts';
-import { judge } from './judge.ts';
 import type { Session } from './session.ts';
 import { canonical } from './stateful.ts';
 
@@ -118,14 +116,7 @@ export class MarkModel {
     const l = await looks(late);
     if (e.on === e.off || l.on === l.off) return;
     const markAll = async (body: Record<string, string> | undefined, why: string) => {
-      const exchange = await this.session.target.json(all.op, {}, body);
-      this.session.results.count(exchange, 'stateful');
-      const statuses = all.op.statuses.filter((s) => /^2\d\d$/.test(s)).map(Number);
-      const findings = judge(this.session.spec, all.op, exchange, { kind: 'exact', statuses, why });
-      if (findings.length === 0) {
-        const counted = await checkCount(this.session, all.op, exchange, 'stateful');
-        if (counted) findings.push(counted);
-      }
+      const { exchange, findings } = await this.session.expectSuccess(all.op, {}, body, why);
       for (const finding of findings) this.session.results.fail(all.op, 'stateful', exchange, finding);
       if (findings.length > 0) throw new WalkStopped();
     };
@@ -152,13 +143,7 @@ export class MarkModel {
 
   /** Sends `op` on the record, expecting one of its documented 2xx; a finding stops the walk. */
   private async send(op: OperationSpec, id: string, why: string): Promise<Exchange> {
-    const url = this.session.target.url(op, { [this.c.idParam]: id });
-    const statuses = op.statuses.filter((s) => /^2\d\d$/.test(s)).map(Number);
-    const { exchange, findings } = await this.session.send(op, { method: op.method, url }, 'stateful', { kind: 'exact', statuses, why });
-    if (findings.length === 0) {
-      const counted = await checkCount(this.session, op, exchange, 'stateful');
-      if (counted) findings.push(counted);
-    }
+    const { exchange, findings } = await this.session.expectSuccess(op, { [this.c.idParam]: id }, undefined, why);
     for (const finding of findings) this.session.results.fail(op, 'stateful', exchange, finding);
     if (findings.length > 0) throw new WalkStopped();
     return exchange;

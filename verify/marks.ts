@@ -10,7 +10,7 @@
  * ways, kept the way that answers the record closest to how it was. A record that cannot be put
  * back is named in the run's notes.
  */
-import { isRecord, type CollectionSpec, type OpenApiSpec, type OperationSpec } from '../openapi-kit/index.ts';
+import { isRecord, operationObject, type CollectionSpec, type OpenApiSpec, type OperationSpec } from '../openapi-kit/index.ts';
 import { bodyJson } from './exchange.ts';
 import type { Session } from './session.ts';
 import { canonical } from './stateful.ts';
@@ -55,7 +55,7 @@ export function markAllOf(
   pairs: readonly MarkPair[],
 ): MarkAll[] {
   return spec.operations.flatMap((op) => {
-    const raw = spec.doc.paths[op.path]?.[op.method.toLowerCase()];
+    const raw = operationObject(spec.doc, op);
     const stated = isRecord(raw) ? raw['x-marks-all'] : undefined;
     if (!isRecord(stated) || stated.list !== collection.list.id) return [];
     const pair = pairs.find((p) => p.put.id === stated.mark);

@@ -7,7 +7,8 @@
 import { GeneratorGaveUp, type OpenApiSpec, type OperationSpec } from '../openapi-kit/index.ts';
 import { judge, type Expectation, type Finding } from './judge.ts';
 import type { CheckName, Results } from './results.ts';
-import { BudgetSpent, type Exchange, type Outgoing } from './exchange.ts';
+import { BudgetSpent, successStatuses, type Exchange, type Outgoing } from './exchange.ts';
+import { checkCount } from './counts.ts';
 import type { Target } from './target.ts';
 
 export interface SessionOptions {
@@ -76,6 +77,28 @@ export class Session {
     const exchange = await this.target.send(op, out, { essential });
     this.results.count(exchange, check);
     return { exchange, findings: judge(this.spec, op, exchange, expectation) };
+  }
+
+  /**
+   * A JSON request (or none) a walk sends expecting one of the operation's documented 2xx, counted
+   * under `check`: what is wrong with its answer, and with the count it states (x-count-of), if any.
+   * Returned, not recorded: the walk fails them and decides whether to go on.
+   */
+  async expectSuccess(
+    op: OperationSpec,
+    params: Record<string, string>,
+    value: unknown,
+    why: string,
+    { headers = [], check = 'stateful' }: { headers?: Array<[string, string]>; check?: CheckName } = {},
+  ): Promise<Judged> {
+    const exchange = await this.target.json(op, params, value, { headers });
+    this.results.count(exchange, check);
+    const findings = judge(this.spec, op, exchange, { kind: 'exact', statuses: successStatuses(op), why });
+    if (findings.length === 0) {
+      const counted = await checkCount(this, op, exchange, check);
+      if (counted) findings.push(counted);
+    }
+    return { exchange, findings };
   }
 
   /** Sends a set-up, probe or clean-up request and records what is wrong with it at once (check "responses"). */
